@@ -1,0 +1,71 @@
+/* cli.h - shared pieces of the `nesvm` command-line tool. */
+#ifndef NESVM_CLI_H
+#define NESVM_CLI_H
+
+#include "nesvm.h"
+
+#include <stdio.h>
+
+/* Exit statuses of the tool. */
+enum { CLI_OK = 0, CLI_ERROR = 1, CLI_USAGE = 2 };
+
+int cmd_train(int argc, char **argv);
+int cmd_predict(int argc, char **argv);
+int cmd_cv(int argc, char **argv);
+int cmd_scale(int argc, char **argv);
+int cmd_info(int argc, char **argv);
+
+/* Report an error "nesvm CMD: message" on stderr; returns CLI_ERROR. */
+int cli_error(const char *cmd, const char *fmt, ...) __attribute__((format(printf, 2, 3)));
+/* Report a usage error with a pointer to --help; returns CLI_USAGE. */
+int cli_usage(const char *cmd, const char *fmt, ...) __attribute__((format(printf, 2, 3)));
+
+/* Argument cursor: walks argv, splitting "--name=value". */
+typedef struct cli_args {
+    int argc, i;
+    char **argv;
+    const char *cmd;
+    const char *inline_value; /* value given as --name=value */
+    char name[64];
+} cli_args;
+
+/* Next option name into a->name ("c", "w1", "solver", ...); returns 1 for an
+ * option, 0 for a positional argument (stored in *pos), -1 at the end. */
+int cli_next(cli_args *a, const char **pos);
+/* The option's value (next argv or inline); NULL after printing a usage error. */
+const char *cli_value(cli_args *a);
+int cli_parse_double(const char *s, double *out);
+int cli_parse_int(const char *s, long long *out);
+
+/* Options shared by train and cv. */
+typedef struct train_opts {
+    nesvm_params *params;
+    nesvm_read_options read;
+    int quiet;
+    int folds;          /* -v K: cross-validate */
+    const char *trace;
+    long long seed;
+} train_opts;
+
+/* Handle an option shared by train and cv: 1 handled, 0 not ours, -1 error printed. */
+int train_opt(cli_args *a, train_opts *o);
+int train_opts_init(train_opts *o, const char *cmd);
+void train_opts_free(train_opts *o);
+void train_opts_help(FILE *f);
+
+/* Read DATA and train (saving to model_path) or cross-validate (o->folds > 0). */
+int run_training(const char *cmd, train_opts *o, const char *data, const char *model_path);
+
+/* Progress: trace file (CSV) and a status line on a terminal. */
+typedef struct progress_state {
+    FILE *trace;
+    int tty;
+    double last_print;
+} progress_state;
+int progress_cb(const nesvm_progress *p, void *user);
+void progress_end(progress_state *ps);
+
+/* Format a double for output (shortest round-trip). */
+const char *fmt_num(double x, char *buf);
+
+#endif

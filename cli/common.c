@@ -1,0 +1,243 @@
+/* common.c - option parsing, progress and trace output for the CLI. */
+#include "cli.h"
+
+#include <math.h>
+#include <stdarg.h>
+#include <stdlib.h>
+#include <string.h>
+#include <time.h>
+#include <unistd.h>
+
+int cli_error(const char *cmd, const char *fmt, ...)
+{
+    va_list ap;
+    va_start(ap, fmt);
+    fprintf(stderr, "nesvm %s: error: ", cmd);
+    vfprintf(stderr, fmt, ap);
+    fputc('\n', stderr);
+    va_end(ap);
+    return CLI_ERROR;
+}
+
+int cli_usage(const char *cmd, const char *fmt, ...)
+{
+    va_list ap;
+    va_start(ap, fmt);
+    fprintf(stderr, "nesvm %s: ", cmd);
+    vfprintf(stderr, fmt, ap);
+    fprintf(stderr, "\nTry 'nesvm %s --help'.\n", cmd);
+    va_end(ap);
+    return CLI_USAGE;
+}
+
+int cli_next(cli_args *a, const char **pos)
+{
+    a->inline_value = NULL;
+    if (a->i >= a->argc) return -1;
+    char *s = a->argv[a->i++];
+    if (s[0] == '-' && s[1] == '-' && s[2] != '\0') {
+        const char *eq = strchr(s + 2, '=');
+        size_t len = eq ? (size_t)(eq - (s + 2)) : strlen(s + 2);
+        if (len >= sizeof a->name) len = sizeof a->name - 1;
+        memcpy(a->name, s + 2, len);
+        a->name[len] = '\0';
+        for (char *c = a->name; *c; c++)
+            if (*c == '-') *c = '_';
+        if (eq) a->inline_value = eq + 1;
+        return 1;
+    }
+    if (s[0] == '-' && s[1] != '\0') {
+        snprintf(a->name, sizeof a->name, "%s", s + 1);
+        return 1;
+    }
+    *pos = s;
+    return 0;
+}
+
+const char *cli_value(cli_args *a)
+{
+    if (a->inline_value) return a->inline_value;
+    if (a->i >= a->argc) {
+        cli_usage(a->cmd, "option '%s%s' needs a value", strlen(a->name) > 1 && a->name[0] != 'w' ? "--" : "-",
+                  a->name);
+        return NULL;
+    }
+    return a->argv[a->i++];
+}
+
+int cli_parse_double(const char *s, double *out)
+{
+    char *e;
+    double v = strtod(s, &e);
+    if (e == s || *e != '\0' || !isfinite(v)) return 0;
+    *out = v;
+    return 1;
+}
+
+int cli_parse_int(const char *s, long long *out)
+{
+    char *e;
+    long long v = strtoll(s, &e, 10);
+    if (e == s || *e != '\0') return 0;
+    *out = v;
+    return 1;
+}
+
+const char *fmt_num(double x, char *buf)
+{
+    snprintf(buf, 32, "%.10g", x);
+    return buf;
+}
+
+int train_opts_init(train_opts *o, const char *cmd)
+{
+    memset(o, 0, sizeof *o);
+    nesvm_read_options_init(&o->read);
+    nesvm_error err = {0};
+    if (nesvm_params_create(&o->params, &err) != NESVM_OK) return cli_error(cmd, "%s", err.message);
+    o->seed = 1;
+    return CLI_OK;
+}
+
+void train_opts_free(train_opts *o) { nesvm_params_destroy(o->params); }
+
+void train_opts_help(FILE *f)
+{
+    fputs("Problem and solver:\n"
+          "  -c C                 cost C > 0 (default 1)\n"
+          "  -w<label> W          multiply C by W for samples of class <label> (as LIBSVM)\n"
+          "  -B B                 B > 0: free, unregularized bias b (default); B <= 0: no bias\n"
+          "  -e EPS               stop at relative duality gap EPS (default 0.001)\n"
+          "  --solver NAME        solver family (default nesvm; available: nesvm)\n"
+          "  --mu MU              fixed smoothing parameter; 0 = automatic continuation (default)\n"
+          "  --eps-abs E          also stop when |F_mu(w_k+1) - F_mu(w_k)| < E (the paper's rule)\n"
+          "  --lipschitz power|paper  step size from a power-iteration estimate (default) or eq. (48)\n"
+          "  --multiclass ovo|ovr one-vs-one (default) or one-vs-rest\n"
+          "  --max-iter N         iteration limit per binary problem (default 100000)\n"
+          "  --time-limit SEC     stop each training after SEC seconds (0 = none)\n"
+          "  --threads N          worker threads (default 1; 0 = all cores)\n"
+          "  --seed S             random seed (default 1)\n"
+          "Data:\n"
+          "  --storage auto|csr|dense  matrix layout (default auto: dense if >= 50% non-zero)\n"
+          "  --float              store feature values as float (half the memory)\n"
+          "Output:\n"
+          "  --trace FILE         write one CSV row per iteration to FILE\n"
+          "  -q                   quiet: no progress, no summary\n",
+          f);
+}
+
+static int set_param(cli_args *a, nesvm_params *p, const char *name, const char *value)
+{
+    nesvm_error err = {0};
+    if (nesvm_params_set(p, name, value, &err) != NESVM_OK) {
+        cli_usage(a->cmd, "%s", err.message);
+        return -1;
+    }
+    return 1;
+}
+
+int train_opt(cli_args *a, train_opts *o)
+{
+    const char *n = a->name;
+    const char *v;
+    static const struct { const char *opt, *param; } map[] = {
+        {"c", "c"},           {"e", "eps"},         {"solver", "solver"},
+        {"mu", "mu"},         {"eps_abs", "eps_abs"}, {"lipschitz", "lipschitz"},
+        {"multiclass", "multiclass"}, {"max_iter", "max_iter"}, {"time_limit", "time_limit"},
+        {"threads", "threads"}, {"seed", "seed"},
+    };
+    for (size_t i = 0; i < sizeof map / sizeof map[0]; i++) {
+        if (strcmp(n, map[i].opt) == 0) {
+            if (!(v = cli_value(a))) return -1;
+            if (strcmp(n, "seed") == 0) cli_parse_int(v, &o->seed);
+            return set_param(a, o->params, map[i].param, v);
+        }
+    }
+    if (n[0] == 'w' && n[1] != '\0' && strcmp(n, "weight") != 0) {
+        double label, weight;
+        if (!cli_parse_double(n + 1, &label)) {
+            cli_usage(a->cmd, "bad class label in option '-%s'", n);
+            return -1;
+        }
+        if (!(v = cli_value(a))) return -1;
+        nesvm_error err = {0};
+        if (!cli_parse_double(v, &weight) ||
+            nesvm_params_set_class_weight(o->params, label, weight, &err) != NESVM_OK) {
+            cli_usage(a->cmd, "bad weight '%s' for option '-%s' (expected a number > 0)", v, n);
+            return -1;
+        }
+        return 1;
+    }
+    if (strcmp(n, "B") == 0) {
+        double b;
+        if (!(v = cli_value(a))) return -1;
+        if (!cli_parse_double(v, &b)) {
+            cli_usage(a->cmd, "bad value '%s' for -B (expected a number)", v);
+            return -1;
+        }
+        return set_param(a, o->params, "bias", b > 0 ? "1" : "0");
+    }
+    if (strcmp(n, "q") == 0) {
+        o->quiet = 1;
+        return 1;
+    }
+    if (strcmp(n, "v") == 0) {
+        long long k;
+        if (!(v = cli_value(a))) return -1;
+        if (!cli_parse_int(v, &k) || k < 2 || k > 1000000) {
+            cli_usage(a->cmd, "bad value '%s' for -v (expected an integer >= 2)", v);
+            return -1;
+        }
+        o->folds = (int)k;
+        return 1;
+    }
+    if (strcmp(n, "trace") == 0) {
+        if (!(o->trace = cli_value(a))) return -1;
+        return 1;
+    }
+    if (strcmp(n, "storage") == 0) {
+        if (!(v = cli_value(a))) return -1;
+        if (strcmp(v, "auto") == 0) o->read.storage = NESVM_STORAGE_AUTO;
+        else if (strcmp(v, "csr") == 0) o->read.storage = NESVM_STORAGE_CSR;
+        else if (strcmp(v, "dense") == 0) o->read.storage = NESVM_STORAGE_DENSE;
+        else {
+            cli_usage(a->cmd, "bad value '%s' for --storage (expected auto, csr or dense)", v);
+            return -1;
+        }
+        return 1;
+    }
+    if (strcmp(n, "float") == 0) {
+        o->read.precision = NESVM_FLOAT;
+        return 1;
+    }
+    return 0;
+}
+
+int progress_cb(const nesvm_progress *p, void *user)
+{
+    progress_state *ps = user;
+    if (ps->trace) {
+        fprintf(ps->trace, "%d,%lld,%.6f,%.17g,%.17g,%.17g,%.17g,%.17g,%.17g,%.17g,%lld,%lld\n",
+                p->submodel, (long long)p->iteration, p->elapsed, p->primal, p->best_primal,
+                p->smoothed, p->lower_bound, p->gap, p->mu, p->lipschitz, (long long)p->n_sv,
+                (long long)p->n_bounded);
+    }
+    if (ps->tty) {
+        struct timespec ts;
+        clock_gettime(CLOCK_MONOTONIC, &ts);
+        double now = (double)ts.tv_sec + 1e-9 * (double)ts.tv_nsec;
+        if (now - ps->last_print >= 0.1) {
+            ps->last_print = now;
+            fprintf(stderr, "\r  model %d/%d  iter %-8lld primal %-12.6g gap %-10.3g mu %-9.3g %.1fs   ",
+                    p->submodel + 1, p->n_submodels, (long long)p->iteration, p->best_primal,
+                    p->gap, p->mu, p->elapsed);
+            fflush(stderr);
+        }
+    }
+    return 0;
+}
+
+void progress_end(progress_state *ps)
+{
+    if (ps->tty && ps->last_print > 0) fputs("\r\033[K", stderr);
+}

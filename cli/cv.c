@@ -1,0 +1,56 @@
+/* cv.c - `nesvm cv -v K`: stratified K-fold cross-validation. */
+#include "cli.h"
+
+#include <string.h>
+
+static void usage(FILE *f)
+{
+    fputs("Usage: nesvm cv -v K [options] DATA\n"
+          "Stratified K-fold cross-validation: each fold is predicted by a model trained\n"
+          "on the other folds (folds drawn with --seed). Prints\n"
+          "'Cross Validation Accuracy = X%'. Takes every option of 'nesvm train'.\n\n",
+          f);
+    train_opts_help(f);
+    fputs("  -v K                 number of folds (default 5)\n"
+          "  -h, --help           this help\n",
+          f);
+}
+
+int cmd_cv(int argc, char **argv)
+{
+    const char *cmd = "cv";
+    train_opts o;
+    if (train_opts_init(&o, cmd) != CLI_OK) return CLI_ERROR;
+    o.folds = 5;
+    cli_args a = {argc, 1, argv, cmd, NULL, {0}};
+    const char *data = NULL, *p;
+    int r;
+    while ((r = cli_next(&a, &p)) >= 0) {
+        if (r == 0) {
+            if (data) {
+                train_opts_free(&o);
+                return cli_usage(cmd, "too many arguments ('%s')", p);
+            }
+            data = p;
+            continue;
+        }
+        if (strcmp(a.name, "h") == 0 || strcmp(a.name, "help") == 0) {
+            usage(stdout);
+            train_opts_free(&o);
+            return CLI_OK;
+        }
+        int h = train_opt(&a, &o);
+        if (h <= 0) {
+            train_opts_free(&o);
+            if (h == 0) return cli_usage(cmd, "unknown option '%s'", argv[a.i - 1]);
+            return CLI_USAGE;
+        }
+    }
+    if (!data) {
+        train_opts_free(&o);
+        return cli_usage(cmd, "missing DATA file");
+    }
+    int rc = run_training(cmd, &o, data, NULL);
+    train_opts_free(&o);
+    return rc;
+}

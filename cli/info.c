@@ -1,0 +1,64 @@
+/* info.c - `nesvm info MODEL`: what a model file holds. */
+#include "cli.h"
+
+#include <math.h>
+#include <string.h>
+
+static void usage(FILE *f)
+{
+    fputs("Usage: nesvm info MODEL\n"
+          "Print a model's solver, classes, features and, per binary sub-model, the classes\n"
+          "it separates, how its training ended, its bias, ||w|| and non-zero weights.\n"
+          "  -h, --help           this help\n",
+          f);
+}
+
+int cmd_info(int argc, char **argv)
+{
+    const char *cmd = "info";
+    cli_args a = {argc, 1, argv, cmd, NULL, {0}};
+    const char *path = NULL, *p;
+    int r;
+    while ((r = cli_next(&a, &p)) >= 0) {
+        if (r == 0) {
+            if (path) return cli_usage(cmd, "too many arguments ('%s')", p);
+            path = p;
+        } else if (strcmp(a.name, "h") == 0 || strcmp(a.name, "help") == 0) {
+            usage(stdout);
+            return CLI_OK;
+        } else {
+            return cli_usage(cmd, "unknown option '%s'", argv[a.i - 1]);
+        }
+    }
+    if (!path) return cli_usage(cmd, "missing MODEL file");
+    nesvm_error err = {0};
+    nesvm_model *m = NULL;
+    if (nesvm_model_load(path, &m, &err) != NESVM_OK) return cli_error(cmd, "%s", err.message);
+    char buf[32];
+    int k = nesvm_model_classes(m);
+    const double *labels = nesvm_model_labels(m);
+    printf("model       %s\n", path);
+    printf("solver      %s (linear, C-SVM hinge loss + L2, free bias)\n", nesvm_model_solver(m));
+    printf("multiclass  %s\n", nesvm_model_multiclass(m));
+    printf("classes     %d:", k);
+    for (int c = 0; c < k; c++) printf(" %s", fmt_num(labels[c], buf));
+    printf("\nfeatures    %d\nsub-models  %d\n", nesvm_model_features(m), nesvm_model_submodels(m));
+    for (int s = 0; s < nesvm_model_submodels(m); s++) {
+        const double *w;
+        double b;
+        int pos, neg;
+        nesvm_model_linear(m, s, &w, &b, &pos, &neg, NULL);
+        double nrm = 0;
+        long long nz = 0;
+        for (int32_t j = 0; j < nesvm_model_features(m); j++) {
+            nrm += w[j] * w[j];
+            nz += w[j] != 0;
+        }
+        printf("  [%d] %s vs ", s, fmt_num(labels[pos], buf));
+        if (neg < 0) printf("rest");
+        else printf("%s", fmt_num(labels[neg], buf));
+        printf(": b %.6g, ||w|| %.6g, non-zero weights %lld\n", b, sqrt(nrm), nz);
+    }
+    nesvm_model_destroy(m);
+    return CLI_OK;
+}

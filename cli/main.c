@@ -1,0 +1,43 @@
+/* main.c - `nesvm`: dispatch to subcommands. */
+#include "cli.h"
+
+#include <string.h>
+
+static void usage(FILE *f)
+{
+    fprintf(f,
+            "nesvm %s - fast support vector machine training\n\n"
+            "Usage: nesvm COMMAND [options] ...\n\n"
+            "Commands:\n"
+            "  train     train a model:             nesvm train [options] DATA [MODEL]\n"
+            "  predict   predict with a model:      nesvm predict [options] DATA MODEL [OUTPUT]\n"
+            "  cv        cross-validate:            nesvm cv -v K [options] DATA\n"
+            "  scale     scale features (svm-scale): nesvm scale [options] DATA\n"
+            "  info      describe a model file:     nesvm info MODEL\n\n"
+            "'nesvm COMMAND --help' describes each command. Data files are in LIBSVM format.\n",
+            nesvm_version());
+}
+
+int main(int argc, char **argv)
+{
+    if (argc < 2) {
+        usage(stderr);
+        return CLI_USAGE;
+    }
+    const char *c = argv[1];
+    if (strcmp(c, "-h") == 0 || strcmp(c, "--help") == 0 || strcmp(c, "help") == 0) {
+        usage(stdout);
+        return CLI_OK;
+    }
+    if (strcmp(c, "--version") == 0 || strcmp(c, "version") == 0) {
+        printf("nesvm %s\n", nesvm_version());
+        return CLI_OK;
+    }
+    if (strcmp(c, "train") == 0) return cmd_train(argc - 1, argv + 1);
+    if (strcmp(c, "predict") == 0) return cmd_predict(argc - 1, argv + 1);
+    if (strcmp(c, "cv") == 0) return cmd_cv(argc - 1, argv + 1);
+    if (strcmp(c, "scale") == 0) return cmd_scale(argc - 1, argv + 1);
+    if (strcmp(c, "info") == 0) return cmd_info(argc - 1, argv + 1);
+    fprintf(stderr, "nesvm: unknown command '%s'\nTry 'nesvm --help'.\n", c);
+    return CLI_USAGE;
+}

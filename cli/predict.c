@@ -1,0 +1,122 @@
+/* predict.c - `nesvm predict`: labels (and decision values) for a data file. */
+#include "cli.h"
+
+#include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
+
+static void usage(FILE *f)
+{
+    fputs("Usage: nesvm predict [options] DATA MODEL [OUTPUT]\n"
+          "Predict the rows of DATA (LIBSVM format; '-' = stdin; .gz accepted) with MODEL,\n"
+          "print 'Accuracy = X% (correct/total)' against DATA's labels, and write one\n"
+          "predicted label per line to OUTPUT (atomically) when given.\n\n"
+          "Options:\n"
+          "  --decision-values    after each label, write the decision value of every\n"
+          "                       binary sub-model (in model order) to OUTPUT\n"
+          "  --threads N          worker threads (default 1; 0 = all cores)\n"
+          "  -q                   quiet: do not print the accuracy\n"
+          "  -h, --help           this help\n",
+          f);
+}
+
+int cmd_predict(int argc, char **argv)
+{
+    const char *cmd = "predict";
+    cli_args a = {argc, 1, argv, cmd, NULL, {0}};
+    const char *pos[3], *p, *v;
+    int npos = 0, r, quiet = 0, want_dec = 0;
+    long long threads = 1;
+    while ((r = cli_next(&a, &p)) >= 0) {
+        if (r == 0) {
+            if (npos == 3) return cli_usage(cmd, "too many arguments ('%s')", p);
+            pos[npos++] = p;
+        } else if (strcmp(a.name, "h") == 0 || strcmp(a.name, "help") == 0) {
+            usage(stdout);
+            return CLI_OK;
+        } else if (strcmp(a.name, "q") == 0) {
+            quiet = 1;
+        } else if (strcmp(a.name, "decision_values") == 0) {
+            want_dec = 1;
+        } else if (strcmp(a.name, "threads") == 0) {
+            if (!(v = cli_value(&a))) return CLI_USAGE;
+            if (!cli_parse_int(v, &threads) || threads < 0 || threads > 4096)
+                return cli_usage(cmd, "bad value '%s' for --threads", v);
+        } else {
+            return cli_usage(cmd, "unknown option '%s'", argv[a.i - 1]);
+        }
+    }
+    if (npos < 2) return cli_usage(cmd, "expected DATA and MODEL");
+    nesvm_error err = {0};
+    nesvm_model *m = NULL;
+    if (nesvm_model_load(pos[1], &m, &err) != NESVM_OK) return cli_error(cmd, "%s", err.message);
+    nesvm_dataset *ds = NULL;
+    nesvm_read_options ro;
+    nesvm_read_options_init(&ro);
+    if (nesvm_dataset_read(pos[0], &ro, &ds, &err) != NESVM_OK) {
+        nesvm_model_destroy(m);
+        return cli_error(cmd, "%s", err.message);
+    }
+    int64_t n = nesvm_dataset_rows(ds);
+    int nsub = nesvm_model_submodels(m);
+    double *labels = malloc(sizeof(double) * (size_t)(n + 1));
+    double *dec = malloc(sizeof(double) * (size_t)(n + 1) * (size_t)nsub);
+    int rc = CLI_OK;
+    if (!labels || !dec) {
+        rc = cli_error(cmd, "out of memory");
+        goto done;
+    }
+    if (nesvm_model_predict(m, ds, (int)threads, labels, dec, &err) != NESVM_OK) {
+        rc = cli_error(cmd, "%s", err.message);
+        goto done;
+    }
+    if (npos == 3) {
+        const char *out = pos[2];
+        size_t len = strlen(out) + 16;
+        char *tmp = malloc(len);
+        if (!tmp) {
+            rc = cli_error(cmd, "out of memory");
+            goto done;
+        }
+        snprintf(tmp, len, "%s.tmpXXXXXX", out);
+        int fd = mkstemp(tmp);
+        FILE *f = fd >= 0 ? fdopen(fd, "w") : NULL;
+        if (!f) {
+            if (fd >= 0) {
+                close(fd);
+                unlink(tmp);
+            }
+            free(tmp);
+            rc = cli_error(cmd, "cannot create output file '%s'", out);
+            goto done;
+        }
+        char buf[32];
+        for (int64_t i = 0; i < n; i++) {
+            fputs(fmt_num(labels[i], buf), f);
+            if (want_dec)
+                for (int s = 0; s < nsub; s++) fprintf(f, " %.17g", dec[i * nsub + s]);
+            fputc('\n', f);
+        }
+        int bad = ferror(f) | (fflush(f) != 0) | (fsync(fileno(f)) != 0);
+        bad |= (fclose(f) != 0);
+        if (bad || rename(tmp, out) != 0) {
+            unlink(tmp);
+            rc = cli_error(cmd, "cannot write output file '%s'", out);
+        }
+        free(tmp);
+        if (rc != CLI_OK) goto done;
+    }
+    if (!quiet) {
+        const double *truth = nesvm_dataset_labels(ds);
+        int64_t correct = 0;
+        for (int64_t i = 0; i < n; i++) correct += labels[i] == truth[i];
+        printf("Accuracy = %g%% (%lld/%lld)\n", 100.0 * (double)correct / (double)n,
+               (long long)correct, (long long)n);
+    }
+done:
+    free(labels);
+    free(dec);
+    nesvm_dataset_destroy(ds);
+    nesvm_model_destroy(m);
+    return rc;
+}

@@ -1,0 +1,192 @@
+/* train.c - `nesvm train`: read data, train, save the model atomically. */
+#include "cli.h"
+
+#include <signal.h>
+#include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
+
+/* Set by SIGINT/SIGTERM; the progress callback then cancels training cleanly. */
+static volatile sig_atomic_t interrupted = 0;
+static void on_signal(int sig)
+{
+    (void)sig;
+    interrupted = 1;
+}
+
+typedef struct run_state {
+    progress_state ps;
+} run_state;
+
+static int train_progress(const nesvm_progress *p, void *user)
+{
+    progress_cb(p, user);
+    return interrupted ? 1 : 0;
+}
+
+static void usage(FILE *f)
+{
+    fputs("Usage: nesvm train [options] DATA [MODEL]\n"
+          "Train an SVM on DATA (LIBSVM format; '-' = stdin; .gz accepted) and save it to\n"
+          "MODEL (default: DATA's file name with '.model' appended, in the current folder).\n"
+          "The model file is written atomically. With -v K, run K-fold cross-validation\n"
+          "instead and print the accuracy (no model is written).\n\n"
+          "Linear C-SVM solved by NESVM:\n"
+          "  min_{w,b} 1/2 ||w||^2 + sum_i C_i max(0, 1 - y_i (w.x_i + b))\n\n",
+          f);
+    train_opts_help(f);
+    fputs("  -v K                 K-fold stratified cross-validation instead of training\n"
+          "  -h, --help           this help\n\n"
+          "Example: nesvm train -c 1 heart_scale heart.model\n",
+          f);
+}
+
+static int open_trace(const char *cmd, const char *path, char **tmp, FILE **fp)
+{
+    size_t len = strlen(path) + 8;
+    *tmp = malloc(len);
+    if (!*tmp) return cli_error(cmd, "out of memory");
+    snprintf(*tmp, len, "%s.tmp", path);
+    *fp = fopen(*tmp, "w");
+    if (!*fp) {
+        free(*tmp);
+        *tmp = NULL;
+        return cli_error(cmd, "cannot create trace file '%s'", path);
+    }
+    fputs("submodel,iteration,seconds,primal,best_primal,smoothed,lower_bound,gap,mu,lipschitz,"
+          "n_sv,n_bounded\n",
+          *fp);
+    return CLI_OK;
+}
+
+static int close_trace(const char *cmd, const char *path, char *tmp, FILE *fp, int keep)
+{
+    int rc = CLI_OK;
+    if (!fp) return rc;
+    int bad = ferror(fp) | (fclose(fp) != 0);
+    if (keep && !bad) {
+        if (rename(tmp, path) != 0) rc = cli_error(cmd, "cannot write trace file '%s'", path);
+    } else {
+        unlink(tmp);
+        if (keep) rc = cli_error(cmd, "cannot write trace file '%s'", path);
+    }
+    free(tmp);
+    return rc;
+}
+
+int run_training(const char *cmd, train_opts *o, const char *data, const char *model_path)
+{
+    nesvm_error err = {0};
+    nesvm_dataset *ds = NULL;
+    if (nesvm_dataset_read(data, &o->read, &ds, &err) != NESVM_OK)
+        return cli_error(cmd, "%s", err.message);
+    run_state rs;
+    memset(&rs, 0, sizeof rs);
+    rs.ps.tty = !o->quiet && isatty(fileno(stderr));
+    char *trace_tmp = NULL;
+    if (o->trace && open_trace(cmd, o->trace, &trace_tmp, &rs.ps.trace) != CLI_OK) {
+        nesvm_dataset_destroy(ds);
+        return CLI_ERROR;
+    }
+    signal(SIGINT, on_signal);
+    signal(SIGTERM, on_signal);
+    int rc = CLI_OK;
+    if (o->folds > 0) {
+        double *pred = malloc(sizeof(double) * (size_t)(nesvm_dataset_rows(ds) + 1));
+        double acc = 0;
+        if (!pred) {
+            rc = cli_error(cmd, "out of memory");
+        } else if (nesvm_cross_validate(ds, o->params, o->folds, (uint64_t)o->seed, train_progress,
+                                        &rs.ps, pred, &acc, &err) != NESVM_OK) {
+            progress_end(&rs.ps);
+            rc = cli_error(cmd, "%s", err.message);
+        } else {
+            progress_end(&rs.ps);
+            printf("Cross Validation Accuracy = %g%%\n", 100.0 * acc);
+        }
+        free(pred);
+    } else {
+        nesvm_model *m = NULL;
+        nesvm_stats stats;
+        if (nesvm_train(ds, o->params, train_progress, &rs.ps, &m, &stats, &err) != NESVM_OK) {
+            progress_end(&rs.ps);
+            rc = cli_error(cmd, "%s", err.message);
+        } else {
+            progress_end(&rs.ps);
+            if (nesvm_model_save(m, model_path, &err) != NESVM_OK) {
+                rc = cli_error(cmd, "%s", err.message);
+            } else if (!o->quiet) {
+                printf("classes %d, binary models %d, iterations %lld, time %.3f s\n",
+                       nesvm_model_classes(m), stats.n_submodels, (long long)stats.iterations,
+                       stats.seconds);
+                printf("primal objective %.10g, relative gap %.3g, support vectors %lld, exit %s\n",
+                       stats.primal, stats.gap, (long long)stats.n_sv,
+                       nesvm_exit_str(stats.exit_reason));
+                printf("model saved to %s\n", model_path);
+            }
+        }
+        nesvm_model_destroy(m);
+    }
+    if (close_trace(cmd, o->trace, trace_tmp, rs.ps.trace, rc == CLI_OK) != CLI_OK) rc = CLI_ERROR;
+    nesvm_dataset_destroy(ds);
+    if (interrupted && rc != CLI_OK) return 130;
+    return rc;
+}
+
+int cmd_train(int argc, char **argv)
+{
+    const char *cmd = "train";
+    train_opts o;
+    if (train_opts_init(&o, cmd) != CLI_OK) return CLI_ERROR;
+    cli_args a = {argc, 1, argv, cmd, NULL, {0}};
+    const char *pos[3];
+    int npos = 0, r;
+    const char *p;
+    while ((r = cli_next(&a, &p)) >= 0) {
+        if (r == 0) {
+            if (npos == 2) {
+                train_opts_free(&o);
+                return cli_usage(cmd, "too many arguments ('%s')", p);
+            }
+            pos[npos++] = p;
+            continue;
+        }
+        if (strcmp(a.name, "h") == 0 || strcmp(a.name, "help") == 0) {
+            usage(stdout);
+            train_opts_free(&o);
+            return CLI_OK;
+        }
+        int h = train_opt(&a, &o);
+        if (h < 0) {
+            train_opts_free(&o);
+            return CLI_USAGE;
+        }
+        if (h == 0) {
+            train_opts_free(&o);
+            return cli_usage(cmd, "unknown option '%s'", argv[a.i - 1]);
+        }
+    }
+    if (npos == 0) {
+        train_opts_free(&o);
+        return cli_usage(cmd, "missing DATA file");
+    }
+    char *model_path = NULL;
+    if (npos == 2) {
+        model_path = strdup(pos[1]);
+    } else if (o.folds == 0) {
+        const char *base = strrchr(pos[0], '/');
+        base = base ? base + 1 : pos[0];
+        if (strcmp(pos[0], "-") == 0) base = "stdin";
+        size_t len = strlen(base) + 7;
+        model_path = malloc(len);
+        if (model_path) snprintf(model_path, len, "%s.model", base);
+    }
+    if (o.folds == 0 && !model_path) {
+        train_opts_free(&o);
+        return cli_error(cmd, "out of memory");
+    }
+    int rc = run_training(cmd, &o, pos[0], model_path);
+    free(model_path);
+    train_opts_free(&o);
+    return rc;
+}

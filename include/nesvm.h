@@ -1,0 +1,325 @@
+/*
+ * nesvm.h - the one public header of libnesvm.
+ *
+ * nesvm trains support vector machines with fast primal solvers.  This header
+ * is the whole C API: opaque handles (dataset, params, model), one status
+ * table, a caller-owned error object for detailed messages, a progress
+ * callback that can cancel, and a statistics struct filled by every training.
+ *
+ * Conventions
+ *   - Every fallible call returns nesvm_status (0 = NESVM_OK).  When `err` is
+ *     non-NULL it receives the status and a message naming what went wrong
+ *     (file, line, column and what was expected, for parse errors).
+ *   - Objects come in _create/_destroy (or _read, _load, _train / _destroy)
+ *     pairs; every _destroy(NULL) is a no-op.
+ *   - The library never exits, aborts or prints.  It has no mutable global
+ *     state.
+ *
+ * Thread safety
+ *   - Distinct objects may be used from distinct threads at the same time:
+ *     two trainings on two threads do not interfere.
+ *   - A dataset and a model are read-only after creation; any number of
+ *     threads may train from the same dataset or predict with the same model
+ *     concurrently.
+ *   - A params object must not be modified while a training that uses it is
+ *     running.  A nesvm_error object must not be shared between threads.
+ *   - The progress callback is called from the thread that called
+ *     nesvm_train / nesvm_cross_validate, never from a worker thread.
+ *   - With the same data, parameters, seed and thread count, training gives
+ *     bit-identical models (threaded reductions sum partials in fixed order).
+ */
+#ifndef NESVM_H
+#define NESVM_H
+
+#include <stddef.h>
+#include <stdio.h>
+#include <stdint.h>
+
+#ifdef __cplusplus
+extern "C" {
+#endif
+
+#if defined(NESVM_STATIC_DEFINE)
+#define NESVM_API
+#elif defined(__GNUC__)
+#define NESVM_API __attribute__((visibility("default")))
+#else
+#define NESVM_API
+#endif
+
+#define NESVM_VERSION_MAJOR 0
+#define NESVM_VERSION_MINOR 1
+#define NESVM_VERSION_PATCH 0
+
+/** Version string of the library actually linked ("0.1.0"). */
+NESVM_API const char *nesvm_version(void);
+
+/* ------------------------------------------------------------------ status */
+
+/** Status codes.  The numeric values are stable. */
+typedef enum nesvm_status {
+    NESVM_OK = 0,
+    NESVM_ERR_NOMEM = 1,       /**< an allocation failed */
+    NESVM_ERR_IO = 2,          /**< a file could not be opened, read or written */
+    NESVM_ERR_PARSE = 3,       /**< malformed data file (message has line and column) */
+    NESVM_ERR_ARG = 4,         /**< invalid argument or parameter value */
+    NESVM_ERR_DATA = 5,        /**< data unusable for the request (empty, one class, ...) */
+    NESVM_ERR_MODEL = 6,       /**< malformed or inconsistent model file */
+    NESVM_ERR_NUMERIC = 7,     /**< the solver met a non-finite value */
+    NESVM_ERR_CANCELLED = 8,   /**< the progress callback asked to stop */
+    NESVM_ERR_UNSUPPORTED = 9  /**< valid request this build or solver cannot do */
+} nesvm_status;
+
+/** Short English description of a status code (never NULL). */
+NESVM_API const char *nesvm_status_str(nesvm_status s);
+
+#define NESVM_ERROR_MESSAGE_SIZE 512
+
+/** Caller-owned error object.  Zero-initialise it or call nesvm_error_clear. */
+typedef struct nesvm_error {
+    nesvm_status status;
+    char message[NESVM_ERROR_MESSAGE_SIZE];
+} nesvm_error;
+
+NESVM_API void nesvm_error_clear(nesvm_error *err);
+
+/* ----------------------------------------------------------------- dataset */
+
+typedef struct nesvm_dataset nesvm_dataset;
+
+/** Storage layout of the feature matrix. */
+typedef enum nesvm_storage {
+    NESVM_STORAGE_AUTO = 0,  /**< dense when the fill ratio is high enough */
+    NESVM_STORAGE_CSR = 1,
+    NESVM_STORAGE_DENSE = 2  /**< row-major n x d */
+} nesvm_storage;
+
+typedef enum nesvm_precision {
+    NESVM_DOUBLE = 0,
+    NESVM_FLOAT = 1          /**< half the memory; products still accumulate in double */
+} nesvm_precision;
+
+typedef struct nesvm_read_options {
+    nesvm_storage storage;       /**< default NESVM_STORAGE_AUTO */
+    nesvm_precision precision;   /**< default NESVM_DOUBLE */
+    double dense_threshold;      /**< AUTO picks dense when nnz >= threshold*n*d (default 0.5) */
+    size_t max_line_bytes;       /**< longer lines are an error (default 64 MiB) */
+    int32_t min_features;        /**< d is at least this (e.g. a model's d); default 0 */
+} nesvm_read_options;
+
+/** Fill `opt` with the defaults. */
+NESVM_API void nesvm_read_options_init(nesvm_read_options *opt);
+
+/**
+ * Read a LIBSVM/SVMlight text file: `<label> <index>:<value> ...` per line,
+ * 1-based strictly ascending indices, tabs or spaces, CRLF, `#` comments.
+ * `path` "-" reads standard input.  gzip-compressed input is detected and
+ * decompressed.  `opt` may be NULL (defaults).
+ */
+NESVM_API nesvm_status nesvm_dataset_read(const char *path, const nesvm_read_options *opt,
+                                          nesvm_dataset **out, nesvm_error *err);
+
+/**
+ * Borrow caller-owned CSR arrays without copying.  Row i has its entries at
+ * positions indptr[i] .. indptr[i+1]-1 of `indices` (0-based, strictly
+ * ascending, < n_features) and `values`.  `labels` has n_rows entries.  The
+ * arrays must outlive the dataset.  Values are validated (finite, indices in
+ * range and ascending).
+ */
+NESVM_API nesvm_status nesvm_dataset_wrap_csr(int64_t n_rows, int32_t n_features,
+                                              const int64_t *indptr, const int32_t *indices,
+                                              const double *values, const double *labels,
+                                              nesvm_dataset **out, nesvm_error *err);
+
+/** Borrow a caller-owned dense row-major n_rows x n_features matrix. */
+NESVM_API nesvm_status nesvm_dataset_wrap_dense(int64_t n_rows, int32_t n_features,
+                                                const double *values, const double *labels,
+                                                nesvm_dataset **out, nesvm_error *err);
+
+NESVM_API void nesvm_dataset_destroy(nesvm_dataset *ds);
+
+NESVM_API int64_t nesvm_dataset_rows(const nesvm_dataset *ds);
+NESVM_API int32_t nesvm_dataset_features(const nesvm_dataset *ds);
+NESVM_API int64_t nesvm_dataset_nnz(const nesvm_dataset *ds);
+NESVM_API nesvm_storage nesvm_dataset_storage(const nesvm_dataset *ds);
+NESVM_API nesvm_precision nesvm_dataset_precision(const nesvm_dataset *ds);
+/** Pointer to the n_rows labels. */
+NESVM_API const double *nesvm_dataset_labels(const nesvm_dataset *ds);
+
+/**
+ * Write a dataset as LIBSVM text to `path`, atomically.  Zero values are
+ * omitted; numbers are written exactly (shortest round-trip form).
+ */
+NESVM_API nesvm_status nesvm_dataset_write(const nesvm_dataset *ds, const char *path,
+                                           nesvm_error *err);
+/** The same, to an open stream owned by the caller (e.g. stdout). */
+NESVM_API nesvm_status nesvm_dataset_write_stream(const nesvm_dataset *ds, FILE *fp,
+                                                  nesvm_error *err);
+
+/* ----------------------------------------------------------------- scaling */
+
+/**
+ * Per-feature linear scaling in the manner of LIBSVM's svm-scale: feature j
+ * is mapped from [min_j, max_j] to [lower, upper]; features with min == max
+ * are left at 0 (omitted).  Optionally the labels are scaled too.
+ */
+typedef struct nesvm_scaling nesvm_scaling;
+
+/** Compute the scaling from `ds`. y_lower == y_upper disables label scaling. */
+NESVM_API nesvm_status nesvm_scaling_fit(const nesvm_dataset *ds, double lower, double upper,
+                                         double y_lower, double y_upper,
+                                         nesvm_scaling **out, nesvm_error *err);
+/** Apply to `ds`, producing a new CSR dataset. */
+NESVM_API nesvm_status nesvm_scaling_apply(const nesvm_scaling *sc, const nesvm_dataset *ds,
+                                           nesvm_dataset **out, nesvm_error *err);
+/** Save/load in svm-scale's parameter file format (`x`/`y` sections). */
+NESVM_API nesvm_status nesvm_scaling_save(const nesvm_scaling *sc, const char *path,
+                                          nesvm_error *err);
+NESVM_API nesvm_status nesvm_scaling_load(const char *path, nesvm_scaling **out,
+                                          nesvm_error *err);
+NESVM_API void nesvm_scaling_destroy(nesvm_scaling *sc);
+
+/* ------------------------------------------------------------------ params */
+
+typedef struct nesvm_params nesvm_params;
+
+NESVM_API nesvm_status nesvm_params_create(nesvm_params **out, nesvm_error *err);
+NESVM_API void nesvm_params_destroy(nesvm_params *p);
+NESVM_API nesvm_status nesvm_params_copy(const nesvm_params *src, nesvm_params **out,
+                                         nesvm_error *err);
+
+/**
+ * Set a parameter by name from its text value.  Names (defaults in brackets):
+ *   solver       "nesvm"                                   [nesvm]
+ *   c            C > 0                                     [1]
+ *   eps          relative stopping tolerance > 0           [1e-3]
+ *   eps_abs      paper's |F_mu(w_k+1)-F_mu(w_k)| < eps_abs; 0 = off  [0]
+ *   mu           smoothing parameter > 0, or 0 = automatic [0]
+ *   max_iter     iteration limit per binary problem > 0    [100000]
+ *   time_limit   seconds per training, 0 = none            [0]
+ *   threads      worker threads, 0 = all cores             [1]
+ *   seed         random seed (non-negative integer)        [1]
+ *   bias         1 = free (unregularized) bias, 0 = none   [1]
+ *   multiclass   "ovo" or "ovr"                            [ovo]
+ *   lipschitz    "power" (tight, estimated) or "paper" (eq. 48) [power]
+ *   progress_every  call the progress callback every N iterations [1]
+ * Unknown names and bad values return NESVM_ERR_ARG with a message.
+ */
+NESVM_API nesvm_status nesvm_params_set(nesvm_params *p, const char *name, const char *value,
+                                        nesvm_error *err);
+/** Write the current value of `name` as text into buf (size bytes). */
+NESVM_API nesvm_status nesvm_params_get(const nesvm_params *p, const char *name, char *buf,
+                                        size_t size, nesvm_error *err);
+/** Per-class weight: C for samples labelled `label` is multiplied by `weight` (> 0). */
+NESVM_API nesvm_status nesvm_params_set_class_weight(nesvm_params *p, double label,
+                                                     double weight, nesvm_error *err);
+
+/* ---------------------------------------------------------------- progress */
+
+/** Why a solver stopped. */
+typedef enum nesvm_exit {
+    NESVM_EXIT_CONVERGED = 0,
+    NESVM_EXIT_MAX_ITER = 1,
+    NESVM_EXIT_TIME_LIMIT = 2,
+    NESVM_EXIT_CANCELLED = 3,
+    NESVM_EXIT_NUMERIC = 4,
+    NESVM_EXIT_NO_MEMORY = 5
+} nesvm_exit;
+
+NESVM_API const char *nesvm_exit_str(nesvm_exit e);
+
+/** What a solver reports at an iteration.  NaN marks a figure it does not know. */
+typedef struct nesvm_progress {
+    int submodel;           /**< index of the binary problem being trained */
+    int n_submodels;
+    int64_t iteration;      /**< 1-based */
+    double elapsed;         /**< seconds since this binary training started */
+    double primal;          /**< objective of the original (unsmoothed) problem at the iterate */
+    double best_primal;     /**< best primal seen so far */
+    double smoothed;        /**< smoothed objective F_mu at the iterate */
+    double lower_bound;     /**< best known lower bound on the optimum, or NaN */
+    double gap;             /**< relative gap (best_primal - lower_bound)/|best_primal|, or NaN */
+    double mu;              /**< smoothing parameter in use */
+    double lipschitz;       /**< Lipschitz constant (inverse step) in use */
+    int64_t n_sv;           /**< samples with non-zero dual weight */
+    int64_t n_bounded;      /**< samples at the upper bound (u = 1) */
+} nesvm_progress;
+
+/** Return non-zero to cancel the training at this iteration boundary. */
+typedef int (*nesvm_progress_fn)(const nesvm_progress *p, void *user);
+
+/** Filled by every training call; totals over binary sub-problems. */
+typedef struct nesvm_stats {
+    int n_submodels;
+    int64_t iterations;     /**< total over sub-problems */
+    double seconds;         /**< wall time of the whole training */
+    double primal;          /**< sum over sub-problems of the final unsmoothed primal */
+    double lower_bound;     /**< sum of lower bounds, NaN if any is unknown */
+    double gap;             /**< largest relative gap of a sub-problem, NaN if unknown */
+    nesvm_exit exit_reason; /**< worst exit reason of the sub-problems */
+    int64_t n_sv;           /**< support vectors summed over sub-problems */
+} nesvm_stats;
+
+/* ------------------------------------------------------------------- model */
+
+typedef struct nesvm_model nesvm_model;
+
+/**
+ * Train a (binary or multiclass) model on `ds`.  `progress` may be NULL.
+ * `stats` may be NULL.  Two or more distinct labels are required.
+ */
+NESVM_API nesvm_status nesvm_train(const nesvm_dataset *ds, const nesvm_params *params,
+                                   nesvm_progress_fn progress, void *user,
+                                   nesvm_model **out, nesvm_stats *stats, nesvm_error *err);
+
+NESVM_API void nesvm_model_destroy(nesvm_model *m);
+
+/** Save atomically (temporary file in the same folder, fsync, rename). */
+NESVM_API nesvm_status nesvm_model_save(const nesvm_model *m, const char *path,
+                                        nesvm_error *err);
+/** Load and validate every field. */
+NESVM_API nesvm_status nesvm_model_load(const char *path, nesvm_model **out, nesvm_error *err);
+
+NESVM_API int nesvm_model_classes(const nesvm_model *m);
+/** Class labels, in model order (nesvm_model_classes entries). */
+NESVM_API const double *nesvm_model_labels(const nesvm_model *m);
+NESVM_API int32_t nesvm_model_features(const nesvm_model *m);
+NESVM_API int nesvm_model_submodels(const nesvm_model *m);
+/** Solver name ("nesvm") and multiclass scheme ("ovo"/"ovr"). */
+NESVM_API const char *nesvm_model_solver(const nesvm_model *m);
+NESVM_API const char *nesvm_model_multiclass(const nesvm_model *m);
+/**
+ * Binary sub-model k: its weight vector (nesvm_model_features entries, do not
+ * free), bias, and the classes it separates (indices into the label array;
+ * decision > 0 votes for `pos`; `neg` is -1 for one-vs-rest).
+ */
+NESVM_API nesvm_status nesvm_model_linear(const nesvm_model *m, int k, const double **w,
+                                          double *b, int *pos, int *neg, nesvm_error *err);
+
+/**
+ * Predict every row of `ds`.  `labels` (n_rows entries) receives predicted
+ * labels; `decision` (may be NULL) receives n_rows x n_submodels decision
+ * values, row-major.  Features beyond the model's are ignored.
+ */
+NESVM_API nesvm_status nesvm_model_predict(const nesvm_model *m, const nesvm_dataset *ds,
+                                           int threads, double *labels, double *decision,
+                                           nesvm_error *err);
+
+/* --------------------------------------------------------- model selection */
+
+/**
+ * Stratified k-fold cross-validation: every row gets the label predicted by a
+ * model trained on the other folds.  Folds are drawn with `seed`.
+ * `predicted` has n_rows entries.  `accuracy` (may be NULL) receives the
+ * fraction of rows predicted correctly.
+ */
+NESVM_API nesvm_status nesvm_cross_validate(const nesvm_dataset *ds, const nesvm_params *params,
+                                            int folds, uint64_t seed,
+                                            nesvm_progress_fn progress, void *user,
+                                            double *predicted, double *accuracy,
+                                            nesvm_error *err);
+
+#ifdef __cplusplus
+}
+#endif
+#endif /* NESVM_H */

@@ -1,0 +1,86 @@
+/*
+ * internal.h - helpers shared by every module of libnesvm (not installed).
+ *
+ * Allocation: every allocation of the library goes through nv_malloc /
+ * nv_calloc / nv_realloc, which check size overflow and can be made to fail
+ * on purpose from tests (nv_alloc_fail_after, thread-local, so concurrent
+ * trainings on other threads are unaffected).
+ */
+#ifndef NESVM_CORE_INTERNAL_H
+#define NESVM_CORE_INTERNAL_H
+
+#include "nesvm.h"
+
+#include <stdarg.h>
+#include <stdint.h>
+#include <stdio.h>
+
+#if defined(__GNUC__)
+#define NV_PRINTF(a, b) __attribute__((format(printf, a, b)))
+#define NV_HIDDEN __attribute__((visibility("hidden")))
+#else
+#define NV_PRINTF(a, b)
+#define NV_HIDDEN
+#endif
+
+/* ---- errors */
+/* Record status and a formatted message in err (if non-NULL); returns status. */
+nesvm_status nv_error(nesvm_error *err, nesvm_status s, const char *fmt, ...) NV_PRINTF(3, 4);
+/* Same as nv_error, prefixing the existing message: "prefix: old message". */
+nesvm_status nv_error_prefix(nesvm_error *err, const char *fmt, ...) NV_PRINTF(2, 3);
+
+/* ---- allocation */
+void *nv_malloc(size_t size);
+void *nv_calloc(size_t n, size_t size);
+void *nv_malloc_array(size_t n, size_t size); /* overflow-checked n*size */
+void *nv_realloc_array(void *p, size_t n, size_t size);
+void nv_free(void *p);
+/* Test hook: the n-th allocation from now (0 = the next) on this thread fails;
+ * a negative n disables injection.  Returns the number of allocations made on
+ * this thread since the hook was last set. */
+NESVM_API void nv_alloc_fail_after(long n);
+NESVM_API long nv_alloc_count(void);
+
+/* ---- time */
+double nv_now(void); /* monotonic seconds */
+
+/* ---- numbers: locale-independent, exact round trip */
+/* Parse a decimal or hex floating number (also "inf"/"nan").  Returns the
+ * pointer past the number, or NULL if none was recognised at s. */
+const char *nv_parse_double(const char *s, const char *end, double *out);
+/* Shortest text that reads back to exactly x; buf needs 32 bytes. */
+int nv_format_double(double x, char *buf);
+
+/* ---- atomic files */
+typedef struct nv_atomic_file {
+    FILE *fp;
+    char *tmp_path;
+    char *final_path;
+} nv_atomic_file;
+/* Create a temporary file next to path. */
+nesvm_status nv_atomic_open(nv_atomic_file *af, const char *path, nesvm_error *err);
+/* Flush, fsync, close and rename over the final path; on any failure the
+ * temporary is removed and nothing is left behind. */
+nesvm_status nv_atomic_commit(nv_atomic_file *af, nesvm_error *err);
+/* Close and remove the temporary file. */
+void nv_atomic_abort(nv_atomic_file *af);
+
+/* ---- random numbers: splitmix64, state owned by the caller */
+static inline uint64_t nv_rng_next(uint64_t *state)
+{
+    uint64_t z = (*state += UINT64_C(0x9E3779B97F4A7C15));
+    z = (z ^ (z >> 30)) * UINT64_C(0xBF58476D1CE4E5B9);
+    z = (z ^ (z >> 27)) * UINT64_C(0x94D049BB133111EB);
+    return z ^ (z >> 31);
+}
+/* uniform in [0, 1) */
+static inline double nv_rng_uniform(uint64_t *state)
+{
+    return (double)(nv_rng_next(state) >> 11) * (1.0 / 9007199254740992.0);
+}
+
+/* ---- threads */
+/* Number of threads to use for a request of `threads` (0 = all cores). */
+int nv_threads(int threads);
+
+#endif

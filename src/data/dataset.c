@@ -1,0 +1,191 @@
+/* dataset.c - dataset construction, wrapping, conversion, accessors. */
+#include "dataset_internal.h"
+
+#include <math.h>
+#include <string.h>
+
+static nesvm_dataset *alloc_ds(void)
+{
+    nesvm_dataset *ds = nv_calloc(1, sizeof *ds);
+    return ds;
+}
+
+void nesvm_dataset_destroy(nesvm_dataset *ds)
+{
+    if (!ds) return;
+    nv_free(ds->own_indptr);
+    nv_free(ds->own_indices);
+    nv_free(ds->own_values);
+    nv_free(ds->own_labels);
+    nv_free(ds);
+}
+
+nesvm_status nv_dataset_from_csr(int64_t n, int32_t d, int64_t *indptr, int32_t *indices,
+                                 double *values, double *labels, nesvm_dataset **out,
+                                 nesvm_error *err)
+{
+    nesvm_dataset *ds = alloc_ds();
+    if (!ds) {
+        nv_free(indptr);
+        nv_free(indices);
+        nv_free(values);
+        nv_free(labels);
+        return nv_error(err, NESVM_ERR_NOMEM, "out of memory creating dataset");
+    }
+    ds->n = n;
+    ds->d = d;
+    ds->nnz = indptr[n];
+    ds->storage = NESVM_STORAGE_CSR;
+    ds->prec = NESVM_DOUBLE;
+    ds->indptr = ds->own_indptr = indptr;
+    ds->indices = ds->own_indices = indices;
+    ds->values = ds->own_values = values;
+    ds->labels = ds->own_labels = labels;
+    *out = ds;
+    return NESVM_OK;
+}
+
+nesvm_status nv_dataset_convert(nesvm_dataset *ds, nesvm_storage storage, nesvm_precision prec,
+                                double dense_threshold, nesvm_error *err)
+{
+    if (ds->storage != NESVM_STORAGE_CSR || ds->prec != NESVM_DOUBLE || !ds->own_values)
+        return nv_error(err, NESVM_ERR_ARG, "conversion needs an owned double CSR dataset");
+    if (storage == NESVM_STORAGE_AUTO) {
+        double cells = (double)ds->n * (double)ds->d;
+        storage = (cells > 0 && (double)ds->nnz >= dense_threshold * cells)
+                      ? NESVM_STORAGE_DENSE
+                      : NESVM_STORAGE_CSR;
+    }
+    const double *v = ds->values;
+    if (storage == NESVM_STORAGE_DENSE) {
+        size_t cells = (size_t)ds->n * (size_t)ds->d;
+        if (ds->d > 0 && (size_t)ds->n > SIZE_MAX / 8 / (size_t)ds->d)
+            return nv_error(err, NESVM_ERR_NOMEM, "dense matrix %lld x %d is too large",
+                            (long long)ds->n, ds->d);
+        size_t esz = prec == NESVM_FLOAT ? sizeof(float) : sizeof(double);
+        void *dense = nv_calloc(cells ? cells : 1, esz);
+        if (!dense)
+            return nv_error(err, NESVM_ERR_NOMEM, "out of memory for dense %lld x %d matrix",
+                            (long long)ds->n, ds->d);
+        for (int64_t i = 0; i < ds->n; i++) {
+            for (int64_t k = ds->indptr[i]; k < ds->indptr[i + 1]; k++) {
+                size_t cell = (size_t)i * (size_t)ds->d + (size_t)ds->indices[k];
+                if (prec == NESVM_FLOAT)
+                    ((float *)dense)[cell] = (float)v[k];
+                else
+                    ((double *)dense)[cell] = v[k];
+            }
+        }
+        nv_free(ds->own_values);
+        nv_free(ds->own_indices);
+        nv_free(ds->own_indptr);
+        ds->own_indices = ds->own_indptr = NULL;
+        ds->indices = NULL;
+        ds->indptr = NULL;
+        ds->values = ds->own_values = dense;
+        ds->storage = NESVM_STORAGE_DENSE;
+        ds->prec = prec;
+        ds->nnz = (int64_t)cells;
+        return NESVM_OK;
+    }
+    if (prec == NESVM_FLOAT) {
+        float *f = nv_malloc_array((size_t)(ds->nnz ? ds->nnz : 1), sizeof(float));
+        if (!f) return nv_error(err, NESVM_ERR_NOMEM, "out of memory converting to float");
+        for (int64_t k = 0; k < ds->nnz; k++) f[k] = (float)v[k];
+        nv_free(ds->own_values);
+        ds->values = ds->own_values = f;
+        ds->prec = NESVM_FLOAT;
+    }
+    return NESVM_OK;
+}
+
+nesvm_status nesvm_dataset_wrap_csr(int64_t n_rows, int32_t n_features, const int64_t *indptr,
+                                    const int32_t *indices, const double *values,
+                                    const double *labels, nesvm_dataset **out, nesvm_error *err)
+{
+    if (!out) return nv_error(err, NESVM_ERR_ARG, "out must not be NULL");
+    *out = NULL;
+    if (n_rows < 0 || n_features < 0)
+        return nv_error(err, NESVM_ERR_ARG, "negative dimensions %lld x %d", (long long)n_rows,
+                        n_features);
+    if (!indptr || !labels || (indptr[n_rows] > 0 && (!indices || !values)))
+        return nv_error(err, NESVM_ERR_ARG, "NULL array passed to nesvm_dataset_wrap_csr");
+    if (indptr[0] != 0)
+        return nv_error(err, NESVM_ERR_ARG, "indptr[0] is %lld, expected 0",
+                        (long long)indptr[0]);
+    for (int64_t i = 0; i < n_rows; i++) {
+        if (!isfinite(labels[i]))
+            return nv_error(err, NESVM_ERR_ARG, "row %lld: label is not finite", (long long)i);
+        if (indptr[i + 1] < indptr[i])
+            return nv_error(err, NESVM_ERR_ARG, "indptr decreases at row %lld", (long long)i);
+        int32_t prev = -1;
+        for (int64_t k = indptr[i]; k < indptr[i + 1]; k++) {
+            if (indices[k] <= prev || indices[k] >= n_features)
+                return nv_error(err, NESVM_ERR_ARG,
+                                "row %lld: column %d is out of range or not ascending",
+                                (long long)i, indices[k]);
+            if (!isfinite(values[k]))
+                return nv_error(err, NESVM_ERR_ARG, "row %lld column %d: value is not finite",
+                                (long long)i, indices[k]);
+            prev = indices[k];
+        }
+    }
+    nesvm_dataset *ds = alloc_ds();
+    if (!ds) return nv_error(err, NESVM_ERR_NOMEM, "out of memory creating dataset");
+    ds->n = n_rows;
+    ds->d = n_features;
+    ds->nnz = indptr[n_rows];
+    ds->storage = NESVM_STORAGE_CSR;
+    ds->prec = NESVM_DOUBLE;
+    ds->indptr = indptr;
+    ds->indices = indices;
+    ds->values = values;
+    ds->labels = labels;
+    *out = ds;
+    return NESVM_OK;
+}
+
+nesvm_status nesvm_dataset_wrap_dense(int64_t n_rows, int32_t n_features, const double *values,
+                                      const double *labels, nesvm_dataset **out,
+                                      nesvm_error *err)
+{
+    if (!out) return nv_error(err, NESVM_ERR_ARG, "out must not be NULL");
+    *out = NULL;
+    if (n_rows < 0 || n_features < 0)
+        return nv_error(err, NESVM_ERR_ARG, "negative dimensions %lld x %d", (long long)n_rows,
+                        n_features);
+    if (!labels || (n_rows * (int64_t)n_features > 0 && !values))
+        return nv_error(err, NESVM_ERR_ARG, "NULL array passed to nesvm_dataset_wrap_dense");
+    for (int64_t i = 0; i < n_rows; i++) {
+        if (!isfinite(labels[i]))
+            return nv_error(err, NESVM_ERR_ARG, "row %lld: label is not finite", (long long)i);
+        for (int32_t j = 0; j < n_features; j++)
+            if (!isfinite(values[i * n_features + j]))
+                return nv_error(err, NESVM_ERR_ARG, "row %lld column %d: value is not finite",
+                                (long long)i, j);
+    }
+    nesvm_dataset *ds = alloc_ds();
+    if (!ds) return nv_error(err, NESVM_ERR_NOMEM, "out of memory creating dataset");
+    ds->n = n_rows;
+    ds->d = n_features;
+    ds->nnz = n_rows * (int64_t)n_features;
+    ds->storage = NESVM_STORAGE_DENSE;
+    ds->prec = NESVM_DOUBLE;
+    ds->values = values;
+    ds->labels = labels;
+    *out = ds;
+    return NESVM_OK;
+}
+
+int64_t nesvm_dataset_rows(const nesvm_dataset *ds) { return ds ? ds->n : 0; }
+int32_t nesvm_dataset_features(const nesvm_dataset *ds) { return ds ? ds->d : 0; }
+int64_t nesvm_dataset_nnz(const nesvm_dataset *ds) { return ds ? ds->nnz : 0; }
+nesvm_storage nesvm_dataset_storage(const nesvm_dataset *ds)
+{
+    return ds ? ds->storage : NESVM_STORAGE_CSR;
+}
+nesvm_precision nesvm_dataset_precision(const nesvm_dataset *ds)
+{
+    return ds ? ds->prec : NESVM_DOUBLE;
+}
+const double *nesvm_dataset_labels(const nesvm_dataset *ds) { return ds ? ds->labels : NULL; }

@@ -1,0 +1,36 @@
+/* dataset_internal.h - the dataset object (not installed). */
+#ifndef NESVM_DATASET_INTERNAL_H
+#define NESVM_DATASET_INTERNAL_H
+
+#include "../core/internal.h"
+
+struct nesvm_dataset {
+    int64_t n;              /* rows */
+    int32_t d;              /* features (columns) */
+    int64_t nnz;            /* stored entries (n*d when dense) */
+    nesvm_storage storage;  /* CSR or DENSE, never AUTO */
+    nesvm_precision prec;
+    /* CSR: row i is [indptr[i], indptr[i+1]) of indices/values (0-based columns) */
+    const int64_t *indptr;
+    const int32_t *indices;
+    const void *values;     /* double or float, CSR values or dense n*d row-major */
+    const double *labels;
+    /* buffers owned by the dataset (NULL when borrowed) */
+    void *own_indptr, *own_indices, *own_values, *own_labels;
+};
+
+/* Build an owned CSR dataset (takes ownership of the arrays on success and on failure). */
+nesvm_status nv_dataset_from_csr(int64_t n, int32_t d, int64_t *indptr, int32_t *indices,
+                                 double *values, double *labels, nesvm_dataset **out,
+                                 nesvm_error *err);
+/* Convert storage/precision of an owned CSR dataset in place. */
+nesvm_status nv_dataset_convert(nesvm_dataset *ds, nesvm_storage storage, nesvm_precision prec,
+                                double dense_threshold, nesvm_error *err);
+/* Value of stored entry k (CSR) or cell k (dense) as double. */
+static inline double nv_val(const nesvm_dataset *ds, int64_t k)
+{
+    return ds->prec == NESVM_FLOAT ? (double)((const float *)ds->values)[k]
+                                   : ((const double *)ds->values)[k];
+}
+
+#endif

@@ -1,0 +1,353 @@
+/*
+ * reader.c - LIBSVM/SVMlight text reader.
+ *
+ * Format, one sample per line:  <label> <index>:<value> <index>:<value> ...
+ *   - label: integer or real number (finite);
+ *   - index: 1-based integer <= 2^31-1, strictly ascending within a line;
+ *   - value: real number (finite);
+ *   - separators: any run of spaces or tabs; CRLF line ends accepted;
+ *   - '#' starts a comment running to the end of the line;
+ *   - a line with a label and no features is a sample with no features;
+ *   - blank and comment-only lines are skipped.
+ * Input is read in large chunks through zlib, which decompresses gzip data
+ * and passes plain files through unchanged.  Every malformed line is an error
+ * "PATH:LINE:COLUMN: what was found, what was expected"; nothing is skipped.
+ */
+#include "dataset_internal.h"
+
+#include <errno.h>
+#include <fcntl.h>
+#include <math.h>
+#include <string.h>
+#include <unistd.h>
+#include <zlib.h>
+
+#define CHUNK (4u << 20)
+
+void nesvm_read_options_init(nesvm_read_options *opt)
+{
+    memset(opt, 0, sizeof *opt);
+    opt->storage = NESVM_STORAGE_AUTO;
+    opt->precision = NESVM_DOUBLE;
+    opt->dense_threshold = 0.5;
+    opt->max_line_bytes = (size_t)64 << 20;
+    opt->min_features = 0;
+}
+
+typedef struct builder {
+    int64_t n, cap_rows;
+    int64_t nnz, cap_nnz;
+    double *labels;
+    int64_t *indptr;
+    int32_t *indices;
+    double *values;
+    int32_t d;
+} builder;
+
+static int grow_rows(builder *b)
+{
+    int64_t cap = b->cap_rows ? b->cap_rows + b->cap_rows / 2 : 1024;
+    double *l = nv_realloc_array(b->labels, (size_t)cap, sizeof *l);
+    if (!l) return 0;
+    b->labels = l;
+    int64_t *ip = nv_realloc_array(b->indptr, (size_t)cap + 1, sizeof *ip);
+    if (!ip) return 0;
+    b->indptr = ip;
+    b->cap_rows = cap;
+    return 1;
+}
+
+static int grow_nnz(builder *b, int64_t need)
+{
+    int64_t cap = b->cap_nnz ? b->cap_nnz : 4096;
+    while (cap < need) cap += cap / 2;
+    int32_t *ix = nv_realloc_array(b->indices, (size_t)cap, sizeof *ix);
+    if (!ix) return 0;
+    b->indices = ix;
+    double *v = nv_realloc_array(b->values, (size_t)cap, sizeof *v);
+    if (!v) return 0;
+    b->values = v;
+    b->cap_nnz = cap;
+    return 1;
+}
+
+static void builder_free(builder *b)
+{
+    nv_free(b->labels);
+    nv_free(b->indptr);
+    nv_free(b->indices);
+    nv_free(b->values);
+}
+
+static inline int is_space(char c) { return c == ' ' || c == '\t'; }
+
+/* Describe the token at p for messages: up to 20 printable characters. */
+static const char *token_text(const char *p, const char *end, char *buf)
+{
+    int k = 0;
+    while (p < end && k < 20 && !is_space(*p)) {
+        unsigned char c = (unsigned char)*p++;
+        buf[k++] = (c >= 32 && c < 127) ? (char)c : '?';
+    }
+    buf[k] = '\0';
+    if (k == 0) return "end of line";
+    return buf;
+}
+
+typedef struct parse_ctx {
+    const char *path;
+    int64_t line;
+    const char *line_start;
+    nesvm_error *err;
+} parse_ctx;
+
+#define COL(ptr) ((long long)((ptr) - ctx->line_start + 1))
+
+static nesvm_status perr(parse_ctx *ctx, const char *at, const char *fmt, const char *what)
+{
+    char msg[300];
+    snprintf(msg, sizeof msg, fmt, what);
+    return nv_error(ctx->err, NESVM_ERR_PARSE, "%s:%lld:%lld: %s", ctx->path,
+                    (long long)ctx->line, COL(at), msg);
+}
+
+/* Parse one line [p, end) (no newline) into the builder. */
+static nesvm_status parse_line(parse_ctx *ctx, builder *b, const char *p, const char *end)
+{
+    char tok[24];
+    /* strip comment and trailing CR/space */
+    const char *hash = memchr(p, '#', (size_t)(end - p));
+    if (hash) end = hash;
+    while (end > p && (end[-1] == '\r' || is_space(end[-1]))) end--;
+    while (p < end && is_space(*p)) p++;
+    if (p == end) return NESVM_OK; /* blank or comment-only line */
+
+    /* label */
+    double label;
+    const char *q = nv_parse_double(p, end, &label);
+    if (!q || (q < end && !is_space(*q))) {
+        const char *colon = memchr(p, ':', (size_t)(end - p));
+        const char *sp = p;
+        while (sp < end && !is_space(*sp)) sp++;
+        if (colon && colon < sp)
+            return perr(ctx, p, "label missing: found '%s', expected a numeric label first",
+                        token_text(p, end, tok));
+        return perr(ctx, p, "non-numeric label '%s'", token_text(p, end, tok));
+    }
+    if (!isfinite(label)) return perr(ctx, p, "label '%s' is not a finite number",
+                                      token_text(p, end, tok));
+    if (b->n == b->cap_rows && !grow_rows(b))
+        return nv_error(ctx->err, NESVM_ERR_NOMEM, "%s:%lld: out of memory", ctx->path,
+                        (long long)ctx->line);
+    b->labels[b->n] = label;
+    p = q;
+
+    int64_t prev = 0;
+    while (1) {
+        while (p < end && is_space(*p)) p++;
+        if (p == end) break;
+        const char *tok_start = p;
+        /* index */
+        if ((unsigned)(*p - '0') >= 10) {
+            if (*p == ':')
+                return perr(ctx, p, "missing index before ':' in '%s'",
+                            token_text(p, end, tok));
+            return perr(ctx, p, "expected a feature index (a positive integer), found '%s'",
+                        token_text(p, end, tok));
+        }
+        uint64_t idx = 0;
+        while (p < end && (unsigned)(*p - '0') < 10) {
+            if (idx <= UINT64_C(100000000000)) idx = idx * 10 + (uint64_t)(*p - '0');
+            p++;
+        }
+        if (p == end || *p != ':') {
+            if (p < end && !is_space(*p))
+                return perr(ctx, p, "expected ':' after the feature index, found '%s'",
+                            token_text(p, end, tok));
+            return perr(ctx, tok_start, "missing colon in '%s' (expected index:value)",
+                        token_text(tok_start, end, tok));
+        }
+        if (idx == 0)
+            return perr(ctx, tok_start, "%s",
+                        "index 0 is not allowed (indices are 1-based)");
+        if (idx > (uint64_t)INT32_MAX) {
+            char m[120];
+            snprintf(m, sizeof m, "index %s exceeds the maximum 2147483647",
+                     token_text(tok_start, p, tok));
+            return perr(ctx, tok_start, "%s", m);
+        }
+        if ((int64_t)idx <= prev) {
+            char m[120];
+            snprintf(m, sizeof m, "index %llu is %s the previous index %lld (indices must be strictly ascending)",
+                     (unsigned long long)idx, (int64_t)idx == prev ? "equal to" : "below",
+                     (long long)prev);
+            return perr(ctx, tok_start, "%s", m);
+        }
+        p++; /* ':' */
+        double v;
+        const char *vstart = p;
+        if (p == end || is_space(*p))
+            return perr(ctx, vstart, "%s", "missing value after ':'");
+        q = nv_parse_double(p, end, &v);
+        if (!q || (q < end && !is_space(*q)))
+            return perr(ctx, vstart, "non-numeric value '%s'", token_text(vstart, end, tok));
+        if (!isfinite(v))
+            return perr(ctx, vstart, "value '%s' is not a finite number (NaN or Inf)",
+                        token_text(vstart, end, tok));
+        p = q;
+        if (b->nnz == b->cap_nnz && !grow_nnz(b, b->nnz + 1))
+            return nv_error(ctx->err, NESVM_ERR_NOMEM, "%s:%lld: out of memory", ctx->path,
+                            (long long)ctx->line);
+        b->indices[b->nnz] = (int32_t)(idx - 1);
+        b->values[b->nnz] = v;
+        b->nnz++;
+        prev = (int64_t)idx;
+        if ((int32_t)idx > b->d) b->d = (int32_t)idx;
+    }
+    b->n++;
+    b->indptr[b->n] = b->nnz;
+    return NESVM_OK;
+}
+
+nesvm_status nesvm_dataset_read(const char *path, const nesvm_read_options *opt_in,
+                                nesvm_dataset **out, nesvm_error *err)
+{
+    if (!path || !out) return nv_error(err, NESVM_ERR_ARG, "path and out must not be NULL");
+    *out = NULL;
+    nesvm_read_options opt;
+    if (opt_in)
+        opt = *opt_in;
+    else
+        nesvm_read_options_init(&opt);
+    if (opt.max_line_bytes == 0) opt.max_line_bytes = (size_t)64 << 20;
+    int use_stdin = strcmp(path, "-") == 0;
+    const char *name = use_stdin ? "<stdin>" : path;
+
+    gzFile gz;
+    if (use_stdin) {
+        int fd = dup(0);
+        gz = fd >= 0 ? gzdopen(fd, "rb") : NULL;
+        if (!gz && fd >= 0) close(fd);
+    } else {
+        int fd = open(path, O_RDONLY);
+        if (fd < 0)
+            return nv_error(err, NESVM_ERR_IO, "cannot open '%s': %s", path, strerror(errno));
+        gz = gzdopen(fd, "rb");
+        if (!gz) close(fd);
+    }
+    if (!gz) return nv_error(err, NESVM_ERR_NOMEM, "cannot open '%s': out of memory", name);
+    gzbuffer(gz, 1u << 20);
+
+    builder b = {0};
+    nesvm_status st = NESVM_OK;
+    size_t cap = CHUNK;
+    char *buf = nv_malloc(cap);
+    if (!buf || !grow_rows(&b) || !grow_nnz(&b, 4096)) {
+        st = nv_error(err, NESVM_ERR_NOMEM, "out of memory reading '%s'", name);
+        goto done;
+    }
+    b.indptr[0] = 0;
+    parse_ctx ctx = {name, 0, NULL, err};
+    size_t have = 0; /* bytes in buf not yet consumed */
+    int eof = 0;
+    int64_t bytes_total = 0;
+    while (!eof || have > 0) {
+        if (!eof) {
+            if (have == cap) {
+                if (cap > opt.max_line_bytes) {
+                    st = nv_error(err, NESVM_ERR_PARSE,
+                                  "%s:%lld: line is longer than %zu bytes (absurdly long line)",
+                                  name, (long long)ctx.line + 1, opt.max_line_bytes);
+                    goto done;
+                }
+                size_t ncap = cap * 2;
+                char *nb = nv_realloc_array(buf, ncap, 1);
+                if (!nb) {
+                    st = nv_error(err, NESVM_ERR_NOMEM, "out of memory reading '%s'", name);
+                    goto done;
+                }
+                buf = nb;
+                cap = ncap;
+            }
+            size_t want = cap - have;
+            if (want > (1u << 30)) want = 1u << 30;
+            int got = gzread(gz, buf + have, (unsigned)want);
+            if (got < 0) {
+                int zerr;
+                const char *zmsg = gzerror(gz, &zerr);
+                st = nv_error(err, NESVM_ERR_IO, "%s: read error: %s", name,
+                              zerr == Z_ERRNO ? strerror(errno) : zmsg);
+                goto done;
+            }
+            if (got == 0) {
+                int zerr;
+                const char *zmsg = gzerror(gz, &zerr);
+                if (zerr != Z_OK && zerr != Z_STREAM_END) {
+                    st = nv_error(err, NESVM_ERR_IO,
+                                  "%s: %s (truncated or corrupt gzip data after %lld bytes)",
+                                  name, zmsg, (long long)bytes_total);
+                    goto done;
+                }
+                eof = 1;
+            }
+            bytes_total += got;
+            have += (size_t)got;
+        }
+        /* parse complete lines */
+        char *p = buf;
+        char *limit = buf + have;
+        while (p < limit) {
+            char *nl = memchr(p, '\n', (size_t)(limit - p));
+            if (!nl) {
+                if (!eof) break;
+                nl = limit; /* last line without newline */
+            }
+            if ((size_t)(nl - p) > opt.max_line_bytes) {
+                st = nv_error(err, NESVM_ERR_PARSE,
+                              "%s:%lld: line is longer than %zu bytes (absurdly long line)",
+                              name, (long long)ctx.line + 1, opt.max_line_bytes);
+                goto done;
+            }
+            ctx.line++;
+            ctx.line_start = p;
+            st = parse_line(&ctx, &b, p, nl);
+            if (st != NESVM_OK) goto done;
+            p = nl < limit ? nl + 1 : limit;
+        }
+        size_t used = (size_t)(p - buf);
+        if (used > 0 && used < have) memmove(buf, p, have - used);
+        have -= used;
+        if (eof && have == 0) break;
+        if (!eof && have > opt.max_line_bytes) {
+            st = nv_error(err, NESVM_ERR_PARSE,
+                          "%s:%lld: line is longer than %zu bytes (absurdly long line)", name,
+                          (long long)ctx.line + 1, opt.max_line_bytes);
+            goto done;
+        }
+    }
+    if (b.n == 0) {
+        st = nv_error(err, NESVM_ERR_DATA, "%s: no data (the file is empty or has only comments)",
+                      name);
+        goto done;
+    }
+    if (opt.min_features > b.d) b.d = opt.min_features;
+    {
+        nesvm_dataset *ds = NULL;
+        int64_t n = b.n;
+        int32_t d = b.d;
+        st = nv_dataset_from_csr(n, d, b.indptr, b.indices, b.values, b.labels, &ds, err);
+        memset(&b, 0, sizeof b);
+        if (st != NESVM_OK) goto done;
+        st = nv_dataset_convert(ds, opt.storage, opt.precision, opt.dense_threshold, err);
+        if (st != NESVM_OK) {
+            nesvm_dataset_destroy(ds);
+            goto done;
+        }
+        *out = ds;
+    }
+done:
+    nv_free(buf);
+    builder_free(&b);
+    gzclose(gz);
+    return st;
+}

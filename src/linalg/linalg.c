@@ -1,0 +1,179 @@
+/* linalg.c - X*w and X^T*a for CSR and dense storage, double and float. */
+#include "linalg.h"
+
+#include <math.h>
+#include <string.h>
+#ifdef _OPENMP
+#include <omp.h>
+#endif
+
+nesvm_status nv_linalg_ws_init(nv_linalg_ws *ws, int threads, int32_t d, nesvm_error *err)
+{
+    ws->threads = nv_threads(threads);
+    ws->d = d;
+    ws->part = NULL;
+    if (ws->threads > 1) {
+        ws->part = nv_malloc_array((size_t)ws->threads * 2 * (size_t)(d ? d : 1), sizeof(double));
+        if (!ws->part) return nv_error(err, NESVM_ERR_NOMEM, "out of memory for work buffers");
+    }
+    return NESVM_OK;
+}
+
+void nv_linalg_ws_free(nv_linalg_ws *ws)
+{
+    nv_free(ws->part);
+    ws->part = NULL;
+}
+
+double nv_dot(const double *a, const double *b, int64_t n)
+{
+    double s = 0;
+    for (int64_t i = 0; i < n; i++) s += a[i] * b[i];
+    return s;
+}
+
+/* One row's dot product with w, for each storage/precision. */
+#define DEFINE_ROW_OPS(SUFFIX, T)                                                              \
+    static inline double csr_dot_##SUFFIX(const nesvm_dataset *X, int64_t r, const double *w)  \
+    {                                                                                          \
+        const T *v = (const T *)X->values;                                                     \
+        double s = 0;                                                                          \
+        for (int64_t k = X->indptr[r]; k < X->indptr[r + 1]; k++)                              \
+            s += (double)v[k] * w[X->indices[k]];                                              \
+        return s;                                                                              \
+    }                                                                                          \
+    static inline void csr_axpy_##SUFFIX(const nesvm_dataset *X, int64_t r, double a,          \
+                                         double *out)                                          \
+    {                                                                                          \
+        const T *v = (const T *)X->values;                                                     \
+        for (int64_t k = X->indptr[r]; k < X->indptr[r + 1]; k++)                              \
+            out[X->indices[k]] += a * (double)v[k];                                            \
+    }                                                                                          \
+    static inline double dense_dot_##SUFFIX(const nesvm_dataset *X, int64_t r, const double *w) \
+    {                                                                                          \
+        const T *x = (const T *)X->values + (size_t)r * (size_t)X->d;                          \
+        double s = 0;                                                                          \
+        for (int32_t j = 0; j < X->d; j++) s += (double)x[j] * w[j];                           \
+        return s;                                                                              \
+    }                                                                                          \
+    static inline void dense_axpy_##SUFFIX(const nesvm_dataset *X, int64_t r, double a,        \
+                                           double *out)                                        \
+    {                                                                                          \
+        const T *x = (const T *)X->values + (size_t)r * (size_t)X->d;                          \
+        for (int32_t j = 0; j < X->d; j++) out[j] += a * (double)x[j];                         \
+    }
+
+DEFINE_ROW_OPS(d, double)
+DEFINE_ROW_OPS(f, float)
+
+static inline double row_dot(const nesvm_dataset *X, int64_t r, const double *w)
+{
+    if (X->storage == NESVM_STORAGE_DENSE)
+        return X->prec == NESVM_FLOAT ? dense_dot_f(X, r, w) : dense_dot_d(X, r, w);
+    return X->prec == NESVM_FLOAT ? csr_dot_f(X, r, w) : csr_dot_d(X, r, w);
+}
+
+static inline void row_axpy(const nesvm_dataset *X, int64_t r, double a, double *out)
+{
+    if (X->storage == NESVM_STORAGE_DENSE) {
+        if (X->prec == NESVM_FLOAT)
+            dense_axpy_f(X, r, a, out);
+        else
+            dense_axpy_d(X, r, a, out);
+    } else {
+        if (X->prec == NESVM_FLOAT)
+            csr_axpy_f(X, r, a, out);
+        else
+            csr_axpy_d(X, r, a, out);
+    }
+}
+
+void nv_xw(const nesvm_dataset *X, const int64_t *rows, int64_t n, const double *w, double b,
+           double *out, int threads)
+{
+    int nt = nv_threads(threads);
+    (void)nt;
+#pragma omp parallel for schedule(static) num_threads(nt) if (nt > 1 && n > 1000)
+    for (int64_t i = 0; i < n; i++) {
+        int64_t r = rows ? rows[i] : i;
+        out[i] = row_dot(X, r, w) + b;
+    }
+}
+
+static void xta_range(const nesvm_dataset *X, const int64_t *rows, int64_t lo, int64_t hi,
+                      const double *a, const double *split, double *outp, double *outn)
+{
+    for (int64_t i = lo; i < hi; i++) {
+        if (a[i] == 0.0) continue;
+        int64_t r = rows ? rows[i] : i;
+        double *o = (split && split[i] <= 0) ? outn : outp;
+        row_axpy(X, r, a[i], o);
+    }
+}
+
+void nv_xta(const nesvm_dataset *X, const int64_t *rows, int64_t n, const double *a,
+            const double *split, double *outp, double *outn, nv_linalg_ws *ws)
+{
+    size_t d = (size_t)X->d;
+    int nt = ws->threads;
+    if (nt <= 1 || n < 2000 || !ws->part) {
+        memset(outp, 0, d * sizeof *outp);
+        if (split) memset(outn, 0, d * sizeof *outn);
+        xta_range(X, rows, 0, n, a, split, outp, outn);
+        return;
+    }
+    int parts = split ? 2 : 1;
+#pragma omp parallel num_threads(nt)
+    {
+#ifdef _OPENMP
+        int t = omp_get_thread_num();
+        int T = omp_get_num_threads();
+#else
+        int t = 0, T = 1;
+#endif
+        double *pp = ws->part + (size_t)t * 2 * d;
+        double *pn = pp + d;
+        memset(pp, 0, (size_t)parts * d * sizeof *pp);
+        int64_t lo = n * t / T, hi = n * (t + 1) / T;
+        xta_range(X, rows, lo, hi, a, split, pp, pn);
+#pragma omp barrier
+        /* fixed-order reduction over threads, parallel over features */
+        int64_t jlo = (int64_t)d * t / T, jhi = (int64_t)d * (t + 1) / T;
+        for (int64_t j = jlo; j < jhi; j++) {
+            double sp = 0, sn = 0;
+            for (int u = 0; u < T; u++) {
+                sp += ws->part[(size_t)u * 2 * d + (size_t)j];
+                if (split) sn += ws->part[(size_t)u * 2 * d + d + (size_t)j];
+            }
+            outp[j] = sp;
+            if (split) outn[j] = sn;
+        }
+    }
+}
+
+void nv_row_norms(const nesvm_dataset *X, const int64_t *rows, int64_t n, double *inf_norm,
+                  double *sq_norm)
+{
+    for (int64_t i = 0; i < n; i++) {
+        int64_t r = rows ? rows[i] : i;
+        double mx = 0, sq = 0;
+        if (X->storage == NESVM_STORAGE_DENSE) {
+            size_t base = (size_t)r * (size_t)X->d;
+            for (int32_t j = 0; j < X->d; j++) {
+                double v = nv_val(X, (int64_t)(base + (size_t)j));
+                double av = fabs(v);
+                if (av > mx) mx = av;
+                sq += v * v;
+            }
+        } else {
+            for (int64_t k = X->indptr[r]; k < X->indptr[r + 1]; k++) {
+                double v = nv_val(X, k);
+                double av = fabs(v);
+                if (av > mx) mx = av;
+                sq += v * v;
+            }
+        }
+        if (inf_norm) inf_norm[i] = mx;
+        if (sq_norm) sq_norm[i] = sq;
+    }
+}

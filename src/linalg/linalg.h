@@ -1,0 +1,41 @@
+/*
+ * linalg.h - the hot products of every linear solver (not installed).
+ *
+ * Both products work on a row subset of a dataset: rows[0..n) (rows == NULL
+ * means rows 0..n-1).  They are threaded with OpenMP over contiguous row
+ * blocks; the transposed product sums per-thread partial vectors in thread
+ * order, so results depend only on the thread count, never on scheduling.
+ */
+#ifndef NESVM_LINALG_H
+#define NESVM_LINALG_H
+
+#include "../data/dataset_internal.h"
+
+typedef struct nv_linalg_ws {
+    int threads;
+    int32_t d;
+    double *part; /* threads * 2 * d partial sums (threads > 1) */
+} nv_linalg_ws;
+
+nesvm_status nv_linalg_ws_init(nv_linalg_ws *ws, int threads, int32_t d, nesvm_error *err);
+void nv_linalg_ws_free(nv_linalg_ws *ws);
+
+/* out[i] = x_{rows[i]} . w + b, for i < n (w has X->d entries). */
+void nv_xw(const nesvm_dataset *X, const int64_t *rows, int64_t n, const double *w, double b,
+           double *out, int threads);
+
+/*
+ * Transposed product.  With split == NULL: outp = sum_i a[i] x_{rows[i]}.
+ * With split != NULL: rows with split[i] > 0 accumulate into outp, the others
+ * into outn.  Rows with a[i] == 0 are skipped.  Outputs have X->d entries.
+ */
+void nv_xta(const nesvm_dataset *X, const int64_t *rows, int64_t n, const double *a,
+            const double *split, double *outp, double *outn, nv_linalg_ws *ws);
+
+/* Per-row infinity norm and squared 2-norm of x_{rows[i]} (either may be NULL). */
+void nv_row_norms(const nesvm_dataset *X, const int64_t *rows, int64_t n, double *inf_norm,
+                  double *sq_norm);
+
+double nv_dot(const double *a, const double *b, int64_t n);
+
+#endif

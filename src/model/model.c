@@ -1,0 +1,323 @@
+/*
+ * model.c - training driver (binary, one-vs-one, one-vs-rest), prediction
+ * and accessors.
+ *
+ * Class order is the order of first appearance in the training data (as in
+ * LIBSVM); for two classes the first label seen is the positive class.
+ * One-vs-one trains k(k-1)/2 machines, class i (+1) against class j (-1) for
+ * i < j, and predicts by votes (ties go to the lower class index).
+ * One-vs-rest trains k machines, class i (+1) against all others, and
+ * predicts the class with the largest decision value.
+ */
+#include "model_internal.h"
+
+#include <math.h>
+#include <stdlib.h>
+#include <string.h>
+
+nesvm_status nv_model_alloc(int nr_class, int nsub, int32_t d, nesvm_model **out,
+                            nesvm_error *err)
+{
+    *out = NULL;
+    nesvm_model *m = nv_calloc(1, sizeof *m);
+    if (!m) return nv_error(err, NESVM_ERR_NOMEM, "out of memory for model");
+    m->nr_class = nr_class;
+    m->nsub = nsub;
+    m->d = d;
+    m->labels = nv_calloc((size_t)nr_class, sizeof(double));
+    m->sub = nv_calloc((size_t)nsub, sizeof(nv_submodel));
+    if (d > 0 && (size_t)nsub > SIZE_MAX / sizeof(double) / (size_t)d) m->wbuf = NULL;
+    else m->wbuf = nv_calloc((size_t)nsub * (size_t)d + 1, sizeof(double));
+    nesvm_status st = nesvm_params_create(&m->params, err);
+    if (!m->labels || !m->sub || !m->wbuf || st != NESVM_OK) {
+        nesvm_model_destroy(m);
+        return nv_error(err, NESVM_ERR_NOMEM, "out of memory for model (%d sub-models x %d features)",
+                        nsub, d);
+    }
+    for (int k = 0; k < nsub; k++) m->sub[k].w = m->wbuf + (size_t)k * (size_t)d;
+    *out = m;
+    return NESVM_OK;
+}
+
+void nesvm_model_destroy(nesvm_model *m)
+{
+    if (!m) return;
+    nesvm_params_destroy(m->params);
+    nv_free(m->labels);
+    nv_free(m->sub);
+    nv_free(m->wbuf);
+    nv_free(m);
+}
+
+static int cmp_double(const void *a, const void *b)
+{
+    double x = *(const double *)a, y = *(const double *)b;
+    return (x > y) - (x < y);
+}
+
+nesvm_status nv_label_classes(const double *labels, const int64_t *rows, int64_t n,
+                              double **classes, int *nr_class, int *row_class, nesvm_error *err)
+{
+    *classes = NULL;
+    *nr_class = 0;
+    double *sorted = nv_malloc_array((size_t)(n ? n : 1), sizeof(double));
+    if (!sorted) return nv_error(err, NESVM_ERR_NOMEM, "out of memory");
+    for (int64_t i = 0; i < n; i++) sorted[i] = labels[rows ? rows[i] : i];
+    qsort(sorted, (size_t)n, sizeof(double), cmp_double);
+    int64_t u = 0;
+    for (int64_t i = 0; i < n; i++)
+        if (u == 0 || sorted[i] != sorted[u - 1]) sorted[u++] = sorted[i];
+    if (u > 1000000) {
+        nv_free(sorted);
+        return nv_error(err, NESVM_ERR_DATA, "%lld distinct labels: too many classes", (long long)u);
+    }
+    /* first-appearance order */
+    int *order = nv_malloc_array((size_t)(u ? u : 1), sizeof(int));
+    double *cls = nv_malloc_array((size_t)(u ? u : 1), sizeof(double));
+    if (!order || !cls) {
+        nv_free(sorted);
+        nv_free(order);
+        nv_free(cls);
+        return nv_error(err, NESVM_ERR_NOMEM, "out of memory");
+    }
+    for (int64_t j = 0; j < u; j++) order[j] = -1;
+    int k = 0;
+    for (int64_t i = 0; i < n; i++) {
+        double l = labels[rows ? rows[i] : i];
+        double *hit = bsearch(&l, sorted, (size_t)u, sizeof(double), cmp_double);
+        int64_t j = hit - sorted;
+        if (order[j] < 0) {
+            order[j] = k;
+            cls[k++] = l;
+        }
+        if (row_class) row_class[i] = order[j];
+    }
+    nv_free(sorted);
+    nv_free(order);
+    *classes = cls;
+    *nr_class = k;
+    return NESVM_OK;
+}
+
+nesvm_status nv_train_rows(const nesvm_dataset *ds, const int64_t *rows, int64_t n,
+                           const nesvm_params *params, nesvm_progress_fn progress, void *user,
+                           nesvm_model **out, nesvm_stats *stats, nesvm_error *err)
+{
+    double t0 = nv_now();
+    nesvm_params *defaults = NULL;
+    if (!params) {
+        nesvm_status st = nesvm_params_create(&defaults, err);
+        if (st != NESVM_OK) return st;
+        params = defaults;
+    }
+    const nv_solver *solver = nv_solver_find(params->solver);
+    nesvm_model *m = NULL;
+    double *classes = NULL;
+    int *row_class = NULL;
+    int64_t *sub_rows = NULL;
+    double *y = NULL, *cost = NULL;
+    nesvm_status st = NESVM_OK;
+    if (stats) {
+        memset(stats, 0, sizeof *stats);
+        stats->lower_bound = 0;
+        stats->gap = 0;
+    }
+    if (!solver) {
+        st = nv_error(err, NESVM_ERR_ARG, "unknown solver '%s'", params->solver);
+        goto done;
+    }
+    if (n == 0) {
+        st = nv_error(err, NESVM_ERR_DATA, "no training data");
+        goto done;
+    }
+    row_class = nv_malloc_array((size_t)n, sizeof(int));
+    if (!row_class) {
+        st = nv_error(err, NESVM_ERR_NOMEM, "out of memory");
+        goto done;
+    }
+    int k;
+    st = nv_label_classes(ds->labels, rows, n, &classes, &k, row_class, err);
+    if (st != NESVM_OK) goto done;
+    if (k < 2) {
+        char lb[32];
+        nv_format_double(classes[0], lb);
+        st = nv_error(err, NESVM_ERR_DATA,
+                      "only one class (label %s) in the training data: a classifier needs at least two",
+                      lb);
+        goto done;
+    }
+    int ovr = params->multiclass == NV_OVR && k > 2;
+    int nsub = k == 2 ? 1 : (ovr ? k : k * (k - 1) / 2);
+    st = nv_model_alloc(k, nsub, ds->d, &m, err);
+    if (st != NESVM_OK) goto done;
+    memcpy(m->labels, classes, (size_t)k * sizeof(double));
+    nesvm_params_destroy(m->params);
+    m->params = NULL;
+    st = nesvm_params_copy(params, &m->params, err);
+    if (st != NESVM_OK) goto done;
+    snprintf(m->problem, sizeof m->problem, "%s", solver->problem);
+    if (k == 2) m->params->multiclass = NV_OVO;
+    else m->params->multiclass = ovr ? NV_OVR : NV_OVO;
+
+    sub_rows = nv_malloc_array((size_t)n, sizeof(int64_t));
+    y = nv_malloc_array((size_t)n, sizeof(double));
+    cost = nv_malloc_array((size_t)n, sizeof(double));
+    if (!sub_rows || !y || !cost) {
+        st = nv_error(err, NESVM_ERR_NOMEM, "out of memory");
+        goto done;
+    }
+    double *cw = nv_malloc_array((size_t)k, sizeof(double));
+    if (!cw) {
+        st = nv_error(err, NESVM_ERR_NOMEM, "out of memory");
+        goto done;
+    }
+    for (int c = 0; c < k; c++) cw[c] = params->c * nv_params_class_weight(params, classes[c]);
+
+    if (stats) {
+        stats->n_submodels = nsub;
+        stats->exit_reason = NESVM_EXIT_CONVERGED;
+    }
+    int s = 0;
+    for (int i = 0; i < k && st == NESVM_OK; i++) {
+        for (int j = ovr ? -1 : i + 1; j < (ovr ? 0 : k) && st == NESVM_OK; j++) {
+            if (k == 2 && s == 1) break;
+            int64_t cnt = 0;
+            for (int64_t r = 0; r < n; r++) {
+                int c = row_class[r];
+                if (ovr || c == i || c == j) {
+                    sub_rows[cnt] = rows ? rows[r] : r;
+                    y[cnt] = c == i ? 1.0 : -1.0;
+                    cost[cnt] = cw[c];
+                    cnt++;
+                }
+            }
+            nv_submodel *sm = &m->sub[s];
+            sm->pos = i;
+            sm->neg = ovr ? -1 : j;
+            nv_binary_problem pb = {ds, sub_rows, cnt, y, cost, NULL, 0.0};
+            nv_binary_result res;
+            memset(&res, 0, sizeof res);
+            res.w = sm->w;
+            nv_progress_sink sink = {progress, user, s, nsub};
+            st = solver->train_binary(&pb, m->params, &sink, &res, err);
+            sm->b = res.b;
+            sm->exit_reason = res.exit_reason;
+            sm->iterations = res.iterations;
+            sm->primal = res.primal;
+            sm->gap = res.gap;
+            if (stats) {
+                stats->iterations += res.iterations;
+                stats->primal += res.primal;
+                stats->lower_bound += res.lower_bound;
+                if (!(res.gap <= stats->gap)) stats->gap = res.gap;
+                if (res.exit_reason > stats->exit_reason) stats->exit_reason = res.exit_reason;
+                stats->n_sv += res.n_sv;
+            }
+            s++;
+        }
+        if (k == 2) break;
+    }
+    nv_free(cw);
+done:
+    if (stats) stats->seconds = nv_now() - t0;
+    nv_free(classes);
+    nv_free(row_class);
+    nv_free(sub_rows);
+    nv_free(y);
+    nv_free(cost);
+    nesvm_params_destroy(defaults);
+    if (st != NESVM_OK) {
+        nesvm_model_destroy(m);
+        m = NULL;
+    }
+    *out = m;
+    return st;
+}
+
+nesvm_status nesvm_train(const nesvm_dataset *ds, const nesvm_params *params,
+                         nesvm_progress_fn progress, void *user, nesvm_model **out,
+                         nesvm_stats *stats, nesvm_error *err)
+{
+    if (!ds || !out) return nv_error(err, NESVM_ERR_ARG, "dataset and out must not be NULL");
+    *out = NULL;
+    return nv_train_rows(ds, NULL, ds->n, params, progress, user, out, stats, err);
+}
+
+nesvm_status nv_predict_rows(const nesvm_model *m, const nesvm_dataset *ds, const int64_t *rows,
+                             int64_t n, int threads, double *labels, double *decision,
+                             nesvm_error *err)
+{
+    int nsub = m->nsub;
+    double *dec = decision;
+    double *own_dec = NULL;
+    double *wpad = nv_calloc((size_t)(ds->d ? ds->d : 1), sizeof(double));
+    double *col = nv_malloc_array((size_t)(n ? n : 1), sizeof(double));
+    int *votes = nv_calloc((size_t)m->nr_class, sizeof(int));
+    if (!dec) dec = own_dec = nv_malloc_array((size_t)(n ? n : 1) * (size_t)nsub, sizeof(double));
+    if (!wpad || !col || !votes || !dec) {
+        nv_free(wpad);
+        nv_free(col);
+        nv_free(votes);
+        nv_free(own_dec);
+        return nv_error(err, NESVM_ERR_NOMEM, "out of memory for prediction");
+    }
+    int32_t dm = m->d < ds->d ? m->d : ds->d; /* features beyond the model's are ignored */
+    for (int s = 0; s < nsub; s++) {
+        memcpy(wpad, m->sub[s].w, (size_t)dm * sizeof(double));
+        nv_xw(ds, rows, n, wpad, m->sub[s].b, col, threads);
+        for (int64_t i = 0; i < n; i++) dec[i * nsub + s] = col[i];
+    }
+    int ovr = m->params->multiclass == NV_OVR && m->nr_class > 2;
+    for (int64_t i = 0; i < n; i++) {
+        const double *di = dec + i * nsub;
+        int best = 0;
+        if (m->nr_class == 2) {
+            best = di[0] > 0 ? m->sub[0].pos : m->sub[0].neg;
+        } else if (ovr) {
+            for (int s = 1; s < nsub; s++)
+                if (di[s] > di[best]) best = s;
+            best = m->sub[best].pos;
+        } else {
+            memset(votes, 0, (size_t)m->nr_class * sizeof(int));
+            for (int s = 0; s < nsub; s++) votes[di[s] > 0 ? m->sub[s].pos : m->sub[s].neg]++;
+            for (int c = 1; c < m->nr_class; c++)
+                if (votes[c] > votes[best]) best = c;
+        }
+        labels[i] = m->labels[best];
+    }
+    nv_free(wpad);
+    nv_free(col);
+    nv_free(votes);
+    nv_free(own_dec);
+    return NESVM_OK;
+}
+
+nesvm_status nesvm_model_predict(const nesvm_model *m, const nesvm_dataset *ds, int threads,
+                                 double *labels, double *decision, nesvm_error *err)
+{
+    if (!m || !ds || !labels) return nv_error(err, NESVM_ERR_ARG, "NULL argument to nesvm_model_predict");
+    return nv_predict_rows(m, ds, NULL, ds->n, threads, labels, decision, err);
+}
+
+int nesvm_model_classes(const nesvm_model *m) { return m ? m->nr_class : 0; }
+const double *nesvm_model_labels(const nesvm_model *m) { return m ? m->labels : NULL; }
+int32_t nesvm_model_features(const nesvm_model *m) { return m ? m->d : 0; }
+int nesvm_model_submodels(const nesvm_model *m) { return m ? m->nsub : 0; }
+const char *nesvm_model_solver(const nesvm_model *m) { return m ? m->params->solver : NULL; }
+const char *nesvm_model_multiclass(const nesvm_model *m)
+{
+    if (!m) return NULL;
+    return m->params->multiclass == NV_OVR ? "ovr" : "ovo";
+}
+
+nesvm_status nesvm_model_linear(const nesvm_model *m, int k, const double **w, double *b,
+                                int *pos, int *neg, nesvm_error *err)
+{
+    if (!m || k < 0 || k >= m->nsub)
+        return nv_error(err, NESVM_ERR_ARG, "sub-model index %d out of range", k);
+    if (w) *w = m->sub[k].w;
+    if (b) *b = m->sub[k].b;
+    if (pos) *pos = m->sub[k].pos;
+    if (neg) *neg = m->sub[k].neg;
+    return NESVM_OK;
+}

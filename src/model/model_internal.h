@@ -1,0 +1,46 @@
+/* model_internal.h - the model object (not installed). */
+#ifndef NESVM_MODEL_INTERNAL_H
+#define NESVM_MODEL_INTERNAL_H
+
+#include "../solvers/solver.h"
+
+typedef struct nv_submodel {
+    int pos, neg;         /* class indices; neg = -1 for one-vs-rest */
+    double b;
+    double *w;            /* points into model->wbuf */
+    nesvm_exit exit_reason;
+    int64_t iterations;
+    double primal, gap;
+} nv_submodel;
+
+struct nesvm_model {
+    nesvm_params *params; /* the parameters it was trained with */
+    char problem[32];
+    int nr_class;
+    double *labels;
+    int32_t d;
+    int nsub;
+    nv_submodel *sub;
+    double *wbuf;         /* nsub * d */
+};
+
+/* Allocate a model shell with nr_class labels and nsub sub-models of d weights. */
+nesvm_status nv_model_alloc(int nr_class, int nsub, int32_t d, nesvm_model **out,
+                            nesvm_error *err);
+
+/* Train on a row subset (rows == NULL: all rows). */
+nesvm_status nv_train_rows(const nesvm_dataset *ds, const int64_t *rows, int64_t n,
+                           const nesvm_params *params, nesvm_progress_fn progress, void *user,
+                           nesvm_model **out, nesvm_stats *stats, nesvm_error *err);
+
+/* Predict a row subset (rows == NULL: all rows). */
+nesvm_status nv_predict_rows(const nesvm_model *m, const nesvm_dataset *ds, const int64_t *rows,
+                             int64_t n, int threads, double *labels, double *decision,
+                             nesvm_error *err);
+
+/* Distinct labels in order of first appearance and each row's class index. */
+nesvm_status nv_label_classes(const double *labels, const int64_t *rows, int64_t n,
+                              double **classes, int *nr_class, int *row_class,
+                              nesvm_error *err);
+
+#endif

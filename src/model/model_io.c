@@ -1,0 +1,327 @@
+/*
+ * model_io.c - the text model format (docs/format.md), written atomically and
+ * read back with every field validated.  Numbers are written with the
+ * shortest text that reads back exactly and parsed without the C locale, so
+ * files round-trip bit-exactly whatever the process locale.
+ */
+#include "model_internal.h"
+
+#include <errno.h>
+#include <math.h>
+#include <stdlib.h>
+#include <string.h>
+
+#define NV_MODEL_VERSION 1
+
+static const char *exit_names[] = {"converged", "max-iter", "time-limit",
+                                   "cancelled", "numeric", "no-memory"};
+
+nesvm_status nesvm_model_save(const nesvm_model *m, const char *path, nesvm_error *err)
+{
+    if (!m || !path) return nv_error(err, NESVM_ERR_ARG, "NULL argument to nesvm_model_save");
+    nv_atomic_file af;
+    nesvm_status st = nv_atomic_open(&af, path, err);
+    if (st != NESVM_OK) return st;
+    FILE *f = af.fp;
+    char num[32], val[64];
+    fprintf(f, "nesvm_model %d\n", NV_MODEL_VERSION);
+    fprintf(f, "solver %s\nproblem %s\nkernel linear\n", m->params->solver, m->problem);
+    fprintf(f, "multiclass %s\nnr_class %d\nlabels", nesvm_model_multiclass(m), m->nr_class);
+    for (int c = 0; c < m->nr_class; c++) {
+        nv_format_double(m->labels[c], num);
+        fprintf(f, " %s", num);
+    }
+    fprintf(f, "\nnr_feature %d\n", m->d);
+    for (int i = 0; nv_param_names[i]; i++) {
+        if (strcmp(nv_param_names[i], "solver") == 0 || strcmp(nv_param_names[i], "multiclass") == 0)
+            continue;
+        nesvm_params_get(m->params, nv_param_names[i], val, sizeof val, NULL);
+        fprintf(f, "param %s %s\n", nv_param_names[i], val);
+    }
+    for (int i = 0; i < m->params->n_weights; i++) {
+        nv_format_double(m->params->weight_label[i], num);
+        nv_format_double(m->params->weight[i], val);
+        fprintf(f, "class_weight %s %s\n", num, val);
+    }
+    fprintf(f, "nr_submodel %d\n", m->nsub);
+    for (int s = 0; s < m->nsub; s++) {
+        const nv_submodel *sm = &m->sub[s];
+        fprintf(f, "submodel %d pos %d neg %d exit %s iterations %lld", s, sm->pos, sm->neg,
+                exit_names[sm->exit_reason], (long long)sm->iterations);
+        nv_format_double(sm->primal, num);
+        fprintf(f, " primal %s", num);
+        nv_format_double(sm->gap, num);
+        fprintf(f, " gap %s\n", num);
+        nv_format_double(sm->b, num);
+        fprintf(f, "b %s\nw\n", num);
+        for (int32_t j = 0; j < m->d; j++) {
+            nv_format_double(sm->w[j], num);
+            fputs(num, f);
+            fputc('\n', f);
+        }
+    }
+    fputs("end\n", f);
+    return nv_atomic_commit(&af, err);
+}
+
+/* ---------------------------------------------------------------- loading */
+
+typedef struct lexer {
+    const char *path;
+    char *p, *end;
+    int64_t line;
+    char **tok;
+    int ntok, cap;
+    nesvm_error *err;
+} lexer;
+
+/* Next non-empty line split into tokens; 0 at end of file. */
+static int next_line(lexer *lx)
+{
+    while (lx->p < lx->end) {
+        char *nl = memchr(lx->p, '\n', (size_t)(lx->end - lx->p));
+        char *le = nl ? nl : lx->end;
+        lx->line++;
+        char *q = lx->p;
+        lx->p = nl ? nl + 1 : lx->end;
+        lx->ntok = 0;
+        while (q < le) {
+            while (q < le && (*q == ' ' || *q == '\t' || *q == '\r')) *q++ = '\0';
+            if (q >= le) break;
+            if (lx->ntok == lx->cap) {
+                int ncap = lx->cap ? lx->cap * 2 : 16;
+                char **nt = nv_realloc_array(lx->tok, (size_t)ncap, sizeof *nt);
+                if (!nt) return -1;
+                lx->tok = nt;
+                lx->cap = ncap;
+            }
+            lx->tok[lx->ntok++] = q;
+            while (q < le && *q != ' ' && *q != '\t' && *q != '\r') q++;
+        }
+        *le = '\0';
+        if (lx->ntok > 0) return 1;
+    }
+    return 0;
+}
+
+static nesvm_status lerr(lexer *lx, const char *what)
+{
+    return nv_error(lx->err, NESVM_ERR_MODEL, "%s:%lld: %s", lx->path, (long long)lx->line, what);
+}
+
+static int tok_double(const char *t, double *out)
+{
+    const char *end = t + strlen(t);
+    const char *q = nv_parse_double(t, end, out);
+    return q == end;
+}
+
+static int tok_int(const char *t, long long lo, long long hi, long long *out)
+{
+    char *e;
+    errno = 0;
+    long long v = strtoll(t, &e, 10);
+    if (errno || *e || e == t || v < lo || v > hi) return 0;
+    *out = v;
+    return 1;
+}
+
+/* Expect a line "key <value...>" with exactly ntok tokens. */
+static nesvm_status expect(lexer *lx, const char *key, int ntok)
+{
+    char msg[160];
+    int r = next_line(lx);
+    if (r <= 0) {
+        snprintf(msg, sizeof msg, "expected '%s', found %s", key, r == 0 ? "end of file" : "a line it cannot hold (out of memory)");
+        return lerr(lx, msg);
+    }
+    if (strcmp(lx->tok[0], key) != 0) {
+        snprintf(msg, sizeof msg, "expected '%s', found '%.40s'", key, lx->tok[0]);
+        return lerr(lx, msg);
+    }
+    if (ntok >= 0 && lx->ntok != ntok) {
+        snprintf(msg, sizeof msg, "'%s' line needs %d value(s), found %d", key, ntok - 1, lx->ntok - 1);
+        return lerr(lx, msg);
+    }
+    return NESVM_OK;
+}
+
+nesvm_status nesvm_model_load(const char *path, nesvm_model **out, nesvm_error *err)
+{
+    if (!path || !out) return nv_error(err, NESVM_ERR_ARG, "NULL argument to nesvm_model_load");
+    *out = NULL;
+    FILE *f = fopen(path, "rb");
+    if (!f) return nv_error(err, NESVM_ERR_IO, "cannot open model '%s': %s", path, strerror(errno));
+    size_t cap = 1 << 16, len = 0;
+    char *buf = nv_malloc(cap);
+    while (buf) {
+        if (len == cap) {
+            char *nb = nv_realloc_array(buf, cap * 2, 1);
+            if (!nb) {
+                nv_free(buf);
+                buf = NULL;
+                break;
+            }
+            buf = nb;
+            cap *= 2;
+        }
+        size_t got = fread(buf + len, 1, cap - len, f);
+        len += got;
+        if (got == 0) break;
+    }
+    int rerr = ferror(f);
+    fclose(f);
+    if (!buf) return nv_error(err, NESVM_ERR_NOMEM, "out of memory reading model '%s'", path);
+    if (rerr) {
+        nv_free(buf);
+        return nv_error(err, NESVM_ERR_IO, "cannot read model '%s'", path);
+    }
+    lexer lx = {path, buf, buf + len, 0, NULL, 0, 0, err};
+    nesvm_model *m = NULL;
+    nesvm_params *prm = NULL;
+    double *labels = NULL;
+    nesvm_status st;
+    char msg[200];
+    long long iv;
+    double dv;
+
+#define TRY(x)                                                                                 \
+    do {                                                                                       \
+        st = (x);                                                                              \
+        if (st != NESVM_OK) goto fail;                                                         \
+    } while (0)
+#define FAIL(...)                                                                              \
+    do {                                                                                       \
+        snprintf(msg, sizeof msg, __VA_ARGS__);                                                \
+        st = lerr(&lx, msg);                                                                   \
+        goto fail;                                                                             \
+    } while (0)
+
+    TRY(expect(&lx, "nesvm_model", 2));
+    if (!tok_int(lx.tok[1], 1, 1000000, &iv)) FAIL("bad format version '%.40s'", lx.tok[1]);
+    if (iv != NV_MODEL_VERSION)
+        FAIL("model format version %lld is not supported (this build reads version %d)", iv,
+             NV_MODEL_VERSION);
+    TRY(nesvm_params_create(&prm, err));
+    TRY(expect(&lx, "solver", 2));
+    const nv_solver *solver = nv_solver_find(lx.tok[1]);
+    if (!solver) FAIL("unknown solver '%.40s'", lx.tok[1]);
+    snprintf(prm->solver, sizeof prm->solver, "%s", lx.tok[1]);
+    TRY(expect(&lx, "problem", 2));
+    if (strcmp(lx.tok[1], solver->problem) != 0)
+        FAIL("problem '%.40s' does not match solver %s (expected %s)", lx.tok[1], solver->name,
+             solver->problem);
+    TRY(expect(&lx, "kernel", 2));
+    if (strcmp(lx.tok[1], "linear") != 0) FAIL("unsupported kernel '%.40s'", lx.tok[1]);
+    TRY(expect(&lx, "multiclass", 2));
+    if (nesvm_params_set(prm, "multiclass", lx.tok[1], NULL) != NESVM_OK)
+        FAIL("bad multiclass scheme '%.40s' (expected ovo or ovr)", lx.tok[1]);
+    TRY(expect(&lx, "nr_class", 2));
+    long long k;
+    if (!tok_int(lx.tok[1], 2, 100000, &k)) FAIL("bad nr_class '%.40s' (expected an integer >= 2)", lx.tok[1]);
+    /* labels may be long: parse the raw line */
+    {
+        int r = next_line(&lx);
+        if (r == 0) FAIL("expected 'labels', found end of file");
+        if (lx.ntok < 1 || strcmp(lx.tok[0], "labels") != 0) FAIL("expected 'labels'");
+        if (r < 0 || lx.ntok - 1 != k) FAIL("'labels' needs %lld values", k);
+        labels = nv_malloc_array((size_t)k, sizeof(double));
+        if (!labels) TRY(nv_error(err, NESVM_ERR_NOMEM, "out of memory"));
+        for (int c = 0; c < k; c++) {
+            if (!tok_double(lx.tok[c + 1], &labels[c]) || !isfinite(labels[c]))
+                FAIL("bad label '%.40s'", lx.tok[c + 1]);
+            for (int e = 0; e < c; e++)
+                if (labels[e] == labels[c]) FAIL("label '%.40s' appears twice", lx.tok[c + 1]);
+        }
+    }
+    TRY(expect(&lx, "nr_feature", 2));
+    long long d;
+    if (!tok_int(lx.tok[1], 0, INT32_MAX, &d)) FAIL("bad nr_feature '%.40s'", lx.tok[1]);
+    /* params and class weights until nr_submodel */
+    while (1) {
+        int r = next_line(&lx);
+        if (r <= 0) FAIL("expected 'param', 'class_weight' or 'nr_submodel'");
+        if (strcmp(lx.tok[0], "param") == 0) {
+            if (lx.ntok != 3) FAIL("'param' needs a name and a value");
+            if (strcmp(lx.tok[1], "solver") == 0 || strcmp(lx.tok[1], "multiclass") == 0)
+                FAIL("param '%.40s' belongs in its own line", lx.tok[1]);
+            nesvm_error perr_;
+            if (nesvm_params_set(prm, lx.tok[1], lx.tok[2], &perr_) != NESVM_OK)
+                FAIL("%.150s", perr_.message);
+        } else if (strcmp(lx.tok[0], "class_weight") == 0) {
+            double l, wgt;
+            if (lx.ntok != 3 || !tok_double(lx.tok[1], &l) || !tok_double(lx.tok[2], &wgt))
+                FAIL("'class_weight' needs a label and a weight");
+            if (nesvm_params_set_class_weight(prm, l, wgt, NULL) != NESVM_OK)
+                FAIL("bad class weight '%.40s'", lx.tok[2]);
+        } else if (strcmp(lx.tok[0], "nr_submodel") == 0) {
+            break;
+        } else {
+            FAIL("unexpected '%.40s' (expected 'param', 'class_weight' or 'nr_submodel')", lx.tok[0]);
+        }
+    }
+    if (lx.ntok != 2) FAIL("'nr_submodel' needs one value");
+    long long nsub;
+    long long want = k == 2 ? 1 : (prm->multiclass == NV_OVR ? k : k * (k - 1) / 2);
+    if (!tok_int(lx.tok[1], 1, 1000000000, &nsub) || nsub != want)
+        FAIL("nr_submodel is '%.40s', expected %lld for %lld classes (%s)", lx.tok[1], want, k,
+             prm->multiclass == NV_OVR ? "ovr" : "ovo");
+    TRY(nv_model_alloc((int)k, (int)nsub, (int32_t)d, &m, err));
+    memcpy(m->labels, labels, (size_t)k * sizeof(double));
+    nesvm_params_destroy(m->params);
+    m->params = prm;
+    prm = NULL;
+    snprintf(m->problem, sizeof m->problem, "%s", solver->problem);
+    for (int s = 0; s < nsub; s++) {
+        nv_submodel *sm = &m->sub[s];
+        TRY(expect(&lx, "submodel", 14));
+        long long idx, pos, neg;
+        if (!tok_int(lx.tok[1], 0, nsub - 1, &idx) || idx != s)
+            FAIL("submodel index '%.40s', expected %d", lx.tok[1], s);
+        if (strcmp(lx.tok[2], "pos") || strcmp(lx.tok[4], "neg") || strcmp(lx.tok[6], "exit") ||
+            strcmp(lx.tok[8], "iterations") || strcmp(lx.tok[10], "primal") ||
+            strcmp(lx.tok[12], "gap"))
+            FAIL("malformed submodel line");
+        if (!tok_int(lx.tok[3], 0, k - 1, &pos) || !tok_int(lx.tok[5], -1, k - 1, &neg) || pos == neg)
+            FAIL("submodel %d: bad class indices pos %.20s neg %.20s", s, lx.tok[3], lx.tok[5]);
+        if ((neg < 0) != (m->params->multiclass == NV_OVR && k > 2))
+            FAIL("submodel %d: neg %lld does not fit the multiclass scheme", s, neg);
+        int ex = -1;
+        for (int e = 0; e < 6; e++)
+            if (strcmp(lx.tok[7], exit_names[e]) == 0) ex = e;
+        if (ex < 0) FAIL("submodel %d: unknown exit reason '%.40s'", s, lx.tok[7]);
+        if (!tok_int(lx.tok[9], 0, INT64_MAX, &iv)) FAIL("submodel %d: bad iterations", s);
+        sm->iterations = iv;
+        if (!tok_double(lx.tok[11], &sm->primal) || !tok_double(lx.tok[13], &sm->gap))
+            FAIL("submodel %d: bad primal or gap value", s);
+        sm->pos = (int)pos;
+        sm->neg = (int)neg;
+        sm->exit_reason = (nesvm_exit)ex;
+        TRY(expect(&lx, "b", 2));
+        if (!tok_double(lx.tok[1], &sm->b) || !isfinite(sm->b)) FAIL("submodel %d: bad bias '%.40s'", s, lx.tok[1]);
+        TRY(expect(&lx, "w", 1));
+        for (int32_t j = 0; j < d; j++) {
+            int r = next_line(&lx);
+            if (r == 0) FAIL("submodel %d: file ends after %d of %lld weights (truncated?)", s, j, d);
+            if (lx.ntok != 1 || !tok_double(lx.tok[0], &dv) || !isfinite(dv))
+                FAIL("submodel %d: weight %d is not a finite number: '%.40s'", s, j + 1, lx.tok[0]);
+            sm->w[j] = dv;
+        }
+    }
+    TRY(expect(&lx, "end", 1));
+    if (next_line(&lx) != 0) FAIL("unexpected content after 'end'");
+#undef TRY
+#undef FAIL
+    nv_free(labels);
+    nv_free(buf);
+    nv_free(lx.tok);
+    *out = m;
+    return NESVM_OK;
+fail:
+    nesvm_params_destroy(prm);
+    nesvm_model_destroy(m);
+    nv_free(labels);
+    nv_free(buf);
+    nv_free(lx.tok);
+    return st;
+}

@@ -1,0 +1,212 @@
+/* params.c - training parameters, set and read by name. */
+#include "params_internal.h"
+#include "../solvers/solver.h"
+
+#include <errno.h>
+#include <inttypes.h>
+#include <math.h>
+#include <stdlib.h>
+#include <string.h>
+
+const char *const nv_param_names[] = {"solver",     "c",         "eps",     "eps_abs",
+                                      "mu",         "max_iter",  "time_limit", "threads",
+                                      "seed",       "bias",      "multiclass", "lipschitz",
+                                      "progress_every", NULL};
+
+nesvm_status nesvm_params_create(nesvm_params **out, nesvm_error *err)
+{
+    if (!out) return nv_error(err, NESVM_ERR_ARG, "out must not be NULL");
+    nesvm_params *p = nv_calloc(1, sizeof *p);
+    *out = p;
+    if (!p) return nv_error(err, NESVM_ERR_NOMEM, "out of memory creating params");
+    strcpy(p->solver, "nesvm");
+    p->c = 1.0;
+    p->eps = 1e-3;
+    p->eps_abs = 0.0;
+    p->mu = 0.0;
+    p->max_iter = 100000;
+    p->time_limit = 0.0;
+    p->threads = 1;
+    p->seed = 1;
+    p->bias = 1;
+    p->multiclass = NV_OVO;
+    p->lipschitz = NV_LIP_POWER;
+    p->progress_every = 1;
+    return NESVM_OK;
+}
+
+void nesvm_params_destroy(nesvm_params *p)
+{
+    if (!p) return;
+    nv_free(p->weight_label);
+    nv_free(p->weight);
+    nv_free(p);
+}
+
+nesvm_status nesvm_params_copy(const nesvm_params *src, nesvm_params **out, nesvm_error *err)
+{
+    if (!src || !out) return nv_error(err, NESVM_ERR_ARG, "NULL argument to nesvm_params_copy");
+    nesvm_params *p = nv_malloc(sizeof *p);
+    *out = NULL;
+    if (!p) return nv_error(err, NESVM_ERR_NOMEM, "out of memory copying params");
+    *p = *src;
+    p->weight_label = p->weight = NULL;
+    if (src->n_weights > 0) {
+        p->weight_label = nv_malloc_array((size_t)src->n_weights, sizeof(double));
+        p->weight = nv_malloc_array((size_t)src->n_weights, sizeof(double));
+        if (!p->weight_label || !p->weight) {
+            nesvm_params_destroy(p);
+            return nv_error(err, NESVM_ERR_NOMEM, "out of memory copying params");
+        }
+        memcpy(p->weight_label, src->weight_label, (size_t)src->n_weights * sizeof(double));
+        memcpy(p->weight, src->weight, (size_t)src->n_weights * sizeof(double));
+    }
+    *out = p;
+    return NESVM_OK;
+}
+
+static int parse_num(const char *v, double *out)
+{
+    const char *end = v + strlen(v);
+    const char *q = nv_parse_double(v, end, out);
+    return q && q == end && isfinite(*out);
+}
+
+static int parse_int(const char *v, int64_t *out)
+{
+    double d;
+    if (!parse_num(v, &d) || d != floor(d) || fabs(d) > 9e15) return 0;
+    *out = (int64_t)d;
+    return 1;
+}
+
+nesvm_status nesvm_params_set(nesvm_params *p, const char *name, const char *value,
+                              nesvm_error *err)
+{
+    if (!p || !name || !value) return nv_error(err, NESVM_ERR_ARG, "NULL argument to nesvm_params_set");
+    double d = 0;
+    int64_t i = 0;
+#define NEED_NUM(cond, what)                                                                   \
+    do {                                                                                       \
+        if (!parse_num(value, &d) || !(cond))                                                  \
+            return nv_error(err, NESVM_ERR_ARG, "invalid value '%s' for %s: expected %s",      \
+                            value, name, what);                                                \
+    } while (0)
+#define NEED_INT(cond, what)                                                                   \
+    do {                                                                                       \
+        if (!parse_int(value, &i) || !(cond))                                                  \
+            return nv_error(err, NESVM_ERR_ARG, "invalid value '%s' for %s: expected %s",      \
+                            value, name, what);                                                \
+    } while (0)
+    if (strcmp(name, "solver") == 0) {
+        if (!nv_solver_find(value))
+            return nv_error(err, NESVM_ERR_ARG, "unknown solver '%s' (available: nesvm)", value);
+        snprintf(p->solver, sizeof p->solver, "%s", value);
+    } else if (strcmp(name, "c") == 0) {
+        NEED_NUM(d > 0, "a number > 0");
+        p->c = d;
+    } else if (strcmp(name, "eps") == 0) {
+        NEED_NUM(d > 0 && d < 1, "a number in (0, 1)");
+        p->eps = d;
+    } else if (strcmp(name, "eps_abs") == 0) {
+        NEED_NUM(d >= 0, "a number >= 0");
+        p->eps_abs = d;
+    } else if (strcmp(name, "mu") == 0) {
+        NEED_NUM(d >= 0, "a number >= 0 (0 = automatic)");
+        p->mu = d;
+    } else if (strcmp(name, "max_iter") == 0) {
+        NEED_INT(i > 0, "an integer > 0");
+        p->max_iter = i;
+    } else if (strcmp(name, "time_limit") == 0) {
+        NEED_NUM(d >= 0, "seconds >= 0 (0 = none)");
+        p->time_limit = d;
+    } else if (strcmp(name, "threads") == 0) {
+        NEED_INT(i >= 0 && i <= 4096, "an integer in [0, 4096] (0 = all cores)");
+        p->threads = (int)i;
+    } else if (strcmp(name, "seed") == 0) {
+        NEED_INT(i >= 0, "a non-negative integer");
+        p->seed = (uint64_t)i;
+    } else if (strcmp(name, "bias") == 0) {
+        NEED_INT(i == 0 || i == 1, "0 or 1");
+        p->bias = (int)i;
+    } else if (strcmp(name, "multiclass") == 0) {
+        if (strcmp(value, "ovo") == 0)
+            p->multiclass = NV_OVO;
+        else if (strcmp(value, "ovr") == 0)
+            p->multiclass = NV_OVR;
+        else
+            return nv_error(err, NESVM_ERR_ARG, "invalid value '%s' for multiclass: expected ovo or ovr", value);
+    } else if (strcmp(name, "lipschitz") == 0) {
+        if (strcmp(value, "power") == 0)
+            p->lipschitz = NV_LIP_POWER;
+        else if (strcmp(value, "paper") == 0)
+            p->lipschitz = NV_LIP_PAPER;
+        else
+            return nv_error(err, NESVM_ERR_ARG, "invalid value '%s' for lipschitz: expected power or paper", value);
+    } else if (strcmp(name, "progress_every") == 0) {
+        NEED_INT(i > 0, "an integer > 0");
+        p->progress_every = i;
+    } else {
+        return nv_error(err, NESVM_ERR_ARG, "unknown parameter '%s'", name);
+    }
+#undef NEED_NUM
+#undef NEED_INT
+    return NESVM_OK;
+}
+
+nesvm_status nesvm_params_get(const nesvm_params *p, const char *name, char *buf, size_t size,
+                              nesvm_error *err)
+{
+    if (!p || !name || !buf || size == 0)
+        return nv_error(err, NESVM_ERR_ARG, "NULL argument to nesvm_params_get");
+    char num[32];
+    const char *s = num;
+    if (strcmp(name, "solver") == 0) s = p->solver;
+    else if (strcmp(name, "c") == 0) nv_format_double(p->c, num);
+    else if (strcmp(name, "eps") == 0) nv_format_double(p->eps, num);
+    else if (strcmp(name, "eps_abs") == 0) nv_format_double(p->eps_abs, num);
+    else if (strcmp(name, "mu") == 0) nv_format_double(p->mu, num);
+    else if (strcmp(name, "max_iter") == 0) snprintf(num, sizeof num, "%" PRId64, p->max_iter);
+    else if (strcmp(name, "time_limit") == 0) nv_format_double(p->time_limit, num);
+    else if (strcmp(name, "threads") == 0) snprintf(num, sizeof num, "%d", p->threads);
+    else if (strcmp(name, "seed") == 0) snprintf(num, sizeof num, "%" PRIu64, p->seed);
+    else if (strcmp(name, "bias") == 0) snprintf(num, sizeof num, "%d", p->bias);
+    else if (strcmp(name, "multiclass") == 0) s = p->multiclass == NV_OVR ? "ovr" : "ovo";
+    else if (strcmp(name, "lipschitz") == 0) s = p->lipschitz == NV_LIP_PAPER ? "paper" : "power";
+    else if (strcmp(name, "progress_every") == 0) snprintf(num, sizeof num, "%" PRId64, p->progress_every);
+    else return nv_error(err, NESVM_ERR_ARG, "unknown parameter '%s'", name);
+    if (strlen(s) + 1 > size) return nv_error(err, NESVM_ERR_ARG, "buffer too small for %s", name);
+    strcpy(buf, s);
+    return NESVM_OK;
+}
+
+nesvm_status nesvm_params_set_class_weight(nesvm_params *p, double label, double weight,
+                                           nesvm_error *err)
+{
+    if (!p) return nv_error(err, NESVM_ERR_ARG, "params must not be NULL");
+    if (!isfinite(label) || !isfinite(weight) || weight <= 0)
+        return nv_error(err, NESVM_ERR_ARG, "class weight must be finite and > 0 (label %g, weight %g)",
+                        label, weight);
+    for (int k = 0; k < p->n_weights; k++)
+        if (p->weight_label[k] == label) {
+            p->weight[k] = weight;
+            return NESVM_OK;
+        }
+    double *l = nv_realloc_array(p->weight_label, (size_t)p->n_weights + 1, sizeof(double));
+    if (!l) return nv_error(err, NESVM_ERR_NOMEM, "out of memory");
+    p->weight_label = l;
+    double *w = nv_realloc_array(p->weight, (size_t)p->n_weights + 1, sizeof(double));
+    if (!w) return nv_error(err, NESVM_ERR_NOMEM, "out of memory");
+    p->weight = w;
+    p->weight_label[p->n_weights] = label;
+    p->weight[p->n_weights] = weight;
+    p->n_weights++;
+    return NESVM_OK;
+}
+
+double nv_params_class_weight(const nesvm_params *p, double label)
+{
+    for (int k = 0; k < p->n_weights; k++)
+        if (p->weight_label[k] == label) return p->weight[k];
+    return 1.0;
+}

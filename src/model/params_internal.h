@@ -1,0 +1,34 @@
+/* params_internal.h - the params object (not installed). */
+#ifndef NESVM_PARAMS_INTERNAL_H
+#define NESVM_PARAMS_INTERNAL_H
+
+#include "../core/internal.h"
+
+enum { NV_OVO = 0, NV_OVR = 1 };
+enum { NV_LIP_POWER = 0, NV_LIP_PAPER = 1 };
+
+struct nesvm_params {
+    char solver[32];
+    double c;
+    double eps;
+    double eps_abs;
+    double mu;           /* 0 = automatic continuation */
+    int64_t max_iter;
+    double time_limit;
+    int threads;
+    uint64_t seed;
+    int bias;
+    int multiclass;
+    int lipschitz;
+    int64_t progress_every;
+    int n_weights;
+    double *weight_label;
+    double *weight;
+};
+
+/* C multiplier for a label (1 if not set). */
+double nv_params_class_weight(const nesvm_params *p, double label);
+/* Names of all parameters, NULL-terminated (for model files and --help). */
+extern const char *const nv_param_names[];
+
+#endif

@@ -1,0 +1,15 @@
+/* registry.c - the table of solver families. */
+#include "solver.h"
+
+#include <string.h>
+
+static const nv_solver solvers[] = {
+    {"nesvm", "c_svm_hinge_l2", nv_nesvm_linear_train},
+};
+
+const nv_solver *nv_solver_find(const char *name)
+{
+    for (size_t i = 0; i < sizeof solvers / sizeof solvers[0]; i++)
+        if (strcmp(solvers[i].name, name) == 0) return &solvers[i];
+    return NULL;
+}

@@ -1,0 +1,60 @@
+/*
+ * solver.h - what every solver family implements (not installed).
+ *
+ * A binary problem is a row subset of a dataset with +-1 targets and a cost
+ * per sample (C times the class weight).  A solver fills a binary result.
+ * Solvers never read files, print or exit; they report through the progress
+ * sink, which may cancel at an iteration boundary.
+ */
+#ifndef NESVM_SOLVER_H
+#define NESVM_SOLVER_H
+
+#include "../linalg/linalg.h"
+#include "../model/params_internal.h"
+
+typedef struct nv_binary_problem {
+    const nesvm_dataset *X;
+    const int64_t *rows; /* NULL = rows 0..n-1 */
+    int64_t n;
+    const double *y;     /* +1 / -1, n entries */
+    const double *cost;  /* C_i > 0, n entries */
+    const double *w0;    /* initial weights (X->d entries) or NULL for zero */
+    double b0;           /* initial bias */
+} nv_binary_problem;
+
+typedef struct nv_binary_result {
+    double *w;           /* X->d entries, allocated by the caller */
+    double b;
+    nesvm_exit exit_reason;
+    int64_t iterations;
+    double seconds;
+    double primal;       /* unsmoothed objective at (w, b) */
+    double lower_bound;  /* NaN if unknown */
+    double gap;          /* relative, NaN if unknown */
+    int64_t n_sv;
+} nv_binary_result;
+
+typedef struct nv_progress_sink {
+    nesvm_progress_fn fn;
+    void *user;
+    int submodel, n_submodels;
+} nv_progress_sink;
+
+typedef nesvm_status (*nv_train_binary_fn)(const nv_binary_problem *pb, const nesvm_params *p,
+                                           const nv_progress_sink *sink, nv_binary_result *res,
+                                           nesvm_error *err);
+
+typedef struct nv_solver {
+    const char *name;
+    const char *problem; /* the exact problem, as written in model files */
+    nv_train_binary_fn train_binary;
+} nv_solver;
+
+/* The registry: NULL if no solver has this name. */
+const nv_solver *nv_solver_find(const char *name);
+
+nesvm_status nv_nesvm_linear_train(const nv_binary_problem *pb, const nesvm_params *p,
+                                   const nv_progress_sink *sink, nv_binary_result *res,
+                                   nesvm_error *err);
+
+#endif
