@@ -1,0 +1,18 @@
+#!/usr/bin/env bash
+# Install the Debian packages nesvm needs to build and test (idempotent).
+set -euo pipefail
+pkgs=(build-essential cmake pkg-config zlib1g-dev gzip
+      libsvm-tools liblinear-tools
+      python3 python3-numpy python3-scipy python3-sklearn
+      dataset-fashion-mnist)
+missing=()
+for p in "${pkgs[@]}"; do
+  dpkg-query -W -f='${Status}' "$p" 2>/dev/null | grep -q "install ok installed" || missing+=("$p")
+done
+if [ ${#missing[@]} -gt 0 ]; then
+  SUDO=""
+  [ "$(id -u)" -ne 0 ] && SUDO="sudo"
+  export DEBIAN_FRONTEND=noninteractive
+  $SUDO apt-get update -qq
+  $SUDO apt-get install -y -qq --no-install-recommends "${missing[@]}" >/dev/null
+fi

@@ -1,0 +1,142 @@
+/* chinge.c - the smoothed C-SVM hinge objective, its gradient, dual bound and Lipschitz constant. */
+#include "chinge.h"
+
+#include <math.h>
+#include <string.h>
+
+void nv_chinge_free(nv_chinge *o)
+{
+    nv_free(o->s);
+    nv_free(o->m);
+    nv_free(o->a);
+    nv_free(o->vp);
+    nv_free(o->vn);
+    nv_linalg_ws_free(&o->lw);
+    memset(o, 0, sizeof *o);
+}
+
+nesvm_status nv_chinge_init(nv_chinge *o, const nv_binary_problem *pb, int bias, int threads,
+                            nesvm_error *err)
+{
+    memset(o, 0, sizeof *o);
+    o->pb = pb;
+    o->bias = bias;
+    int64_t n = pb->n;
+    int32_t d = pb->X->d;
+    size_t nn = (size_t)(n ? n : 1), dd = (size_t)(d ? d : 1);
+    nesvm_status st = nv_linalg_ws_init(&o->lw, threads, d, err);
+    if (st != NESVM_OK) return st;
+    o->s = nv_malloc_array(nn, sizeof(double));
+    o->m = nv_malloc_array(nn, sizeof(double));
+    o->a = nv_malloc_array(nn, sizeof(double));
+    o->vp = nv_malloc_array(dd, sizeof(double));
+    o->vn = nv_malloc_array(dd, sizeof(double));
+    if (!o->s || !o->m || !o->a || !o->vp || !o->vn) {
+        nv_chinge_free(o);
+        return nv_error(err, NESVM_ERR_NOMEM, "out of memory for the objective (n=%lld, d=%d)",
+                        (long long)n, d);
+    }
+    nv_row_norms(pb->X, pb->rows, n, o->s, o->m);
+    double mx = 0;
+    for (int64_t i = 0; i < n; i++) {
+        double s = o->s[i];
+        if (bias && s < 1) s = 1;
+        if (s == 0) s = 1; /* an all-zero row without bias: constant loss */
+        o->s[i] = s;
+        double q = pb->cost[i] * (o->m[i] + (bias ? 1.0 : 0.0)) / s;
+        if (q > mx) mx = q;
+    }
+    o->paper_lam = (double)n * mx;
+    return NESVM_OK;
+}
+
+void nv_chinge_evaluate(nv_chinge *o, const double *w, double b, double mu, nv_chinge_eval *e)
+{
+    const nv_binary_problem *pb = o->pb;
+    const int64_t n = pb->n;
+    const int32_t d = pb->X->d;
+    nv_xw(pb->X, pb->rows, n, w, o->bias ? b : 0.0, o->m, o->lw.threads);
+    double hinge = 0, hmu = 0, sp = 0, sn = 0, qp = 0, qn = 0;
+    int64_t nsv = 0, nbound = 0;
+    for (int64_t i = 0; i < n; i++) {
+        double c = pb->cost[i], s = o->s[i];
+        double r = 1.0 - pb->y[i] * o->m[i];
+        double u = 0;
+        if (r > 0) {
+            hinge += c * r;
+            double t = mu * s;
+            if (r >= t) {
+                u = 1.0;
+                hmu += c * (r - 0.5 * t);
+                nbound++;
+            } else {
+                u = r / t;
+                hmu += c * r * u * 0.5;
+            }
+            nsv++;
+        }
+        double alpha = c * u;
+        o->a[i] = alpha;
+        if (pb->y[i] > 0) {
+            sp += alpha;
+            qp += c * s * u * u;
+        } else {
+            sn += alpha;
+            qn += c * s * u * u;
+        }
+    }
+    nv_xta(pb->X, pb->rows, n, o->a, pb->y, o->vp, o->vn, &o->lw);
+    double ww = nv_dot(w, w, d);
+    /* rescale one class so that sum alpha_i y_i = 0 (needed with a free bias) */
+    double rp = 1, rn = 1;
+    if (o->bias) {
+        if (sp > sn)
+            rp = sn / sp;
+        else if (sn > sp)
+            rn = sp / sn;
+    }
+    double vv = 0;
+    for (int32_t j = 0; j < d; j++) {
+        double v = rp * o->vp[j] - rn * o->vn[j];
+        vv += v * v;
+    }
+    e->P = 0.5 * ww + hinge;
+    e->Fmu = 0.5 * ww + hmu;
+    e->D = rp * sp + rn * sn - 0.5 * vv;
+    e->Dmu = e->D - 0.5 * mu * (rp * rp * qp + rn * rn * qn);
+    e->sp = sp;
+    e->sn = sn;
+    e->gb = o->bias ? -(sp - sn) : 0.0;
+    e->nsv = nsv;
+    e->nbound = nbound;
+}
+
+double nv_chinge_lipschitz(nv_chinge *o, int kind, uint64_t seed, double *v)
+{
+    if (kind == NV_LIP_PAPER) return o->paper_lam;
+    const nv_binary_problem *pb = o->pb;
+    int64_t n = pb->n;
+    int32_t d = pb->X->d;
+    double vb = o->bias ? 1.0 : 0.0;
+    uint64_t st = seed ^ UINT64_C(0x5EED);
+    for (int32_t j = 0; j < d; j++) v[j] = 0.5 + nv_rng_uniform(&st);
+    double lam = 0;
+    for (int it = 0; it < 30; it++) {
+        double nrm = sqrt(nv_dot(v, v, d) + vb * vb);
+        if (nrm == 0) break;
+        for (int32_t j = 0; j < d; j++) v[j] /= nrm;
+        vb /= nrm;
+        nv_xw(pb->X, pb->rows, n, v, vb, o->m, o->lw.threads);
+        double sb = 0;
+        for (int64_t i = 0; i < n; i++) {
+            o->a[i] = pb->cost[i] / o->s[i] * o->m[i];
+            sb += o->a[i];
+        }
+        nv_xta(pb->X, pb->rows, n, o->a, NULL, o->vp, NULL, &o->lw);
+        lam = nv_dot(v, o->vp, d) + (o->bias ? vb * sb : 0); /* Rayleigh quotient */
+        memcpy(v, o->vp, (size_t)d * sizeof *v);
+        vb = o->bias ? sb : 0;
+    }
+    double est = 1.1 * lam;
+    return (est > 0 && est < o->paper_lam) ? est : o->paper_lam;
+}

@@ -1,0 +1,691 @@
+#!/usr/bin/env bash
+# test_cli.sh - end-to-end tests of the `nesvm` command line.
+#
+# Usage: test_cli.sh NESVM_BINARY SOURCE_DIR
+#
+# Every case prints "ok - NAME" or "not ok - NAME: WHY"; the last line is
+# "N passed, M failed" and the exit status is 1 when any case failed.
+# Needs: heart_scale from Debian's liblinear-tools, svm-scale from
+# libsvm-tools, gzip and /usr/bin/python3 (cases that need a missing tool are
+# reported as failures, not skipped).
+set -u
+
+if [ $# -ne 2 ]; then
+    echo "usage: $0 NESVM_BINARY SOURCE_DIR" >&2
+    exit 2
+fi
+abspath() { case "$1" in /*) printf '%s\n' "$1" ;; *) printf '%s/%s\n' "$PWD" "$1" ;; esac; }
+BIN=$(abspath "$1")
+SRC=$(abspath "$2")
+HEART=/usr/share/doc/liblinear-tools/examples/heart_scale
+PY=/usr/bin/python3
+[ -x "$PY" ] || PY=python3
+
+T=$(mktemp -d "${TMPDIR:-/tmp}/nesvm_cli.XXXXXX") || { echo "cannot create temp dir" >&2; exit 1; }
+trap 'rm -rf "$T"' EXIT
+# Run everything inside the temp dir so that default output paths
+# (DATA.model in the current folder) land there too.
+cd "$T" || exit 1
+
+PASS=0
+FAIL=0
+ok() { echo "ok - $1"; PASS=$((PASS + 1)); }
+not_ok() { echo "not ok - $1: $2"; FAIL=$((FAIL + 1)); }
+
+# run CMD...: run with stdin from /dev/null; sets RC, output in $T/.out, $T/.err
+run() {
+    "$@" <"/dev/null" >"$T/.out" 2>"$T/.err"
+    RC=$?
+}
+# run_in FILE CMD...: like run but with stdin from FILE
+run_in() {
+    local in=$1
+    shift
+    "$@" <"$in" >"$T/.out" 2>"$T/.err"
+    RC=$?
+}
+first_line() { head -n 1 "$1" | cut -c 1-200; }
+tmp_leftovers() { find "$T" -name '*.tmp*' | head -n 3 | tr '\n' ' '; }
+clean_tmp() { find "$T" -name '*.tmp*' -exec rm -f {} +; }
+
+# expect_fail NAME STATUS STDERR_SUBSTRING TARGET -- CMD...
+# Checks: exact exit status, stderr contains the substring, TARGET (when
+# not empty) does not exist, no *.tmp* file left in the temp dir.
+expect_fail() {
+    local name=$1 want=$2 msg=$3 target=$4
+    shift 4
+    [ "$1" = "--" ] && shift
+    [ -n "$target" ] && rm -f "$target"
+    run "$@"
+    check_fail "$name" "$want" "$msg" "$target"
+}
+expect_fail_in() {
+    local name=$1 want=$2 msg=$3 target=$4 in=$5
+    shift 5
+    [ "$1" = "--" ] && shift
+    [ -n "$target" ] && rm -f "$target"
+    run_in "$in" "$@"
+    check_fail "$name" "$want" "$msg" "$target"
+}
+check_fail() {
+    local name=$1 want=$2 msg=$3 target=$4 left
+    if [ "$RC" -ne "$want" ]; then
+        not_ok "$name" "exit status $RC, expected $want (stderr: $(first_line "$T/.err"))"
+    elif ! grep -qF -- "$msg" "$T/.err"; then
+        not_ok "$name" "stderr lacks '$msg' (stderr: $(first_line "$T/.err"))"
+    elif [ -n "$target" ] && [ -e "$target" ]; then
+        not_ok "$name" "output file '$target' was created"
+    elif left=$(tmp_leftovers) && [ -n "$left" ]; then
+        not_ok "$name" "temporary file(s) left behind: $left"
+    else
+        ok "$name"
+    fi
+    [ -n "$target" ] && rm -f "$target"
+    clean_tmp
+}
+
+# expect_ok NAME CMD...: exit status 0 (caller checks content afterwards)
+expect_ok_rc() {
+    if [ "$RC" -ne 0 ]; then
+        not_ok "$1" "exit status $RC, expected 0 (stderr: $(first_line "$T/.err"))"
+        return 1
+    fi
+    return 0
+}
+
+lines() { wc -l <"$1" | tr -d ' '; }
+
+# ------------------------------------------------------------ prerequisites
+for f in "$HEART"; do
+    [ -r "$f" ] || not_ok "prerequisite $f" "missing (install liblinear-tools)"
+done
+[ -x "$BIN" ] || not_ok "prerequisite $BIN" "not an executable"
+
+# A valid binary model on heart_scale, used by many cases.
+run "$BIN" train -q "$HEART" "$T/good.model"
+if expect_ok_rc "train heart_scale (reference model)" && [ -s "$T/good.model" ]; then
+    ok "train heart_scale (reference model)"
+else
+    [ -s "$T/good.model" ] || not_ok "reference model" "good.model missing; many cases will fail"
+fi
+
+# ================================================================ bad data
+D=bad # folder of the bad data files, relative to $T so messages show short paths
+mkdir -p "$D"
+# bad_train NAME CONTENT(printf format) MESSAGE
+bad_train() {
+    local name=$1 content=$2 msg=$3
+    local f="$D/$name.txt"
+    printf -- "$content" >"$f"
+    expect_fail "train bad data: $name" 1 "nesvm train: error: $msg" "$T/out_$name.model" -- \
+        "$BIN" train "$f" "$T/out_$name.model"
+}
+# Each file has a valid first line so that the line number is checked too.
+bad_train non-numeric-value   '1 1:0.5\n-1 1:0.5 2:abc\n'  "bad/non-numeric-value.txt:2:12: non-numeric value 'abc'"
+bad_train index-zero          '1 1:0.5\n-1 0:1\n'          "bad/index-zero.txt:2:4: index 0 is not allowed"
+bad_train descending-index    '1 1:0.5\n-1 3:1 2:1\n'      "bad/descending-index.txt:2:8: index 2 is below the previous index 3"
+bad_train duplicate-index     '1 1:0.5\n-1 2:1 2:1\n'      "bad/duplicate-index.txt:2:8: index 2 is equal to the previous index 2"
+bad_train missing-colon       '-1 1:0.5\n1 3 4:1\n'        "bad/missing-colon.txt:2:3: missing colon in '3'"
+bad_train missing-value       '-1 1:0.5\n1 3: 4:1\n'       "bad/missing-value.txt:2:5: missing value after ':'"
+bad_train missing-value-eol   '-1 1:0.5\n1 3:\n'           "bad/missing-value-eol.txt:2:5: missing value after ':'"
+bad_train missing-index       '-1 1:0.5\n1 :3\n'           "bad/missing-index.txt:2:3: missing index before ':'"
+bad_train nan-value           '-1 1:0.5\n1 1:nan\n'        "bad/nan-value.txt:2:5: value 'nan' is not a finite number"
+bad_train inf-value           '-1 1:0.5\n1 1:1 2:inf\n'    "bad/inf-value.txt:2:9: value 'inf' is not a finite number"
+bad_train minus-inf-value     '-1 1:0.5\n1 1:-inf\n'       "bad/minus-inf-value.txt:2:5: value '-inf' is not a finite number"
+bad_train overflow-value      '-1 1:0.5\n1 1:1e999\n'      "bad/overflow-value.txt:2:5: value '1e999' is not a finite number"
+bad_train label-missing       '-1 1:0.5\n1:0.5 2:1\n'      "bad/label-missing.txt:2:1: label missing: found '1:0.5'"
+bad_train non-numeric-label   '-1 1:0.5\nabc 1:1\n'        "bad/non-numeric-label.txt:2:1: non-numeric label 'abc'"
+bad_train nan-label           '-1 1:0.5\nnan 1:1\n'        "bad/nan-label.txt:2:1: label 'nan' is not a finite number"
+bad_train inf-label           '-1 1:0.5\n-inf 1:1\n'       "bad/inf-label.txt:2:1: label '-inf' is not a finite number"
+bad_train index-2pow31        '-1 1:0.5\n1 2147483648:1\n' "bad/index-2pow31.txt:2:3: index 2147483648 exceeds the maximum 2147483647"
+bad_train huge-index          '-1 1:0.5\n1 1:1 123456789012345678901234567890:1\n' \
+    "bad/huge-index.txt:2:7: index 12345678901234567890"
+bad_train negative-index      '-1 1:0.5\n1 -1:1\n'         "bad/negative-index.txt:2:3: expected a feature index (a positive integer), found '-1:1'"
+bad_train letter-in-index     '-1 1:0.5\n1 3x:1\n'         "bad/letter-in-index.txt:2:4: expected ':' after the feature index, found 'x:1'"
+bad_train nul-byte            '-1 1:0.5\n1 1:1\0 2:1\n'   "bad/nul-byte.txt:2:5: non-numeric value '1?'"
+bad_train binary-garbage      '-1 1:0.5\n\001\002\003\377 1:1\n' "bad/binary-garbage.txt:2:1: non-numeric label '????'"
+bad_train two-dots            '-1 1:0.5\n1 1:1.5.3\n'      "bad/two-dots.txt:2:5: non-numeric value '1.5.3'"
+bad_train trailing-garbage    '-1 1:0.5\n1 1:2x\n'         "bad/trailing-garbage.txt:2:5: non-numeric value '2x'"
+bad_train comma-decimal       '-1 1:0.5\n1 1:0,5\n'        "bad/comma-decimal.txt:2:5: non-numeric value '0,5'"
+bad_train error-after-crlf    '-1 1:0.5\r\n1 1:x\r\n'      "bad/error-after-crlf.txt:2:5: non-numeric value 'x'"
+bad_train empty-file          ''                           "bad/empty-file.txt: no data (the file is empty or has only comments)"
+bad_train only-comments       '# a comment\n\n   \n\t# another\r\n\n' "bad/only-comments.txt: no data (the file is empty or has only comments)"
+bad_train one-class           '1 1:1\n1 2:1\n1 1:0.5 2:0.5\n' "only one class (label 1)"
+expect_fail "train bad data: nonexistent file" 1 \
+    "nesvm train: error: cannot open '$T/no/such/file': No such file or directory" "$T/nx.model" -- \
+    "$BIN" train "$T/no/such/file" "$T/nx.model"
+expect_fail "train bad data: directory as data" 1 "nesvm train: error:" "$T/dir.model" -- \
+    "$BIN" train "$T/bad" "$T/dir.model"
+
+# Absurdly long line: just over the 64 MiB default limit, generated fast.
+{
+    printf '1 1:'
+    head -c $((65 << 20)) /dev/zero | tr '\0' '1'
+    printf '\n-1 1:1\n'
+} >"$D/long-line.txt"
+expect_fail "train bad data: absurdly long line" 1 \
+    "nesvm train: error: bad/long-line.txt:1: line is longer than 67108864 bytes" "$T/long.model" -- \
+    "$BIN" train "$D/long-line.txt" "$T/long.model"
+rm -f "$D/long-line.txt"
+
+# gzip: truncated and corrupt streams.
+gzip -c -9 "$HEART" >"$T/heart.gz"
+GZSIZE=$(wc -c <"$T/heart.gz" | tr -d ' ')
+head -c $((GZSIZE / 2)) "$T/heart.gz" >"$D/truncated.gz"
+expect_fail "train bad data: truncated gzip" 1 \
+    "nesvm train: error: bad/truncated.gz:" "$T/tgz.model" -- "$BIN" train "$D/truncated.gz" "$T/tgz.model"
+grep -qi "truncated\|unexpected end" "$T/.err" && ok "train bad data: truncated gzip message says truncated" ||
+    not_ok "train bad data: truncated gzip message says truncated" "stderr: $(first_line "$T/.err")"
+head -c 12 "$T/heart.gz" >"$D/header-only.gz"
+expect_fail "train bad data: gzip header only" 1 \
+    "nesvm train: error: bad/header-only.gz:" "$T/hgz.model" -- "$BIN" train "$D/header-only.gz" "$T/hgz.model"
+printf '\037\213\010\000\000\000\000\000\000\003this is not deflate data at all' >"$D/garbage.gz"
+expect_fail "train bad data: gzip garbage" 1 \
+    "nesvm train: error: bad/garbage.gz:" "$T/ggz.model" -- "$BIN" train "$D/garbage.gz" "$T/ggz.model"
+# corrupt the stored CRC32 (8 bytes before the end): data decodes, check fails
+cp "$T/heart.gz" "$D/badcrc.gz"
+printf 'XXXX' | dd of="$D/badcrc.gz" bs=1 seek=$((GZSIZE - 8)) conv=notrunc 2>/dev/null
+expect_fail "train bad data: gzip bad CRC" 1 \
+    "nesvm train: error: bad/badcrc.gz:" "$T/cgz.model" -- "$BIN" train "$D/badcrc.gz" "$T/cgz.model"
+# corrupt the middle of the deflate stream
+cp "$T/heart.gz" "$D/corrupt.gz"
+printf 'XXXXXXXX' | dd of="$D/corrupt.gz" bs=1 seek=$((GZSIZE / 2)) conv=notrunc 2>/dev/null
+expect_fail "train bad data: gzip corrupt middle" 1 \
+    "nesvm train: error: bad/corrupt.gz:" "$T/mgz.model" -- "$BIN" train "$D/corrupt.gz" "$T/mgz.model"
+
+# Bad data on stdin: the message names <stdin>.
+printf '1 1:1\n-1 1:x\n' >"$D/stdin-bad.txt"
+expect_fail_in "train bad data: stdin" 1 "nesvm train: error: <stdin>:2:6: non-numeric value 'x'" \
+    "$T/stdin-bad.model" "$D/stdin-bad.txt" -- "$BIN" train - "$T/stdin-bad.model"
+
+# Default model path (DATA.model in the current folder) is not created on error.
+printf '1 1:1\n-1 0:1\n' >"$D/defpath.txt"
+expect_fail "train bad data: default model path not created" 1 \
+    "nesvm train: error: bad/defpath.txt:2:4: index 0" "$T/defpath.txt.model" -- "$BIN" train "$D/defpath.txt"
+
+# An existing model must survive a failed training to the same path.
+cp "$T/good.model" "$T/keep.model"
+SUM_BEFORE=$(cksum <"$T/keep.model")
+run "$BIN" train "$D/nan-value.txt" "$T/keep.model"
+SUM_AFTER=$(cksum <"$T/keep.model" 2>/dev/null)
+if [ "$RC" -ne 1 ]; then
+    not_ok "train failure keeps existing model" "exit status $RC, expected 1"
+elif [ "$SUM_BEFORE" != "$SUM_AFTER" ]; then
+    not_ok "train failure keeps existing model" "model file changed"
+elif [ -n "$(tmp_leftovers)" ]; then
+    not_ok "train failure keeps existing model" "temporary files left: $(tmp_leftovers)"
+else
+    ok "train failure keeps existing model"
+fi
+# ... also when training itself (not reading) fails: one class.
+run "$BIN" train "$D/one-class.txt" "$T/keep.model"
+if [ "$RC" -eq 1 ] && [ "$SUM_BEFORE" = "$(cksum <"$T/keep.model")" ] && [ -z "$(tmp_leftovers)" ]; then
+    ok "train one-class failure keeps existing model"
+else
+    not_ok "train one-class failure keeps existing model" "exit $RC, or model changed, or tmp left"
+fi
+clean_tmp
+
+# ============================================================ bad options
+H=$HEART
+expect_fail "option: unknown option" 2 "nesvm train: unknown option '--bogus'" "$T/o.model" -- \
+    "$BIN" train --bogus "$H" "$T/o.model"
+expect_fail "option: unknown short option" 2 "nesvm train: unknown option '-z'" "$T/o.model" -- \
+    "$BIN" train -z "$H" "$T/o.model"
+expect_fail "option: -c 0" 2 "invalid value '0' for c: expected a number > 0" "$T/o.model" -- \
+    "$BIN" train -c 0 "$H" "$T/o.model"
+expect_fail "option: -c -1" 2 "invalid value '-1' for c" "$T/o.model" -- \
+    "$BIN" train -c -1 "$H" "$T/o.model"
+expect_fail "option: -c abc" 2 "invalid value 'abc' for c" "$T/o.model" -- \
+    "$BIN" train -c abc "$H" "$T/o.model"
+expect_fail "option: -c nan" 2 "invalid value 'nan' for c" "$T/o.model" -- \
+    "$BIN" train -c nan "$H" "$T/o.model"
+expect_fail "option: -c missing value" 2 "option '-c' needs a value" "" -- \
+    "$BIN" train "$H" "$T/o.model" -c
+expect_fail "option: -e 0" 2 "invalid value '0' for eps" "$T/o.model" -- \
+    "$BIN" train -e 0 "$H" "$T/o.model"
+expect_fail "option: -v 1" 2 "bad value '1' for -v (expected an integer >= 2)" "" -- \
+    "$BIN" train -v 1 "$H"
+expect_fail "option: cv -v 1" 2 "nesvm cv: bad value '1' for -v" "" -- \
+    "$BIN" cv -v 1 "$H"
+expect_fail "option: --threads -1" 2 "invalid value '-1' for threads" "$T/o.model" -- \
+    "$BIN" train --threads -1 "$H" "$T/o.model"
+expect_fail "option: --multiclass foo" 2 "invalid value 'foo' for multiclass: expected ovo or ovr" "$T/o.model" -- \
+    "$BIN" train --multiclass foo "$H" "$T/o.model"
+expect_fail "option: -w1 0" 2 "bad weight '0' for option '-w1'" "$T/o.model" -- \
+    "$BIN" train -w1 0 "$H" "$T/o.model"
+expect_fail "option: -wabc 1" 2 "bad class label in option '-wabc'" "$T/o.model" -- \
+    "$BIN" train -wabc 1 "$H" "$T/o.model"
+expect_fail "option: --solver nope" 2 "unknown solver 'nope'" "$T/o.model" -- \
+    "$BIN" train --solver nope "$H" "$T/o.model"
+expect_fail "option: --max-iter 0" 2 "invalid value '0' for max_iter" "$T/o.model" -- \
+    "$BIN" train --max-iter 0 "$H" "$T/o.model"
+expect_fail "option: --storage bad" 2 "bad value 'sparse' for --storage" "$T/o.model" -- \
+    "$BIN" train --storage sparse "$H" "$T/o.model"
+expect_fail "option: train missing DATA" 2 "nesvm train: missing DATA file" "" -- "$BIN" train
+expect_fail "option: train too many arguments" 2 "nesvm train: too many arguments ('extra')" "$T/o.model" -- \
+    "$BIN" train "$H" "$T/o.model" extra
+expect_fail "option: predict missing MODEL" 2 "nesvm predict: expected DATA and MODEL" "" -- \
+    "$BIN" predict "$H"
+expect_fail "option: predict too many arguments" 2 "nesvm predict: too many arguments ('x')" "$T/p.out" -- \
+    "$BIN" predict "$H" "$T/good.model" "$T/p.out" x
+expect_fail "option: predict unknown option" 2 "nesvm predict: unknown option '--nope'" "$T/p.out" -- \
+    "$BIN" predict --nope "$H" "$T/good.model" "$T/p.out"
+expect_fail "option: info missing MODEL" 2 "nesvm info: missing MODEL file" "" -- "$BIN" info
+expect_fail "option: info too many arguments" 2 "nesvm info: too many arguments" "" -- \
+    "$BIN" info "$T/good.model" "$T/good.model"
+expect_fail "option: scale missing DATA" 2 "nesvm scale: missing DATA file" "" -- "$BIN" scale
+expect_fail "option: scale -l 1 -u 0" 2 "nesvm scale: lower (1) must be below upper (0)" "$T/s.out" -- \
+    "$BIN" scale -l 1 -u 0 -o "$T/s.out" "$H"
+expect_fail "option: scale -s with -r" 2 "-s and -r cannot be used together" "$T/s.out" -- \
+    "$BIN" scale -s "$T/p" -r "$T/p" -o "$T/s.out" "$H"
+expect_fail "option: cv missing DATA" 2 "nesvm cv: missing DATA file" "" -- "$BIN" cv -v 5
+expect_fail "unknown command" 2 "nesvm: unknown command 'frobnicate'" "" -- "$BIN" frobnicate
+expect_fail "no command" 2 "Usage: nesvm COMMAND" "" -- "$BIN"
+if [ -n "$(find "$T" -maxdepth 1 -name '*.model' ! -name good.model ! -name keep.model)" ]; then
+    not_ok "option errors write no model" "found: $(find "$T" -maxdepth 1 -name '*.model' | tr '\n' ' ')"
+else
+    ok "option errors write no model"
+fi
+
+# ============================================================ bad models
+M=models
+mkdir -p "$M"
+NF=$(awk '/^nr_feature/ {print $2}' "$T/good.model")
+: >"$M/empty.model"
+sed '1s/.*/svm_type c_svc/' "$T/good.model" >"$M/wrong-magic.model"
+sed '1s/.*/nesvm_model 2/' "$T/good.model" >"$M/version2.model"
+sed '1s/.*/nesvm_model x/' "$T/good.model" >"$M/version-x.model"
+# cut in the middle of the weights (after 'w' and 5 weights)
+awk '{print} /^w$/ {n = 1; next} n {n++} n == 6 {exit}' "$T/good.model" >"$M/truncated.model"
+# the 3rd weight becomes nan
+awk 'n {n++} n == 4 {print "nan"; next} {print} /^w$/ {n = 1}' "$T/good.model" >"$M/nan-weight.model"
+awk 'n {n++} n == 2 {print "inf"; next} {print} /^w$/ {n = 1}' "$T/good.model" >"$M/inf-weight.model"
+sed 's/^nr_submodel .*/nr_submodel 2/' "$T/good.model" >"$M/nr-submodel.model"
+sed '$d' "$T/good.model" >"$M/missing-end.model"
+{ cat "$T/good.model"; echo "1.5"; } >"$M/after-end.model"
+sed 's/^labels .*/labels 1 1/' "$T/good.model" >"$M/labels-twice.model"
+sed 's/^labels .*/labels 1 one/' "$T/good.model" >"$M/labels-text.model"
+sed 's/^labels .*/labels 1/' "$T/good.model" >"$M/labels-short.model"
+sed 's/^b .*/b nan/' "$T/good.model" >"$M/bias-nan.model"
+sed 's/^solver .*/solver libsvm/' "$T/good.model" >"$M/solver.model"
+sed 's/^nr_feature .*/nr_feature -3/' "$T/good.model" >"$M/nr-feature.model"
+head -c 300 /dev/urandom >"$M/random.model"
+LNR=$(grep -n '^nr_submodel' "$T/good.model" | cut -d: -f1)
+LLAB=$(grep -n '^labels' "$T/good.model" | cut -d: -f1)
+LB=$(grep -n '^b ' "$T/good.model" | cut -d: -f1)
+LW=$(grep -n '^w$' "$T/good.model" | cut -d: -f1)
+LEND=$(grep -n '^end$' "$T/good.model" | cut -d: -f1)
+
+# bad_model NAME MESSAGE(after "PATH")
+bad_model() {
+    local name=$1 msg=$2
+    local f="$M/$name.model"
+    expect_fail "info bad model: $name" 1 "nesvm info: error: $f$msg" "" -- "$BIN" info "$f"
+    expect_fail "predict bad model: $name" 1 "nesvm predict: error: $f$msg" "$T/pred_$name.out" -- \
+        "$BIN" predict "$HEART" "$f" "$T/pred_$name.out"
+}
+expect_fail "info bad model: nonexistent" 1 \
+    "nesvm info: error: cannot open model '$M/nope.model': No such file or directory" "" -- \
+    "$BIN" info "$M/nope.model"
+expect_fail "predict bad model: nonexistent" 1 \
+    "nesvm predict: error: cannot open model '$M/nope.model': No such file or directory" "$T/pred_nx.out" -- \
+    "$BIN" predict "$HEART" "$M/nope.model" "$T/pred_nx.out"
+bad_model empty        ":0: expected 'nesvm_model', found end of file"
+bad_model wrong-magic  ":1: expected 'nesvm_model', found 'svm_type'"
+bad_model version2     ":1: model format version 2 is not supported"
+bad_model version-x    ":1: bad format version 'x'"
+bad_model truncated    ":$((LW + 5)): submodel 0: file ends after 5 of $NF weights (truncated?)"
+bad_model nan-weight   ":$((LW + 3)): submodel 0: weight 3 is not a finite number: 'nan'"
+bad_model inf-weight   ":$((LW + 1)): submodel 0: weight 1 is not a finite number: 'inf'"
+bad_model nr-submodel  ":$LNR: nr_submodel is '2', expected 1 for 2 classes (ovo)"
+bad_model missing-end  ":$((LEND - 1)): expected 'end', found end of file"
+bad_model after-end    ":$((LEND + 1)): unexpected content after 'end'"
+bad_model labels-twice ":$LLAB: label '1' appears twice"
+bad_model labels-text  ":$LLAB: bad label 'one'"
+bad_model labels-short ":$LLAB: 'labels' needs 2 values"
+bad_model bias-nan     ":$LB: submodel 0: bad bias 'nan'"
+bad_model solver       ":2: unknown solver 'libsvm'"
+bad_model nr-feature   ":$((LLAB + 1)): bad nr_feature '-3'"
+bad_model random       ":"
+# Predict with a good model but bad data leaves no output either.
+expect_fail "predict bad data leaves no output" 1 "nesvm predict: error: bad/nan-value.txt:2:5:" "$T/pd.out" -- \
+    "$BIN" predict "$D/nan-value.txt" "$T/good.model" "$T/pd.out"
+# Predict failure keeps an existing output file.
+echo "previous content" >"$T/prev.out"
+run "$BIN" predict "$HEART" "$M/nan-weight.model" "$T/prev.out"
+if [ "$RC" -eq 1 ] && [ "$(cat "$T/prev.out")" = "previous content" ] && [ -z "$(tmp_leftovers)" ]; then
+    ok "predict failure keeps existing output"
+else
+    not_ok "predict failure keeps existing output" "exit $RC or output changed or tmp left"
+fi
+clean_tmp
+
+# ============================================================ happy paths
+# --help for every command
+for c in train predict cv scale info; do
+    run "$BIN" "$c" --help
+    if [ "$RC" -eq 0 ] && grep -q "^Usage: nesvm $c" "$T/.out" && [ ! -s "$T/.err" ]; then
+        ok "help: $c --help"
+    else
+        not_ok "help: $c --help" "exit $RC, stdout: $(first_line "$T/.out")"
+    fi
+    run "$BIN" "$c" -h
+    [ "$RC" -eq 0 ] && grep -q "^Usage: nesvm $c" "$T/.out" && ok "help: $c -h" || not_ok "help: $c -h" "exit $RC"
+done
+run "$BIN" --help
+[ "$RC" -eq 0 ] && grep -q "^Usage: nesvm COMMAND" "$T/.out" && ok "help: nesvm --help" ||
+    not_ok "help: nesvm --help" "exit $RC"
+
+# train (not quiet): summary lines, model saved
+run "$BIN" train "$HEART" "$T/h.model"
+if expect_ok_rc "train heart_scale"; then
+    if grep -q "^model saved to $T/h.model$" "$T/.out" && [ -s "$T/h.model" ] &&
+        head -n 1 "$T/h.model" | grep -qx "nesvm_model 1" && tail -n 1 "$T/h.model" | grep -qx end; then
+        ok "train heart_scale"
+    else
+        not_ok "train heart_scale" "unexpected output or model: $(first_line "$T/.out")"
+    fi
+fi
+cmp -s "$T/h.model" "$T/good.model" && ok "train is deterministic (-q or not)" ||
+    not_ok "train is deterministic (-q or not)" "models differ"
+
+# default model path: DATA's base name + .model in the current folder
+cp "$HEART" "$T/hs"
+run "$BIN" train -q hs
+expect_ok_rc "train default model path" && { [ -s "$T/hs.model" ] && ok "train default model path" ||
+    not_ok "train default model path" "hs.model missing"; }
+
+# -q prints nothing on stdout
+run "$BIN" train -q "$HEART" "$T/q.model"
+if expect_ok_rc "train -q is quiet"; then
+    [ ! -s "$T/.out" ] && [ -s "$T/q.model" ] && ok "train -q is quiet" ||
+        not_ok "train -q is quiet" "stdout: $(first_line "$T/.out")"
+fi
+
+# predict: accuracy line, 270 lines of labels
+run "$BIN" predict "$HEART" "$T/h.model" "$T/h.pred"
+if expect_ok_rc "predict heart_scale"; then
+    ACC=$(cat "$T/.out")
+    if ! printf '%s\n' "$ACC" | grep -Eqx 'Accuracy = [0-9.]+% \([0-9]+/270\)'; then
+        not_ok "predict accuracy line" "got '$ACC'"
+    else
+        ok "predict accuracy line"
+        N=$(printf '%s\n' "$ACC" | sed -E 's/.*\(([0-9]+)\/270\)/\1/')
+        PCT=$(printf '%s\n' "$ACC" | sed -E 's/Accuracy = ([0-9.]+)%.*/\1/')
+        # the count agrees with the labels written and the percentage
+        CORRECT=$(paste -d ' ' <(cut -d ' ' -f 1 "$HEART") "$T/h.pred" |
+            awk '{ if ($1 + 0 == $2 + 0) c++ } END { print c + 0 }')
+        [ "$N" = "$CORRECT" ] && ok "predict accuracy count matches output file" ||
+            not_ok "predict accuracy count matches output file" "line says $N, output file has $CORRECT correct"
+        awk -v n="$N" -v p="$PCT" 'BEGIN { d = 100 * n / 270 - p; exit !(d < 0.001 && d > -0.001) }' &&
+            ok "predict accuracy percentage" || not_ok "predict accuracy percentage" "$PCT% vs $N/270"
+        awk -v n="$N" 'BEGIN { exit !(n >= 220) }' && ok "predict accuracy plausible (>= 220/270)" ||
+            not_ok "predict accuracy plausible (>= 220/270)" "$N/270"
+    fi
+    [ "$(lines "$T/h.pred")" = 270 ] && ok "predict output has 270 lines" ||
+        not_ok "predict output has 270 lines" "$(lines "$T/h.pred") lines"
+    grep -Evqx -- '-?1' "$T/h.pred" && not_ok "predict output labels are 1/-1" "$(grep -Evx -- '-?1' "$T/h.pred" | head -n 1)" ||
+        ok "predict output labels are 1/-1"
+fi
+run "$BIN" predict -q "$HEART" "$T/h.model" "$T/hq.pred"
+expect_ok_rc "predict -q" && { [ ! -s "$T/.out" ] && cmp -s "$T/h.pred" "$T/hq.pred" && ok "predict -q" ||
+    not_ok "predict -q" "stdout not empty or output differs"; }
+
+# --decision-values: one number per sub-model after the label
+run "$BIN" predict --decision-values "$HEART" "$T/h.model" "$T/hd.pred"
+if expect_ok_rc "predict --decision-values"; then
+    BAD=$(awk 'NF != 2 || $2 !~ /^-?[0-9.]+(e[-+]?[0-9]+)?$/ { print NR": "$0; exit }' "$T/hd.pred")
+    SIGN=$(awk '($2 > 0 && $1 != 1) || ($2 < 0 && $1 != -1) { print NR": "$0; exit }' "$T/hd.pred")
+    if [ "$(lines "$T/hd.pred")" != 270 ] || [ -n "$BAD" ]; then
+        not_ok "predict --decision-values" "bad line ${BAD:-count}"
+    elif [ -n "$SIGN" ]; then
+        not_ok "predict --decision-values" "label disagrees with sign of decision value: $SIGN"
+    elif ! cmp -s <(cut -d ' ' -f 1 "$T/hd.pred") "$T/h.pred"; then
+        not_ok "predict --decision-values" "labels differ from plain predict"
+    else
+        ok "predict --decision-values"
+    fi
+fi
+# predict from stdin and from gzip
+run_in "$HEART" "$BIN" predict - "$T/h.model" "$T/hs.pred"
+expect_ok_rc "predict from stdin" && { cmp -s "$T/hs.pred" "$T/h.pred" && grep -q "(.*/270)" "$T/.out" &&
+    ok "predict from stdin" || not_ok "predict from stdin" "output differs"; }
+run "$BIN" predict "$T/heart.gz" "$T/h.model" "$T/hg.pred"
+expect_ok_rc "predict from .gz" && { cmp -s "$T/hg.pred" "$T/h.pred" && ok "predict from .gz" ||
+    not_ok "predict from .gz" "output differs"; }
+# predict without OUTPUT writes only the accuracy
+run "$BIN" predict "$HEART" "$T/h.model"
+expect_ok_rc "predict without OUTPUT" && { [ "$(cat "$T/.out")" = "$ACC" ] && ok "predict without OUTPUT" ||
+    not_ok "predict without OUTPUT" "stdout: $(first_line "$T/.out")"; }
+
+# info
+run "$BIN" info "$T/h.model"
+if expect_ok_rc "info heart_scale"; then
+    if grep -q "^classes     2: 1 -1$" "$T/.out" && grep -q "^features    13$" "$T/.out" &&
+        grep -q "^sub-models  1$" "$T/.out" && grep -q "^  \[0\] 1 vs -1: b " "$T/.out" &&
+        grep -q "^multiclass  ovo$" "$T/.out"; then
+        ok "info heart_scale"
+    else
+        not_ok "info heart_scale" "unexpected output: $(tr '\n' '|' <"$T/.out" | cut -c 1-200)"
+    fi
+fi
+
+# cv and train -v
+run "$BIN" cv -v 5 "$HEART"
+if expect_ok_rc "cv -v 5"; then
+    grep -Eqx 'Cross Validation Accuracy = [0-9.]+%' "$T/.out" && ok "cv -v 5" ||
+        not_ok "cv -v 5" "stdout: $(first_line "$T/.out")"
+    CVOUT=$(cat "$T/.out")
+fi
+run "$BIN" train -v 5 "$HEART"
+if expect_ok_rc "train -v 5"; then
+    [ "$(cat "$T/.out")" = "${CVOUT:-}" ] && [ ! -e "$T/heart_scale.model" ] && ok "train -v 5 (same as cv, no model)" ||
+        not_ok "train -v 5 (same as cv, no model)" "stdout: $(first_line "$T/.out")"
+fi
+
+# training from stdin and from .gz gives the same bytes
+run_in "$HEART" "$BIN" train -q - "$T/stdin.model"
+expect_ok_rc "train from stdin" && { cmp -s "$T/stdin.model" "$T/good.model" && ok "train from stdin: identical model" ||
+    not_ok "train from stdin: identical model" "models differ"; }
+run "$BIN" train -q "$T/heart.gz" "$T/gz.model"
+expect_ok_rc "train from .gz" && { cmp -s "$T/gz.model" "$T/good.model" && ok "train from .gz: identical model" ||
+    not_ok "train from .gz: identical model" "models differ"; }
+gzip -c "$HEART" | cat >"$T/heart_gz_noext"
+run "$BIN" train -q "$T/heart_gz_noext" "$T/gz2.model"
+expect_ok_rc "train gzip without .gz name" && { cmp -s "$T/gz2.model" "$T/good.model" &&
+    ok "train gzip without .gz name: identical model" || not_ok "train gzip without .gz name: identical model" "models differ"; }
+
+# CRLF, tabs, comments, blank lines, a row with no features
+printf '# handmade file\r\n+1 1:1\t2:0.5   # comment\r\n-1\t1:-1 2:-0.5\r\n\r\n \t \r\n+1\r\n-1 3:1\r\n+1 1:2 2:1 \r\n  -1 1:-2\t\t2:-1\r\n# end' >"$T/messy.txt"
+printf '1 1:1 2:0.5\n-1 1:-1 2:-0.5\n1\n-1 3:1\n1 1:2 2:1\n-1 1:-2 2:-1\n' >"$T/clean.txt"
+run "$BIN" train -q "$T/messy.txt" "$T/messy.model"
+if expect_ok_rc "train messy file (CRLF, tabs, comments, empty row)"; then
+    run "$BIN" train -q "$T/clean.txt" "$T/clean.model"
+    if cmp -s "$T/messy.model" "$T/clean.model"; then
+        ok "train messy file (CRLF, tabs, comments, empty row)"
+    else
+        not_ok "train messy file (CRLF, tabs, comments, empty row)" "model differs from the clean equivalent"
+    fi
+    run "$BIN" predict "$T/messy.txt" "$T/messy.model" "$T/messy.pred"
+    if [ "$RC" -eq 0 ] && grep -Eqx 'Accuracy = [0-9.]+% \([0-9]+/6\)' "$T/.out" && [ "$(lines "$T/messy.pred")" = 6 ]; then
+        ok "predict messy file: 6 rows"
+    else
+        not_ok "predict messy file: 6 rows" "exit $RC, stdout: $(first_line "$T/.out")"
+    fi
+    run "$BIN" info "$T/messy.model"
+    grep -q "^features    3$" "$T/.out" && ok "info messy file: 3 features" ||
+        not_ok "info messy file: 3 features" "$(grep features "$T/.out")"
+fi
+
+# --trace
+run "$BIN" train -q --trace "$T/trace.csv" "$HEART" "$T/tr.model"
+if expect_ok_rc "train --trace"; then
+    if head -n 1 "$T/trace.csv" 2>/dev/null | grep -q '^submodel,iteration' && [ "$(lines "$T/trace.csv")" -ge 2 ] &&
+        sed -n 2p "$T/trace.csv" | grep -Eq '^0,[0-9]+,'; then
+        ok "train --trace"
+    else
+        not_ok "train --trace" "bad trace file: $(head -n 2 "$T/trace.csv" 2>&1 | tr '\n' '|')"
+    fi
+    [ -z "$(tmp_leftovers)" ] && ok "train --trace leaves no tmp" || not_ok "train --trace leaves no tmp" "$(tmp_leftovers)"
+fi
+# failed training leaves no trace file
+expect_fail "train --trace on bad data leaves no trace" 1 "non-numeric value" "$T/trace_bad.csv" -- \
+    "$BIN" train --trace "$T/trace_bad.csv" "$D/two-dots.txt" "$T/trbad.model"
+
+# multiclass: separable 3-class set, 30 rows
+awk 'BEGIN {
+    for (i = 0; i < 30; i++) {
+        c = i % 3; r = 0.1 * (i % 5) - 0.2; s = 0.05 * (i % 7) - 0.15
+        if (c == 0) printf "1 1:%g 2:%g\n", 2 + r, s
+        else if (c == 1) printf "2 1:%g 2:%g\n", -1 + s, 2 + r
+        else printf "3 1:%g 2:%g\n", -1 + r, -2 + s
+    }
+}' >"$T/three.txt"
+for mc in ovo ovr; do
+    run "$BIN" train -q --multiclass "$mc" "$T/three.txt" "$T/three_$mc.model"
+    if expect_ok_rc "multiclass $mc train"; then
+        ok "multiclass $mc train"
+        run "$BIN" info "$T/three_$mc.model"
+        if [ "$RC" -eq 0 ] && grep -q "^sub-models  3$" "$T/.out" && grep -q "^classes     3: 1 2 3$" "$T/.out" &&
+            grep -q "^multiclass  $mc$" "$T/.out"; then
+            ok "multiclass $mc info: 3 classes, 3 sub-models"
+        else
+            not_ok "multiclass $mc info: 3 classes, 3 sub-models" "$(tr '\n' '|' <"$T/.out" | cut -c 1-200)"
+        fi
+        if [ "$mc" = ovr ]; then
+            grep -q "^  \[0\] 1 vs rest:" "$T/.out" && ok "multiclass ovr info: 1 vs rest" ||
+                not_ok "multiclass ovr info: 1 vs rest" "$(grep '\[0\]' "$T/.out")"
+        else
+            grep -q "^  \[0\] 1 vs 2:" "$T/.out" && ok "multiclass ovo info: 1 vs 2" ||
+                not_ok "multiclass ovo info: 1 vs 2" "$(grep '\[0\]' "$T/.out")"
+        fi
+        run "$BIN" predict --decision-values "$T/three.txt" "$T/three_$mc.model" "$T/three_$mc.pred"
+        if [ "$RC" -eq 0 ] && grep -qx 'Accuracy = 100% (30/30)' "$T/.out" && [ "$(lines "$T/three_$mc.pred")" = 30 ] &&
+            [ -z "$(awk 'NF != 4 { print NR }' "$T/three_$mc.pred")" ] &&
+            cmp -s <(cut -d ' ' -f 1 "$T/three_$mc.pred") <(cut -d ' ' -f 1 "$T/three.txt"); then
+            ok "multiclass $mc predict (100%, 3 decision values per line)"
+        else
+            not_ok "multiclass $mc predict (100%, 3 decision values per line)" "exit $RC, stdout: $(first_line "$T/.out")"
+        fi
+    fi
+done
+# 3 classes from heart_scale relabelled round-robin (not separable: just runs)
+awk '{ $1 = (NR % 3) + 1; print }' "$HEART" >"$T/heart3.txt"
+run "$BIN" train -q --max-iter 2000 "$T/heart3.txt" "$T/heart3.model"
+if expect_ok_rc "multiclass heart_scale round-robin"; then
+    run "$BIN" predict "$T/heart3.txt" "$T/heart3.model" "$T/heart3.pred"
+    [ "$RC" -eq 0 ] && grep -Eqx 'Accuracy = [0-9.]+% \([0-9]+/270\)' "$T/.out" && [ "$(lines "$T/heart3.pred")" = 270 ] &&
+        ok "multiclass heart_scale round-robin" || not_ok "multiclass heart_scale round-robin" "exit $RC"
+fi
+run "$BIN" cv -q -v 3 --multiclass ovr "$T/three.txt"
+[ "$RC" -eq 0 ] && grep -qx 'Cross Validation Accuracy = 100%' "$T/.out" && ok "multiclass cv ovr" ||
+    not_ok "multiclass cv ovr" "exit $RC, stdout: $(first_line "$T/.out")"
+
+# ---------------------------------------------------- scale vs svm-scale
+cat >"$T/cmp.py" <<'EOF'
+import sys
+def load(path):
+    rows = []
+    with open(path) as f:
+        for line in f:
+            t = line.split()
+            if not t:
+                continue
+            feats = {}
+            for tok in t[1:]:
+                i, v = tok.split(":")
+                feats[int(i)] = float(v)
+            rows.append((float(t[0]), feats))
+    return rows
+a, b = load(sys.argv[1]), load(sys.argv[2])
+if len(a) != len(b):
+    sys.exit("row count %d vs %d" % (len(a), len(b)))
+for r, ((la, fa), (lb, fb)) in enumerate(zip(a, b), 1):
+    if abs(la - lb) > 1e-5 * max(abs(la), abs(lb)):
+        sys.exit("row %d: label %r vs %r" % (r, la, lb))
+    for k in set(fa) | set(fb):
+        x, y = fa.get(k, 0.0), fb.get(k, 0.0)
+        if abs(x - y) > 1e-5 * max(abs(x), abs(y)) + 1e-9:
+            sys.exit("row %d feature %d: %r vs %r" % (r, k, x, y))
+EOF
+# scale_cmp NAME A B
+scale_cmp() {
+    local why
+    if why=$("$PY" "$T/cmp.py" "$2" "$3" 2>&1); then ok "$1"; else not_ok "$1" "$why"; fi
+}
+if ! command -v svm-scale >/dev/null 2>&1; then
+    not_ok "scale vs svm-scale" "svm-scale not installed (libsvm-tools)"
+else
+    # an unscaled input: heart_scale stretched back out, so scaling does real work
+    awk '{ printf "%s", $1; for (i = 2; i <= NF; i++) { split($i, p, ":"); printf " %s:%.6g", p[1], p[2] * (p[1] * 7) + p[1] } print "" }' \
+        "$HEART" >"$T/raw.txt"
+    for input in "$HEART" "$T/raw.txt"; do
+        tag=$(basename "$input")
+        for bounds in "" "-l 0 -u 1"; do
+            # shellcheck disable=SC2086
+            svm-scale $bounds "$input" >"$T/ref.scaled" 2>/dev/null
+            # shellcheck disable=SC2086
+            run "$BIN" scale $bounds "$input"
+            if expect_ok_rc "scale $tag ${bounds:-default} vs svm-scale"; then
+                cp "$T/.out" "$T/nv.scaled"
+                scale_cmp "scale $tag ${bounds:-default} vs svm-scale" "$T/ref.scaled" "$T/nv.scaled"
+            fi
+        done
+    done
+    # -y label scaling
+    svm-scale -y 0 1 "$T/raw.txt" >"$T/ref.scaled" 2>/dev/null
+    run "$BIN" scale -y 0 1 "$T/raw.txt"
+    expect_ok_rc "scale -y 0 1 vs svm-scale" && { cp "$T/.out" "$T/nv.scaled"; scale_cmp "scale -y 0 1 vs svm-scale" "$T/ref.scaled" "$T/nv.scaled"; }
+    # -o FILE equals stdout
+    run "$BIN" scale -l 0 -u 1 -o "$T/o.scaled" "$T/raw.txt"
+    run_out=$("$BIN" scale -l 0 -u 1 "$T/raw.txt")
+    [ "$RC" -eq 0 ] && [ "$(cat "$T/o.scaled")" = "$run_out" ] && [ -z "$(tmp_leftovers)" ] && ok "scale -o FILE" ||
+        not_ok "scale -o FILE" "exit $RC or content differs"
+    # svm-scale -s ... -> nesvm scale -r
+    svm-scale -l 0 -u 1 -s "$T/ref.params" "$T/raw.txt" >"$T/ref.scaled" 2>/dev/null
+    run "$BIN" scale -r "$T/ref.params" "$T/raw.txt"
+    expect_ok_rc "scale -r with svm-scale -s params" && { cp "$T/.out" "$T/nv.scaled"; scale_cmp "scale -r with svm-scale -s params" "$T/ref.scaled" "$T/nv.scaled"; }
+    # restore on other data (heart_scale with the raw file's parameters)
+    svm-scale -r "$T/ref.params" "$HEART" >"$T/ref2.scaled" 2>/dev/null
+    run "$BIN" scale -r "$T/ref.params" "$HEART"
+    expect_ok_rc "scale -r on other data" && { cp "$T/.out" "$T/nv2.scaled"; scale_cmp "scale -r on other data" "$T/ref2.scaled" "$T/nv2.scaled"; }
+    # nesvm scale -s ... -> svm-scale -r
+    run "$BIN" scale -l 0 -u 1 -s "$T/nv.params" "$T/raw.txt"
+    if expect_ok_rc "svm-scale -r with nesvm scale -s params"; then
+        cp "$T/.out" "$T/nv.scaled"
+        svm-scale -r "$T/nv.params" "$T/raw.txt" >"$T/ref.scaled" 2>"$T/.err2"
+        if [ -s "$T/ref.scaled" ]; then
+            scale_cmp "svm-scale -r with nesvm scale -s params" "$T/ref.scaled" "$T/nv.scaled"
+        else
+            not_ok "svm-scale -r with nesvm scale -s params" "svm-scale failed: $(first_line "$T/.err2")"
+        fi
+        run "$BIN" scale -r "$T/nv.params" "$T/raw.txt"
+        cmp -s "$T/.out" "$T/nv.scaled" && ok "scale -s then -r round trip" || not_ok "scale -s then -r round trip" "outputs differ"
+    fi
+    # -y parameters round trip as well
+    run "$BIN" scale -y -1 1 -s "$T/nvy.params" "$T/raw.txt"
+    cp "$T/.out" "$T/nvy.scaled"
+    svm-scale -r "$T/nvy.params" "$T/raw.txt" >"$T/refy.scaled" 2>/dev/null
+    [ -s "$T/refy.scaled" ] && scale_cmp "svm-scale -r with nesvm -y params" "$T/refy.scaled" "$T/nvy.scaled" ||
+        not_ok "svm-scale -r with nesvm -y params" "svm-scale produced nothing"
+fi
+# scale errors
+expect_fail "scale bad data" 1 "nesvm scale: error: bad/index-zero.txt:2:4: index 0" "$T/sb.out" -- \
+    "$BIN" scale -o "$T/sb.out" "$D/index-zero.txt"
+expect_fail "scale -r nonexistent" 1 "nesvm scale: error: cannot open scaling file" "$T/sb.out" -- \
+    "$BIN" scale -r "$T/no.params" -o "$T/sb.out" "$HEART"
+printf 'garbage\n' >"$T/garbage.params"
+expect_fail "scale -r garbage params" 1 "nesvm scale: error:" "$T/sb.out" -- \
+    "$BIN" scale -r "$T/garbage.params" -o "$T/sb.out" "$HEART"
+expect_fail "scale -s on bad data writes no params" 1 "nesvm scale: error:" "$T/sb.params" -- \
+    "$BIN" scale -s "$T/sb.params" "$D/nan-value.txt"
+
+# cv bad data
+expect_fail "cv bad data" 1 "nesvm cv: error: bad/label-missing.txt:2:1: label missing" "" -- \
+    "$BIN" cv -v 3 "$D/label-missing.txt"
+
+[ -z "$(tmp_leftovers)" ] && ok "no temporary files left at the end" || not_ok "no temporary files left at the end" "$(tmp_leftovers)"
+
+echo "$PASS passed, $FAIL failed"
+[ "$FAIL" -eq 0 ]

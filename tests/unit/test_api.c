@@ -1,0 +1,242 @@
+/* test_api.c - public API contracts: borrowing, validation, determinism,
+ * threads, cancellation, allocation failure, cross-validation, params. */
+#include "../../src/model/model_internal.h"
+#include "check.h"
+
+#include <pthread.h>
+#include <stdlib.h>
+
+#define N 400
+#define D 8
+
+static double X[N * D], Y[N];
+static int64_t INDPTR[N + 1];
+static int32_t IND[N * D];
+static double VAL[N * D];
+
+static void make(void)
+{
+    uint64_t st = 17;
+    int64_t nnz = 0;
+    INDPTR[0] = 0;
+    for (int i = 0; i < N; i++) {
+        Y[i] = (i % 3 == 0) ? -1 : 1;
+        for (int j = 0; j < D; j++) {
+            double v = nv_rng_uniform(&st) < 0.6 ? (nv_rng_uniform(&st) - 0.5) * 2 + 0.3 * Y[i] : 0;
+            X[i * D + j] = v;
+            if (v != 0) {
+                IND[nnz] = j;
+                VAL[nnz++] = v;
+            }
+        }
+        INDPTR[i + 1] = nnz;
+    }
+}
+
+static nesvm_model *train(const nesvm_dataset *ds, const char *threads, nesvm_stats *stats)
+{
+    nesvm_params *p;
+    nesvm_params_create(&p, NULL);
+    nesvm_params_set(p, "threads", threads, NULL);
+    nesvm_params_set(p, "eps", "1e-5", NULL);
+    nesvm_model *m = NULL;
+    nesvm_train(ds, p, NULL, NULL, &m, stats, NULL);
+    nesvm_params_destroy(p);
+    return m;
+}
+
+static int same_w(const nesvm_model *a, const nesvm_model *b)
+{
+    return a && b && memcmp(a->wbuf, b->wbuf, sizeof(double) * (size_t)a->d) == 0 &&
+           memcmp(&a->sub[0].b, &b->sub[0].b, sizeof(double)) == 0;
+}
+
+typedef struct job {
+    const nesvm_dataset *ds;
+    nesvm_model *m;
+} job;
+
+static void *run_job(void *arg)
+{
+    job *j = arg;
+    j->m = train(j->ds, "1", NULL);
+    return NULL;
+}
+
+static int cancel_at_5(const nesvm_progress *p, void *user)
+{
+    (*(int *)user)++;
+    return p->iteration >= 5;
+}
+
+static int watch(const nesvm_progress *p, void *user)
+{
+    double *last = user;
+    /* the best primal never increases and stays above the lower bound */
+    if (p->best_primal > last[0] || p->lower_bound > p->best_primal + 1e-9) last[1] = 1;
+    last[0] = p->best_primal;
+    return 0;
+}
+
+int main(void)
+{
+    make();
+    nesvm_error err = {0};
+    nesvm_dataset *csr = NULL, *dense = NULL;
+    CHECK(nesvm_dataset_wrap_csr(N, D, INDPTR, IND, VAL, Y, &csr, &err) == NESVM_OK);
+    CHECK(nesvm_dataset_wrap_dense(N, D, X, Y, &dense, &err) == NESVM_OK);
+    /* borrowed, not copied */
+    CHECK(nesvm_dataset_labels(csr) == Y && csr->values == VAL && csr->indptr == INDPTR);
+    CHECK(nesvm_dataset_labels(dense) == Y && dense->values == X);
+    CHECK(nesvm_dataset_nnz(csr) == INDPTR[N] && nesvm_dataset_nnz(dense) == N * D);
+
+    /* wrap validation */
+    {
+        int64_t ip[3] = {0, 2, 3};
+        int32_t ix[3] = {1, 0, 5};
+        double v[3] = {1, 2, 3}, y2[2] = {1, -1};
+        nesvm_dataset *bad = NULL;
+        CHECK(nesvm_dataset_wrap_csr(2, 4, ip, ix, v, y2, &bad, &err) == NESVM_ERR_ARG);
+        CHECK_CONTAINS(err.message, "row 0: column 0 is out of range or not ascending");
+        ix[1] = 3;
+        CHECK(nesvm_dataset_wrap_csr(2, 4, ip, ix, v, y2, &bad, &err) == NESVM_ERR_ARG);
+        CHECK_CONTAINS(err.message, "row 1: column 5");
+        ix[2] = 2;
+        v[1] = NAN;
+        CHECK(nesvm_dataset_wrap_csr(2, 4, ip, ix, v, y2, &bad, &err) == NESVM_ERR_ARG);
+        CHECK_CONTAINS(err.message, "not finite");
+        v[1] = 1;
+        y2[1] = INFINITY;
+        CHECK(nesvm_dataset_wrap_csr(2, 4, ip, ix, v, y2, &bad, &err) == NESVM_ERR_ARG);
+        CHECK(bad == NULL);
+        double dv[2] = {1, NAN}, dy[2] = {1, -1};
+        CHECK(nesvm_dataset_wrap_dense(2, 1, dv, dy, &bad, &err) == NESVM_ERR_ARG);
+    }
+
+    /* CSR and dense storage train the same problem to the same objective */
+    nesvm_stats s1, s2;
+    nesvm_model *m1 = train(csr, "1", &s1), *m2 = train(dense, "1", &s2);
+    CHECK(m1 && m2);
+    CHECK_REL(s1.primal, s2.primal, 1e-5);
+    CHECK(s1.gap <= 1e-5 && s1.exit_reason == NESVM_EXIT_CONVERGED && s1.iterations > 0);
+    CHECK(s1.lower_bound <= s2.primal + 1e-9 && s2.lower_bound <= s1.primal + 1e-9);
+
+    /* determinism: same threads -> bit-identical; two threads concurrently == serial */
+    nesvm_model *m3 = train(csr, "1", NULL);
+    CHECK(same_w(m1, m3));
+    nesvm_model *t2a = train(csr, "2", NULL), *t2b = train(csr, "2", NULL);
+    CHECK(same_w(t2a, t2b));
+    job jobs[2] = {{csr, NULL}, {csr, NULL}};
+    pthread_t th[2];
+    for (int i = 0; i < 2; i++) pthread_create(&th[i], NULL, run_job, &jobs[i]);
+    for (int i = 0; i < 2; i++) pthread_join(th[i], NULL);
+    CHECK(same_w(jobs[0].m, m1) && same_w(jobs[1].m, m1));
+    nesvm_model_destroy(jobs[0].m);
+    nesvm_model_destroy(jobs[1].m);
+    nesvm_model_destroy(m3);
+    nesvm_model_destroy(t2a);
+    nesvm_model_destroy(t2b);
+
+    /* cancellation through the progress callback */
+    {
+        int calls = 0;
+        nesvm_model *m = (nesvm_model *)1;
+        nesvm_params *p;
+        nesvm_params_create(&p, NULL);
+        nesvm_params_set(p, "eps", "1e-9", NULL);
+        CHECK(nesvm_train(csr, p, cancel_at_5, &calls, &m, NULL, &err) == NESVM_ERR_CANCELLED);
+        CHECK(m == NULL && calls == 5);
+        CHECK_CONTAINS(err.message, "cancelled at iteration 5");
+        double last[2] = {INFINITY, 0};
+        CHECK(nesvm_train(csr, p, watch, last, &m, NULL, &err) == NESVM_OK);
+        CHECK(last[1] == 0);
+        nesvm_model_destroy(m);
+        /* limits */
+        nesvm_stats st;
+        nesvm_params_set(p, "max_iter", "7", NULL);
+        CHECK(nesvm_train(csr, p, NULL, NULL, &m, &st, &err) == NESVM_OK);
+        CHECK(st.iterations == 7 && st.exit_reason == NESVM_EXIT_MAX_ITER);
+        nesvm_model_destroy(m);
+        nesvm_params_destroy(p);
+    }
+
+    /* allocation failure at every allocation of a training: a clean NOMEM */
+    {
+        int ok = 1, reached = 0;
+        for (long k = 0; k < 200; k++) {
+            nesvm_model *m = (nesvm_model *)1;
+            nv_alloc_fail_after(k);
+            nesvm_status st = nesvm_train(csr, NULL, NULL, NULL, &m, NULL, &err);
+            nv_alloc_fail_after(-1);
+            if (st == NESVM_OK) {
+                nesvm_model_destroy(m);
+                reached = 1;
+                break;
+            }
+            if (st != NESVM_ERR_NOMEM || m != NULL) ok = 0;
+        }
+        CHECK(ok && reached);
+    }
+
+    /* one class, empty data */
+    {
+        double y1[3] = {4, 4, 4}, x1[3] = {1, 2, 3};
+        nesvm_dataset *one;
+        nesvm_dataset_wrap_dense(3, 1, x1, y1, &one, NULL);
+        nesvm_model *m = NULL;
+        CHECK(nesvm_train(one, NULL, NULL, NULL, &m, NULL, &err) == NESVM_ERR_DATA);
+        CHECK_CONTAINS(err.message, "only one class (label 4)");
+        nesvm_dataset_destroy(one);
+        nesvm_dataset_wrap_dense(0, 1, x1, y1, &one, NULL);
+        CHECK(nesvm_train(one, NULL, NULL, NULL, &m, NULL, &err) == NESVM_ERR_DATA);
+        nesvm_dataset_destroy(one);
+    }
+
+    /* cross-validation: stratified folds, deterministic by seed */
+    {
+        double pred[N], pred2[N], acc, acc2;
+        CHECK(nesvm_cross_validate(csr, NULL, 5, 3, NULL, NULL, pred, &acc, &err) == NESVM_OK);
+        CHECK(nesvm_cross_validate(csr, NULL, 5, 3, NULL, NULL, pred2, &acc2, &err) == NESVM_OK);
+        CHECK(acc == acc2 && memcmp(pred, pred2, sizeof pred) == 0);
+        int correct = 0, valid = 1;
+        for (int i = 0; i < N; i++) {
+            correct += pred[i] == Y[i];
+            if (pred[i] != 1 && pred[i] != -1) valid = 0;
+        }
+        CHECK(valid && fabs(acc - correct / (double)N) < 1e-15);
+        CHECK(acc > 0.6);
+        CHECK(nesvm_cross_validate(csr, NULL, 1, 3, NULL, NULL, pred, &acc, &err) == NESVM_ERR_ARG);
+        CHECK(nesvm_cross_validate(csr, NULL, N + 1, 3, NULL, NULL, pred, &acc, &err) == NESVM_ERR_ARG);
+    }
+
+    /* params: names, values, errors */
+    {
+        nesvm_params *p;
+        char buf[64];
+        nesvm_params_create(&p, NULL);
+        CHECK(nesvm_params_set(p, "c", "0", &err) == NESVM_ERR_ARG);
+        CHECK_CONTAINS(err.message, "invalid value '0' for c");
+        CHECK(nesvm_params_set(p, "c", "2.5", &err) == NESVM_OK);
+        CHECK(nesvm_params_get(p, "c", buf, sizeof buf, &err) == NESVM_OK && strcmp(buf, "2.5") == 0);
+        CHECK(nesvm_params_set(p, "nope", "1", &err) == NESVM_ERR_ARG);
+        CHECK_CONTAINS(err.message, "unknown parameter 'nope'");
+        CHECK(nesvm_params_set(p, "solver", "libsvm", &err) == NESVM_ERR_ARG);
+        CHECK(nesvm_params_set(p, "max_iter", "1.5", &err) == NESVM_ERR_ARG);
+        CHECK(nesvm_params_set(p, "eps", "nan", &err) == NESVM_ERR_ARG);
+        CHECK(nesvm_params_set_class_weight(p, 1, 0, &err) == NESVM_ERR_ARG);
+        for (int i = 0; nv_param_names[i]; i++)
+            CHECK(nesvm_params_get(p, nv_param_names[i], buf, sizeof buf, &err) == NESVM_OK);
+        nesvm_params_destroy(p);
+        nesvm_params_destroy(NULL);
+        nesvm_model_destroy(NULL);
+        nesvm_dataset_destroy(NULL);
+        nesvm_scaling_destroy(NULL);
+        CHECK(strcmp(nesvm_status_str(NESVM_ERR_PARSE), "malformed data") == 0);
+        CHECK(strcmp(nesvm_exit_str(NESVM_EXIT_MAX_ITER), "max-iter") == 0);
+    }
+    nesvm_model_destroy(m1);
+    nesvm_model_destroy(m2);
+    nesvm_dataset_destroy(csr);
+    nesvm_dataset_destroy(dense);
+    CHECK_DONE();
+}

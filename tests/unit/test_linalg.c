@@ -1,0 +1,120 @@
+/* test_linalg.c - X*w and X^T*a against naive dense loops, all storages, threads. */
+#include "../../src/linalg/linalg.h"
+#include "check.h"
+
+#include <stdlib.h>
+
+#define N 3000
+#define D 37
+
+static double Xd[N][D];
+static double labels[N];
+
+/* Build a random sparse matrix as an owned CSR dataset (about 30% fill). */
+static nesvm_dataset *make(uint64_t *st)
+{
+    int64_t *indptr = malloc((N + 1) * sizeof *indptr);
+    int32_t *idx = malloc((size_t)N * D * sizeof *idx);
+    double *val = malloc((size_t)N * D * sizeof *val);
+    double *lab = malloc(N * sizeof *lab);
+    int64_t nnz = 0;
+    indptr[0] = 0;
+    for (int i = 0; i < N; i++) {
+        for (int j = 0; j < D; j++) {
+            Xd[i][j] = 0;
+            if (nv_rng_uniform(st) < 0.3) {
+                double v = (double)(float)(nv_rng_uniform(st) * 4 - 2); /* exact in float */
+                Xd[i][j] = v;
+                idx[nnz] = j;
+                val[nnz++] = v;
+            }
+        }
+        indptr[i + 1] = nnz;
+        lab[i] = labels[i] = i % 3 ? 1 : -1;
+    }
+    nesvm_dataset *ds = NULL;
+    nv_dataset_from_csr(N, D, indptr, idx, val, lab, &ds, NULL);
+    return ds;
+}
+
+int main(void)
+{
+    uint64_t st = 7;
+    double w[D], a[N], ref_xw[N], ref_p[D], ref_n[D], ref_all[D];
+    double out[N], op[D], on[D], op2[D], on2[D];
+    int64_t rows[N / 2];
+    for (int i = 0; i < N / 2; i++) rows[i] = 2 * i + 1;
+    for (int j = 0; j < D; j++) w[j] = nv_rng_uniform(&st) - 0.5;
+    for (int i = 0; i < N; i++) a[i] = i % 5 == 0 ? 0.0 : nv_rng_uniform(&st);
+
+    const struct { nesvm_storage s; nesvm_precision p; } kinds[] = {
+        {NESVM_STORAGE_CSR, NESVM_DOUBLE}, {NESVM_STORAGE_CSR, NESVM_FLOAT},
+        {NESVM_STORAGE_DENSE, NESVM_DOUBLE}, {NESVM_STORAGE_DENSE, NESVM_FLOAT}};
+    for (size_t kk = 0; kk < 4; kk++) {
+        uint64_t s2 = 11;
+        nesvm_dataset *ds = make(&s2);
+        CHECK(nv_dataset_convert(ds, kinds[kk].s, kinds[kk].p, 0.5, NULL) == NESVM_OK);
+        CHECK(ds->storage == kinds[kk].s && ds->prec == kinds[kk].p);
+        for (int threads = 1; threads <= 3; threads++) {
+            nv_linalg_ws ws;
+            CHECK(nv_linalg_ws_init(&ws, threads, D, NULL) == NESVM_OK);
+            /* all rows */
+            nv_xw(ds, NULL, N, w, 0.25, out, threads);
+            double maxerr = 0;
+            for (int i = 0; i < N; i++) {
+                double s = 0.25;
+                for (int j = 0; j < D; j++) s += Xd[i][j] * w[j];
+                ref_xw[i] = s;
+                maxerr = fmax(maxerr, fabs(out[i] - s));
+            }
+            CHECK_MSG(maxerr < 1e-12, "xw kind %zu threads %d err %g", kk, threads, maxerr);
+            nv_xta(ds, NULL, N, a, labels, op, on, &ws);
+            nv_xta(ds, NULL, N, a, NULL, op2, NULL, &ws);
+            maxerr = 0;
+            for (int j = 0; j < D; j++) {
+                ref_p[j] = ref_n[j] = ref_all[j] = 0;
+                for (int i = 0; i < N; i++) {
+                    if (labels[i] > 0) ref_p[j] += a[i] * Xd[i][j];
+                    else ref_n[j] += a[i] * Xd[i][j];
+                    ref_all[j] += a[i] * Xd[i][j];
+                }
+                maxerr = fmax(maxerr, fabs(op[j] - ref_p[j]));
+                maxerr = fmax(maxerr, fabs(on[j] - ref_n[j]));
+                maxerr = fmax(maxerr, fabs(op2[j] - ref_all[j]));
+            }
+            CHECK_MSG(maxerr < 1e-10, "xta kind %zu threads %d err %g", kk, threads, maxerr);
+            /* same thread count twice: bit-identical */
+            nv_xta(ds, NULL, N, a, labels, op2, on2, &ws);
+            CHECK(memcmp(op, op2, sizeof op) == 0 && memcmp(on, on2, sizeof on) == 0);
+            /* row subset */
+            nv_xw(ds, rows, N / 2, w, 0.0, out, threads);
+            maxerr = 0;
+            for (int i = 0; i < N / 2; i++) maxerr = fmax(maxerr, fabs(out[i] - (ref_xw[rows[i]] - 0.25)));
+            CHECK(maxerr < 1e-12);
+            nv_xta(ds, rows, N / 2, a, NULL, op, NULL, &ws);
+            maxerr = 0;
+            for (int j = 0; j < D; j++) {
+                double s = 0;
+                for (int i = 0; i < N / 2; i++) s += a[i] * Xd[rows[i]][j];
+                maxerr = fmax(maxerr, fabs(op[j] - s));
+            }
+            CHECK(maxerr < 1e-10);
+            nv_linalg_ws_free(&ws);
+        }
+        /* row norms */
+        double inf[N], sq[N];
+        nv_row_norms(ds, NULL, N, inf, sq);
+        int ok = 1;
+        for (int i = 0; i < N; i++) {
+            double m = 0, s = 0;
+            for (int j = 0; j < D; j++) {
+                m = fmax(m, fabs(Xd[i][j]));
+                s += Xd[i][j] * Xd[i][j];
+            }
+            if (inf[i] != m || fabs(sq[i] - s) > 1e-12) ok = 0;
+        }
+        CHECK(ok);
+        nesvm_dataset_destroy(ds);
+    }
+    CHECK_DONE();
+}

@@ -1,0 +1,204 @@
+/* test_model.c - model save/load round trip, atomic writes, damaged files. */
+#include "../../src/model/model_internal.h"
+#include "check.h"
+
+#include <dirent.h>
+#include <signal.h>
+#include <stdlib.h>
+#include <sys/resource.h>
+#include <unistd.h>
+
+static char dir[] = "/tmp/nesvm_model_XXXXXX";
+
+static int tmp_files_left(void)
+{
+    DIR *d = opendir(dir);
+    struct dirent *e;
+    int n = 0;
+    while ((e = readdir(d)))
+        if (strstr(e->d_name, ".tmp")) n++;
+    closedir(d);
+    return n;
+}
+
+/* A k-class dataset with class-dependent means. */
+static nesvm_dataset *make_data(int k, int n, int d, double **xbuf, double **ybuf)
+{
+    uint64_t st = 5;
+    double *x = malloc(sizeof(double) * (size_t)n * (size_t)d), *y = malloc(sizeof(double) * (size_t)n);
+    for (int i = 0; i < n; i++) {
+        int c = i % k;
+        y[i] = c * 10 + 3; /* labels 3, 13, 23, ... kept as written */
+        for (int j = 0; j < d; j++) x[i * d + j] = nv_rng_uniform(&st) + (j % k == c ? 1.0 : 0.0);
+    }
+    nesvm_dataset *ds;
+    nesvm_dataset_wrap_dense(n, d, x, y, &ds, NULL);
+    *xbuf = x;
+    *ybuf = y;
+    return ds;
+}
+
+static int same_model(const nesvm_model *a, const nesvm_model *b)
+{
+    if (a->nr_class != b->nr_class || a->nsub != b->nsub || a->d != b->d) return 0;
+    if (memcmp(a->labels, b->labels, sizeof(double) * (size_t)a->nr_class)) return 0;
+    for (int s = 0; s < a->nsub; s++) {
+        if (memcmp(&a->sub[s].b, &b->sub[s].b, sizeof(double))) return 0;
+        if (memcmp(a->sub[s].w, b->sub[s].w, sizeof(double) * (size_t)a->d)) return 0;
+        if (a->sub[s].pos != b->sub[s].pos || a->sub[s].neg != b->sub[s].neg) return 0;
+        if (a->sub[s].iterations != b->sub[s].iterations) return 0;
+        if (memcmp(&a->sub[s].primal, &b->sub[s].primal, sizeof(double))) return 0;
+    }
+    if (a->params->c != b->params->c || a->params->multiclass != b->params->multiclass) return 0;
+    if (a->params->n_weights != b->params->n_weights) return 0;
+    return 1;
+}
+
+static void expect_load_error(const char *text, const char *msg)
+{
+    char path[256];
+    snprintf(path, sizeof path, "%s/bad.model", dir);
+    FILE *f = fopen(path, "w");
+    fputs(text, f);
+    fclose(f);
+    nesvm_model *m = (nesvm_model *)1;
+    nesvm_error err = {0};
+    CHECK(nesvm_model_load(path, &m, &err) == NESVM_ERR_MODEL);
+    CHECK(m == NULL);
+    CHECK_CONTAINS(err.message, msg);
+}
+
+static char *slurp(const char *path)
+{
+    FILE *f = fopen(path, "rb");
+    if (!f) return NULL;
+    static char buf[1 << 20];
+    size_t n = fread(buf, 1, sizeof buf - 1, f);
+    buf[n] = 0;
+    fclose(f);
+    return strdup(buf);
+}
+
+int main(void)
+{
+    if (!mkdtemp(dir)) return 2;
+    char path[256];
+    snprintf(path, sizeof path, "%s/m.model", dir);
+    double *x, *y;
+    nesvm_error err = {0};
+    for (int k = 2; k <= 4; k++) {
+        for (int ovr = 0; ovr <= 1; ovr++) {
+            nesvm_dataset *ds = make_data(k, 120, 6, &x, &y);
+            nesvm_params *p;
+            nesvm_params_create(&p, NULL);
+            nesvm_params_set(p, "multiclass", ovr ? "ovr" : "ovo", NULL);
+            nesvm_params_set(p, "c", "0.37", NULL);
+            nesvm_params_set_class_weight(p, 13, 2.5, NULL);
+            nesvm_model *m = NULL, *m2 = NULL;
+            nesvm_stats stats;
+            CHECK(nesvm_train(ds, p, NULL, NULL, &m, &stats, &err) == NESVM_OK);
+            int want = k == 2 ? 1 : (ovr ? k : k * (k - 1) / 2);
+            CHECK(nesvm_model_submodels(m) == want && stats.n_submodels == want);
+            CHECK(nesvm_model_labels(m)[0] == 3 && nesvm_model_labels(m)[1] == 13);
+            CHECK(nesvm_model_save(m, path, &err) == NESVM_OK);
+            CHECK(nesvm_model_load(path, &m2, &err) == NESVM_OK);
+            CHECK_MSG(m2 && same_model(m, m2), "k=%d ovr=%d round trip differs", k, ovr);
+            /* save(load(save(m))) is byte-identical */
+            char *t1 = slurp(path);
+            CHECK(nesvm_model_save(m2, path, &err) == NESVM_OK);
+            char *t2 = slurp(path);
+            CHECK(t1 && t2 && strcmp(t1, t2) == 0);
+            free(t1);
+            free(t2);
+            /* predictions from the loaded model are identical; training accuracy is high */
+            double *l1 = malloc(sizeof(double) * 120), *l2 = malloc(sizeof(double) * 120);
+            double *d1 = malloc(sizeof(double) * 120 * (size_t)want), *d2 = malloc(sizeof(double) * 120 * (size_t)want);
+            CHECK(nesvm_model_predict(m, ds, 1, l1, d1, &err) == NESVM_OK);
+            CHECK(nesvm_model_predict(m2, ds, 2, l2, d2, &err) == NESVM_OK);
+            CHECK(memcmp(l1, l2, sizeof(double) * 120) == 0);
+            CHECK(memcmp(d1, d2, sizeof(double) * 120 * (size_t)want) == 0);
+            int correct = 0;
+            for (int i = 0; i < 120; i++) correct += l1[i] == y[i];
+            CHECK_MSG(correct >= 100, "k=%d ovr=%d training accuracy %d/120", k, ovr, correct);
+            /* decision values are x.w + b */
+            const double *w;
+            double b;
+            nesvm_model_linear(m, 0, &w, &b, NULL, NULL, NULL);
+            double dv = b;
+            for (int j = 0; j < 6; j++) dv += w[j] * x[5 * 6 + j];
+            CHECK_REL(d1[5 * want], dv, 1e-12);
+            free(l1); free(l2); free(d1); free(d2);
+            nesvm_model_destroy(m2);
+
+            /* atomic save: a write that fails midway leaves the old file intact and no temp */
+            if (k == 4 && ovr == 0) {
+                char *before = slurp(path);
+                signal(SIGXFSZ, SIG_IGN);
+                struct rlimit old, lim;
+                getrlimit(RLIMIT_FSIZE, &old);
+                lim = old;
+                lim.rlim_cur = 200;
+                setrlimit(RLIMIT_FSIZE, &lim);
+                nesvm_status st = nesvm_model_save(m, path, &err);
+                setrlimit(RLIMIT_FSIZE, &old);
+                CHECK(st == NESVM_ERR_IO);
+                CHECK_CONTAINS(err.message, "cannot write");
+                char *after = slurp(path);
+                CHECK(before && after && strcmp(before, after) == 0);
+                CHECK(tmp_files_left() == 0);
+                free(before);
+                free(after);
+                char nopath[300];
+                snprintf(nopath, sizeof nopath, "%s/no/such/dir/m.model", dir);
+                CHECK(nesvm_model_save(m, nopath, &err) == NESVM_ERR_IO);
+                CHECK_CONTAINS(err.message, "cannot create");
+            }
+            nesvm_model_destroy(m);
+            nesvm_params_destroy(p);
+            nesvm_dataset_destroy(ds);
+            free(x);
+            free(y);
+        }
+    }
+
+    /* damaged model files */
+    const char *head = "nesvm_model 1\nsolver nesvm\nproblem c_svm_hinge_l2\nkernel linear\n"
+                       "multiclass ovo\nnr_class 2\nlabels 1 -1\nnr_feature 2\nparam c 1\n";
+    char buf[2048];
+    expect_load_error("", "expected 'nesvm_model', found end of file");
+    expect_load_error("svm_type c_svc\n", ":1: expected 'nesvm_model'");
+    expect_load_error("nesvm_model 2\n", "version 2 is not supported");
+    snprintf(buf, sizeof buf, "%snr_submodel 1\nsubmodel 0 pos 0 neg 1 exit converged iterations 5 primal 1 gap 0\nb 0.5\nw\n1\n", head);
+    expect_load_error(buf, "file ends after 1 of 2 weights");
+    snprintf(buf, sizeof buf, "%snr_submodel 1\nsubmodel 0 pos 0 neg 1 exit converged iterations 5 primal 1 gap 0\nb 0.5\nw\n1\nnan\nend\n", head);
+    expect_load_error(buf, "weight 2 is not a finite number");
+    snprintf(buf, sizeof buf, "%snr_submodel 3\n", head);
+    expect_load_error(buf, "nr_submodel is '3', expected 1");
+    snprintf(buf, sizeof buf, "%snr_submodel 1\nsubmodel 0 pos 0 neg 1 exit converged iterations 5 primal 1 gap 0\nb 0.5\nw\n1\n2\n", head);
+    expect_load_error(buf, "expected 'end', found end of file");
+    snprintf(buf, sizeof buf, "%snr_submodel 1\nsubmodel 0 pos 0 neg 1 exit converged iterations 5 primal 1 gap 0\nb 0.5\nw\n1\n2\nend\nmore\n", head);
+    expect_load_error(buf, "unexpected content after 'end'");
+    snprintf(buf, sizeof buf, "%snr_submodel 1\nsubmodel 0 pos 0 neg 5 exit converged iterations 5 primal 1 gap 0\nb 0.5\nw\n1\n2\nend\n", head);
+    expect_load_error(buf, "bad class indices");
+    expect_load_error("nesvm_model 1\nsolver nesvm\nproblem c_svm_hinge_l2\nkernel rbf\n", "unsupported kernel 'rbf'");
+    expect_load_error("nesvm_model 1\nsolver nesvm\nproblem c_svm_hinge_l2\nkernel linear\nmulticlass ovo\nnr_class 2\nlabels 1 1\n", "label '1' appears twice");
+    expect_load_error("nesvm_model 1\nsolver nesvm\nproblem c_svm_hinge_l2\nkernel linear\nmulticlass ovo\nnr_class 3\nlabels 1 2\n", "'labels' needs 3 values");
+    snprintf(buf, sizeof buf, "%sparam c -4\nnr_submodel 1\n", head);
+    expect_load_error(buf, "invalid value '-4' for c");
+    snprintf(buf, sizeof buf, "%snr_submodel 1\nsubmodel 0 pos 0 neg 1 exit converged iterations 5 primal 1 gap 0\nb inf\n", head);
+    expect_load_error(buf, "bad bias 'inf'");
+    /* the valid version of the above loads */
+    snprintf(path, sizeof path, "%s/ok.model", dir);
+    snprintf(buf, sizeof buf, "%snr_submodel 1\nsubmodel 0 pos 0 neg 1 exit converged iterations 5 primal 1 gap 0\r\nb 0.5\nw\n1\n-2e-3\nend\n", head);
+    FILE *f = fopen(path, "w");
+    fputs(buf, f);
+    fclose(f);
+    nesvm_model *m = NULL;
+    CHECK(nesvm_model_load(path, &m, &err) == NESVM_OK);
+    if (m) CHECK(m->sub[0].w[1] == -2e-3 && m->sub[0].b == 0.5);
+    nesvm_model_destroy(m);
+
+    snprintf(buf, sizeof buf, "rm -rf %s", dir);
+    if (system(buf) != 0) return 2;
+    CHECK_DONE();
+}

@@ -1,0 +1,184 @@
+/* test_reader.c - the LIBSVM reader on good and bad inputs. */
+#include "../../src/data/dataset_internal.h"
+#include "check.h"
+
+#include <stdlib.h>
+#include <unistd.h>
+#include <zlib.h>
+
+static char dir[] = "/tmp/nesvm_reader_XXXXXX";
+
+static const char *write_file(const char *name, const char *text, size_t len)
+{
+    static char path[256];
+    snprintf(path, sizeof path, "%s/%s", dir, name);
+    FILE *f = fopen(path, "wb");
+    fwrite(text, 1, len, f);
+    fclose(f);
+    return path;
+}
+
+static nesvm_status read_text(const char *text, nesvm_storage storage, nesvm_dataset **ds,
+                              nesvm_error *err)
+{
+    const char *p = write_file("in.txt", text, strlen(text));
+    nesvm_read_options o;
+    nesvm_read_options_init(&o);
+    o.storage = storage;
+    return nesvm_dataset_read(p, &o, ds, err);
+}
+
+static void expect_error(const char *text, nesvm_status want, const char *msg)
+{
+    nesvm_dataset *ds = NULL;
+    nesvm_error err = {0};
+    nesvm_status st = read_text(text, NESVM_STORAGE_AUTO, &ds, &err);
+    CHECK_MSG(st == want, "input %s: status %d, want %d", text, st, want);
+    CHECK(ds == NULL);
+    CHECK_CONTAINS(err.message, msg);
+}
+
+int main(void)
+{
+    if (!mkdtemp(dir)) return 2;
+    nesvm_error err = {0};
+    nesvm_dataset *ds = NULL;
+
+    /* tabs, spaces, CRLF, comments, a row without features, blank lines */
+    const char *good = "# header comment\n"
+                       "+1 1:0.5 3:-2\r\n"
+                       "\n"
+                       "-1\t2:1e-3\t\t4:7 # trailing comment\n"
+                       "2.5\n"
+                       "   -1 1:1 2:2 3:3 4:4   \r\n";
+    CHECK(read_text(good, NESVM_STORAGE_CSR, &ds, &err) == NESVM_OK);
+    CHECK(nesvm_dataset_rows(ds) == 4);
+    CHECK(nesvm_dataset_features(ds) == 4);
+    CHECK(nesvm_dataset_nnz(ds) == 8);
+    const double *y = nesvm_dataset_labels(ds);
+    CHECK(y[0] == 1 && y[1] == -1 && y[2] == 2.5 && y[3] == -1);
+    CHECK(ds->indptr[0] == 0 && ds->indptr[1] == 2 && ds->indptr[2] == 4 && ds->indptr[3] == 4);
+    CHECK(ds->indices[0] == 0 && ds->indices[1] == 2 && ds->indices[2] == 1 && ds->indices[3] == 3);
+    CHECK(nv_val(ds, 1) == -2 && nv_val(ds, 2) == 1e-3 && nv_val(ds, 3) == 7);
+    nesvm_dataset_destroy(ds);
+
+    /* dense storage holds the same matrix; auto picks dense at >= 50% fill */
+    CHECK(read_text(good, NESVM_STORAGE_AUTO, &ds, &err) == NESVM_OK);
+    CHECK(nesvm_dataset_storage(ds) == NESVM_STORAGE_DENSE);
+    CHECK(nv_val(ds, 0) == 0.5 && nv_val(ds, 1) == 0 && nv_val(ds, 2) == -2);
+    CHECK(nv_val(ds, 4 + 1) == 1e-3 && nv_val(ds, 8) == 0 && nv_val(ds, 15) == 4);
+    nesvm_dataset_destroy(ds);
+    CHECK(read_text("1 1:1\n-1 100:1\n", NESVM_STORAGE_AUTO, &ds, &err) == NESVM_OK);
+    CHECK(nesvm_dataset_storage(ds) == NESVM_STORAGE_CSR);
+    nesvm_dataset_destroy(ds);
+
+    /* float storage */
+    {
+        nesvm_read_options o;
+        nesvm_read_options_init(&o);
+        o.precision = NESVM_FLOAT;
+        o.storage = NESVM_STORAGE_CSR;
+        const char *p = write_file("f.txt", "1 1:0.1 2:3\n", 12);
+        CHECK(nesvm_dataset_read(p, &o, &ds, &err) == NESVM_OK);
+        CHECK(nesvm_dataset_precision(ds) == NESVM_FLOAT);
+        CHECK(nv_val(ds, 0) == (double)0.1f && nv_val(ds, 1) == 3);
+        nesvm_dataset_destroy(ds);
+        o.min_features = 10;
+        CHECK(nesvm_dataset_read(p, &o, &ds, &err) == NESVM_OK);
+        CHECK(nesvm_dataset_features(ds) == 10);
+        nesvm_dataset_destroy(ds);
+    }
+
+    /* gzip input equals plain input; a truncated gzip is an error */
+    {
+        char path[256];
+        snprintf(path, sizeof path, "%s/g.gz", dir);
+        gzFile gz = gzopen(path, "wb");
+        for (int i = 0; i < 20000; i++) gzprintf(gz, "%d 1:%d 5:0.25\n", i % 2 ? 1 : -1, i);
+        gzclose(gz);
+        CHECK(nesvm_dataset_read(path, NULL, &ds, &err) == NESVM_OK);
+        CHECK(nesvm_dataset_rows(ds) == 20000);
+        CHECK(nesvm_dataset_features(ds) == 5);
+        CHECK(nesvm_dataset_storage(ds) == NESVM_STORAGE_CSR);
+        CHECK(nv_val(ds, ds->indptr[19999]) == 19999 && nv_val(ds, ds->indptr[19999] + 1) == 0.25);
+        nesvm_dataset_destroy(ds);
+        FILE *f = fopen(path, "rb");
+        char buf[1 << 16];
+        size_t len = fread(buf, 1, sizeof buf, f);
+        fclose(f);
+        const char *cut = write_file("cut.gz", buf, len / 2);
+        CHECK(nesvm_dataset_read(cut, NULL, &ds, &err) == NESVM_ERR_IO);
+        CHECK_CONTAINS(err.message, "truncated or corrupt gzip");
+        CHECK(ds == NULL);
+    }
+
+    /* a long line spanning several read chunks is read whole */
+    {
+        size_t n = 600000;
+        char *big = malloc(n * 16 + 16);
+        size_t len = (size_t)sprintf(big, "1");
+        for (size_t j = 1; j <= n; j++) len += (size_t)sprintf(big + len, " %zu:1", j);
+        len += (size_t)sprintf(big + len, "\n-1 1:2\n");
+        const char *p = write_file("long.txt", big, len);
+        free(big);
+        CHECK(nesvm_dataset_read(p, NULL, &ds, &err) == NESVM_OK);
+        CHECK(nesvm_dataset_features(ds) == (int32_t)n && nesvm_dataset_rows(ds) == 2);
+        nesvm_dataset_destroy(ds);
+        nesvm_read_options o;
+        nesvm_read_options_init(&o);
+        o.max_line_bytes = 1000;
+        CHECK(nesvm_dataset_read(p, &o, &ds, &err) == NESVM_ERR_PARSE);
+        CHECK_CONTAINS(err.message, ":1: line is longer than 1000 bytes");
+    }
+
+    /* bad inputs: status, line:column and what was expected */
+    expect_error("1 1:2\n1 1:abc\n", NESVM_ERR_PARSE, ":2:5: non-numeric value 'abc'");
+    expect_error("1 0:2\n", NESVM_ERR_PARSE, ":1:3: index 0 is not allowed");
+    expect_error("1 3:2 2:1\n", NESVM_ERR_PARSE, ":1:7: index 2 is below the previous index 3");
+    expect_error("1 3:2 3:1\n", NESVM_ERR_PARSE, "index 3 is equal to the previous index 3");
+    expect_error("1 3 4:1\n", NESVM_ERR_PARSE, ":1:3: missing colon in '3'");
+    expect_error("1 3:\n", NESVM_ERR_PARSE, ":1:5: missing value after ':'");
+    expect_error("1 :3\n", NESVM_ERR_PARSE, ":1:3: missing index before ':'");
+    expect_error("1 2:nan\n", NESVM_ERR_PARSE, ":1:5: value 'nan' is not a finite number");
+    expect_error("1 2:inf\n", NESVM_ERR_PARSE, "not a finite number");
+    expect_error("1:0.5 2:1\n", NESVM_ERR_PARSE, ":1:1: label missing");
+    expect_error("abc 1:1\n", NESVM_ERR_PARSE, ":1:1: non-numeric label 'abc'");
+    expect_error("nan 1:1\n", NESVM_ERR_PARSE, "label 'nan' is not a finite number");
+    expect_error("1 2147483648:1\n", NESVM_ERR_PARSE, ":1:3: index 2147483648 exceeds the maximum 2147483647");
+    expect_error("1 99999999999999999999999:1\n", NESVM_ERR_PARSE, "exceeds the maximum");
+    expect_error("1 2:1x\n", NESVM_ERR_PARSE, ":1:5: non-numeric value '1x'");
+    expect_error("1 2:1.5.3\n", NESVM_ERR_PARSE, "non-numeric value '1.5.3'");
+    expect_error("1 x2:1\n", NESVM_ERR_PARSE, ":1:3: expected a feature index");
+    expect_error("1 2;1\n", NESVM_ERR_PARSE, ":1:4: expected ':' after the feature index, found ';1'");
+    expect_error("", NESVM_ERR_DATA, "no data");
+    expect_error("# only a comment\n\n", NESVM_ERR_DATA, "no data");
+    {
+        const char nul[] = "1 1:1\n-1 1:\0002\n";
+        const char *p = write_file("nul.txt", nul, sizeof nul - 1);
+        CHECK(nesvm_dataset_read(p, NULL, &ds, &err) == NESVM_ERR_PARSE);
+        CHECK_CONTAINS(err.message, ":2:6:");
+    }
+    CHECK(nesvm_dataset_read("/nonexistent/file", NULL, &ds, &err) == NESVM_ERR_IO);
+    CHECK_CONTAINS(err.message, "cannot open '/nonexistent/file'");
+
+    /* allocation failure at every allocation of a read: clean error, no leak, no crash */
+    {
+        const char *p = write_file("small.txt", good, strlen(good));
+        int ok = 1;
+        for (long k = 0; k < 40; k++) {
+            nv_alloc_fail_after(k);
+            nesvm_status st = nesvm_dataset_read(p, NULL, &ds, &err);
+            nv_alloc_fail_after(-1);
+            if (st == NESVM_OK) {
+                nesvm_dataset_destroy(ds);
+                break;
+            }
+            if (st != NESVM_ERR_NOMEM || ds != NULL) ok = 0;
+        }
+        CHECK(ok);
+    }
+    char cmd[300];
+    snprintf(cmd, sizeof cmd, "rm -rf %s", dir);
+    if (system(cmd) != 0) return 2;
+    CHECK_DONE();
+}
