@@ -1,6 +1,6 @@
 #!/usr/bin/env bash
 # Run every test: install dependencies, build from scratch with warnings as
-# errors, run ctest (unit, CLI, oracle tests).
+# errors, run ctest (unit, CLI, oracle tests); then again under ASan+UBSan.
 set -euo pipefail
 cd "$(dirname "$0")/.."
 bash scripts/deps.sh
@@ -9,3 +9,11 @@ rm -rf "$build"
 cmake -S . -B "$build" -DCMAKE_BUILD_TYPE=Release -DNESVM_WERROR=ON >/dev/null
 cmake --build "$build" -j"$(nproc)"
 ctest --test-dir "$build" --output-on-failure -j"$(nproc)"
+
+# The same suite under AddressSanitizer + UndefinedBehaviorSanitizer (leak checks on).
+asan=${NESVM_ASAN_BUILD_DIR:-build-test-asan}
+rm -rf "$asan"
+cmake -S . -B "$asan" -DCMAKE_BUILD_TYPE=Debug -DNESVM_SANITIZE=ON >/dev/null
+cmake --build "$asan" -j"$(nproc)"
+ASAN_OPTIONS=detect_leaks=1 UBSAN_OPTIONS=print_stacktrace=1 \
+  ctest --test-dir "$asan" --output-on-failure -j"$(nproc)"

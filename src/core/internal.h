@@ -38,8 +38,8 @@ void nv_free(void *p);
 /* Test hook: the n-th allocation from now (0 = the next) on this thread fails;
  * a negative n disables injection.  Returns the number of allocations made on
  * this thread since the hook was last set. */
-NESVM_API void nv_alloc_fail_after(long n);
-NESVM_API long nv_alloc_count(void);
+void nv_alloc_fail_after(long n);
+long nv_alloc_count(void);
 
 /* ---- time */
 double nv_now(void); /* monotonic seconds */
