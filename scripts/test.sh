@@ -1,6 +1,7 @@
 #!/usr/bin/env bash
 # Run every test: install dependencies, build from scratch with warnings as
-# errors, run ctest (unit, CLI, oracle tests); then again under ASan+UBSan.
+# errors, run ctest (unit, CLI, oracle, install tests); then again under
+# ASan+UBSan; then the unit tests of a build without OpenMP.
 set -euo pipefail
 cd "$(dirname "$0")/.."
 bash scripts/deps.sh
@@ -17,3 +18,10 @@ cmake -S . -B "$asan" -DCMAKE_BUILD_TYPE=Debug -DNESVM_SANITIZE=ON >/dev/null
 cmake --build "$asan" -j"$(nproc)"
 ASAN_OPTIONS=detect_leaks=1 UBSAN_OPTIONS=print_stacktrace=1 \
   ctest --test-dir "$asan" --output-on-failure -j"$(nproc)"
+
+# The build without OpenMP must stay warning-free and pass the unit tests.
+noomp=${NESVM_NOOMP_BUILD_DIR:-build-test-noomp}
+rm -rf "$noomp"
+cmake -S . -B "$noomp" -DNESVM_OPENMP=OFF -DNESVM_WERROR=ON >/dev/null
+cmake --build "$noomp" -j"$(nproc)"
+ctest --test-dir "$noomp" --output-on-failure -j"$(nproc)" -R '^unit_'

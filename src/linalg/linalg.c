@@ -93,7 +93,9 @@ void nv_xw(const nesvm_dataset *X, const int64_t *rows, int64_t n, const double 
 {
     int nt = nv_threads(threads);
     (void)nt;
+#ifdef _OPENMP
 #pragma omp parallel for schedule(static) num_threads(nt) if (nt > 1 && n > 1000)
+#endif
     for (int64_t i = 0; i < n; i++) {
         int64_t r = rows ? rows[i] : i;
         out[i] = row_dot(X, r, w) + b;
@@ -122,15 +124,12 @@ void nv_xta(const nesvm_dataset *X, const int64_t *rows, int64_t n, const double
         xta_range(X, rows, 0, n, a, split, outp, outn);
         return;
     }
+#ifdef _OPENMP
     int parts = split ? 2 : 1;
 #pragma omp parallel num_threads(nt)
     {
-#ifdef _OPENMP
         int t = omp_get_thread_num();
         int T = omp_get_num_threads();
-#else
-        int t = 0, T = 1;
-#endif
         double *pp = ws->part + (size_t)t * 2 * d;
         double *pn = pp + d;
         memset(pp, 0, (size_t)parts * d * sizeof *pp);
@@ -149,6 +148,7 @@ void nv_xta(const nesvm_dataset *X, const int64_t *rows, int64_t n, const double
             if (split) outn[j] = sn;
         }
     }
+#endif
 }
 
 void nv_row_norms(const nesvm_dataset *X, const int64_t *rows, int64_t n, double *inf_norm,
