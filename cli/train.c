@@ -43,12 +43,17 @@ static void usage(FILE *f)
 
 static int open_trace(const char *cmd, const char *path, char **tmp, FILE **fp)
 {
-    size_t len = strlen(path) + 8;
+    size_t len = strlen(path) + 16;
     *tmp = malloc(len);
     if (!*tmp) return cli_error(cmd, "out of memory");
-    snprintf(*tmp, len, "%s.tmp", path);
-    *fp = fopen(*tmp, "w");
+    snprintf(*tmp, len, "%s.tmpXXXXXX", path);
+    int fd = mkstemp(*tmp);
+    *fp = fd >= 0 ? fdopen(fd, "w") : NULL;
     if (!*fp) {
+        if (fd >= 0) {
+            close(fd);
+            unlink(*tmp);
+        }
         free(*tmp);
         *tmp = NULL;
         return cli_error(cmd, "cannot create trace file '%s'", path);
@@ -59,17 +64,15 @@ static int open_trace(const char *cmd, const char *path, char **tmp, FILE **fp)
     return CLI_OK;
 }
 
+/* Close the trace; keep it (rename into place) only if `keep`.  Never leaves
+ * the temporary file behind. */
 static int close_trace(const char *cmd, const char *path, char *tmp, FILE *fp, int keep)
 {
     int rc = CLI_OK;
     if (!fp) return rc;
     int bad = ferror(fp) | (fclose(fp) != 0);
-    if (keep && !bad) {
-        if (rename(tmp, path) != 0) rc = cli_error(cmd, "cannot write trace file '%s'", path);
-    } else {
-        unlink(tmp);
-        if (keep) rc = cli_error(cmd, "cannot write trace file '%s'", path);
-    }
+    if (keep && (bad || rename(tmp, path) != 0)) rc = cli_error(cmd, "cannot write trace file '%s'", path);
+    if (!keep || rc != CLI_OK) unlink(tmp);
     free(tmp);
     return rc;
 }
@@ -113,9 +116,14 @@ int run_training(const char *cmd, train_opts *o, const char *data, const char *m
             rc = cli_error(cmd, "%s", err.message);
         } else {
             progress_end(&rs.ps);
-            if (nesvm_model_save(m, model_path, &err) != NESVM_OK) {
+            /* the trace goes in place first: if that fails, no model is written */
+            rc = close_trace(cmd, o->trace, trace_tmp, rs.ps.trace, 1);
+            rs.ps.trace = NULL;
+            if (rc == CLI_OK && nesvm_model_save(m, model_path, &err) != NESVM_OK) {
                 rc = cli_error(cmd, "%s", err.message);
-            } else if (!o->quiet) {
+                if (o->trace) unlink(o->trace);
+            }
+            if (rc == CLI_OK && !o->quiet) {
                 printf("classes %d, binary models %d, iterations %lld, time %.3f s\n",
                        nesvm_model_classes(m), stats.n_submodels, (long long)stats.iterations,
                        stats.seconds);
@@ -127,7 +135,8 @@ int run_training(const char *cmd, train_opts *o, const char *data, const char *m
         }
         nesvm_model_destroy(m);
     }
-    if (close_trace(cmd, o->trace, trace_tmp, rs.ps.trace, rc == CLI_OK) != CLI_OK) rc = CLI_ERROR;
+    if (rs.ps.trace && close_trace(cmd, o->trace, trace_tmp, rs.ps.trace, rc == CLI_OK) != CLI_OK)
+        rc = CLI_ERROR;
     nesvm_dataset_destroy(ds);
     if (interrupted && rc != CLI_OK) return 130;
     return rc;

@@ -277,6 +277,11 @@ nesvm_status nesvm_scaling_load(const char *path, nesvm_scaling **out, nesvm_err
                 for (int32_t j = cap; j < ncap; j++) { fmin[j] = INFINITY; fmax[j] = -INFINITY; }
                 cap = ncap;
             }
+            if (v[1] > v[2]) {
+                st = nv_error(err, NESVM_ERR_PARSE, "%s:%lld: feature %d has min %g above max %g",
+                              path, ln, idx, v[1], v[2]);
+                goto done;
+            }
             fmin[idx - 1] = v[1];
             fmax[idx - 1] = v[2];
             maxidx = idx;

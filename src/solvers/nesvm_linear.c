@@ -73,6 +73,12 @@ nesvm_status nv_nesvm_linear_train(const nv_binary_problem *pb, const nesvm_para
         goto out;
     }
     const double lam = nv_chinge_lipschitz(&obj, prm->lipschitz, prm->seed, tmp);
+    if (!isfinite(lam)) {
+        st = nv_error(err, NESVM_ERR_NUMERIC,
+                      "NESVM: the Lipschitz constant overflows (feature values too large: scale the data)");
+        res->exit_reason = NESVM_EXIT_NUMERIC;
+        goto out;
+    }
     const int auto_mu = prm->mu <= 0;
     double mu = auto_mu ? 1.0 : prm->mu;
 
