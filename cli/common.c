@@ -1,5 +1,6 @@
 /* common.c - option parsing, progress and trace output for the CLI. */
 #include "cli.h"
+#include "core/internal.h"
 
 #include <math.h>
 #include <stdarg.h>
@@ -85,7 +86,7 @@ int cli_parse_int(const char *s, long long *out)
 
 const char *fmt_num(double x, char *buf)
 {
-    snprintf(buf, 32, "%.10g", x);
+    nv_format_double(x, buf);
     return buf;
 }
 

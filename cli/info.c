@@ -57,7 +57,13 @@ int cmd_info(int argc, char **argv)
         printf("  [%d] %s vs ", s, fmt_num(labels[pos], buf));
         if (neg < 0) printf("rest");
         else printf("%s", fmt_num(labels[neg], buf));
+        nesvm_exit ex;
+        int64_t iters;
+        double primal, gap;
+        nesvm_model_training(m, s, &ex, &iters, &primal, &gap, NULL);
         printf(": b %.6g, ||w|| %.6g, non-zero weights %lld\n", b, sqrt(nrm), nz);
+        printf("      training: %s after %lld iterations, primal %.10g, relative gap %.3g\n",
+               nesvm_exit_str(ex), (long long)iters, primal, gap);
     }
     nesvm_model_destroy(m);
     return CLI_OK;

@@ -1,9 +1,9 @@
 /* predict.c - `nesvm predict`: labels (and decision values) for a data file. */
 #include "cli.h"
+#include "core/internal.h"
 
 #include <stdlib.h>
 #include <string.h>
-#include <unistd.h>
 
 static void usage(FILE *f)
 {
@@ -71,40 +71,22 @@ int cmd_predict(int argc, char **argv)
         goto done;
     }
     if (npos == 3) {
-        const char *out = pos[2];
-        size_t len = strlen(out) + 16;
-        char *tmp = malloc(len);
-        if (!tmp) {
-            rc = cli_error(cmd, "out of memory");
-            goto done;
-        }
-        snprintf(tmp, len, "%s.tmpXXXXXX", out);
-        int fd = mkstemp(tmp);
-        FILE *f = fd >= 0 ? fdopen(fd, "w") : NULL;
-        if (!f) {
-            if (fd >= 0) {
-                close(fd);
-                unlink(tmp);
-            }
-            free(tmp);
-            rc = cli_error(cmd, "cannot create output file '%s'", out);
+        nv_atomic_file af;
+        if (nv_atomic_open(&af, pos[2], &err) != NESVM_OK) {
+            rc = cli_error(cmd, "%s", err.message);
             goto done;
         }
         char buf[32];
         for (int64_t i = 0; i < n; i++) {
-            fputs(fmt_num(labels[i], buf), f);
+            fputs(fmt_num(labels[i], buf), af.fp);
             if (want_dec)
-                for (int s = 0; s < nsub; s++) fprintf(f, " %.17g", dec[i * nsub + s]);
-            fputc('\n', f);
+                for (int s = 0; s < nsub; s++) fprintf(af.fp, " %s", fmt_num(dec[i * nsub + s], buf));
+            fputc('\n', af.fp);
         }
-        int bad = ferror(f) | (fflush(f) != 0) | (fsync(fileno(f)) != 0);
-        bad |= (fclose(f) != 0);
-        if (bad || rename(tmp, out) != 0) {
-            unlink(tmp);
-            rc = cli_error(cmd, "cannot write output file '%s'", out);
+        if (nv_atomic_commit(&af, &err) != NESVM_OK) {
+            rc = cli_error(cmd, "%s", err.message);
+            goto done;
         }
-        free(tmp);
-        if (rc != CLI_OK) goto done;
     }
     if (!quiet) {
         const double *truth = nesvm_dataset_labels(ds);

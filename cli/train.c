@@ -1,5 +1,6 @@
 /* train.c - `nesvm train`: read data, train, save the model atomically. */
 #include "cli.h"
+#include "core/internal.h"
 
 #include <signal.h>
 #include <stdlib.h>
@@ -41,40 +42,28 @@ static void usage(FILE *f)
           f);
 }
 
-static int open_trace(const char *cmd, const char *path, char **tmp, FILE **fp)
+/* The trace is written to a temporary file and renamed into place only when
+ * the run succeeds, so a failed run leaves no partial trace. */
+static int open_trace(const char *cmd, const char *path, nv_atomic_file *af)
 {
-    size_t len = strlen(path) + 16;
-    *tmp = malloc(len);
-    if (!*tmp) return cli_error(cmd, "out of memory");
-    snprintf(*tmp, len, "%s.tmpXXXXXX", path);
-    int fd = mkstemp(*tmp);
-    *fp = fd >= 0 ? fdopen(fd, "w") : NULL;
-    if (!*fp) {
-        if (fd >= 0) {
-            close(fd);
-            unlink(*tmp);
-        }
-        free(*tmp);
-        *tmp = NULL;
-        return cli_error(cmd, "cannot create trace file '%s'", path);
-    }
+    nesvm_error err = {0};
+    if (nv_atomic_open(af, path, &err) != NESVM_OK) return cli_error(cmd, "%s", err.message);
     fputs("submodel,iteration,seconds,primal,best_primal,smoothed,lower_bound,gap,mu,lipschitz,"
           "n_sv,n_bounded\n",
-          *fp);
+          af->fp);
     return CLI_OK;
 }
 
-/* Close the trace; keep it (rename into place) only if `keep`.  Never leaves
- * the temporary file behind. */
-static int close_trace(const char *cmd, const char *path, char *tmp, FILE *fp, int keep)
+static int close_trace(const char *cmd, nv_atomic_file *af, int keep)
 {
-    int rc = CLI_OK;
-    if (!fp) return rc;
-    int bad = ferror(fp) | (fclose(fp) != 0);
-    if (keep && (bad || rename(tmp, path) != 0)) rc = cli_error(cmd, "cannot write trace file '%s'", path);
-    if (!keep || rc != CLI_OK) unlink(tmp);
-    free(tmp);
-    return rc;
+    if (!af->fp) return CLI_OK;
+    if (!keep) {
+        nv_atomic_abort(af);
+        return CLI_OK;
+    }
+    nesvm_error err = {0};
+    if (nv_atomic_commit(af, &err) != NESVM_OK) return cli_error(cmd, "%s", err.message);
+    return CLI_OK;
 }
 
 int run_training(const char *cmd, train_opts *o, const char *data, const char *model_path)
@@ -86,10 +75,13 @@ int run_training(const char *cmd, train_opts *o, const char *data, const char *m
     run_state rs;
     memset(&rs, 0, sizeof rs);
     rs.ps.tty = !o->quiet && isatty(fileno(stderr));
-    char *trace_tmp = NULL;
-    if (o->trace && open_trace(cmd, o->trace, &trace_tmp, &rs.ps.trace) != CLI_OK) {
-        nesvm_dataset_destroy(ds);
-        return CLI_ERROR;
+    nv_atomic_file trace = {0};
+    if (o->trace) {
+        if (open_trace(cmd, o->trace, &trace) != CLI_OK) {
+            nesvm_dataset_destroy(ds);
+            return CLI_ERROR;
+        }
+        rs.ps.trace = trace.fp;
     }
     signal(SIGINT, on_signal);
     signal(SIGTERM, on_signal);
@@ -117,8 +109,7 @@ int run_training(const char *cmd, train_opts *o, const char *data, const char *m
         } else {
             progress_end(&rs.ps);
             /* the trace goes in place first: if that fails, no model is written */
-            rc = close_trace(cmd, o->trace, trace_tmp, rs.ps.trace, 1);
-            rs.ps.trace = NULL;
+            rc = close_trace(cmd, &trace, 1);
             if (rc == CLI_OK && nesvm_model_save(m, model_path, &err) != NESVM_OK) {
                 rc = cli_error(cmd, "%s", err.message);
                 if (o->trace) unlink(o->trace);
@@ -135,8 +126,7 @@ int run_training(const char *cmd, train_opts *o, const char *data, const char *m
         }
         nesvm_model_destroy(m);
     }
-    if (rs.ps.trace && close_trace(cmd, o->trace, trace_tmp, rs.ps.trace, rc == CLI_OK) != CLI_OK)
-        rc = CLI_ERROR;
+    if (close_trace(cmd, &trace, rc == CLI_OK) != CLI_OK) rc = CLI_ERROR;
     nesvm_dataset_destroy(ds);
     if (interrupted && rc != CLI_OK) return 130;
     return rc;

@@ -296,6 +296,11 @@ NESVM_API const char *nesvm_model_multiclass(const nesvm_model *m);
 NESVM_API nesvm_status nesvm_model_linear(const nesvm_model *m, int k, const double **w,
                                           double *b, int *pos, int *neg, nesvm_error *err);
 
+/** How the training of binary sub-model k ended (any output may be NULL). */
+NESVM_API nesvm_status nesvm_model_training(const nesvm_model *m, int k, nesvm_exit *exit_reason,
+                                            int64_t *iterations, double *primal, double *gap,
+                                            nesvm_error *err);
+
 /**
  * Predict every row of `ds`.  `labels` (n_rows entries) receives predicted
  * labels; `decision` (may be NULL) receives n_rows x n_submodels decision

@@ -4,6 +4,7 @@
 
 #include <errno.h>
 #include <fcntl.h>
+#include <sys/stat.h>
 #include <stdlib.h>
 #include <string.h>
 #include <time.h>
@@ -30,6 +31,23 @@ int nv_threads(int threads)
 #endif
 }
 
+/* The process umask, read without changing it (umask(2) would race with
+ * other threads): Linux reports it in /proc/self/status. */
+static unsigned nv_umask(void)
+{
+    unsigned mask = 022;
+    FILE *f = fopen("/proc/self/status", "r");
+    if (!f) return mask;
+    char line[128];
+    while (fgets(line, sizeof line, f))
+        if (strncmp(line, "Umask:", 6) == 0) {
+            mask = (unsigned)strtoul(line + 6, NULL, 8);
+            break;
+        }
+    fclose(f);
+    return mask;
+}
+
 nesvm_status nv_atomic_open(nv_atomic_file *af, const char *path, nesvm_error *err)
 {
     memset(af, 0, sizeof *af);
@@ -52,6 +70,8 @@ nesvm_status nv_atomic_open(nv_atomic_file *af, const char *path, nesvm_error *e
         af->final_path = af->tmp_path = NULL;
         return nv_error(err, NESVM_ERR_IO, "cannot create '%s': %s", path, strerror(e));
     }
+    /* mkstemp creates 0600; give the file the mode a plain creat() would */
+    fchmod(fd, (mode_t)(0666 & ~nv_umask()));
     af->fp = fdopen(fd, "w");
     if (!af->fp) {
         int e = errno;

@@ -321,3 +321,16 @@ nesvm_status nesvm_model_linear(const nesvm_model *m, int k, const double **w, d
     if (neg) *neg = m->sub[k].neg;
     return NESVM_OK;
 }
+
+nesvm_status nesvm_model_training(const nesvm_model *m, int k, nesvm_exit *exit_reason,
+                                  int64_t *iterations, double *primal, double *gap,
+                                  nesvm_error *err)
+{
+    if (!m || k < 0 || k >= m->nsub)
+        return nv_error(err, NESVM_ERR_ARG, "sub-model index %d out of range", k);
+    if (exit_reason) *exit_reason = m->sub[k].exit_reason;
+    if (iterations) *iterations = m->sub[k].iterations;
+    if (primal) *primal = m->sub[k].primal;
+    if (gap) *gap = m->sub[k].gap;
+    return NESVM_OK;
+}
