@@ -1,0 +1,26 @@
+#!/usr/bin/env bash
+# Fashion-MNIST end to end on a slice: convert from Debian's
+# dataset-fashion-mnist with tools/fashion_mnist.py (first 2,000 training rows
+# of T-shirt vs Shirt, full 2,000-row test set), then train, predict, info, cv
+# and scale.  Checks exit statuses, sizes and that accuracy is far above chance.
+set -u
+bin=$1; src=$2
+tmp=$(mktemp -d); trap 'rm -rf "$tmp"' EXIT
+pass=0; fail=0
+ok() { echo "ok - $1"; pass=$((pass+1)); }
+bad() { echo "not ok - $1"; fail=$((fail+1)); }
+if /usr/bin/python3 "$src/tools/fashion_mnist.py" --out "$tmp" --task tshirt-shirt --limit 2000 >/dev/null; then
+  ok "convert"; else bad "convert"; fi
+tr=$tmp/fmnist-tshirt-shirt.train; te=$tmp/fmnist-tshirt-shirt.test
+[ "$(wc -l < "$tr")" -eq 2000 ] && [ "$(wc -l < "$te")" -eq 2000 ] && ok "row counts" || bad "row counts"
+if "$bin" train -q -c 1 --max-iter 300 --threads 2 "$tr" "$tmp/m.model"; then ok "train"; else bad "train"; fi
+out=$("$bin" predict "$te" "$tmp/m.model" "$tmp/pred") && ok "predict" || bad "predict"
+acc=$(printf '%s\n' "$out" | sed -n 's/^Accuracy = \([0-9.]*\)% (\([0-9]*\)\/2000)$/\1/p')
+awk -v a="${acc:-0}" 'BEGIN{exit !(a > 75)}' && ok "test accuracy $acc% > 75%" || bad "test accuracy '$out'"
+"$bin" info "$tmp/m.model" | grep -q "^features    784$" && ok "info: 784 features" || bad "info"
+cv=$("$bin" cv -v 3 --max-iter 100 "$tr") && ok "cv" || bad "cv"
+printf '%s\n' "$cv" | grep -Eq '^Cross Validation Accuracy = [0-9.]+%$' && ok "cv output" || bad "cv output '$cv'"
+"$bin" scale -l 0 -u 1 -s "$tmp/range" -o "$tmp/scaled" "$tr" && [ "$(wc -l < "$tmp/scaled")" -eq 2000 ] \
+  && ok "scale" || bad "scale"
+echo "$pass passed, $fail failed"
+[ "$fail" -eq 0 ]
