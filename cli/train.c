@@ -15,10 +15,6 @@ static void on_signal(int sig)
     interrupted = 1;
 }
 
-typedef struct run_state {
-    progress_state ps;
-} run_state;
-
 static int train_progress(const nesvm_progress *p, void *user)
 {
     progress_cb(p, user);
@@ -72,7 +68,7 @@ int run_training(const char *cmd, train_opts *o, const char *data, const char *m
     nesvm_dataset *ds = NULL;
     if (nesvm_dataset_read(data, &o->read, &ds, &err) != NESVM_OK)
         return cli_error(cmd, "%s", err.message);
-    run_state rs;
+    struct { progress_state ps; } rs;
     memset(&rs, 0, sizeof rs);
     rs.ps.tty = !o->quiet && isatty(fileno(stderr));
     nv_atomic_file trace = {0};

@@ -6,19 +6,14 @@
 /* Thread-local so that failure injection in one thread cannot affect a
  * training running in another: this is test state, not shared state. */
 static _Thread_local long fail_countdown = -1;
-static _Thread_local long alloc_count = 0;
 
 void nv_alloc_fail_after(long n)
 {
     fail_countdown = n;
-    alloc_count = 0;
 }
-
-long nv_alloc_count(void) { return alloc_count; }
 
 static int should_fail(void)
 {
-    alloc_count++;
     if (fail_countdown < 0) return 0;
     if (fail_countdown == 0) {
         fail_countdown = -1;

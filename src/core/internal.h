@@ -36,10 +36,8 @@ void *nv_malloc_array(size_t n, size_t size); /* overflow-checked n*size */
 void *nv_realloc_array(void *p, size_t n, size_t size);
 void nv_free(void *p);
 /* Test hook: the n-th allocation from now (0 = the next) on this thread fails;
- * a negative n disables injection.  Returns the number of allocations made on
- * this thread since the hook was last set. */
+ * a negative n disables injection. */
 void nv_alloc_fail_after(long n);
-long nv_alloc_count(void);
 
 /* ---- time */
 double nv_now(void); /* monotonic seconds */

@@ -29,8 +29,9 @@
  * quarter of the true gap, what remains is smoothing error, so mu shrinks by
  * the factor that should bring it to eps/2 (clamped to [1/100, 1/2]) and
  * Nesterov restarts from the best point: continuation in the spirit of
- * homotopy NESVM (Algorithm 2).  The returned point is the iterate with the
- * smallest P seen.
+ * homotopy NESVM (Algorithm 2).  Within a stage, when F_mu increases the
+ * estimate sequence restarts at the current point (adaptive restart).  The
+ * returned point is the iterate with the smallest P seen.
  *
  * Cost per iteration: one X*w and one X^T*a (rows with u_i = 0 skipped) plus
  * O(n + d).  Memory: 3n + 7d doubles, plus 2 T d for T > 1 threads.
@@ -39,6 +40,17 @@
 
 #include <math.h>
 #include <string.h>
+
+/* Start a new estimate sequence at (w, b): prox-center = (w, b), empty gradient sum. */
+static void begin_sequence(double *wstar, const double *w, double *G, size_t dbytes,
+                           double *bstar, double b, double *Gb, int64_t *k)
+{
+    memcpy(wstar, w, dbytes);
+    memset(G, 0, dbytes);
+    *bstar = b;
+    *Gb = 0;
+    *k = 0;
+}
 
 static double rel(double num, double den)
 {
@@ -87,19 +99,15 @@ nesvm_status nv_nesvm_linear_train(const nv_binary_problem *pb, const nesvm_para
     double b = bias ? pb->b0 : 0.0;
     memcpy(wbest, w, dbytes);
     double bbest = b, best_p = INFINITY, best_d = -INFINITY;
-    int64_t nsv_best = 0, iter = 0, k = 0, n_restarts = 0;
+    int64_t nsv_best = 0, iter = 0, k = 0;
     nesvm_exit why = NESVM_EXIT_MAX_ITER;
     int restart = 1;
     double L = 0, bstar = 0, Gb = 0, fmu_prev = NAN;
     nv_chinge_eval e;
 
     while (1) {
-        if (restart) { /* new stage: prox-center = current point, fresh gradient sum */
-            memcpy(wstar, w, dbytes);
-            bstar = b;
-            memset(G, 0, dbytes);
-            Gb = 0;
-            k = 0;
+        if (restart) { /* new mu stage */
+            begin_sequence(wstar, w, G, dbytes, &bstar, b, &Gb, &k);
             L = 1.0 + lam / mu;
             fmu_prev = NAN;
             restart = 0;
@@ -152,12 +160,9 @@ nesvm_status nv_nesvm_linear_train(const nv_binary_problem *pb, const nesvm_para
             why = NESVM_EXIT_TIME_LIMIT;
             break;
         }
-        if (k > 0 && e.Fmu > fmu_prev) {
-            /* adaptive restart: F_mu went up, so the momentum overshoots; restart
-             * the estimate sequence from the current point (keeps mu and L) */
-            restart = 1;
-            n_restarts++;
-        }
+        /* adaptive restart: F_mu went up, so the momentum overshoots; restart
+         * the estimate sequence from the current point (keeps mu and L) */
+        int overshoot = k > 0 && e.Fmu > fmu_prev;
         fmu_prev = e.Fmu;
         if (auto_mu && k > 0 && (e.Fmu - e.Dmu) <= 0.25 * (e.P - e.D)) {
             /* the remaining gap is mostly smoothing error: shrink mu, restart */
@@ -169,16 +174,7 @@ nesvm_status nv_nesvm_linear_train(const nv_binary_problem *pb, const nesvm_para
             restart = 1;
             continue;
         }
-        if (restart) {
-            double keep = fmu_prev;
-            memcpy(wstar, w, dbytes);
-            bstar = b;
-            memset(G, 0, dbytes);
-            Gb = 0;
-            k = 0;
-            restart = 0;
-            fmu_prev = keep;
-        }
+        if (overshoot) begin_sequence(wstar, w, G, dbytes, &bstar, b, &Gb, &k);
         /* Nesterov step (33)-(35); gradient g = w - (vp - vn), g_b = e.gb */
         double wk = 0.5 * (double)(k + 1);
         double cz = 2.0 / (double)(k + 3), cy = (double)(k + 1) / (double)(k + 3);
@@ -195,7 +191,6 @@ nesvm_status nv_nesvm_linear_train(const nv_binary_problem *pb, const nesvm_para
         }
         k++;
     }
-    (void)n_restarts;
     res->exit_reason = why;
     res->iterations = iter;
     res->primal = best_p;
