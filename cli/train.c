@@ -66,8 +66,16 @@ int run_training(const char *cmd, train_opts *o, const char *data, const char *m
 {
     nesvm_error err = {0};
     nesvm_dataset *ds = NULL;
+    double t_read = nv_now();
     if (nesvm_dataset_read(data, &o->read, &ds, &err) != NESVM_OK)
         return cli_error(cmd, "%s", err.message);
+    t_read = nv_now() - t_read;
+    if (!o->quiet)
+        printf("read %lld rows, %d features, %lld stored entries (%s, %s) in %.3f s\n",
+               (long long)nesvm_dataset_rows(ds), nesvm_dataset_features(ds),
+               (long long)nesvm_dataset_nnz(ds),
+               nesvm_dataset_storage(ds) == NESVM_STORAGE_DENSE ? "dense" : "csr",
+               nesvm_dataset_precision(ds) == NESVM_FLOAT ? "float" : "double", t_read);
     struct { progress_state ps; } rs;
     memset(&rs, 0, sizeof rs);
     rs.ps.tty = !o->quiet && isatty(fileno(stderr));
