@@ -112,7 +112,11 @@ void train_opts_help(FILE *f)
           "  --solver NAME        solver family (default nesvm; available: nesvm)\n"
           "  --mu MU              fixed smoothing parameter; 0 = automatic continuation (default)\n"
           "  --eps-abs E          also stop when |F_mu(w_k+1) - F_mu(w_k)| < E (the paper's rule)\n"
-          "  --lipschitz power|paper  step size from a power-iteration estimate (default) or eq. (48)\n"
+          "  --method newton|nesterov  inner minimizer of the smoothed objective: truncated\n"
+          "                       Newton with exact line search (default) or the paper's\n"
+          "                       Nesterov steps (33)-(35)\n"
+          "  --lipschitz power|paper  Nesterov step size from a power-iteration estimate\n"
+          "                       (default) or eq. (48)\n"
           "  --multiclass ovo|ovr one-vs-one (default) or one-vs-rest\n"
           "  --max-iter N         iteration limit per binary problem (default 100000)\n"
           "  --time-limit SEC     stop each training after SEC seconds (0 = none)\n"
@@ -144,6 +148,7 @@ int train_opt(cli_args *a, train_opts *o)
     static const struct { const char *opt, *param; } map[] = {
         {"c", "c"},           {"e", "eps"},         {"solver", "solver"},
         {"mu", "mu"},         {"eps_abs", "eps_abs"}, {"lipschitz", "lipschitz"},
+        {"method", "method"},
         {"multiclass", "multiclass"}, {"max_iter", "max_iter"}, {"time_limit", "time_limit"},
         {"threads", "threads"}, {"seed", "seed"},
     };
@@ -218,10 +223,11 @@ int progress_cb(const nesvm_progress *p, void *user)
 {
     progress_state *ps = user;
     if (ps->trace) {
-        fprintf(ps->trace, "%d,%lld,%.6f,%.17g,%.17g,%.17g,%.17g,%.17g,%.17g,%.17g,%lld,%lld\n",
+        fprintf(ps->trace,
+                "%d,%lld,%.6f,%.17g,%.17g,%.17g,%.17g,%.17g,%.17g,%.17g,%lld,%lld,%.17g,%lld\n",
                 p->submodel, (long long)p->iteration, p->elapsed, p->primal, p->best_primal,
                 p->smoothed, p->lower_bound, p->gap, p->mu, p->lipschitz, (long long)p->n_sv,
-                (long long)p->n_bounded);
+                (long long)p->n_bounded, p->step, (long long)p->inner);
     }
     if (ps->tty) {
         struct timespec ts;

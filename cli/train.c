@@ -45,7 +45,7 @@ static int open_trace(const char *cmd, const char *path, nv_atomic_file *af)
     nesvm_error err = {0};
     if (nv_atomic_open(af, path, &err) != NESVM_OK) return cli_error(cmd, "%s", err.message);
     fputs("submodel,iteration,seconds,primal,best_primal,smoothed,lower_bound,gap,mu,lipschitz,"
-          "n_sv,n_bounded\n",
+          "n_sv,n_bounded,step,inner\n",
           af->fp);
     return CLI_OK;
 }

@@ -201,6 +201,8 @@ NESVM_API nesvm_status nesvm_params_copy(const nesvm_params *src, nesvm_params *
  *   seed         random seed (non-negative integer)        [1]
  *   bias         1 = free (unregularized) bias, 0 = none   [1]
  *   multiclass   "ovo" or "ovr"                            [ovo]
+ *   method       inner minimizer of F_mu: "newton" (truncated Newton, exact
+ *                line search) or "nesterov" (the paper's steps 33-35) [newton]
  *   lipschitz    "power" (tight, estimated) or "paper" (eq. 48) [power]
  *   progress_every  call the progress callback every N iterations [1]
  * Unknown names and bad values return NESVM_ERR_ARG with a message.
@@ -223,7 +225,8 @@ typedef enum nesvm_exit {
     NESVM_EXIT_TIME_LIMIT = 2,
     NESVM_EXIT_CANCELLED = 3,
     NESVM_EXIT_NUMERIC = 4,
-    NESVM_EXIT_NO_MEMORY = 5
+    NESVM_EXIT_NO_MEMORY = 5,
+    NESVM_EXIT_STALLED = 6  /**< no further decrease is possible in floating point */
 } nesvm_exit;
 
 NESVM_API const char *nesvm_exit_str(nesvm_exit e);
@@ -243,6 +246,8 @@ typedef struct nesvm_progress {
     double lipschitz;       /**< Lipschitz constant (inverse step) in use */
     int64_t n_sv;           /**< samples with non-zero dual weight */
     int64_t n_bounded;      /**< samples at the upper bound (u = 1) */
+    double step;            /**< line-search step length of the last step (method newton), or NaN */
+    int64_t inner;          /**< conjugate-gradient iterations of the last step (method newton), or 0 */
 } nesvm_progress;
 
 /** Return non-zero to cancel the training at this iteration boundary. */

@@ -38,6 +38,7 @@ const char *nesvm_exit_str(nesvm_exit e)
     case NESVM_EXIT_CANCELLED: return "cancelled";
     case NESVM_EXIT_NUMERIC: return "numeric";
     case NESVM_EXIT_NO_MEMORY: return "no-memory";
+    case NESVM_EXIT_STALLED: return "stalled";
     }
     return "unknown";
 }

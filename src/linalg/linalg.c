@@ -177,3 +177,24 @@ void nv_row_norms(const nesvm_dataset *X, const int64_t *rows, int64_t n, double
         if (sq_norm) sq_norm[i] = sq;
     }
 }
+
+void nv_col_sq(const nesvm_dataset *X, const int64_t *rows, int64_t n, const double *a,
+               double *out)
+{
+    memset(out, 0, (size_t)X->d * sizeof *out);
+    for (int64_t i = 0; i < n; i++) {
+        int64_t r = rows ? rows[i] : i;
+        if (X->storage == NESVM_STORAGE_DENSE) {
+            size_t base = (size_t)r * (size_t)X->d;
+            for (int32_t j = 0; j < X->d; j++) {
+                double v = nv_val(X, (int64_t)(base + (size_t)j));
+                out[j] += a[i] * v * v;
+            }
+        } else {
+            for (int64_t k = X->indptr[r]; k < X->indptr[r + 1]; k++) {
+                double v = nv_val(X, k);
+                out[X->indices[k]] += a[i] * v * v;
+            }
+        }
+    }
+}

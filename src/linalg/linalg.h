@@ -36,6 +36,10 @@ void nv_xta(const nesvm_dataset *X, const int64_t *rows, int64_t n, const double
 void nv_row_norms(const nesvm_dataset *X, const int64_t *rows, int64_t n, double *inf_norm,
                   double *sq_norm);
 
+/* out[j] = sum_i a[i] x_{rows[i], j}^2 (the diagonal of X^T diag(a) X). */
+void nv_col_sq(const nesvm_dataset *X, const int64_t *rows, int64_t n, const double *a,
+               double *out);
+
 double nv_dot(const double *a, const double *b, int64_t n);
 
 #endif

@@ -13,8 +13,6 @@
 
 #define NV_MODEL_VERSION 1
 
-static const char *exit_names[] = {"converged", "max-iter", "time-limit",
-                                   "cancelled", "numeric", "no-memory"};
 
 nesvm_status nesvm_model_save(const nesvm_model *m, const char *path, nesvm_error *err)
 {
@@ -47,7 +45,7 @@ nesvm_status nesvm_model_save(const nesvm_model *m, const char *path, nesvm_erro
     for (int s = 0; s < m->nsub; s++) {
         const nv_submodel *sm = &m->sub[s];
         fprintf(f, "submodel %d pos %d neg %d exit %s iterations %lld", s, sm->pos, sm->neg,
-                exit_names[sm->exit_reason], (long long)sm->iterations);
+                nesvm_exit_str(sm->exit_reason), (long long)sm->iterations);
         nv_format_double(sm->primal, num);
         fprintf(f, " primal %s", num);
         nv_format_double(sm->gap, num);
@@ -287,8 +285,8 @@ nesvm_status nesvm_model_load(const char *path, nesvm_model **out, nesvm_error *
         if ((neg < 0) != (m->params->multiclass == NV_OVR && k > 2))
             FAIL("submodel %d: neg %lld does not fit the multiclass scheme", s, neg);
         int ex = -1;
-        for (int e = 0; e < 6; e++)
-            if (strcmp(lx.tok[7], exit_names[e]) == 0) ex = e;
+        for (int e = NESVM_EXIT_CONVERGED; e <= NESVM_EXIT_STALLED; e++)
+            if (strcmp(lx.tok[7], nesvm_exit_str((nesvm_exit)e)) == 0) ex = e;
         if (ex < 0) FAIL("submodel %d: unknown exit reason '%.40s'", s, lx.tok[7]);
         if (!tok_int(lx.tok[9], 0, INT64_MAX, &iv)) FAIL("submodel %d: bad iterations", s);
         sm->iterations = iv;

@@ -10,7 +10,8 @@
 
 const char *const nv_param_names[] = {"solver",     "c",         "eps",     "eps_abs",
                                       "mu",         "max_iter",  "time_limit", "threads",
-                                      "seed",       "bias",      "multiclass", "lipschitz",
+                                      "seed",       "bias",      "multiclass", "method",
+                                      "lipschitz",
                                       "progress_every", NULL};
 
 nesvm_status nesvm_params_create(nesvm_params **out, nesvm_error *err)
@@ -30,6 +31,7 @@ nesvm_status nesvm_params_create(nesvm_params **out, nesvm_error *err)
     p->seed = 1;
     p->bias = 1;
     p->multiclass = NV_OVO;
+    p->method = NV_METHOD_NEWTON;
     p->lipschitz = NV_LIP_POWER;
     p->progress_every = 1;
     return NESVM_OK;
@@ -136,6 +138,13 @@ nesvm_status nesvm_params_set(nesvm_params *p, const char *name, const char *val
             p->multiclass = NV_OVR;
         else
             return nv_error(err, NESVM_ERR_ARG, "invalid value '%s' for multiclass: expected ovo or ovr", value);
+    } else if (strcmp(name, "method") == 0) {
+        if (strcmp(value, "newton") == 0)
+            p->method = NV_METHOD_NEWTON;
+        else if (strcmp(value, "nesterov") == 0)
+            p->method = NV_METHOD_NESTEROV;
+        else
+            return nv_error(err, NESVM_ERR_ARG, "invalid value '%s' for method: expected newton or nesterov", value);
     } else if (strcmp(name, "lipschitz") == 0) {
         if (strcmp(value, "power") == 0)
             p->lipschitz = NV_LIP_POWER;
@@ -172,6 +181,7 @@ nesvm_status nesvm_params_get(const nesvm_params *p, const char *name, char *buf
     else if (strcmp(name, "seed") == 0) snprintf(num, sizeof num, "%" PRIu64, p->seed);
     else if (strcmp(name, "bias") == 0) snprintf(num, sizeof num, "%d", p->bias);
     else if (strcmp(name, "multiclass") == 0) s = p->multiclass == NV_OVR ? "ovr" : "ovo";
+    else if (strcmp(name, "method") == 0) s = p->method == NV_METHOD_NESTEROV ? "nesterov" : "newton";
     else if (strcmp(name, "lipschitz") == 0) s = p->lipschitz == NV_LIP_PAPER ? "paper" : "power";
     else if (strcmp(name, "progress_every") == 0) snprintf(num, sizeof num, "%" PRId64, p->progress_every);
     else return nv_error(err, NESVM_ERR_ARG, "unknown parameter '%s'", name);

@@ -6,6 +6,7 @@
 
 enum { NV_OVO = 0, NV_OVR = 1 };
 enum { NV_LIP_POWER = 0, NV_LIP_PAPER = 1 };
+enum { NV_METHOD_NEWTON = 0, NV_METHOD_NESTEROV = 1 };
 
 struct nesvm_params {
     char solver[32];
@@ -19,6 +20,7 @@ struct nesvm_params {
     uint64_t seed;
     int bias;
     int multiclass;
+    int method;
     int lipschitz;
     int64_t progress_every;
     int n_weights;

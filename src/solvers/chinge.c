@@ -47,16 +47,32 @@ nesvm_status nv_chinge_init(nv_chinge *o, const nv_binary_problem *pb, int bias,
         if (q > mx) mx = q;
     }
     o->paper_lam = (double)n * mx;
+    if (!isfinite(o->paper_lam)) {
+        nv_chinge_free(o);
+        return nv_error(err, NESVM_ERR_NUMERIC,
+                        "NESVM: a squared row norm overflows (feature values too large: scale the data)");
+    }
     return NESVM_OK;
+}
+
+void nv_chinge_margins(nv_chinge *o, const double *w, double b)
+{
+    const nv_binary_problem *pb = o->pb;
+    nv_xw(pb->X, pb->rows, pb->n, w, o->bias ? b : 0.0, o->m, o->lw.threads);
 }
 
 void nv_chinge_evaluate(nv_chinge *o, const double *w, double b, double mu, nv_chinge_eval *e)
 {
+    nv_chinge_margins(o, w, b);
+    nv_chinge_evaluate_at(o, w, mu, e);
+}
+
+void nv_chinge_evaluate_at(nv_chinge *o, const double *w, double mu, nv_chinge_eval *e)
+{
     const nv_binary_problem *pb = o->pb;
     const int64_t n = pb->n;
     const int32_t d = pb->X->d;
-    nv_xw(pb->X, pb->rows, n, w, o->bias ? b : 0.0, o->m, o->lw.threads);
-    double hinge = 0, hmu = 0, sp = 0, sn = 0, qp = 0, qn = 0;
+    double hinge = 0, hmu = 0, sp = 0, sn = 0, qp = 0, qn = 0, umax_all = 0;
     int64_t nsv = 0, nbound = 0;
     for (int64_t i = 0; i < n; i++) {
         double c = pb->cost[i], s = o->s[i];
@@ -75,6 +91,7 @@ void nv_chinge_evaluate(nv_chinge *o, const double *w, double b, double mu, nv_c
             }
             nsv++;
         }
+        if (u > umax_all) umax_all = u;
         double alpha = c * u;
         o->a[i] = alpha;
         if (pb->y[i] > 0) {
@@ -100,10 +117,19 @@ void nv_chinge_evaluate(nv_chinge *o, const double *w, double b, double mu, nv_c
         double v = rp * o->vp[j] - rn * o->vn[j];
         vv += v * v;
     }
+    /* the best multiple theta * alpha inside the box: D(theta alpha) =
+     * theta sa - theta^2/2 vv is concave in theta; theta <= 1/max u keeps
+     * alpha_i <= c_i (the dual values of alpha itself are theta = 1) */
+    double sa = rp * sp + rn * sn, q = rp * rp * qp + rn * rn * qn;
+    double umax = (rp > rn ? rp : rn) * umax_all;
+    double tmax = umax > 0 ? 1.0 / umax : 1.0;
+    double th = vv > 0 ? sa / vv : tmax, thm = vv + mu * q > 0 ? sa / (vv + mu * q) : tmax;
+    if (th > tmax) th = tmax;
+    if (thm > tmax) thm = tmax;
     e->P = 0.5 * ww + hinge;
     e->Fmu = 0.5 * ww + hmu;
-    e->D = rp * sp + rn * sn - 0.5 * vv;
-    e->Dmu = e->D - 0.5 * mu * (rp * rp * qp + rn * rn * qn);
+    e->D = th * sa - 0.5 * th * th * vv;
+    e->Dmu = thm * sa - 0.5 * thm * thm * (vv + mu * q);
     e->sp = sp;
     e->sn = sn;
     e->gb = o->bias ? -(sp - sn) : 0.0;

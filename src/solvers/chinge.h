@@ -40,6 +40,12 @@ void nv_chinge_free(nv_chinge *o);
  * g_w = w - (vp - vn), g_b = e->gb. */
 void nv_chinge_evaluate(nv_chinge *o, const double *w, double b, double mu, nv_chinge_eval *e);
 
+/* Margins only: o->m[i] = x_i.w + b (one X*w). */
+void nv_chinge_margins(nv_chinge *o, const double *w, double b);
+/* Everything else of nv_chinge_evaluate, from the margins already in o->m
+ * (which the caller may have updated incrementally): one X^T*a. */
+void nv_chinge_evaluate_at(nv_chinge *o, const double *w, double mu, nv_chinge_eval *e);
+
 /* lambda with L = 1 + lambda/mu a Lipschitz constant of grad F_mu:
  * kind NV_LIP_PAPER: eq. (48); NV_LIP_POWER: 1.1 x a 30-step power-iteration
  * estimate of lambda_max(Z^T diag(c_i/s_i) Z), Z = [X 1], capped by (48).

@@ -36,7 +36,7 @@
  * Cost per iteration: one X*w and one X^T*a (rows with u_i = 0 skipped) plus
  * O(n + d).  Memory: 3n + 7d doubles, plus 2 T d for T > 1 threads.
  */
-#include "chinge.h"
+#include "track.h"
 
 #include <math.h>
 #include <string.h>
@@ -52,16 +52,11 @@ static void begin_sequence(double *wstar, const double *w, double *G, size_t dby
     *k = 0;
 }
 
-static double rel(double num, double den)
-{
-    den = fabs(den);
-    return num / (den > 1e-300 ? den : 1e-300);
-}
-
 nesvm_status nv_nesvm_linear_train(const nv_binary_problem *pb, const nesvm_params *prm,
                                    const nv_progress_sink *sink, nv_binary_result *res,
                                    nesvm_error *err)
 {
+    if (prm->method == NV_METHOD_NEWTON) return nv_nesvm_newton_train(pb, prm, sink, res, err);
     const double t0 = nv_now();
     const int32_t d = pb->X->d;
     const int bias = prm->bias;
@@ -70,7 +65,7 @@ nesvm_status nv_nesvm_linear_train(const nv_binary_problem *pb, const nesvm_para
     double *w = NULL, *wstar = NULL, *G = NULL, *wbest = NULL, *tmp = NULL;
     nesvm_status st = nv_chinge_init(&obj, pb, bias, prm->threads, err);
     if (st != NESVM_OK) {
-        res->exit_reason = NESVM_EXIT_NO_MEMORY;
+        res->exit_reason = st == NESVM_ERR_NOMEM ? NESVM_EXIT_NO_MEMORY : NESVM_EXIT_NUMERIC;
         return st;
     }
     size_t dd = (size_t)(d ? d : 1);
@@ -97,10 +92,11 @@ nesvm_status nv_nesvm_linear_train(const nv_binary_problem *pb, const nesvm_para
     if (pb->w0) memcpy(w, pb->w0, dbytes);
     else memset(w, 0, dbytes);
     double b = bias ? pb->b0 : 0.0;
+    nv_track tr;
+    nv_track_init(&tr, prm, sink, d, wbest, t0);
     memcpy(wbest, w, dbytes);
-    double bbest = b, best_p = INFINITY, best_d = -INFINITY;
-    int64_t nsv_best = 0, iter = 0, k = 0;
-    nesvm_exit why = NESVM_EXIT_MAX_ITER;
+    tr.bbest = b;
+    int64_t k = 0;
     int restart = 1;
     double L = 0, bstar = 0, Gb = 0, fmu_prev = NAN;
     nv_chinge_eval e;
@@ -110,67 +106,21 @@ nesvm_status nv_nesvm_linear_train(const nv_binary_problem *pb, const nesvm_para
             begin_sequence(wstar, w, G, dbytes, &bstar, b, &Gb, &k);
             L = 1.0 + lam / mu;
             fmu_prev = NAN;
+            nv_track_new_stage(&tr);
             restart = 0;
         }
         nv_chinge_evaluate(&obj, w, b, mu, &e);
-        if (!isfinite(e.P) || !isfinite(e.Fmu) || !isfinite(e.D)) {
-            why = NESVM_EXIT_NUMERIC;
-            st = nv_error(err, NESVM_ERR_NUMERIC,
-                          "NESVM: non-finite objective at iteration %lld (check the data scale)",
-                          (long long)iter + 1);
-            break;
-        }
-        if (e.P < best_p) {
-            best_p = e.P;
-            memcpy(wbest, w, dbytes);
-            bbest = b;
-            nsv_best = e.nsv;
-        }
-        if (e.D > best_d) best_d = e.D;
-        iter++;
-        double gap = rel(best_p - best_d, best_p);
-        if (gap < 0) gap = 0;
-        if (sink && sink->fn && (iter % prm->progress_every == 0 || iter == 1)) {
-            nesvm_progress pg = {sink->submodel, sink->n_submodels, iter, nv_now() - t0,
-                                 e.P, best_p, e.Fmu, best_d, gap, mu, L, e.nsv, e.nbound};
-            if (sink->fn(&pg, sink->user)) {
-                why = NESVM_EXIT_CANCELLED;
-                st = nv_error(err, NESVM_ERR_CANCELLED, "training cancelled at iteration %lld",
-                              (long long)iter);
-                break;
-            }
-        }
-        if (gap <= prm->eps) {
-            why = NESVM_EXIT_CONVERGED;
-            break;
-        }
-        if (!auto_mu && rel(e.Fmu - e.Dmu, e.Fmu) <= prm->eps) {
-            why = NESVM_EXIT_CONVERGED;
-            break;
-        }
-        if (prm->eps_abs > 0 && k > 0 && fabs(e.Fmu - fmu_prev) < prm->eps_abs) {
-            why = NESVM_EXIT_CONVERGED;
-            break;
-        }
-        if (iter >= prm->max_iter) {
-            why = NESVM_EXIT_MAX_ITER;
-            break;
-        }
-        if (prm->time_limit > 0 && nv_now() - t0 >= prm->time_limit) {
-            why = NESVM_EXIT_TIME_LIMIT;
-            break;
-        }
+        nv_track_info info = {mu, L, NAN, 0};
+        if (nv_track_iterate(&tr, &e, w, b, &info, &st, err)) break;
         /* adaptive restart: F_mu went up, so the momentum overshoots; restart
          * the estimate sequence from the current point (keeps mu and L) */
         int overshoot = k > 0 && e.Fmu > fmu_prev;
         fmu_prev = e.Fmu;
-        if (auto_mu && k > 0 && (e.Fmu - e.Dmu) <= 0.25 * (e.P - e.D)) {
+        if (auto_mu && k > 0 && nv_mu_stage_done(&e)) {
             /* the remaining gap is mostly smoothing error: shrink mu, restart */
-            double smooth_part = (e.P - e.D) - (e.Fmu - e.Dmu);
-            double f = smooth_part > 0 ? 0.5 * prm->eps * fabs(best_p) / smooth_part : 0.01;
-            mu *= f < 0.01 ? 0.01 : (f > 0.5 ? 0.5 : f);
+            mu *= nv_mu_shrink(&e, prm->eps, tr.best_p, 0.01);
             memcpy(w, wbest, dbytes);
-            b = bbest;
+            b = tr.bbest;
             restart = 1;
             continue;
         }
@@ -191,15 +141,7 @@ nesvm_status nv_nesvm_linear_train(const nv_binary_problem *pb, const nesvm_para
         }
         k++;
     }
-    res->exit_reason = why;
-    res->iterations = iter;
-    res->primal = best_p;
-    res->lower_bound = best_d;
-    res->gap = isfinite(best_p) ? rel(best_p - best_d, best_p) : NAN;
-    if (res->gap < 0) res->gap = 0;
-    res->n_sv = nsv_best;
-    memcpy(res->w, wbest, dbytes);
-    res->b = bbest;
+    nv_track_result(&tr, res);
 out:
     res->seconds = nv_now() - t0;
     nv_free(w);

@@ -53,6 +53,9 @@ typedef struct nv_solver {
 /* The registry: NULL if no solver has this name. */
 const nv_solver *nv_solver_find(const char *name);
 
+nesvm_status nv_nesvm_newton_train(const nv_binary_problem *pb, const nesvm_params *p,
+                                   const nv_progress_sink *sink, nv_binary_result *res,
+                                   nesvm_error *err);
 nesvm_status nv_nesvm_linear_train(const nv_binary_problem *pb, const nesvm_params *p,
                                    const nv_progress_sink *sink, nv_binary_result *res,
                                    nesvm_error *err);

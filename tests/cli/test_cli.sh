@@ -164,8 +164,11 @@ bad_train only-comments       '# a comment\n\n   \n\t# another\r\n\n' "bad/only-
 bad_train one-class           '1 1:1\n1 2:1\n1 1:0.5 2:0.5\n' "only one class (label 1)"
 printf -- '-1 1:1e300 2:1\n1 1:-1e300 2:2\n' > "$T/huge.txt"
 expect_fail "train: values whose squares overflow" 1 \
-    "the Lipschitz constant overflows (feature values too large: scale the data)" "$T/huge.model" -- \
+    "overflows (feature values too large: scale the data)" "$T/huge.model" -- \
     "$BIN" train "$T/huge.txt" "$T/huge.model"
+expect_fail "train --method nesterov: values whose squares overflow" 1 \
+    "overflows (feature values too large: scale the data)" "$T/huge.model" -- \
+    "$BIN" train --method nesterov "$T/huge.txt" "$T/huge.model"
 printf 'x\n-1 1\n1 5 1\n' > "$T/inverted.range"
 expect_fail "scale -r: feature with min above max" 1 \
     "inverted.range:3: feature 1 has min 5 above max 1" "" -- \
@@ -509,11 +512,11 @@ run "$BIN" cv -v 5 "$HEART"
 if expect_ok_rc "cv -v 5"; then
     grep -Eqx 'Cross Validation Accuracy = [0-9.]+%' "$T/.out" && ok "cv -v 5" ||
         not_ok "cv -v 5" "stdout: $(first_line "$T/.out")"
-    CVOUT=$(cat "$T/.out")
+    CVOUT=$(grep '^Cross' "$T/.out")
 fi
 run "$BIN" train -v 5 "$HEART"
 if expect_ok_rc "train -v 5"; then
-    [ -n "${CVOUT:-}" ] && [ "$(cat "$T/.out")" = "$CVOUT" ] && [ ! -e "$T/heart_scale.model" ] && ok "train -v 5 (same as cv, no model)" ||
+    [ -n "${CVOUT:-}" ] && [ "$(grep '^Cross' "$T/.out")" = "$CVOUT" ] && [ ! -e "$T/heart_scale.model" ] && ok "train -v 5 (same as cv, no model)" ||
         not_ok "train -v 5 (same as cv, no model)" "stdout: $(first_line "$T/.out")"
 fi
 
@@ -762,11 +765,11 @@ if expect_ok_rc "data: hex floats and signs"; then
 fi
 
 # option syntax: --name=value, '_' = '-', options after file arguments, -w<label>
-run "$BIN" train -q --max-iter 50 "$HEART" "$T/mi1.model"
-run "$BIN" train -q --max_iter=50 "$HEART" "$T/mi2.model"
-run "$BIN" train "$HEART" "$T/mi3.model" --max-iter=50 -q
+run "$BIN" train -q --max-iter 5 "$HEART" "$T/mi1.model"
+run "$BIN" train -q --max_iter=5 "$HEART" "$T/mi2.model"
+run "$BIN" train "$HEART" "$T/mi3.model" --max-iter=5 -q
 if [ "$RC" -eq 0 ] && [ ! -s "$T/.out" ] && cmp -s "$T/mi1.model" "$T/mi2.model" && cmp -s "$T/mi1.model" "$T/mi3.model" &&
-    grep -q "^param max_iter 50$" "$T/mi1.model" && grep -q "exit max-iter iterations 50 " "$T/mi1.model"; then
+    grep -q "^param max_iter 5$" "$T/mi1.model" && grep -q "exit max-iter iterations 5 " "$T/mi1.model"; then
     ok "options: --max-iter=N, --max_iter, options after files"
 else
     not_ok "options: --max-iter=N, --max_iter, options after files" "exit $RC or models differ"
@@ -794,7 +797,7 @@ run "$BIN" predict -q "$HEART" "$T/float.model" "$T/float.pred"
     not_ok "train --float" "exit $run2_rc/$RC"
 
 # --time-limit stops training with a model whose exit is time-limit
-SLOW=(-e 1e-12 -c 1000 --max-iter 100000000)
+SLOW=(--method nesterov -e 1e-12 -c 1000 --max-iter 100000000)
 run "$BIN" train -q "${SLOW[@]}" --time-limit 0.2 "$HEART" "$T/tl.model"
 if expect_ok_rc "train --time-limit"; then
     grep -q "^submodel 0 .* exit time-limit " "$T/tl.model" && ok "train --time-limit" ||

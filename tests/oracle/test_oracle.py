@@ -50,18 +50,22 @@ def main():
         nmodel = os.path.join(tmp, 'n.model')
         subprocess.run(['svm-train', '-q', '-t', '0', '-c', '%g' % C, '-e', '1e-6'] + wopts
                        + [data, lmodel], check=True)
-        out = subprocess.run([nesvm, 'train', '-c', '%g' % C, '-e', '1e-4'] + wopts
-                             + [data, nmodel], check=True, capture_output=True, text=True).stdout
-        gap = float(re.search(r'relative gap ([0-9.e+-]+)', out).group(1))
         p_l = primal(data, lmodel, C, weights)
-        p_n = primal(data, nmodel, C, weights)
-        rel = abs(p_n - p_l) / p_l
-        lower = p_n * (1 - gap)
-        ok = rel <= 1e-3 and lower <= p_l * (1 + 1e-9) and gap <= 1e-4
-        print('%s - %s: nesvm %.10g libsvm %.10g rel %.2e gap %.2e'
-              % ('ok' if ok else 'not ok', name, p_n, p_l, rel, gap))
-        passed += ok
-        failed += not ok
+        for method in (['--method', 'newton'], ['--method', 'newton', '--threads', '2'],
+                       ['--method', 'nesterov', '--max-iter', '1000000']):
+            out = subprocess.run([nesvm, 'train', '-c', '%g' % C, '-e', '1e-4'] + method + wopts
+                                 + [data, nmodel], check=True, capture_output=True,
+                                 text=True).stdout
+            gap = float(re.search(r'relative gap ([0-9.e+-]+)', out).group(1))
+            p_n = primal(data, nmodel, C, weights)
+            rel = abs(p_n - p_l) / p_l
+            lower = p_n * (1 - gap)
+            # certified gap 1e-4 plus LIBSVM's own inaccuracy at -e 1e-6
+            ok = rel <= 2e-4 and lower <= p_l * (1 + 1e-9) and gap <= 1e-4
+            print('%s - %s %s: nesvm %.10g libsvm %.10g rel %.2e gap %.2e'
+                  % ('ok' if ok else 'not ok', name, ' '.join(method), p_n, p_l, rel, gap))
+            passed += ok
+            failed += not ok
     print('%d passed, %d failed' % (passed, failed))
     return 1 if failed else 0
 
