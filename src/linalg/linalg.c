@@ -12,6 +12,7 @@ nesvm_status nv_linalg_ws_init(nv_linalg_ws *ws, int threads, int32_t d, nesvm_e
     ws->threads = nv_threads(threads);
     ws->d = d;
     ws->part = NULL;
+    ws->min_work = NV_PAR_MIN_WORK;
     if (ws->threads > 1) {
         ws->part = nv_malloc_array((size_t)ws->threads * 2 * (size_t)(d ? d : 1), sizeof(double));
         if (!ws->part) return nv_error(err, NESVM_ERR_NOMEM, "out of memory for work buffers");
@@ -88,13 +89,22 @@ static inline void row_axpy(const nesvm_dataset *X, int64_t r, double a, double 
     }
 }
 
-void nv_xw(const nesvm_dataset *X, const int64_t *rows, int64_t n, const double *w, double b,
-           double *out, int threads)
+static int worth_threads(const nesvm_dataset *X, int64_t n, const nv_linalg_ws *ws)
 {
-    int nt = nv_threads(threads);
-    (void)nt;
+    if (ws->threads <= 1 || X->n == 0) return 0;
+    double per_row = X->storage == NESVM_STORAGE_DENSE ? (double)X->d
+                                                       : (double)X->nnz / (double)X->n;
+    return (double)n * per_row >= ws->min_work;
+}
+
+void nv_xw(const nesvm_dataset *X, const int64_t *rows, int64_t n, const double *w, double b,
+           double *out, const nv_linalg_ws *ws)
+{
+    int nt = ws->threads;
+    int par = worth_threads(X, n, ws);
+    (void)par;
 #ifdef _OPENMP
-#pragma omp parallel for schedule(static) num_threads(nt) if (nt > 1 && n > 1000)
+#pragma omp parallel for schedule(static) num_threads(nt) if (par)
 #endif
     for (int64_t i = 0; i < n; i++) {
         int64_t r = rows ? rows[i] : i;
@@ -118,7 +128,7 @@ void nv_xta(const nesvm_dataset *X, const int64_t *rows, int64_t n, const double
 {
     size_t d = (size_t)X->d;
     int nt = ws->threads;
-    if (nt <= 1 || n < 2000 || !ws->part) {
+    if (!worth_threads(X, n, ws) || !ws->part) {
         memset(outp, 0, d * sizeof *outp);
         if (split) memset(outn, 0, d * sizeof *outn);
         xta_range(X, rows, 0, n, a, split, outp, outn);

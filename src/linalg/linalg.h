@@ -11,10 +11,16 @@
 
 #include "../data/dataset_internal.h"
 
+/* Threads pay off only for products of at least this many stored entries:
+ * below it a parallel region costs more than it saves, and on a loaded
+ * machine a region waits for a descheduled thread. */
+#define NV_PAR_MIN_WORK 1048576.0
+
 typedef struct nv_linalg_ws {
     int threads;
     int32_t d;
-    double *part; /* threads * 2 * d partial sums (threads > 1) */
+    double *part;     /* threads * 2 * d partial sums (threads > 1) */
+    double min_work;  /* NV_PAR_MIN_WORK; tests lower it to exercise threads */
 } nv_linalg_ws;
 
 nesvm_status nv_linalg_ws_init(nv_linalg_ws *ws, int threads, int32_t d, nesvm_error *err);
@@ -22,7 +28,7 @@ void nv_linalg_ws_free(nv_linalg_ws *ws);
 
 /* out[i] = x_{rows[i]} . w + b, for i < n (w has X->d entries). */
 void nv_xw(const nesvm_dataset *X, const int64_t *rows, int64_t n, const double *w, double b,
-           double *out, int threads);
+           double *out, const nv_linalg_ws *ws);
 
 /*
  * Transposed product.  With split == NULL: outp = sum_i a[i] x_{rows[i]}.

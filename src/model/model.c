@@ -262,9 +262,10 @@ nesvm_status nv_predict_rows(const nesvm_model *m, const nesvm_dataset *ds, cons
         return nv_error(err, NESVM_ERR_NOMEM, "out of memory for prediction");
     }
     int32_t dm = m->d < ds->d ? m->d : ds->d; /* features beyond the model's are ignored */
+    nv_linalg_ws lw = {nv_threads(threads), ds->d, NULL, NV_PAR_MIN_WORK}; /* X*w needs no buffers */
     for (int s = 0; s < nsub; s++) {
         memcpy(wpad, m->sub[s].w, (size_t)dm * sizeof(double));
-        nv_xw(ds, rows, n, wpad, m->sub[s].b, col, threads);
+        nv_xw(ds, rows, n, wpad, m->sub[s].b, col, &lw);
         for (int64_t i = 0; i < n; i++) dec[i * nsub + s] = col[i];
     }
     int ovr = m->params->multiclass == NV_OVR && m->nr_class > 2;

@@ -58,7 +58,7 @@ nesvm_status nv_chinge_init(nv_chinge *o, const nv_binary_problem *pb, int bias,
 void nv_chinge_margins(nv_chinge *o, const double *w, double b)
 {
     const nv_binary_problem *pb = o->pb;
-    nv_xw(pb->X, pb->rows, pb->n, w, o->bias ? b : 0.0, o->m, o->lw.threads);
+    nv_xw(pb->X, pb->rows, pb->n, w, o->bias ? b : 0.0, o->m, &o->lw);
 }
 
 void nv_chinge_evaluate(nv_chinge *o, const double *w, double b, double mu, nv_chinge_eval *e)
@@ -152,7 +152,7 @@ double nv_chinge_lipschitz(nv_chinge *o, int kind, uint64_t seed, double *v)
         if (nrm == 0) break;
         for (int32_t j = 0; j < d; j++) v[j] /= nrm;
         vb /= nrm;
-        nv_xw(pb->X, pb->rows, n, v, vb, o->m, o->lw.threads);
+        nv_xw(pb->X, pb->rows, n, v, vb, o->m, &o->lw);
         double sb = 0;
         for (int64_t i = 0; i < n; i++) {
             o->a[i] = pb->cost[i] / o->s[i] * o->m[i];

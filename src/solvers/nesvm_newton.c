@@ -63,7 +63,7 @@ static void hess_vec(newton_ws *ws, const double *v, double *out)
     const nv_binary_problem *pb = ws->obj->pb;
     const int32_t d = ws->d;
     double vb = ws->bias ? v[d] : 0.0;
-    nv_xw(pb->X, ws->zrows, ws->nz, v, vb, ws->zt, ws->obj->lw.threads);
+    nv_xw(pb->X, ws->zrows, ws->nz, v, vb, ws->zt, &ws->obj->lw);
     double sb = 0;
     for (int64_t k = 0; k < ws->nz; k++) {
         ws->zt[k] *= ws->zom[k];
@@ -299,7 +299,7 @@ nesvm_status nv_nesvm_newton_train(const nv_binary_problem *pb, const nesvm_para
         g[d] = bias ? e.gb : 0.0;
         build_zone(&ws, mu);
         cg_its = pcg(&ws, g, n, cg_cap);
-        nv_xw(pb->X, pb->rows, n, ws.x, bias ? ws.x[d] : 0.0, ws.mp, obj.lw.threads);
+        nv_xw(pb->X, pb->rows, n, ws.x, bias ? ws.x[d] : 0.0, ws.mp, &obj.lw);
         step = line_search(&ws, nv_dot(w, ws.x, d), nv_dot(ws.x, ws.x, d));
         f_before = e.Fmu;
         /* a short step means the quadratic model holds only nearby (the zone

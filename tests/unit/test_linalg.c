@@ -58,8 +58,9 @@ int main(void)
         for (int threads = 1; threads <= 3; threads++) {
             nv_linalg_ws ws;
             CHECK(nv_linalg_ws_init(&ws, threads, D, NULL) == NESVM_OK);
+            ws.min_work = 0; /* thread even these small products */
             /* all rows */
-            nv_xw(ds, NULL, N, w, 0.25, out, threads);
+            nv_xw(ds, NULL, N, w, 0.25, out, &ws);
             double maxerr = 0;
             for (int i = 0; i < N; i++) {
                 double s = 0.25;
@@ -87,7 +88,7 @@ int main(void)
             nv_xta(ds, NULL, N, a, labels, op2, on2, &ws);
             CHECK(memcmp(op, op2, sizeof op) == 0 && memcmp(on, on2, sizeof on) == 0);
             /* row subset */
-            nv_xw(ds, rows, N / 2, w, 0.0, out, threads);
+            nv_xw(ds, rows, N / 2, w, 0.0, out, &ws);
             maxerr = 0;
             for (int i = 0; i < N / 2; i++) maxerr = fmax(maxerr, fabs(out[i] - (ref_xw[rows[i]] - 0.25)));
             CHECK(maxerr < 1e-12);
