@@ -166,3 +166,52 @@ double nv_chinge_lipschitz(nv_chinge *o, int kind, uint64_t seed, double *v)
     double est = 1.1 * lam;
     return (est > 0 && est < o->paper_lam) ? est : o->paper_lam;
 }
+
+/* phi'(t) and phi''(t) for phi(t) = F_mu(w + t p):
+ *   phi'(t)  = A + t B + sum_i c_i u_i(t) dr_i,    dr_i = -y_i mp_i,
+ *   phi''(t) = B + sum_{i in zone(t)} c_i dr_i^2 / (mu s_i). */
+static void phi_derivs(const nv_chinge *o, const double *mp, double mu, double A, double B,
+                       double t, double *d1, double *d2)
+{
+    const nv_binary_problem *pb = o->pb;
+    double s1 = 0, s2 = 0;
+    for (int64_t i = 0; i < pb->n; i++) {
+        double dr = -pb->y[i] * mp[i];
+        if (dr == 0) continue;
+        double r = 1.0 - pb->y[i] * o->m[i] + t * dr;
+        if (r <= 0) continue;
+        double th = mu * o->s[i];
+        if (r >= th) {
+            s1 += pb->cost[i] * dr;
+        } else {
+            double q = pb->cost[i] * dr / th;
+            s1 += q * r;
+            s2 += q * dr;
+        }
+    }
+    *d1 = A + t * B + s1;
+    *d2 = B + s2;
+}
+
+double nv_chinge_line_search(const nv_chinge *o, const double *mp, double mu, double A, double B)
+{
+    double f1, f2;
+    phi_derivs(o, mp, mu, A, B, 0.0, &f1, &f2);
+    if (!(f1 < 0)) return 0.0;
+    const double tol = 1e-12 * fabs(f1);
+    double lo = 0, hi = INFINITY, t = 1.0;
+    for (int it = 0; it < 100; it++) {
+        phi_derivs(o, mp, mu, A, B, t, &f1, &f2);
+        if (fabs(f1) <= tol) break;
+        if (f1 < 0)
+            lo = t;
+        else
+            hi = t;
+        if (isfinite(hi) && hi - lo <= 1e-15 * hi) break;
+        /* Newton on the piecewise-linear phi', kept inside the bracket */
+        double tn = f2 > 0 ? t - f1 / f2 : NAN;
+        if (!(tn > lo && tn < hi)) tn = isfinite(hi) ? 0.5 * (lo + hi) : 2.0 * t;
+        t = tn;
+    }
+    return t;
+}

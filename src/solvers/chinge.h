@@ -46,6 +46,14 @@ void nv_chinge_margins(nv_chinge *o, const double *w, double b);
  * (which the caller may have updated incrementally): one X^T*a. */
 void nv_chinge_evaluate_at(nv_chinge *o, const double *w, double mu, nv_chinge_eval *e);
 
+/* Exact line search along a direction p = (p_w, p_b) from the point whose
+ * margins are in o->m: the t >= 0 minimizing phi(t) = F_mu(w + t p_w, b + t p_b),
+ * given mp[i] = x_i.p_w + p_b, A = w.p_w and B = ||p_w||^2.  phi is a convex
+ * piecewise quadratic; its derivative costs O(n) and no pass over X, and the
+ * minimizer is found by Newton steps on phi' safeguarded by bisection, to
+ * |phi'(t)| <= 1e-12 |phi'(0)|.  Returns 0 when p is not a descent direction. */
+double nv_chinge_line_search(const nv_chinge *o, const double *mp, double mu, double A, double B);
+
 /* lambda with L = 1 + lambda/mu a Lipschitz constant of grad F_mu:
  * kind NV_LIP_PAPER: eq. (48); NV_LIP_POWER: 1.1 x a 30-step power-iteration
  * estimate of lambda_max(Z^T diag(c_i/s_i) Z), Z = [X 1], capped by (48).

@@ -148,57 +148,6 @@ static int64_t pcg(newton_ws *ws, const double *g, int64_t n, int64_t cap)
     return it;
 }
 
-/* phi'(t) and phi''(t) for phi(t) = F_mu(w + t p):
- *   phi'(t)  = A + t B + sum_i c_i u_i(t) dr_i,    dr_i = -y_i mp_i,
- *   phi''(t) = B + sum_{i in zone(t)} c_i dr_i^2 / (mu s_i). */
-static void phi_derivs(const newton_ws *ws, double A, double B, double t, double *d1, double *d2)
-{
-    const nv_chinge *o = ws->obj;
-    const nv_binary_problem *pb = o->pb;
-    double s1 = 0, s2 = 0;
-    for (int64_t i = 0; i < pb->n; i++) {
-        double dr = -pb->y[i] * ws->mp[i];
-        if (dr == 0) continue;
-        double r = 1.0 - pb->y[i] * o->m[i] + t * dr;
-        if (r <= 0) continue;
-        double th = ws->mu * o->s[i];
-        if (r >= th) {
-            s1 += pb->cost[i] * dr;
-        } else {
-            double q = pb->cost[i] * dr / th;
-            s1 += q * r;
-            s2 += q * dr;
-        }
-    }
-    *d1 = A + t * B + s1;
-    *d2 = B + s2;
-}
-
-/* The minimizer of phi over t >= 0 (0 if p is not a descent direction);
- * A = w.p_w and B = ||p_w||^2. */
-static double line_search(const newton_ws *ws, double A, double B)
-{
-    double f1, f2;
-    phi_derivs(ws, A, B, 0.0, &f1, &f2);
-    if (!(f1 < 0)) return 0.0;
-    const double tol = 1e-12 * fabs(f1);
-    double lo = 0, hi = INFINITY, t = 1.0;
-    for (int it = 0; it < 100; it++) {
-        phi_derivs(ws, A, B, t, &f1, &f2);
-        if (fabs(f1) <= tol) break;
-        if (f1 < 0)
-            lo = t;
-        else
-            hi = t;
-        if (isfinite(hi) && hi - lo <= 1e-15 * hi) break;
-        double tn = f2 > 0 ? t - f1 / f2 : NAN;
-        if (!(tn > lo && tn < hi)) tn = isfinite(hi) ? 0.5 * (lo + hi) : 2.0 * t;
-        t = tn;
-    }
-    if (f1 > 0 && lo > 0 && isfinite(hi)) t = hi; /* bracket collapsed: either end is exact */
-    return t;
-}
-
 /* Exact minimization of F_mu over b alone, updating the margins (no pass
  * over X).  Afterwards sum alpha_i y_i = 0 up to rounding, so the
  * certificate needs no rescaling of alpha (which on badly scaled data ruins
@@ -207,7 +156,7 @@ static double best_bias(newton_ws *ws, double b)
 {
     const int64_t n = ws->obj->pb->n;
     for (int64_t i = 0; i < n; i++) ws->mp[i] = 1.0;
-    double tb = line_search(ws, 0.0, 0.0);
+    double tb = nv_chinge_line_search(ws->obj, ws->mp, ws->mu, 0.0, 0.0);
     if (tb > 0) {
         for (int64_t i = 0; i < n; i++) ws->obj->m[i] += tb;
         b += tb;
@@ -300,7 +249,7 @@ nesvm_status nv_nesvm_newton_train(const nv_binary_problem *pb, const nesvm_para
         build_zone(&ws, mu);
         cg_its = pcg(&ws, g, n, cg_cap);
         nv_xw(pb->X, pb->rows, n, ws.x, bias ? ws.x[d] : 0.0, ws.mp, &obj.lw);
-        step = line_search(&ws, nv_dot(w, ws.x, d), nv_dot(ws.x, ws.x, d));
+        step = nv_chinge_line_search(&obj, ws.mp, mu, nv_dot(w, ws.x, d), nv_dot(ws.x, ws.x, d));
         f_before = e.Fmu;
         /* a short step means the quadratic model holds only nearby (the zone
          * changes along p): solve the next system less exactly */

@@ -58,6 +58,44 @@ int main(void)
             CHECK_REL(e.Fmu, F, 1e-12);
             /* Theorem 1: F_mu <= P <= F_mu + mu/2 sum c_i s_i */
             CHECK(e.Fmu <= e.P + 1e-12 && e.P <= e.Fmu + slack + 1e-12);
+            /* exact line search along a random direction against a dense scan
+             * of F_mu evaluated from scratch (o->m holds the margins at w, b) */
+            {
+                double p[DIM], pb_ = bias ? nv_rng_uniform(&st) - 0.5 : 0, mp[NS], A = 0, B = 0;
+                for (int j = 0; j < DIM; j++) {
+                    p[j] = (nv_rng_uniform(&st) - 0.5) * 2;
+                    A += w[j] * p[j];
+                    B += p[j] * p[j];
+                }
+                for (int i = 0; i < NS; i++) {
+                    mp[i] = pb_;
+                    for (int j = 0; j < DIM; j++) mp[i] += X[i * DIM + j] * p[j];
+                }
+                double ts = nv_chinge_line_search(&o, mp, mu, A, B);
+                double wt[DIM];
+                nv_chinge_eval et;
+                double f0 = e.Fmu, fbest = INFINITY, tbest = 0;
+                for (int k = 0; k <= 4000; k++) {
+                    double t = (ts > 0 ? 3 * ts : 3.0) * k / 4000.0;
+                    for (int j = 0; j < DIM; j++) wt[j] = w[j] + t * p[j];
+                    nv_chinge_evaluate(&o, wt, b + t * pb_, mu, &et);
+                    if (et.Fmu < fbest) {
+                        fbest = et.Fmu;
+                        tbest = t;
+                    }
+                }
+                for (int j = 0; j < DIM; j++) wt[j] = w[j] + ts * p[j];
+                nv_chinge_evaluate(&o, wt, b + ts * pb_, mu, &et);
+                if (tbest == 0) {
+                    /* the direction ascends: the search must return 0 */
+                    CHECK_MSG(ts == 0, "ascent direction but t = %g", ts);
+                } else {
+                    CHECK_MSG(et.Fmu <= fbest + 1e-12 * fabs(fbest) && et.Fmu <= f0,
+                              "line search t=%g F=%.15g, scan t=%g F=%.15g", ts, et.Fmu, tbest,
+                              fbest);
+                }
+                nv_chinge_evaluate(&o, w, b, mu, &e); /* restore margins and e */
+            }
             /* gradient against central finite differences */
             double g[DIM + 1], h = 1e-6;
             for (int j = 0; j < DIM; j++) g[j] = w[j] - (o.vp[j] - o.vn[j]);
@@ -159,20 +197,23 @@ int main(void)
         nesvm_dataset *d2;
         CHECK(nesvm_dataset_wrap_dense(2, 1, x2, y2, &d2, NULL) == NESVM_OK);
         const double Cs[] = {0.1, 0.25, 0.4, 2.0};
-        for (int t = 0; t < 4; t++) {
-            c2[0] = c2[1] = Cs[t];
+        for (int t = 0; t < 8; t++) {
+            int method = t / 4;
+            c2[0] = c2[1] = Cs[t % 4];
             nv_binary_problem p2 = {d2, NULL, 2, y2, c2, NULL, 0};
             nesvm_params *prm;
             nesvm_params_create(&prm, NULL);
             nesvm_params_set(prm, "bias", "0", NULL);
             nesvm_params_set(prm, "eps", "1e-9", NULL);
+            nesvm_params_set(prm, "method", method ? "nesterov" : "newton", NULL);
             double w = 0;
             nv_binary_result res = {0};
             res.w = &w;
             CHECK(nv_nesvm_linear_train(&p2, prm, NULL, &res, NULL) == NESVM_OK);
-            double wstar = fmin(2 * Cs[t], 1);
-            double Pstar = 0.5 * wstar * wstar + 2 * Cs[t] * fmax(0, 1 - wstar);
-            CHECK_MSG(fabs(w - wstar) < 1e-4, "C=%g w=%.10g want %.10g", Cs[t], w, wstar);
+            double wstar = fmin(2 * Cs[t % 4], 1);
+            double Pstar = 0.5 * wstar * wstar + 2 * Cs[t % 4] * fmax(0, 1 - wstar);
+            CHECK_MSG(fabs(w - wstar) < 1e-4, "method %d C=%g w=%.10g want %.10g", method,
+                      Cs[t % 4], w, wstar);
             CHECK_REL(res.primal, Pstar, 1e-8);
             CHECK(res.lower_bound <= Pstar + 1e-12);
             CHECK(res.exit_reason == NESVM_EXIT_CONVERGED);
