@@ -120,7 +120,7 @@ void train_opts_help(FILE *f)
           "  --multiclass ovo|ovr one-vs-one (default) or one-vs-rest\n"
           "  --max-iter N         iteration limit per binary problem (default 100000)\n"
           "  --time-limit SEC     stop each training after SEC seconds (0 = none)\n"
-          "  --threads N          worker threads (default 1; 0 = all cores)\n"
+          "  --threads N          threads for reading and training (default 1; 0 = all cores)\n"
           "  --seed S             random seed (default 1)\n"
           "Data:\n"
           "  --storage auto|csr|dense  matrix layout (default auto: dense if >= 50% non-zero)\n"
@@ -155,8 +155,12 @@ int train_opt(cli_args *a, train_opts *o)
     for (size_t i = 0; i < sizeof map / sizeof map[0]; i++) {
         if (strcmp(n, map[i].opt) == 0) {
             if (!(v = cli_value(a))) return -1;
-            if (strcmp(n, "seed") == 0) cli_parse_int(v, &o->seed);
-            return set_param(a, o->params, map[i].param, v);
+            int rc = set_param(a, o->params, map[i].param, v);
+            long long iv;
+            if (rc > 0 && strcmp(n, "seed") == 0) cli_parse_int(v, &o->seed);
+            if (rc > 0 && strcmp(n, "threads") == 0 && cli_parse_int(v, &iv))
+                o->read.threads = (int)iv; /* reading is threaded too */
+            return rc;
         }
     }
     if (n[0] == 'w' && n[1] != '\0' && strcmp(n, "weight") != 0) {

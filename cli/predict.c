@@ -14,7 +14,7 @@ static void usage(FILE *f)
           "Options:\n"
           "  --decision-values    after each label, write the decision value of every\n"
           "                       binary sub-model (in model order) to OUTPUT\n"
-          "  --threads N          worker threads (default 1; 0 = all cores)\n"
+          "  --threads N          threads for reading and predicting (default 1; 0 = all cores)\n"
           "  -q                   quiet: do not print the accuracy\n"
           "  -h, --help           this help\n",
           f);
@@ -53,6 +53,7 @@ int cmd_predict(int argc, char **argv)
     nesvm_dataset *ds = NULL;
     nesvm_read_options ro;
     nesvm_read_options_init(&ro);
+    ro.threads = (int)threads;
     if (nesvm_dataset_read(pos[0], &ro, &ds, &err) != NESVM_OK) {
         nesvm_model_destroy(m);
         return cli_error(cmd, "%s", err.message);

@@ -105,6 +105,7 @@ typedef struct nesvm_read_options {
     double dense_threshold;      /**< AUTO picks dense when nnz >= threshold*n*d (default 0.5) */
     size_t max_line_bytes;       /**< longer lines are an error (default 64 MiB) */
     int32_t min_features;        /**< d is at least this (e.g. a model's d); default 0 */
+    int threads;                 /**< parsing threads (0 = all cores); default 1 */
 } nesvm_read_options;
 
 /** Fill `opt` with the defaults. */

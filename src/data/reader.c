@@ -21,8 +21,13 @@
 #include <string.h>
 #include <unistd.h>
 #include <zlib.h>
+#ifdef _OPENMP
+#include <omp.h>
+#endif
 
-#define CHUNK (4u << 20)
+#define CHUNK (16u << 20)      /* input block */
+#define PAR_MIN_BYTES (1u << 20) /* blocks smaller than this are parsed by one thread */
+#define MAX_READ_THREADS 64
 
 void nesvm_read_options_init(nesvm_read_options *opt)
 {
@@ -32,6 +37,7 @@ void nesvm_read_options_init(nesvm_read_options *opt)
     opt->dense_threshold = 0.5;
     opt->max_line_bytes = (size_t)64 << 20;
     opt->min_features = 0;
+    opt->threads = 1;
 }
 
 typedef struct builder {
@@ -44,9 +50,10 @@ typedef struct builder {
     int32_t d;
 } builder;
 
-static int grow_rows(builder *b)
+static int grow_rows_to(builder *b, int64_t need)
 {
     int64_t cap = b->cap_rows ? b->cap_rows + b->cap_rows / 2 : 1024;
+    while (cap < need) cap += cap / 2;
     double *l = nv_realloc_array(b->labels, (size_t)cap, sizeof *l);
     if (!l) return 0;
     b->labels = l;
@@ -70,6 +77,8 @@ static int grow_nnz(builder *b, int64_t need)
     b->cap_nnz = cap;
     return 1;
 }
+
+static int grow_rows(builder *b) { return grow_rows_to(b, b->n + 1); }
 
 static void builder_free(builder *b)
 {
@@ -209,6 +218,106 @@ static nesvm_status parse_line(parse_ctx *ctx, builder *b, const char *p, const 
     return NESVM_OK;
 }
 
+/* Parse the complete lines in [p, end) (end is just past a newline, or the
+ * end of the input) into b; ctx->line counts every line seen. */
+static nesvm_status parse_region(parse_ctx *ctx, builder *b, const char *p, const char *end,
+                                 size_t max_line)
+{
+    while (p < end) {
+        const char *nl = memchr(p, '\n', (size_t)(end - p));
+        if (!nl) nl = end; /* last line without newline */
+        if ((size_t)(nl - p) > max_line)
+            return nv_error(ctx->err, NESVM_ERR_PARSE,
+                            "%s:%lld: line is longer than %zu bytes (absurdly long line)",
+                            ctx->path, (long long)ctx->line + 1, max_line);
+        ctx->line++;
+        ctx->line_start = p;
+        nesvm_status st = parse_line(ctx, b, p, nl);
+        if (st != NESVM_OK) return st;
+        p = nl < end ? nl + 1 : end;
+    }
+    return NESVM_OK;
+}
+
+/* Append the rows of src to dst. */
+static int builder_append(builder *dst, const builder *src)
+{
+    if (dst->n + src->n > dst->cap_rows && !grow_rows_to(dst, dst->n + src->n)) return 0;
+    if (dst->nnz + src->nnz > dst->cap_nnz && !grow_nnz(dst, dst->nnz + src->nnz)) return 0;
+    memcpy(dst->labels + dst->n, src->labels, (size_t)src->n * sizeof *src->labels);
+    for (int64_t i = 0; i < src->n; i++) dst->indptr[dst->n + i + 1] = dst->nnz + src->indptr[i + 1];
+    memcpy(dst->indices + dst->nnz, src->indices, (size_t)src->nnz * sizeof *src->indices);
+    memcpy(dst->values + dst->nnz, src->values, (size_t)src->nnz * sizeof *src->values);
+    dst->n += src->n;
+    dst->nnz += src->nnz;
+    if (src->d > dst->d) dst->d = src->d;
+    return 1;
+}
+
+typedef struct reader {
+    parse_ctx ctx;
+    builder main;
+    int threads;
+    size_t max_line;
+    builder part[MAX_READ_THREADS]; /* per-thread rows of one block */
+} reader;
+
+/* Parse a block of complete lines, split between threads at line boundaries;
+ * the rows are appended to r->main in file order.  Messages are exactly
+ * those of a one-thread parse: a failing piece is parsed again by one
+ * thread with its true starting line number. */
+static nesvm_status parse_block(reader *r, const char *p, const char *end)
+{
+    size_t len = (size_t)(end - p);
+    int T = r->threads;
+    if (T <= 1 || len < PAR_MIN_BYTES) return parse_region(&r->ctx, &r->main, p, end, r->max_line);
+    const char *cut[MAX_READ_THREADS + 1];
+    cut[0] = p;
+    cut[T] = end;
+    for (int k = 1; k < T; k++) {
+        const char *q = p + len / (size_t)T * (size_t)k;
+        if (q < cut[k - 1]) q = cut[k - 1];
+        const char *nl = q < end ? memchr(q, '\n', (size_t)(end - q)) : NULL;
+        cut[k] = nl ? nl + 1 : end;
+    }
+    nesvm_status st[MAX_READ_THREADS];
+    int64_t lines[MAX_READ_THREADS];
+#ifdef _OPENMP
+#pragma omp parallel for schedule(static, 1) num_threads(T)
+#endif
+    for (int k = 0; k < T; k++) {
+        nesvm_error lerr;
+        builder *b = &r->part[k];
+        b->n = b->nnz = 0;
+        b->d = 0;
+        st[k] = NESVM_OK;
+        if (!b->indptr && !grow_rows(b)) {
+            st[k] = NESVM_ERR_NOMEM;
+        } else {
+            b->indptr[0] = 0;
+            parse_ctx c = {r->ctx.path, 0, NULL, &lerr};
+            st[k] = parse_region(&c, b, cut[k], cut[k + 1], r->max_line);
+            lines[k] = c.line;
+        }
+    }
+    for (int k = 0; k < T; k++) {
+        if (st[k] != NESVM_OK) {
+            /* the rows before piece k are fine: redo piece k alone for the exact message */
+            builder *b = &r->part[k];
+            b->n = b->nnz = 0;
+            nesvm_status s2 = parse_region(&r->ctx, b, cut[k], cut[k + 1], r->max_line);
+            if (s2 != NESVM_OK) return s2;
+            return nv_error(r->ctx.err, NESVM_ERR_NOMEM, "%s:%lld: out of memory", r->ctx.path,
+                            (long long)r->ctx.line);
+        }
+        if (!builder_append(&r->main, &r->part[k]))
+            return nv_error(r->ctx.err, NESVM_ERR_NOMEM, "%s:%lld: out of memory", r->ctx.path,
+                            (long long)r->ctx.line);
+        r->ctx.line += lines[k];
+    }
+    return NESVM_OK;
+}
+
 nesvm_status nesvm_dataset_read(const char *path, const nesvm_read_options *opt_in,
                                 nesvm_dataset **out, nesvm_error *err)
 {
@@ -238,16 +347,21 @@ nesvm_status nesvm_dataset_read(const char *path, const nesvm_read_options *opt_
     if (!gz) return nv_error(err, NESVM_ERR_NOMEM, "cannot open '%s': out of memory", name);
     gzbuffer(gz, 1u << 20);
 
-    builder b = {0};
     nesvm_status st = NESVM_OK;
     size_t cap = CHUNK;
     char *buf = nv_malloc(cap);
-    if (!buf || !grow_rows(&b) || !grow_nnz(&b, 4096)) {
+    reader *r = nv_calloc(1, sizeof *r);
+    if (!buf || !r || !grow_rows(&r->main) || !grow_nnz(&r->main, 4096)) {
         st = nv_error(err, NESVM_ERR_NOMEM, "out of memory reading '%s'", name);
         goto done;
     }
-    b.indptr[0] = 0;
-    parse_ctx ctx = {name, 0, NULL, err};
+    builder *b = &r->main;
+    b->indptr[0] = 0;
+    r->ctx = (parse_ctx){name, 0, NULL, err};
+    r->threads = nv_threads(opt.threads);
+    if (r->threads > MAX_READ_THREADS) r->threads = MAX_READ_THREADS;
+    r->max_line = opt.max_line_bytes;
+    parse_ctx *ctxp = &r->ctx;
     size_t have = 0; /* bytes in buf not yet consumed */
     int eof = 0;
     int64_t bytes_total = 0;
@@ -257,7 +371,7 @@ nesvm_status nesvm_dataset_read(const char *path, const nesvm_read_options *opt_
                 if (cap > opt.max_line_bytes) {
                     st = nv_error(err, NESVM_ERR_PARSE,
                                   "%s:%lld: line is longer than %zu bytes (absurdly long line)",
-                                  name, (long long)ctx.line + 1, opt.max_line_bytes);
+                                  name, (long long)ctxp->line + 1, opt.max_line_bytes);
                     goto done;
                 }
                 size_t ncap = cap * 2;
@@ -293,26 +407,15 @@ nesvm_status nesvm_dataset_read(const char *path, const nesvm_read_options *opt_
             bytes_total += got;
             have += (size_t)got;
         }
-        /* parse complete lines */
-        char *p = buf;
+        /* parse the complete lines: up to the last newline (all at the end) */
         char *limit = buf + have;
-        while (p < limit) {
-            char *nl = memchr(p, '\n', (size_t)(limit - p));
-            if (!nl) {
-                if (!eof) break;
-                nl = limit; /* last line without newline */
-            }
-            if ((size_t)(nl - p) > opt.max_line_bytes) {
-                st = nv_error(err, NESVM_ERR_PARSE,
-                              "%s:%lld: line is longer than %zu bytes (absurdly long line)",
-                              name, (long long)ctx.line + 1, opt.max_line_bytes);
-                goto done;
-            }
-            ctx.line++;
-            ctx.line_start = p;
-            st = parse_line(&ctx, &b, p, nl);
+        if (!eof) {
+            while (limit > buf && limit[-1] != '\n') limit--;
+        }
+        char *p = limit;
+        if (limit > buf) {
+            st = parse_block(r, buf, limit);
             if (st != NESVM_OK) goto done;
-            p = nl < limit ? nl + 1 : limit;
         }
         size_t used = (size_t)(p - buf);
         if (used > 0 && used < have) memmove(buf, p, have - used);
@@ -321,22 +424,22 @@ nesvm_status nesvm_dataset_read(const char *path, const nesvm_read_options *opt_
         if (!eof && have > opt.max_line_bytes) {
             st = nv_error(err, NESVM_ERR_PARSE,
                           "%s:%lld: line is longer than %zu bytes (absurdly long line)", name,
-                          (long long)ctx.line + 1, opt.max_line_bytes);
+                          (long long)ctxp->line + 1, opt.max_line_bytes);
             goto done;
         }
     }
-    if (b.n == 0) {
+    if (b->n == 0) {
         st = nv_error(err, NESVM_ERR_DATA, "%s: no data (the file is empty or has only comments)",
                       name);
         goto done;
     }
-    if (opt.min_features > b.d) b.d = opt.min_features;
+    if (opt.min_features > b->d) b->d = opt.min_features;
     {
         nesvm_dataset *ds = NULL;
-        int64_t n = b.n;
-        int32_t d = b.d;
-        st = nv_dataset_from_csr(n, d, b.indptr, b.indices, b.values, b.labels, &ds, err);
-        memset(&b, 0, sizeof b);
+        int64_t n = b->n;
+        int32_t d = b->d;
+        st = nv_dataset_from_csr(n, d, b->indptr, b->indices, b->values, b->labels, &ds, err);
+        memset(b, 0, sizeof *b);
         if (st != NESVM_OK) goto done;
         st = nv_dataset_convert(ds, opt.storage, opt.precision, opt.dense_threshold, err);
         if (st != NESVM_OK) {
@@ -347,7 +450,11 @@ nesvm_status nesvm_dataset_read(const char *path, const nesvm_read_options *opt_
     }
 done:
     nv_free(buf);
-    builder_free(&b);
+    if (r) {
+        builder_free(&r->main);
+        for (int k = 0; k < MAX_READ_THREADS; k++) builder_free(&r->part[k]);
+        nv_free(r);
+    }
     gzclose(gz);
     return st;
 }

@@ -177,6 +177,57 @@ int main(void)
         }
         CHECK(ok);
     }
+    /* threaded parsing (blocks of >= 1 MiB are split between threads): the
+     * same dataset as one thread, and on an error the same message */
+    {
+        size_t cap = (size_t)6 << 20, len = 0;
+        char *big = malloc(cap);
+        uint64_t st = 5;
+        int64_t rows = 0;
+        while (len + 200 < cap) {
+            len += (size_t)snprintf(big + len, cap - len, "%s", rows % 97 == 3 ? "# comment\n\n" : "");
+            len += (size_t)snprintf(big + len, cap - len, "%d", rows % 3 ? 1 : -1);
+            for (int j = 1; j <= 12; j++)
+                if (nv_rng_uniform(&st) < 0.5)
+                    len += (size_t)snprintf(big + len, cap - len, " %d:%.6g", j * 7,
+                                            nv_rng_uniform(&st) * 10 - 5);
+            big[len++] = '\n';
+            rows++;
+        }
+        const char *p = write_file("threads.txt", big, len);
+        nesvm_read_options o1, o3;
+        nesvm_read_options_init(&o1);
+        nesvm_read_options_init(&o3);
+        o1.storage = o3.storage = NESVM_STORAGE_CSR;
+        o3.threads = 3;
+        nesvm_dataset *d1 = NULL, *d3 = NULL;
+        CHECK(nesvm_dataset_read(p, &o1, &d1, &err) == NESVM_OK);
+        CHECK(nesvm_dataset_read(p, &o3, &d3, &err) == NESVM_OK);
+        if (d1 && d3) {
+            CHECK(d1->n == rows && d3->n == rows && d1->d == d3->d && d1->nnz == d3->nnz);
+            CHECK(memcmp(d1->indptr, d3->indptr, (size_t)(rows + 1) * sizeof *d1->indptr) == 0);
+            CHECK(memcmp(d1->indices, d3->indices, (size_t)d1->nnz * sizeof *d1->indices) == 0);
+            CHECK(memcmp(d1->values, d3->values, (size_t)d1->nnz * sizeof(double)) == 0);
+            CHECK(memcmp(d1->labels, d3->labels, (size_t)rows * sizeof(double)) == 0);
+        }
+        nesvm_dataset_destroy(d1);
+        nesvm_dataset_destroy(d3);
+        /* a bad value in the middle of the file, and one near its end */
+        for (int where = 0; where < 2; where++) {
+            size_t at = where ? len - 150 : len / 2 + 777;
+            while (big[at] != ':') at++;
+            char saved = big[at + 1];
+            big[at + 1] = 'x';
+            p = write_file("threads-bad.txt", big, len);
+            nesvm_error e1 = {0}, e3 = {0};
+            CHECK(nesvm_dataset_read(p, &o1, &d1, &e1) == NESVM_ERR_PARSE);
+            CHECK(nesvm_dataset_read(p, &o3, &d3, &e3) == NESVM_ERR_PARSE);
+            CHECK_MSG(strcmp(e1.message, e3.message) == 0 && strstr(e1.message, "non-numeric value"),
+                      "1 thread: %s / 3 threads: %s", e1.message, e3.message);
+            big[at + 1] = saved;
+        }
+        free(big);
+    }
     char cmd[300];
     snprintf(cmd, sizeof cmd, "rm -rf %s", dir);
     if (system(cmd) != 0) return 2;
