@@ -38,17 +38,10 @@ double nv_dot(const double *a, const double *b, int64_t n)
     static inline double csr_dot_##SUFFIX(const nesvm_dataset *X, int64_t r, const double *w)  \
     {                                                                                          \
         const T *v = (const T *)X->values;                                                     \
-        const int32_t *ix = X->indices;                                                        \
-        int64_t k = X->indptr[r], e = X->indptr[r + 1];                                        \
-        double s0 = 0, s1 = 0, s2 = 0, s3 = 0; /* four chains: the adds overlap */            \
-        for (; k + 4 <= e; k += 4) {                                                           \
-            s0 += (double)v[k] * w[ix[k]];                                                     \
-            s1 += (double)v[k + 1] * w[ix[k + 1]];                                             \
-            s2 += (double)v[k + 2] * w[ix[k + 2]];                                             \
-            s3 += (double)v[k + 3] * w[ix[k + 3]];                                             \
-        }                                                                                      \
-        for (; k < e; k++) s0 += (double)v[k] * w[ix[k]];                                      \
-        return (s0 + s1) + (s2 + s3);                                                          \
+        double s = 0;                                                                          \
+        for (int64_t k = X->indptr[r]; k < X->indptr[r + 1]; k++)                              \
+            s += (double)v[k] * w[X->indices[k]];                                              \
+        return s;                                                                              \
     }                                                                                          \
     static inline void csr_axpy_##SUFFIX(const nesvm_dataset *X, int64_t r, double a,          \
                                          double *out)                                          \
@@ -60,16 +53,9 @@ double nv_dot(const double *a, const double *b, int64_t n)
     static inline double dense_dot_##SUFFIX(const nesvm_dataset *X, int64_t r, const double *w) \
     {                                                                                          \
         const T *x = (const T *)X->values + (size_t)r * (size_t)X->d;                          \
-        double s0 = 0, s1 = 0, s2 = 0, s3 = 0;                                                 \
-        int32_t j = 0, d = X->d;                                                               \
-        for (; j + 4 <= d; j += 4) {                                                           \
-            s0 += (double)x[j] * w[j];                                                         \
-            s1 += (double)x[j + 1] * w[j + 1];                                                 \
-            s2 += (double)x[j + 2] * w[j + 2];                                                 \
-            s3 += (double)x[j + 3] * w[j + 3];                                                 \
-        }                                                                                      \
-        for (; j < d; j++) s0 += (double)x[j] * w[j];                                          \
-        return (s0 + s1) + (s2 + s3);                                                          \
+        double s = 0;                                                                          \
+        for (int32_t j = 0; j < X->d; j++) s += (double)x[j] * w[j];                           \
+        return s;                                                                              \
     }                                                                                          \
     static inline void dense_axpy_##SUFFIX(const nesvm_dataset *X, int64_t r, double a,        \
                                            double *out)                                        \
