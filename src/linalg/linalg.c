@@ -100,11 +100,10 @@ static int worth_threads(const nesvm_dataset *X, int64_t n, const nv_linalg_ws *
 void nv_xw(const nesvm_dataset *X, const int64_t *rows, int64_t n, const double *w, double b,
            double *out, const nv_linalg_ws *ws)
 {
-    int nt = ws->threads;
     int par = worth_threads(X, n, ws);
     (void)par;
 #ifdef _OPENMP
-#pragma omp parallel for schedule(static) num_threads(nt) if (par)
+#pragma omp parallel for schedule(static) num_threads(ws->threads) if (par)
 #endif
     for (int64_t i = 0; i < n; i++) {
         int64_t r = rows ? rows[i] : i;
@@ -127,7 +126,6 @@ void nv_xta(const nesvm_dataset *X, const int64_t *rows, int64_t n, const double
             const double *split, double *outp, double *outn, nv_linalg_ws *ws)
 {
     size_t d = (size_t)X->d;
-    int nt = ws->threads;
     if (!worth_threads(X, n, ws) || !ws->part) {
         memset(outp, 0, d * sizeof *outp);
         if (split) memset(outn, 0, d * sizeof *outn);
@@ -136,7 +134,7 @@ void nv_xta(const nesvm_dataset *X, const int64_t *rows, int64_t n, const double
     }
 #ifdef _OPENMP
     int parts = split ? 2 : 1;
-#pragma omp parallel num_threads(nt)
+#pragma omp parallel num_threads(ws->threads)
     {
         int t = omp_get_thread_num();
         int T = omp_get_num_threads();
