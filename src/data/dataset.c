@@ -21,8 +21,8 @@ void nesvm_dataset_destroy(nesvm_dataset *ds)
 }
 
 nesvm_status nv_dataset_from_csr(int64_t n, int32_t d, int64_t *indptr, int32_t *indices,
-                                 double *values, double *labels, nesvm_dataset **out,
-                                 nesvm_error *err)
+                                 void *values, nesvm_precision prec, double *labels,
+                                 nesvm_dataset **out, nesvm_error *err)
 {
     nesvm_dataset *ds = alloc_ds();
     if (!ds) {
@@ -36,7 +36,7 @@ nesvm_status nv_dataset_from_csr(int64_t n, int32_t d, int64_t *indptr, int32_t 
     ds->d = d;
     ds->nnz = indptr[n];
     ds->storage = NESVM_STORAGE_CSR;
-    ds->prec = NESVM_DOUBLE;
+    ds->prec = prec;
     ds->indptr = ds->own_indptr = indptr;
     ds->indices = ds->own_indices = indices;
     ds->values = ds->own_values = values;
@@ -48,15 +48,14 @@ nesvm_status nv_dataset_from_csr(int64_t n, int32_t d, int64_t *indptr, int32_t 
 nesvm_status nv_dataset_convert(nesvm_dataset *ds, nesvm_storage storage, nesvm_precision prec,
                                 double dense_threshold, nesvm_error *err)
 {
-    if (ds->storage != NESVM_STORAGE_CSR || ds->prec != NESVM_DOUBLE || !ds->own_values)
-        return nv_error(err, NESVM_ERR_ARG, "conversion needs an owned double CSR dataset");
+    if (ds->storage != NESVM_STORAGE_CSR || !ds->own_values)
+        return nv_error(err, NESVM_ERR_ARG, "conversion needs an owned CSR dataset");
     if (storage == NESVM_STORAGE_AUTO) {
         double cells = (double)ds->n * (double)ds->d;
         storage = (cells > 0 && (double)ds->nnz >= dense_threshold * cells)
                       ? NESVM_STORAGE_DENSE
                       : NESVM_STORAGE_CSR;
     }
-    const double *v = ds->values;
     if (storage == NESVM_STORAGE_DENSE) {
         size_t cells = (size_t)ds->n * (size_t)ds->d;
         if (ds->d > 0 && (size_t)ds->n > SIZE_MAX / 8 / (size_t)ds->d)
@@ -71,9 +70,9 @@ nesvm_status nv_dataset_convert(nesvm_dataset *ds, nesvm_storage storage, nesvm_
             for (int64_t k = ds->indptr[i]; k < ds->indptr[i + 1]; k++) {
                 size_t cell = (size_t)i * (size_t)ds->d + (size_t)ds->indices[k];
                 if (prec == NESVM_FLOAT)
-                    ((float *)dense)[cell] = (float)v[k];
+                    ((float *)dense)[cell] = (float)nv_val(ds, k);
                 else
-                    ((double *)dense)[cell] = v[k];
+                    ((double *)dense)[cell] = nv_val(ds, k);
             }
         }
         nv_free(ds->own_values);
@@ -88,13 +87,19 @@ nesvm_status nv_dataset_convert(nesvm_dataset *ds, nesvm_storage storage, nesvm_
         ds->nnz = (int64_t)cells;
         return NESVM_OK;
     }
-    if (prec == NESVM_FLOAT) {
-        float *f = nv_malloc_array((size_t)(ds->nnz ? ds->nnz : 1), sizeof(float));
-        if (!f) return nv_error(err, NESVM_ERR_NOMEM, "out of memory converting to float");
-        for (int64_t k = 0; k < ds->nnz; k++) f[k] = (float)v[k];
+    if (prec != ds->prec) {
+        size_t esz = prec == NESVM_FLOAT ? sizeof(float) : sizeof(double);
+        void *v = nv_malloc_array((size_t)(ds->nnz ? ds->nnz : 1), esz);
+        if (!v) return nv_error(err, NESVM_ERR_NOMEM, "out of memory converting the values");
+        for (int64_t k = 0; k < ds->nnz; k++) {
+            if (prec == NESVM_FLOAT)
+                ((float *)v)[k] = (float)nv_val(ds, k);
+            else
+                ((double *)v)[k] = nv_val(ds, k);
+        }
         nv_free(ds->own_values);
-        ds->values = ds->own_values = f;
-        ds->prec = NESVM_FLOAT;
+        ds->values = ds->own_values = v;
+        ds->prec = prec;
     }
     return NESVM_OK;
 }

@@ -19,11 +19,13 @@ struct nesvm_dataset {
     void *own_indptr, *own_indices, *own_values, *own_labels;
 };
 
-/* Build an owned CSR dataset (takes ownership of the arrays on success and on failure). */
+/* Build an owned CSR dataset; values are double or float as prec says (takes
+ * ownership of the arrays on success and on failure). */
 nesvm_status nv_dataset_from_csr(int64_t n, int32_t d, int64_t *indptr, int32_t *indices,
-                                 double *values, double *labels, nesvm_dataset **out,
-                                 nesvm_error *err);
-/* Convert storage/precision of an owned CSR dataset in place. */
+                                 void *values, nesvm_precision prec, double *labels,
+                                 nesvm_dataset **out, nesvm_error *err);
+/* Convert storage/precision of an owned CSR dataset in place (values are
+ * rounded to float at most once). */
 nesvm_status nv_dataset_convert(nesvm_dataset *ds, nesvm_storage storage, nesvm_precision prec,
                                 double dense_threshold, nesvm_error *err);
 /* Value of stored entry k (CSR) or cell k (dense) as double. */

@@ -46,7 +46,8 @@ typedef struct builder {
     double *labels;
     int64_t *indptr;
     int32_t *indices;
-    double *values;
+    void *values; /* float when fl, else double */
+    int fl;
     int32_t d;
 } builder;
 
@@ -71,7 +72,7 @@ static int grow_nnz(builder *b, int64_t need)
     int32_t *ix = nv_realloc_array(b->indices, (size_t)cap, sizeof *ix);
     if (!ix) return 0;
     b->indices = ix;
-    double *v = nv_realloc_array(b->values, (size_t)cap, sizeof *v);
+    void *v = nv_realloc_array(b->values, (size_t)cap, b->fl ? sizeof(float) : sizeof(double));
     if (!v) return 0;
     b->values = v;
     b->cap_nnz = cap;
@@ -208,7 +209,10 @@ static nesvm_status parse_line(parse_ctx *ctx, builder *b, const char *p, const 
             return nv_error(ctx->err, NESVM_ERR_NOMEM, "%s:%lld: out of memory", ctx->path,
                             (long long)ctx->line);
         b->indices[b->nnz] = (int32_t)(idx - 1);
-        b->values[b->nnz] = v;
+        if (b->fl)
+            ((float *)b->values)[b->nnz] = (float)v;
+        else
+            ((double *)b->values)[b->nnz] = v;
         b->nnz++;
         prev = (int64_t)idx;
         if ((int32_t)idx > b->d) b->d = (int32_t)idx;
@@ -247,7 +251,8 @@ static int builder_append(builder *dst, const builder *src)
     memcpy(dst->labels + dst->n, src->labels, (size_t)src->n * sizeof *src->labels);
     for (int64_t i = 0; i < src->n; i++) dst->indptr[dst->n + i + 1] = dst->nnz + src->indptr[i + 1];
     memcpy(dst->indices + dst->nnz, src->indices, (size_t)src->nnz * sizeof *src->indices);
-    memcpy(dst->values + dst->nnz, src->values, (size_t)src->nnz * sizeof *src->values);
+    size_t esz = dst->fl ? sizeof(float) : sizeof(double);
+    memcpy((char *)dst->values + (size_t)dst->nnz * esz, src->values, (size_t)src->nnz * esz);
     dst->n += src->n;
     dst->nnz += src->nnz;
     if (src->d > dst->d) dst->d = src->d;
@@ -290,6 +295,7 @@ static nesvm_status parse_block(reader *r, const char *p, const char *end)
         builder *b = &r->part[k];
         b->n = b->nnz = 0;
         b->d = 0;
+        b->fl = r->main.fl;
         st[k] = NESVM_OK;
         if (!b->indptr && !grow_rows(b)) {
             st[k] = NESVM_ERR_NOMEM;
@@ -351,6 +357,9 @@ nesvm_status nesvm_dataset_read(const char *path, const nesvm_read_options *opt_
     size_t cap = CHUNK;
     char *buf = nv_malloc(cap);
     reader *r = nv_calloc(1, sizeof *r);
+    /* values go straight to float when float storage is asked for: no
+     * double copy ever exists, so --float really halves the peak memory */
+    if (r) r->main.fl = opt.precision == NESVM_FLOAT;
     if (!buf || !r || !grow_rows(&r->main) || !grow_nnz(&r->main, 4096)) {
         st = nv_error(err, NESVM_ERR_NOMEM, "out of memory reading '%s'", name);
         goto done;
@@ -438,7 +447,8 @@ nesvm_status nesvm_dataset_read(const char *path, const nesvm_read_options *opt_
         nesvm_dataset *ds = NULL;
         int64_t n = b->n;
         int32_t d = b->d;
-        st = nv_dataset_from_csr(n, d, b->indptr, b->indices, b->values, b->labels, &ds, err);
+        st = nv_dataset_from_csr(n, d, b->indptr, b->indices, b->values,
+                                 b->fl ? NESVM_FLOAT : NESVM_DOUBLE, b->labels, &ds, err);
         memset(b, 0, sizeof *b);
         if (st != NESVM_OK) goto done;
         st = nv_dataset_convert(ds, opt.storage, opt.precision, opt.dense_threshold, err);

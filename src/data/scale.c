@@ -164,7 +164,8 @@ nesvm_status nesvm_scaling_apply(const nesvm_scaling *sc, const nesvm_dataset *d
         indptr[i + 1] = nnz;
     }
     nv_free(row);
-    return nv_dataset_from_csr(ds->n, ds->d, indptr, indices, values, labels, out, err);
+    return nv_dataset_from_csr(ds->n, ds->d, indptr, indices, values, NESVM_DOUBLE, labels, out,
+                               err);
 }
 
 nesvm_status nesvm_scaling_save(const nesvm_scaling *sc, const char *path, nesvm_error *err)

@@ -33,7 +33,7 @@ static nesvm_dataset *make(uint64_t *st)
         lab[i] = labels[i] = i % 3 ? 1 : -1;
     }
     nesvm_dataset *ds = NULL;
-    nv_dataset_from_csr(N, D, indptr, idx, val, lab, &ds, NULL);
+    nv_dataset_from_csr(N, D, indptr, idx, val, NESVM_DOUBLE, lab, &ds, NULL);
     return ds;
 }
 

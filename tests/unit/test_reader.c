@@ -210,6 +210,20 @@ int main(void)
             CHECK(memcmp(d1->values, d3->values, (size_t)d1->nnz * sizeof(double)) == 0);
             CHECK(memcmp(d1->labels, d3->labels, (size_t)rows * sizeof(double)) == 0);
         }
+        /* float storage is parsed straight to float: each value is the double one rounded */
+        nesvm_read_options of = o3;
+        of.precision = NESVM_FLOAT;
+        nesvm_dataset *df = NULL;
+        CHECK(nesvm_dataset_read(p, &of, &df, &err) == NESVM_OK);
+        if (d1 && df) {
+            CHECK(df->prec == NESVM_FLOAT && df->nnz == d1->nnz && df->storage == NESVM_STORAGE_CSR);
+            int same = 1;
+            for (int64_t k = 0; k < d1->nnz; k++)
+                if (((const float *)df->values)[k] != (float)((const double *)d1->values)[k]) same = 0;
+            CHECK(same);
+            CHECK(memcmp(d1->indices, df->indices, (size_t)d1->nnz * sizeof *d1->indices) == 0);
+        }
+        nesvm_dataset_destroy(df);
         nesvm_dataset_destroy(d1);
         nesvm_dataset_destroy(d3);
         /* a bad value in the middle of the file, and one near its end */
