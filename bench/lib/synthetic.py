@@ -1,0 +1,126 @@
+#!/usr/bin/python3
+"""Seeded synthetic data sets for the benchmark, written in LIBSVM format.
+
+sparse (text-like):  each row draws a Poisson number (mean ``tokens``) of
+    feature tokens from a Zipf law over ``d`` features (probability of the
+    feature of rank r proportional to 1/r^s, ranks shuffled over the feature
+    ids); 70 tokens give about 50 distinct features per row.  A
+    feature drawn k times in a row has term frequency k; values are tf-idf,
+    (1 + ln tf) * (ln((1 + N) / (1 + df)) + 1) with df from the training
+    rows, and every row is scaled to unit Euclidean norm.  Labels: the sign
+    of x.w* - t for a sparse ground truth w* (``k_true`` distinct features drawn
+    with probability proportional to the square root of their Zipf
+    probability, N(0,1) weights, t = median score on the training rows), then a
+    fraction ``flip`` of labels is flipped.
+dense (clustered Gaussian):  ``d`` features in ``clusters`` groups; within
+    a group features share a latent N(0,1) factor with correlation ``rho``
+    (x_j = sqrt(rho) z_g + sqrt(1 - rho) e_j).  Labels: sign(x.w* + noise),
+    w* ~ N(0,1), noise N(0, (``noise`` * std(x.w*))^2).
+
+Both write TRAIN and TEST files with labels +1/-1 and values in fixed point
+with 6 decimals (libsvm_write.py).
+
+    synthetic.py sparse --out DIR [--seed S] [--train N] [--test N]
+    synthetic.py dense  --out DIR [--seed S] [--train N] [--test N]
+"""
+import argparse
+import json
+import os
+import sys
+import time
+
+import numpy as np
+import scipy.sparse as sp
+
+sys.path.insert(0, os.path.dirname(os.path.dirname(os.path.abspath(__file__))))
+from lib.libsvm_write import write_dense, write_libsvm  # noqa: E402
+
+SPARSE_DEFAULTS = dict(train=200_000, test=20_000, d=100_000, tokens=70, zipf_s=1.1,
+                       k_true=2_000, flip=0.05, seed=1)
+DENSE_DEFAULTS = dict(train=50_000, test=10_000, d=500, clusters=25, rho=0.8,
+                      noise=0.5, seed=2)
+
+
+def sparse_text(train, test, d, tokens, zipf_s, k_true, flip, seed):
+    rng = np.random.default_rng(seed)
+    n = train + test
+    p = 1.0 / np.arange(1, d + 1, dtype=np.float64) ** zipf_s
+    p /= p.sum()
+    feat_of_rank = rng.permutation(d)             # rank r -> feature id
+    counts = np.maximum(rng.poisson(tokens, size=n), 1)
+    rows = np.repeat(np.arange(n, dtype=np.int64), counts)
+    ranks = np.searchsorted(np.cumsum(p), rng.random(rows.shape[0]), side="right")
+    ranks = np.minimum(ranks, d - 1)
+    cols = feat_of_rank[ranks].astype(np.int64)
+    keys, tf = np.unique(rows * d + cols, return_counts=True)
+    r, c = keys // d, keys % d
+    df = np.bincount(c[r < train], minlength=d)
+    idf = np.log((1.0 + train) / (1.0 + df)) + 1.0
+    v = (1.0 + np.log(tf)) * idf[c]
+    X = sp.csr_matrix((v, (r, c)), shape=(n, d))
+    norms = np.sqrt(np.asarray(X.multiply(X).sum(axis=1)).ravel())
+    X = sp.diags(1.0 / np.maximum(norms, 1e-300)) @ X
+    X = X.tocsr()
+    # ground truth on k_true features drawn (without replacement) by frequency
+    true_feats = feat_of_rank[rng.choice(d, size=k_true, replace=False, p=np.sqrt(p) / np.sqrt(p).sum())]
+    wstar = np.zeros(d)
+    wstar[true_feats] = rng.normal(size=k_true)
+    score = X @ wstar
+    t = np.median(score[:train])
+    y = np.where(score > t, 1, -1)
+    y = np.where(rng.random(n) < flip, -y, y)
+    return (y[:train], X[:train]), (y[train:], X[train:])
+
+
+def dense_clusters(train, test, d, clusters, rho, noise, seed):
+    rng = np.random.default_rng(seed)
+    n = train + test
+    group = np.arange(d) % clusters
+    z = rng.normal(size=(n, clusters))
+    X = np.sqrt(rho) * z[:, group] + np.sqrt(1.0 - rho) * rng.normal(size=(n, d))
+    wstar = rng.normal(size=d)
+    score = X @ wstar
+    score += noise * score.std() * rng.normal(size=n)
+    y = np.where(score > 0, 1, -1)
+    return (y[:train], X[:train]), (y[train:], X[train:])
+
+
+def generate(kind, out, **kw):
+    """Generate and write OUT/train.svm and OUT/test.svm; returns the
+    parameters used (also written to OUT/params.json)."""
+    os.makedirs(out, exist_ok=True)
+    t0 = time.time()
+    if kind == "sparse":
+        params = dict(SPARSE_DEFAULTS, **{k: v for k, v in kw.items() if v is not None})
+        (ytr, Xtr), (yte, Xte) = sparse_text(**params)
+        write_libsvm(os.path.join(out, "train.svm"), ytr, Xtr)
+        write_libsvm(os.path.join(out, "test.svm"), yte, Xte)
+    elif kind == "dense":
+        params = dict(DENSE_DEFAULTS, **{k: v for k, v in kw.items() if v is not None})
+        (ytr, Xtr), (yte, Xte) = dense_clusters(**params)
+        write_dense(os.path.join(out, "train.svm"), ytr, Xtr)
+        write_dense(os.path.join(out, "test.svm"), yte, Xte)
+    else:
+        raise ValueError(kind)
+    params["kind"] = kind
+    params["seconds"] = round(time.time() - t0, 2)
+    with open(os.path.join(out, "params.json"), "w") as f:
+        json.dump(params, f, indent=1)
+    return params
+
+
+def main(argv=None):
+    ap = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
+    ap.add_argument("kind", choices=("sparse", "dense"))
+    ap.add_argument("--out", required=True)
+    ap.add_argument("--seed", type=int)
+    ap.add_argument("--train", type=int)
+    ap.add_argument("--test", type=int)
+    a = ap.parse_args(argv)
+    p = generate(a.kind, a.out, seed=a.seed, train=a.train, test=a.test)
+    print(json.dumps(p))
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())
