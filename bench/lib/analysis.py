@@ -1,0 +1,228 @@
+"""From the raw run folders to the numbers of the report.
+
+For binary linear problems the objective of every model (main runs,
+sweeps, references) is computed here from the model file on the training
+set (objectives.py).  P_best is the smallest of them; the relative gap of a
+run is (P - P_best) / |P_best|.  Dual values printed by the tools (and
+nesvm's trace lower bound) give D_best, a certified lower bound, used only
+to say how close P_best is to the optimum and to catch convention errors
+(P_best < D_best would mean a wrong objective or C).
+"""
+import glob
+import json
+import os
+import statistics
+
+import numpy as np
+
+from lib import objectives, tools
+from lib.cases import LINEAR_BINARY
+from lib.runner import tool_from_dict
+
+GAPS = (1e-2, 1e-3, 1e-4)
+
+
+def _load_runs(pdir):
+    runs = []
+    for path in sorted(glob.glob(os.path.join(pdir, "*", "*", "run.json"))):
+        with open(path) as f:
+            rec = json.load(f)
+        rec["dir"] = os.path.dirname(path)
+        runs.append(rec)
+    return runs
+
+
+def read_trace(path):
+    """nesvm trace -> dict of numpy columns (docs/cli.md)."""
+    with open(path) as f:
+        header = f.readline().strip().split(",")
+    a = np.loadtxt(path, delimiter=",", skiprows=1, ndmin=2)
+    return {h: a[:, i] for i, h in enumerate(header)}
+
+
+def _median(xs):
+    xs = [x for x in xs if x is not None]
+    return statistics.median(xs) if xs else None
+
+
+def analyze_case(out_dir, data, case_summary, log=print):
+    name = case_summary["case"]
+    cdir = os.path.join(out_dir, "raw", name)
+    res = dict(case_summary)
+    res["problems"] = []
+    for p in case_summary["problems"]:
+        pdir = os.path.join(cdir, p["key"])
+        runs = _load_runs(pdir)
+        refs = case_summary.get("references", {}).get(p["key"], [])
+        if p["family"] in LINEAR_BINARY:
+            res["problems"].append(_linear_binary(data, case_summary, p, runs, refs, log))
+        else:
+            res["problems"].append(_accuracy_only(p, runs))
+    return res
+
+
+def _objective(data, dataset, family, C, tool, path, Xy, log):
+    X, y = Xy
+    try:
+        model = tools.load_model(tool, path)
+    except Exception as e:  # a broken model file is reported, not fatal
+        log(f"    cannot read model {path}: {e}")
+        return None, None, None
+    return objectives.primal(family, X, y, model, C), model, abs(model.b)
+
+
+def _linear_binary(data, cs, p, runs, refs, log):
+    dataset, family, C = cs["dataset"], p["family"], p["C"]
+    Xtr = data.load(dataset, "train")
+    Xte = data.load(dataset, "test") if cs["meta"]["has_test"] else None
+    points = []          # every evaluated model: (tool id, kind, time, P)
+    warnings = []
+    for rec in runs + refs:
+        rec["P"] = None
+        if rec["status"] != "ok" or not rec.get("model"):
+            continue
+        tool = tool_from_dict(rec["tool"])
+        path = os.path.join(rec["dir"], rec["model"])
+        P, model, babs = _objective(data, dataset, family, C, tool, path, Xtr, log)
+        rec["P"] = P
+        if P is None:
+            continue
+        if family == "hinge_nobias" and babs and babs > 0:
+            warnings.append(f"{tool.id}: model has b = {model.b:g} in the no-bias family (ignored)")
+        if rec["kind"] == "main":
+            X, y = Xte if Xte is not None else Xtr
+            rec["accuracy"] = objectives.accuracy(X, y, model)
+            rec["accuracy_on"] = "test" if Xte is not None else "train"
+    # P_best and where it came from
+    cands = [(r["P"], r) for r in runs + refs if r.get("P") is not None]
+    if cands:
+        P_best, best = min(cands, key=lambda t: t[0])
+        best_src = f"{best['tool']['id']} ({best['kind']}" + (
+            f", tol {best['tol']:g})" if best.get("tol") is not None else ")")
+    else:
+        P_best, best_src = None, None
+    # certified lower bounds: printed duals and nesvm's trace
+    lowers = []
+    for r in runs + refs:
+        if r["status"] != "ok":
+            continue
+        low = r["info"].get("lower")
+        if r["tool"]["adapter"] == "nesvm" and r.get("trace"):
+            tr = read_trace(os.path.join(r["dir"], r["trace"]))
+            if tr["lower_bound"].size:
+                low = float(np.max(tr["lower_bound"]))
+        if low is not None:
+            lowers.append((low, r["tool"]["id"]))
+    D_best, D_src = (max(lowers) if lowers else (None, None))
+    out = {"family": family, "C": C, "gamma": p.get("gamma"), "key": p["key"],
+           "P_best": P_best, "P_best_source": best_src, "D_best": D_best, "D_best_source": D_src,
+           "warnings": warnings, "tools": []}
+    if P_best is not None and D_best is not None:
+        out["certified_gap"] = (P_best - D_best) / abs(P_best)
+        if D_best > P_best + 1e-9 * abs(P_best) + 1e-6:
+            out["warnings"].append(f"inconsistent: dual value {D_best:.10g} from {D_src} exceeds "
+                                   f"P_best {P_best:.10g}: an objective or C convention is wrong")
+    out["references"] = [{"tool": r["tool"]["id"], "status": r["status"], "wall": r["wall"],
+                          "P": r.get("P"), "argv": r["argv"]} for r in refs]
+    for tid in p["tools"]:
+        out["tools"].append(_tool_summary(tid, [r for r in runs if r["tool"]["id"] == tid],
+                                          P_best, convergence=True))
+    return out
+
+
+def _gap(P, P_best):
+    if P is None or P_best is None:
+        return None
+    return objectives.rel_gap(P, P_best)
+
+
+def _tool_summary(tid, recs, P_best, convergence=False):
+    main = [r for r in recs if r["kind"] == "main"]
+    ok = [r for r in main if r["status"] == "ok"]
+    reads = [r for r in recs if r["kind"] == "read" and r["status"] == "ok"]
+    s = {"id": tid, "runs": len(main), "ok": len(ok),
+         "statuses": sorted({r["status"] for r in main}),
+         "approx": main[0]["tool"].get("approx", "") if main else "",
+         "note": main[0]["tool"].get("note", "") if main else "",
+         "adapter": main[0]["tool"]["adapter"] if main else None}
+    if main and not ok:
+        s["error"] = main[0].get("error")
+        s["timeout"] = main[0].get("timeout")
+    if ok:
+        times = [r["time"] for r in ok]
+        s["time_median"], s["time_min"], s["time_max"] = _median(times), min(times), max(times)
+        s["wall_median"] = _median([r["wall"] for r in ok])
+        s["rss_mb"] = _median([r["maxrss_kb"] / 1024 for r in ok if r["maxrss_kb"]])
+        s["rss_source"] = ok[0].get("rss_source")
+        s["read_time"] = _median([r["info"].get("read_time") for r in ok])
+        s["read_source"] = "printed" if s["read_time"] is not None else None
+        if s["read_time"] is None and reads:
+            s["read_time"] = _median([r["wall"] for r in reads])
+            s["read_source"] = "probe"
+            s["read_rss_mb"] = _median([r["maxrss_kb"] / 1024 for r in reads if r["maxrss_kb"]])
+        first = ok[0]
+        s["exit"] = first["info"].get("exit")
+        s["iterations"] = first["info"].get("iterations")
+        s["P"] = first.get("P")
+        s["gap"] = _gap(s["P"], P_best)
+        s["lower"] = first["info"].get("lower")
+        if first.get("accuracy") is not None:
+            s["accuracy"], s["accuracy_on"] = first["accuracy"], first["accuracy_on"]
+        elif first.get("predict", {}).get("accuracy") is not None:
+            s["accuracy"], s["accuracy_on"] = first["predict"]["accuracy"], first["predict"]["on"]
+        elif first["info"].get("accuracy") is not None:
+            s["accuracy"], s["accuracy_on"] = first["info"]["accuracy"], first["info"]["accuracy_on"]
+        s["argv"] = first["argv"]
+    if not convergence:
+        return s
+    # convergence: nesvm from its trace, the others from main runs + sweeps
+    pts = []
+    if ok and s.get("P") is not None:
+        pts.append({"time": s["time_median"], "P": s["P"], "gap": s["gap"], "kind": "default",
+                    "tol": None})
+    for r in recs:
+        if r["kind"] == "sweep" and r["status"] == "ok" and r.get("P") is not None:
+            pts.append({"time": r["time"], "P": r["P"], "gap": _gap(r["P"], P_best),
+                        "kind": "tol %g" % r["tol"], "tol": r["tol"]})
+    s["points"] = sorted(pts, key=lambda q: q["time"])
+    s["max_time_tried"] = max([r["time"] for r in recs if r["kind"] in ("main", "sweep")
+                               and r.get("time") is not None], default=None)
+    if ok and ok[0]["tool"]["adapter"] == "nesvm" and ok[0].get("trace"):
+        # the run with the median wall time provides the curve
+        r = sorted(ok, key=lambda q: q["wall"])[(len(ok) - 1) // 2]
+        tr = read_trace(os.path.join(r["dir"], r["trace"]))
+        t = tr["seconds"] + (r["info"].get("read_time") or 0.0)
+        bp = tr["best_primal"]
+        s["curve"] = _decimate(t, bp)
+        s["curve_run"] = os.path.basename(r["dir"])
+        s["time_to"] = {}
+        for g in GAPS:
+            hit = np.nonzero((bp - P_best) / abs(P_best) <= g)[0] if P_best else []
+            s["time_to"][str(g)] = float(t[hit[0]]) if len(hit) else None
+        s["time_to_basis"] = "trace"
+        s["curve_end"] = float(t[-1]) if t.size else None
+    else:
+        s["time_to"] = {}
+        for g in GAPS:
+            hits = [q["time"] for q in pts if q["gap"] is not None and q["gap"] <= g]
+            s["time_to"][str(g)] = min(hits) if hits else None
+        s["time_to_basis"] = "runs"
+    return s
+
+
+def _decimate(t, y, keep=400):
+    """At most ``keep`` points, log-spaced in time, plus the last one."""
+    if t.size <= keep:
+        return {"t": t.tolist(), "P": y.tolist()}
+    idx = np.unique(np.concatenate([
+        np.searchsorted(t, np.geomspace(max(t[0], 1e-6), t[-1], keep)).clip(0, t.size - 1),
+        [t.size - 1]]))
+    return {"t": t[idx].tolist(), "P": y[idx].tolist()}
+
+
+def _accuracy_only(p, runs):
+    out = {"family": p["family"], "C": p["C"], "gamma": p.get("gamma"), "key": p["key"],
+           "tools": [], "warnings": []}
+    for tid in p["tools"]:
+        out["tools"].append(_tool_summary(tid, [r for r in runs if r["tool"]["id"] == tid], None))
+    return out

@@ -1,0 +1,218 @@
+"""Benchmark configuration: problem families, the tools that solve each,
+the reference runs that pin down the best objective, and the cases.
+
+Adding a nesvm solver to a family is one line in NESVM_SOLVERS.
+"""
+from dataclasses import dataclass, field, replace
+
+from lib.tools import Tool
+
+# Which nesvm solvers solve each problem family: 'SOLVER [nesvm train
+# options]'.  Families with no entry still run their peers.  Option values
+# may use {gamma}.
+NESVM_SOLVERS = {
+    "hinge_freebias": ["nesvm"],
+    "hinge_nobias": ["nesvm -B 0"],          # add "hyperpass" when it lands
+    "sqhinge_regbias": [],                   # add "ssvm", "nssvm"
+    "rbf": [],                               # add kernel solvers, e.g. "nesvm --kernel rbf --gamma {gamma}"
+    "multiclass": ["nesvm --multiclass ovo", "nesvm --multiclass ovr"],
+}
+
+FAMILIES = {
+    "hinge_nobias": dict(
+        title="hinge loss + L2, no bias",
+        formula="P(w) = 1/2 ||w||^2 + C sum_i max(0, 1 - y_i w.x_i)",
+        note="LIBLINEAR -s 3, svmocas -b 0, LinearSVC(loss='hinge', fit_intercept=False), "
+             "SGDClassifier(alpha = 1/(C n)), nesvm -B 0, later hyperpass (C = 1/(lambda n))"),
+    "hinge_freebias": dict(
+        title="hinge loss + L2, free unregularized bias",
+        formula="P(w, b) = 1/2 ||w||^2 + C sum_i max(0, 1 - y_i (w.x_i + b))",
+        note="LIBSVM's linear C-SVC (svm-train -t 0) and nesvm's C-SVM"),
+    "sqhinge_regbias": dict(
+        title="squared hinge + L2, regularized bias (bias feature 1)",
+        formula="P(w, b) = 1/2 (||w||^2 + b^2) + C sum_i max(0, 1 - y_i (w.x_i + b))^2",
+        note="LIBLINEAR -s 2 -B 1 and -s 1 -B 1, LinearSVC(loss='squared_hinge'), later ssvm/nssvm"),
+    "rbf": dict(
+        title="RBF-kernel C-SVC (compared by accuracy and time at the same C and gamma)",
+        formula="", note="LIBSVM -t 2, sklearn SVC, Nystroem + LinearSVC"),
+    "multiclass": dict(
+        title="linear multiclass (accuracy and time only)",
+        formula="", note="one-vs-rest (LIBLINEAR, LinearSVC), one-vs-one (LIBSVM), nesvm ovo/ovr"),
+}
+LINEAR_BINARY = ("hinge_nobias", "hinge_freebias", "sqhinge_regbias")
+
+SWEEP_LL = [1, 0.3, 0.1, 0.03, 0.01, 0.001]
+PEERS = {
+    "hinge_nobias": [
+        Tool("liblinear -s 3", "liblinear", {"s": 3}, sweep=SWEEP_LL, read_probe=True),
+        Tool("svmocas", "ocas", {"b": 0}, sweep=[0.3, 0.1, 0.03, 0.01, 1e-3, 1e-4]),
+        Tool("sklearn LinearSVC", "sklearn", {"est": "linearsvc", "loss": "hinge", "fit_intercept": 0},
+             sweep=[1, 0.1, 0.01, 1e-3, 1e-5]),
+        Tool("sklearn SGD", "sklearn", {"est": "sgd", "fit_intercept": 0},
+             approx="stochastic gradient: approximate solution"),
+    ],
+    "hinge_freebias": [
+        Tool("libsvm -t 0", "libsvm", {"t": 0}, sweep=[1, 0.1, 0.01, 1e-4], read_probe=True),
+        Tool("svmocas -b 10", "ocas", {"b": 10}, sweep=[0.1, 0.01, 1e-3, 1e-4],
+             approx="bias as a feature of value 10, regularized: solves the free-bias problem "
+                    "plus (b/10)^2/2"),
+    ],
+    "sqhinge_regbias": [
+        Tool("liblinear -s 2 -B 1", "liblinear", {"s": 2, "B": 1}, sweep=[1, 0.1, 0.01, 1e-3, 1e-4]),
+        Tool("liblinear -s 1 -B 1", "liblinear", {"s": 1, "B": 1}, sweep=SWEEP_LL),
+        Tool("sklearn LinearSVC sq", "sklearn", {"est": "linearsvc", "loss": "squared_hinge",
+                                                 "fit_intercept": 1, "intercept_scaling": 1},
+             sweep=[1, 0.1, 0.01, 1e-3, 1e-5]),
+    ],
+    "rbf": [
+        Tool("libsvm -t 2", "libsvm", {"t": 2}),
+        Tool("sklearn SVC", "sklearn", {"est": "svc"}),
+        Tool("sklearn Nystroem+LinearSVC", "sklearn", {"est": "nystroem", "n_components": 500},
+             approx="500 Nystroem components, then a linear SVM"),
+    ],
+    "multiclass": [
+        Tool("liblinear -s 3", "liblinear", {"s": 3}, note="one-vs-rest"),
+        Tool("libsvm -t 0", "libsvm", {"t": 0}, note="one-vs-one"),
+        Tool("sklearn LinearSVC", "sklearn", {"est": "linearsvc", "loss": "hinge"}, note="one-vs-rest"),
+    ],
+}
+
+# Tight runs that pin down P_best (cached per data set, family and C).  Each
+# is used when the training set has at most max_rows rows.  Their objectives
+# are computed from their models like every other run's.
+REFERENCES = {
+    "hinge_nobias": [
+        dict(tool=Tool("svmocas -r 1e-6", "ocas", {"b": 0}), tol=1e-6, max_rows=10**9),
+    ],
+    "hinge_freebias": [
+        dict(tool=Tool("libsvm -t 0 -e 1e-6", "libsvm", {"t": 0}), tol=1e-6, max_rows=6000),
+        dict(tool=Tool("nesvm -e 1e-5", "nesvm", {"solver": "nesvm"}), tol=1e-5, max_rows=6000),
+        dict(tool=Tool("svmocas -b 10 -r 1e-6", "ocas", {"b": 10}), tol=1e-6, max_rows=10**9),
+    ],
+    "sqhinge_regbias": [
+        dict(tool=Tool("liblinear -s 2 -B 1 -e 1e-6", "liblinear", {"s": 2, "B": 1}), tol=1e-6,
+             max_rows=10**9),
+    ],
+}
+REFERENCE_TIMEOUT = 900
+
+
+@dataclass
+class Problem:
+    family: str
+    C: float
+    gamma: float = None
+
+    @property
+    def key(self):
+        k = f"{self.family}-C{self.C:g}"
+        return k + (f"-g{self.gamma:g}" if self.gamma is not None else "")
+
+
+@dataclass
+class Case:
+    name: str
+    dataset: str
+    problems: list
+    description: str = ""
+    modes: tuple = ("full",)           # which modes run it: full, quick, smoke
+    runs: int = 3                      # timed runs per tool (median, min, max)
+    timeout: float = 600               # per run, seconds
+    timeouts: dict = field(default_factory=dict)   # tool id prefix -> timeout
+    nesvm_threads: tuple = (1,)
+    nesvm_time_limit: float = None     # nesvm --time-limit (per binary problem)
+    only: tuple = ()                   # tool id prefixes to keep (empty: all)
+    skip: tuple = ()                   # tool id prefixes to leave out
+    sweep_points: int = 99             # at most this many tolerances per tool
+    read_probe: bool = False           # time LIBLINEAR/LIBSVM read-only runs
+    key: bool = False                  # the case of the issue's targets
+    quick: dict = field(default_factory=dict)      # overrides in quick mode
+
+    def for_mode(self, mode):
+        c = replace(self, **self.quick) if mode == "quick" else self
+        return c
+
+
+def P(family, C=1.0, gamma=None):
+    return Problem(family, C, gamma)
+
+
+LIN = [P(f) for f in LINEAR_BINARY]
+
+CASES = [
+    Case("smoke", "heart_scale", [P("hinge_freebias"), P("hinge_nobias")],
+         "tiny end-to-end check for ctest (bench_smoke)", modes=("smoke",), runs=1, timeout=60,
+         only=("nesvm t1", "libsvm -t 0", "liblinear -s 3", "svmocas", "sklearn LinearSVC"),
+         sweep_points=3),
+    Case("heart_scale", "heart_scale", LIN + [P("rbf", 1.0, 1 / 13)],
+         "all linear families at C = 1, RBF at C = 1, gamma = 1/13; training accuracy",
+         modes=("full", "quick"), runs=5, quick=dict(runs=3, sweep_points=4)),
+    Case("breast_cancer", "breast_cancer", LIN + [P("rbf", 1.0, 1 / 30)],
+         "all linear families at C = 1, RBF at C = 1, gamma = 1/30",
+         modes=("full", "quick"), runs=5, quick=dict(runs=3, sweep_points=4)),
+    Case("digits", "digits", [P("multiclass"), P("rbf", 10.0, 0.02)],
+         "10 classes: linear multiclass at C = 1, RBF at C = 10, gamma = 0.02",
+         modes=("full", "quick"), runs=3, quick=dict(runs=1)),
+    Case("fmnist-tshirt-shirt", "fmnist-tshirt-shirt", LIN + [P("rbf", 10.0, 0.02)],
+         "linear families at C = 1; RBF at C = 10, gamma = 0.02",
+         runs=3, nesvm_time_limit=300, timeout=900, read_probe=True,
+         timeouts={"libsvm -t 0": 900, "sklearn SVC": 900}),
+    Case("fmnist-0vr", "fmnist-zero-rest", [P("hinge_freebias"), P("hinge_nobias"), P("sqhinge_regbias")],
+         "the issue's key case: nesvm C-SVM at 1 and 2 threads against LIBLINEAR -s 3 -c 1",
+         modes=("full", "quick"), runs=3, nesvm_threads=(1, 2), nesvm_time_limit=600, timeout=900,
+         timeouts={"libsvm -t 0": 1200}, read_probe=True, key=True,
+         quick=dict(runs=1, nesvm_time_limit=40, problems=[P("hinge_freebias"), P("hinge_nobias")],
+                    skip=("libsvm", "sklearn LinearSVC", "nesvm -B 0"), sweep_points=2)),
+    Case("fmnist-10", "fmnist-all", [P("multiclass")],
+         "10 classes, linear, C = 1", runs=1, nesvm_time_limit=30, timeout=1800,
+         timeouts={"libsvm -t 0": 1800}),
+    Case("synth-sparse", "synth-sparse", LIN, "linear families at C = 1 on the sparse text-like set",
+         runs=3, nesvm_time_limit=300, timeout=900, read_probe=True, sweep_points=4,
+         timeouts={"libsvm -t 0": 900}),
+    Case("synth-dense", "synth-dense", LIN, "linear families at C = 1 on the dense clustered set",
+         runs=3, nesvm_time_limit=300, timeout=900, read_probe=True, sweep_points=4,
+         timeouts={"libsvm -t 0": 900}),
+]
+CASES_BY_NAME = {c.name: c for c in CASES}
+
+# The issue's performance targets, measured on the key case.
+TARGETS = dict(case="fmnist-0vr", nesvm_problem="hinge_freebias-C1", nesvm_t1="nesvm t1",
+               nesvm_t2="nesvm t2", peer_problem="hinge_nobias-C1", peer="liblinear -s 3")
+
+
+def tools_for(case, problem):
+    """The tools a case runs on a problem: nesvm solvers (one per thread
+    count) and the family's peers, filtered by the case's only/skip."""
+    tools = []
+    threads = case.nesvm_threads if problem.family != "multiclass" else case.nesvm_threads[:1]
+    for spec in NESVM_SOLVERS.get(problem.family, []):
+        for t in threads:
+            from lib.tools import parse_nesvm_spec
+            tools.append(parse_nesvm_spec(spec, t))
+    tools += PEERS.get(problem.family, [])
+
+    def keep(t):
+        if case.only and not any(t.id.startswith(p) for p in case.only):
+            return False
+        return not any(t.id.startswith(p) for p in case.skip)
+    return [t for t in tools if keep(t)]
+
+
+def timeout_for(case, tool):
+    for prefix, t in case.timeouts.items():
+        if tool.id.startswith(prefix):
+            return t
+    return case.timeout
+
+
+def sweep_values(case, tool):
+    """At most case.sweep_points tolerances, spread over the tool's list."""
+    vals = list(tool.sweep)
+    k = case.sweep_points
+    if len(vals) <= k:
+        return vals
+    if k <= 0:
+        return []
+    if k == 1:
+        return [vals[len(vals) // 2]]
+    return [vals[round(i * (len(vals) - 1) / (k - 1))] for i in range(k)]
