@@ -1,0 +1,154 @@
+#!/usr/bin/python3
+"""ctest bench_smoke: the benchmark harness end to end on heart_scale.
+
+    smoke_test.py NESVM_BINARY
+
+1. The harness's unit checks (test_lib.py).
+2. bench/run --cases smoke (nesvm, LIBSVM -t 0, LIBLINEAR -s 3, svmocas,
+   scikit-learn LinearSVC; 1 run) with the given binary, into a temporary
+   folder (bench/RESULTS.md is not touched).
+3. Checks that do not trust the harness: RESULTS.md and a PNG exist; this
+   script re-reads the data and the nesvm, LIBSVM and LIBLINEAR model files
+   with its own parsing and recomputes their objectives, which must equal
+   the harness's; nesvm's and LIBSVM's objectives (same problem) agree within
+   1e-2; LIBLINEAR's primal is not below the dual value it printed (weak
+   duality), and the same holds for LIBSVM.
+"""
+import glob
+import json
+import os
+import re
+import shutil
+import subprocess
+import sys
+import tempfile
+
+import numpy as np
+
+BENCH = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
+PY = "/usr/bin/python3"
+FAILS = []
+
+
+def ok(cond, name):
+    print(("ok - " if cond else "not ok - ") + name)
+    if not cond:
+        FAILS.append(name)
+
+
+def read_data(path):
+    y, rows = [], []
+    with open(path) as f:
+        for line in f:
+            t = line.split()
+            if t:
+                y.append(float(t[0]))
+                rows.append({int(p.split(":")[0]): float(p.split(":")[1]) for p in t[1:]})
+    d = max(max(r) for r in rows if r)
+    X = np.zeros((len(rows), d))
+    for i, r in enumerate(rows):
+        for j, v in r.items():
+            X[i, j - 1] = v
+    return X, np.array(y)
+
+
+def nesvm_wb(path):
+    lines = open(path).read().split("\n")
+    labels = [float(x) for x in next(ln for ln in lines if ln.startswith("labels ")).split()[1:]]
+    b = float(next(ln for ln in lines if ln.startswith("b ")).split()[1])
+    i = lines.index("w")
+    w = [float(x) for x in lines[i + 1:lines.index("end")]]
+    return np.array(w), b, labels[0]
+
+
+def libsvm_wb(path, d):
+    text = open(path).read()
+    rho = float(re.search(r"^rho (\S+)", text, re.M).group(1))
+    first = float(re.search(r"^label (\S+)", text, re.M).group(1))
+    w = np.zeros(d)
+    for line in text.split("\nSV\n", 1)[1].splitlines():
+        t = line.split()
+        for p in t[1:]:
+            j, v = p.split(":")
+            w[int(j) - 1] += float(t[0]) * float(v)
+    return w, -rho, first
+
+
+def liblinear_w(path):
+    lines = open(path).read().splitlines()
+    first = float(next(ln for ln in lines if ln.startswith("label ")).split()[1])
+    i = lines.index("w")
+    return np.array([float(ln) for ln in lines[i + 1:] if ln.strip()]), first
+
+
+def hinge_obj(X, y, w, b, pos, C=1.0):
+    s = np.where(y == pos, 1.0, -1.0)
+    return 0.5 * w @ w + C * np.maximum(0.0, 1.0 - s * (X @ w + b)).sum()
+
+
+def main():
+    nesvm = os.path.abspath(sys.argv[1])
+    r = subprocess.run([PY, os.path.join(BENCH, "tests", "test_lib.py")], capture_output=True, text=True)
+    print(r.stdout, end="")
+    ok(r.returncode == 0, "harness unit checks (test_lib.py)")
+
+    tmp = tempfile.mkdtemp(prefix="bench_smoke_")
+    try:
+        cmd = [PY, os.path.join(BENCH, "run"), "--cases", "smoke", "--runs", "1", "--no-deps",
+               "--no-build", "--nesvm-bin", nesvm, "--out", tmp, "--data-dir", os.path.join(tmp, "data")]
+        r = subprocess.run(cmd, capture_output=True, text=True, timeout=300)
+        ok(r.returncode == 0, "bench/run --cases smoke exits 0")
+        if r.returncode != 0:
+            print(r.stderr[-3000:])
+            return 1
+        ok(os.path.exists(os.path.join(tmp, "RESULTS.md")), "RESULTS.md written into --out")
+        pngs = glob.glob(os.path.join(tmp, "plots", "*.png"))
+        ok(len(pngs) >= 1 and all(open(p, "rb").read(8) == b"\x89PNG\r\n\x1a\n" for p in pngs),
+           f"PNG plots written ({len(pngs)})")
+        text = open(os.path.join(tmp, "RESULTS.md")).read()
+        ok("## Case `smoke`" in text and "hinge_freebias" in text, "RESULTS.md has the smoke case")
+
+        an = json.load(open(os.path.join(tmp, "analysis.json")))
+        probs = {p["key"]: p for p in an[0]["problems"]}
+        tools = {(k, t["id"]): t for k, p in probs.items() for t in p["tools"]}
+        raw = os.path.join(tmp, "raw", "smoke")
+        X, y = read_data(os.path.join(tmp, "data", "heart_scale", "train.svm"))
+
+        # nesvm and LIBSVM solve the same problem
+        Pn = tools[("hinge_freebias-C1", "nesvm t1")]["P"]
+        Pl = tools[("hinge_freebias-C1", "libsvm -t 0")]["P"]
+        ok(Pn is not None and Pl is not None and abs(Pn - Pl) / abs(Pl) <= 1e-2,
+           f"nesvm and LIBSVM -t 0 objectives agree within 1e-2 ({Pn} vs {Pl})")
+        w, b, pos = nesvm_wb(os.path.join(raw, "hinge_freebias-C1", "nesvm_t1", "main-1", "model.model"))
+        mine = hinge_obj(X, y, w, b, pos)
+        ok(abs(mine - Pn) <= 1e-9 * abs(mine), f"nesvm objective recomputed independently ({mine} vs {Pn})")
+        ldir = os.path.join(raw, "hinge_freebias-C1", "libsvm_-t_0", "main-1")
+        w, b, pos = libsvm_wb(os.path.join(ldir, "model.model"), X.shape[1])
+        mine = hinge_obj(X, y, w, b, pos)
+        ok(abs(mine - Pl) <= 1e-9 * abs(mine), f"LIBSVM objective recomputed independently ({mine} vs {Pl})")
+        obj = float(re.search(r"obj = (\S+),", open(os.path.join(ldir, "stdout.txt")).read()).group(1))
+        ok(Pl >= -obj - 1e-6, f"LIBSVM primal {Pl} >= its dual value {-obj}")
+
+        # LIBLINEAR -s 3: weak duality against the dual objective it prints
+        Pll = tools[("hinge_nobias-C1", "liblinear -s 3")]["P"]
+        ddir = os.path.join(raw, "hinge_nobias-C1", "liblinear_-s_3", "main-1")
+        out = open(os.path.join(ddir, "stdout.txt")).read()
+        dual = -float(re.findall(r"Objective value = (\S+)", out)[-1])
+        ok(Pll is not None and Pll >= dual - 1e-6, f"LIBLINEAR -s 3 primal {Pll} >= printed dual {dual}")
+        w, pos = liblinear_w(os.path.join(ddir, "model.model"))
+        mine = hinge_obj(X, y, w, 0.0, pos)
+        ok(abs(mine - Pll) <= 1e-9 * abs(mine), f"LIBLINEAR objective recomputed independently ({mine} vs {Pll})")
+        # every P_best is certified: no dual value above it
+        for k, p in probs.items():
+            ok(p["D_best"] is None or p["D_best"] <= p["P_best"] * (1 + 1e-9) + 1e-6,
+               f"{k}: P_best {p['P_best']} >= best dual {p['D_best']}")
+        ok(all(t["ok"] == t["runs"] == 1 for t in tools.values()),
+           "every tool ran once and succeeded: " + ", ".join(f"{k[1]}={t['statuses']}" for k, t in tools.items()))
+    finally:
+        shutil.rmtree(tmp, ignore_errors=True)
+    print(f"{len(FAILS)} failed")
+    return 1 if FAILS else 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())
