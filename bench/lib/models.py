@@ -129,7 +129,20 @@ def read_libsvm(path):
     w = np.zeros(d)
     np.add.at(w, idx - 1, np.repeat(np.array(coef), rowlen) * np.array(val))
     labels = [float(x) for x in head["label"]]
-    return LinearModel(w, -float(head["rho"][0]), labels[0])
+    m = LinearModel(w, -float(head["rho"][0]), labels[0])
+    m.sv_coef = np.array(coef)   # y_i alpha_i of the support vectors
+    return m
+
+
+def libsvm_dual(model, C):
+    """Dual objective D(alpha) = sum_i alpha_i - 1/2 ||w||^2 of a linear
+    LIBSVM model, in double precision from the model file (LIBSVM's printed
+    obj uses single-precision kernel values).  None if alpha is not feasible
+    (0 <= alpha_i <= C, sum_i y_i alpha_i = 0, up to rounding)."""
+    a = np.abs(model.sv_coef)
+    if a.size and (a.max() > C * (1 + 1e-9) or abs(model.sv_coef.sum()) > 1e-9 * max(1.0, a.sum())):
+        return None
+    return float(a.sum() - 0.5 * model.w @ model.w)
 
 
 def read_ocas(path, bias_feature):

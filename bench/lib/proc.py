@@ -66,7 +66,15 @@ def run(argv, stdout_path, stderr_path, timeout=None, cwd=None, env=None):
             timer = threading.Timer(timeout, _expire, (p.pid, res, done))
             timer.daemon = True
             timer.start()
-        _, status, ru = os.wait4(p.pid, 0)  # blocking: exact end time
+        try:
+            _, status, ru = os.wait4(p.pid, 0)  # blocking: exact end time
+        except BaseException:  # Ctrl-C or SIGTERM of the harness: stop the child too
+            _signal_group(p.pid, signal.SIGTERM)
+            time.sleep(0.5)
+            _signal_group(p.pid, signal.SIGKILL)
+            os.waitpid(p.pid, 0)
+            p.returncode = -1
+            raise
         t1 = time.perf_counter()
         done.set()
         if timer is not None:

@@ -273,8 +273,10 @@ def targets(cases_an, notes_dir):
              f"{c['meta']['bytes_train'] / 1e6:.0f} MB): nesvm's C-SVM (`{T['nesvm_problem']}`) against "
              f"LIBLINEAR `-s 3 -c 1` with its defaults (`{T['peer_problem']}`), as the issue states the "
              "targets. nesvm's time to a gap is its reading time plus the trace's `seconds` at the first "
-             f"iteration whose primal is within the gap of P_best = {fP(pn['P_best'])} "
-             f"({esc(pn['P_best_source'])}).", "",
+             f"iteration whose primal is within the gap of P_best = {fP(pn['P_best'])}, "
+             f"from {esc(pn['P_best_source'])}"
+             + (f", certified within {fgap(pn['certified_gap'])} of the optimum by the dual value of "
+                f"{esc(pn['D_best_source'])}" if pn.get("D_best") is not None else "") + ".", "",
              "| target | nesvm | LIBLINEAR | ratio | goal | result |", "|---|---|---|---:|---|---|"]
     for r in rows:
         res = {True: "**MET**", False: "**MISSED**", None: "not measured"}[r["met"]]
@@ -369,6 +371,8 @@ def write(out_dir, results_path, plots_dir, man, cases_an, notes_dir):
                     L.append("")
                 for w in p.get("warnings", []):
                     L += [f"**Warning:** {esc(w)}", ""]
+                for n in p.get("notes", []):
+                    L += [f"Note: {esc(n)}.", ""]
                 L += ["Time to relative primal gap (s):", "", gap_table(p), ""]
                 png = f"{slug(c['case'])}_{slug(p['key'])}.png"
                 plot_convergence(c, p, os.path.join(plots_dir, png))

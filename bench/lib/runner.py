@@ -147,6 +147,8 @@ def ensure_references(env, case, problem, meta):
         if rec is None:
             env.log(f"  reference {problem.key}: {tool.id} (cached for later runs)")
             ctx = _base_ctx(env, meta, problem, case.dataset)
+            ctx["trace"] = True              # nesvm only: its lower bound certifies P_best
+            ctx["time_limit"] = ref.get("time_limit")
             rec = execute(tool, ctx, rdir, "reference", env.timeout or cfg.REFERENCE_TIMEOUT,
                           tol=ref["tol"], extra={"signature": sig})
         rec["dir"] = rdir
@@ -184,7 +186,7 @@ def run_case(env, case):
         ctx = _base_ctx(env, meta, problem, case.dataset)
         ctx["time_limit"] = case.nesvm_time_limit
         ctx["trace"] = linear_binary
-        dead = set()
+        dead, times = set(), {}
         for r in range(runs):                 # rounds: every tool once per round
             for tool in ptools:
                 if tool.id in dead:
@@ -195,6 +197,9 @@ def run_case(env, case):
                 _report_status(env, rec)
                 if rec["status"] in ("timeout", "error"):
                     dead.add(tool.id)      # no more runs of a tool that timed out
+                elif rec["status"] == "ok":
+                    times.setdefault(tool.id, []).append(rec["time"])
+        main_time = {t: sorted(v)[len(v) // 2] for t, v in times.items()}
         if case.read_probe:
             for r in range(runs):
                 for tool in ptools:
@@ -205,7 +210,7 @@ def run_case(env, case):
                         _report_status(env, rec)
         if linear_binary:
             for tool in ptools:
-                if tool.id in dead:
+                if tool.id in dead or main_time.get(tool.id, 0) > case.sweep_max_time:
                     continue
                 for tol in cfg.sweep_values(case, tool):
                     env.log(f"  {case.name} {problem.key} {tool.id} sweep tol {tol:g}")

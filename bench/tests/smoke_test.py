@@ -127,7 +127,8 @@ def main():
         mine = hinge_obj(X, y, w, b, pos)
         ok(abs(mine - Pl) <= 1e-9 * abs(mine), f"LIBSVM objective recomputed independently ({mine} vs {Pl})")
         obj = float(re.search(r"obj = (\S+),", open(os.path.join(ldir, "stdout.txt")).read()).group(1))
-        ok(Pl >= -obj - 1e-6, f"LIBSVM primal {Pl} >= its dual value {-obj}")
+        # (LIBSVM's dual uses single-precision kernel values: allow 1e-7 relative)
+        ok(Pl >= -obj - 1e-6 - 1e-7 * abs(obj), f"LIBSVM primal {Pl} >= its dual value {-obj}")
 
         # LIBLINEAR -s 3: weak duality against the dual objective it prints
         Pll = tools[("hinge_nobias-C1", "liblinear -s 3")]["P"]

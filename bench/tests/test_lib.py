@@ -96,12 +96,20 @@ def _():
     assert m.w.tolist() == [0.5, -1.0] and m.b == 0.0 and m.pos_label == 1.0
 
 
-@check("LIBSVM linear model: w = sum coef SV, b = -rho, first label positive")
+@check("LIBSVM linear model: w = sum coef SV, b = -rho, first label positive; dual value")
 def _():
     p = write("s.model", "svm_type c_svc\nkernel_type linear\nnr_class 2\ntotal_sv 2\nrho -0.5\n"
               "label -1 1\nnr_sv 1 1\nSV\n0.5 1:2 3:1\n-1 2:1 3:1\n")
     m = models.read_libsvm(p)
     assert m.w.tolist() == [1.0, -1.0, -0.5] and m.b == 0.5 and m.pos_label == -1.0
+    # alpha = (0.5, 1) but sum y alpha = -0.5: not feasible for the bias constraint
+    assert models.libsvm_dual(m, 1.0) is None
+    p = write("s2.model", "svm_type c_svc\nkernel_type linear\nnr_class 2\ntotal_sv 2\nrho 0\n"
+              "label 1 -1\nnr_sv 1 1\nSV\n0.5 1:2 3:1\n-0.5 2:1 3:1\n")
+    m = models.read_libsvm(p)
+    # w = (1, -0.5, 0): D = sum alpha - 1/2 ||w||^2 = 1 - 0.625
+    assert abs(models.libsvm_dual(m, 1.0) - 0.375) < 1e-15
+    assert models.libsvm_dual(m, 0.4) is None          # alpha above C
 
 
 @check("svmocas model: last line is the bias feature's weight, times -b")
