@@ -65,7 +65,8 @@ PEERS = {
              sweep=[1, 0.1, 0.01, 1e-3, 1e-5]),
     ],
     "rbf": [
-        Tool("libsvm -t 2", "libsvm", {"t": 2}),
+        Tool("libsvm -t 2 -m 200", "libsvm", {"t": 2, "m": 200},
+             note="kernel cache 200 MB, as scikit-learn's SVC"),
         Tool("sklearn SVC", "sklearn", {"est": "svc"}),
         Tool("sklearn Nystroem+LinearSVC", "sklearn", {"est": "nystroem", "n_components": 500},
              approx="500 Nystroem components, then a linear SVM"),

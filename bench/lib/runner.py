@@ -90,7 +90,8 @@ def execute(tool, ctx, rundir, kind, timeout, tol=None, predict=False, extra=Non
         "kind": kind, "tol": tol, "tool": _tool_dict(tool), "argv": argv, "started": started,
         "status": status, "wall": r["wall"], "maxrss_kb": r["maxrss_kb"], "cpu": r.get("cpu"),
         "rss_source": r["rss_source"], "returncode": r["returncode"], "timeout": timeout,
-        "error": r["error"] or (None if status == "ok" else _tail(stderr) or _tail(stdout)),
+        "error": r["error"] or (None if status == "ok" else f"timed out after {timeout:g} s"
+                                if status == "timeout" else _tail(stderr) or _tail(stdout)),
         "info": info,
         "time": info.get("time", r["wall"]) if status == "ok" else r["wall"],
         "model": os.path.basename(ctx["model"]) if has_model else None,
