@@ -89,13 +89,8 @@ nesvm_status nv_nesvm_linear_train(const nv_binary_problem *pb, const nesvm_para
     const int auto_mu = prm->mu <= 0;
     double mu = auto_mu ? 1.0 : prm->mu;
 
-    if (pb->w0) memcpy(w, pb->w0, dbytes);
-    else memset(w, 0, dbytes);
-    double b = bias ? pb->b0 : 0.0;
     nv_track tr;
-    nv_track_init(&tr, prm, sink, d, wbest, t0);
-    memcpy(wbest, w, dbytes);
-    tr.bbest = b;
+    double b = nv_track_start(&tr, pb, prm, sink, w, wbest, t0);
     int64_t k = 0;
     int restart = 1;
     double L = 0, bstar = 0, Gb = 0, fmu_prev = NAN;

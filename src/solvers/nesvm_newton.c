@@ -172,7 +172,6 @@ nesvm_status nv_nesvm_newton_train(const nv_binary_problem *pb, const nesvm_para
     const int32_t d = pb->X->d;
     const int64_t n = pb->n;
     const int bias = prm->bias;
-    const size_t dbytes = (size_t)d * sizeof(double);
     nv_chinge obj;
     newton_ws ws;
     memset(&ws, 0, sizeof ws);
@@ -208,13 +207,8 @@ nesvm_status nv_nesvm_newton_train(const nv_binary_problem *pb, const nesvm_para
     }
     const int auto_mu = prm->mu <= 0;
     double mu = auto_mu ? MU0 : prm->mu;
-    if (pb->w0) memcpy(w, pb->w0, dbytes);
-    else memset(w, 0, dbytes);
-    double b = bias ? pb->b0 : 0.0;
     nv_track tr;
-    nv_track_init(&tr, prm, sink, d, wbest, t0);
-    memcpy(wbest, w, dbytes);
-    tr.bbest = b;
+    double b = nv_track_start(&tr, pb, prm, sink, w, wbest, t0);
     nv_track_new_stage(&tr);
     nv_chinge_margins(&obj, w, b);
     ws.mu = mu;

@@ -25,6 +25,20 @@ void nv_track_init(nv_track *t, const nesvm_params *prm, const nv_progress_sink 
     t->why = NESVM_EXIT_MAX_ITER;
 }
 
+double nv_track_start(nv_track *t, const nv_binary_problem *pb, const nesvm_params *prm,
+                      const nv_progress_sink *sink, double *w, double *wbest, double t0)
+{
+    const int32_t d = pb->X->d;
+    if (pb->w0)
+        memcpy(w, pb->w0, (size_t)d * sizeof *w);
+    else
+        memset(w, 0, (size_t)d * sizeof *w);
+    nv_track_init(t, prm, sink, d, wbest, t0);
+    memcpy(wbest, w, (size_t)d * sizeof *w);
+    t->bbest = prm->bias ? pb->b0 : 0.0;
+    return t->bbest;
+}
+
 void nv_track_new_stage(nv_track *t)
 {
     t->stage_iter = 0;

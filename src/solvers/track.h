@@ -24,6 +24,10 @@ typedef struct nv_track {
 
 void nv_track_init(nv_track *t, const nesvm_params *prm, const nv_progress_sink *sink,
                    int32_t d, double *wbest, double t0);
+/* nv_track_init, plus the starting point: w = the problem's w0 (or 0),
+ * wbest = w; returns the starting b (the problem's b0, or 0 without bias). */
+double nv_track_start(nv_track *t, const nv_binary_problem *pb, const nesvm_params *prm,
+                      const nv_progress_sink *sink, double *w, double *wbest, double t0);
 /* A new mu stage begins: the paper's |F_mu change| rule restarts. */
 void nv_track_new_stage(nv_track *t);
 
