@@ -110,7 +110,16 @@ void train_opts_help(FILE *f)
           "  -B B                 B > 0: free, unregularized bias b (default); B <= 0: no bias\n"
           "  -e EPS               stop at relative duality gap EPS (default 0.001)\n"
           "  --solver NAME        solver family (default nesvm; available: nesvm)\n"
-          "  --mu MU              fixed smoothing parameter; 0 = automatic continuation (default)\n"
+          "  --svm-type c|lp|ls   c: C-SVM, 1/2||w||^2 + C sum hinge (default);\n"
+          "                       lp: LP-SVM, ||w||_1 + C sum hinge (sparse weights);\n"
+          "                       ls: LS-SVM, 1/2||w||^2 + C sum (1 - y f(x))^2\n"
+          "  --mu MU              fixed hinge smoothing; 0 = continuation (default)\n"
+          "  --nu NU              fixed L1 smoothing (LP-SVM); 0 = continuation (default)\n"
+          "  --continuation adaptive|paper  how mu (and nu) shrink: adaptively from the\n"
+          "                       gap (default) or homotopy NESVM's mu0/(t+1) (Algorithm 2)\n"
+          "  --mu0 MU0, --nu0 NU0 first stage's smoothing (0 = the method's default)\n"
+          "  --mu-star MU         last stage's mu; 0 = until the certified gap is EPS (default)\n"
+          "  --stage-eps E        a stage ends at smoothed relative gap E; 0 = automatic\n"
           "  --eps-abs E          also stop when |F_mu(w_k+1) - F_mu(w_k)| < E (the paper's rule)\n"
           "  --method newton|nesterov  inner minimizer of the smoothed objective: truncated\n"
           "                       Newton with exact line search (default) or the paper's\n"
@@ -148,7 +157,9 @@ int train_opt(cli_args *a, train_opts *o)
     static const struct { const char *opt, *param; } map[] = {
         {"c", "c"},           {"e", "eps"},         {"solver", "solver"},
         {"mu", "mu"},         {"eps_abs", "eps_abs"}, {"lipschitz", "lipschitz"},
-        {"method", "method"},
+        {"method", "method"},   {"svm_type", "svm_type"}, {"nu", "nu"},
+        {"continuation", "continuation"}, {"mu0", "mu0"}, {"nu0", "nu0"},
+        {"mu_star", "mu_star"}, {"stage_eps", "stage_eps"},
         {"multiclass", "multiclass"}, {"max_iter", "max_iter"}, {"time_limit", "time_limit"},
         {"threads", "threads"}, {"seed", "seed"},
     };

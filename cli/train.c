@@ -125,6 +125,14 @@ int run_training(const char *cmd, train_opts *o, const char *data, const char *m
                 printf("primal objective %.10g, relative gap %.3g, support vectors %lld, exit %s\n",
                        stats.primal, stats.gap, (long long)stats.n_sv,
                        nesvm_exit_str(stats.exit_reason));
+                long long nnz = 0, all = 0;
+                for (int k = 0; k < nesvm_model_submodels(m); k++) {
+                    const double *w;
+                    nesvm_model_linear(m, k, &w, NULL, NULL, NULL, NULL);
+                    for (int32_t j = 0; j < nesvm_model_features(m); j++) nnz += w[j] != 0;
+                    all += nesvm_model_features(m);
+                }
+                printf("non-zero weights %lld of %lld\n", nnz, all);
                 printf("model saved to %s\n", model_path);
             }
         }

@@ -192,10 +192,19 @@ NESVM_API nesvm_status nesvm_params_copy(const nesvm_params *src, nesvm_params *
 /**
  * Set a parameter by name from its text value.  Names (defaults in brackets):
  *   solver       "nesvm"                                   [nesvm]
+ *   svm_type     "c" (C-SVM: 1/2||w||^2 + C sum hinge), "lp" (LP-SVM:
+ *                ||w||_1 + C sum hinge), "ls" (LS-SVM: 1/2||w||^2 +
+ *                C sum (1 - y f(x))^2)                     [c]
  *   c            C > 0                                     [1]
  *   eps          relative stopping tolerance > 0           [1e-3]
  *   eps_abs      paper's |F_mu(w_k+1)-F_mu(w_k)| < eps_abs; 0 = off  [0]
- *   mu           smoothing parameter > 0, or 0 = automatic [0]
+ *   mu           hinge smoothing > 0, or 0 = continuation  [0]
+ *   nu           L1 smoothing (LP-SVM) > 0, or 0 = continuation [0]
+ *   continuation "adaptive" (mu shrinks by a factor chosen from the gap)
+ *                or "paper" (homotopy NESVM: mu0/(t+1))    [adaptive]
+ *   mu0, nu0     first stage's mu and nu, 0 = the method's default [0]
+ *   mu_star      the continuation's last mu, 0 = none (the gap decides) [0]
+ *   stage_eps    smoothed relative gap that ends a stage, 0 = automatic [0]
  *   max_iter     iteration limit per binary problem > 0    [100000]
  *   time_limit   seconds per training, 0 = none            [0]
  *   threads      worker threads, 0 = all cores             [1]
@@ -204,7 +213,7 @@ NESVM_API nesvm_status nesvm_params_copy(const nesvm_params *src, nesvm_params *
  *   multiclass   "ovo" or "ovr"                            [ovo]
  *   method       inner minimizer of F_mu: "newton" (truncated Newton, exact
  *                line search) or "nesterov" (the paper's steps 33-35) [newton]
- *   lipschitz    "power" (tight, estimated) or "paper" (eq. 48) [power]
+ *   lipschitz    "power" (tight, estimated) or "paper" (eq. 48, 52) [power]
  *   progress_every  call the progress callback every N iterations [1]
  * Unknown names and bad values return NESVM_ERR_ARG with a message.
  */

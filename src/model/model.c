@@ -155,7 +155,13 @@ nesvm_status nv_train_rows(const nesvm_dataset *ds, const int64_t *rows, int64_t
     m->params = NULL;
     st = nesvm_params_copy(params, &m->params, err);
     if (st != NESVM_OK) goto done;
-    snprintf(m->problem, sizeof m->problem, "%s", solver->problem);
+    const char *problem = nv_solver_problem(solver, params);
+    if (!problem) {
+        st = nv_error(err, NESVM_ERR_UNSUPPORTED, "solver %s has no %s model", solver->name,
+                      params->svm_type == NV_SVM_LP ? "LP-SVM" : params->svm_type == NV_SVM_LS ? "LS-SVM" : "C-SVM");
+        goto done;
+    }
+    snprintf(m->problem, sizeof m->problem, "%s", problem);
     if (k == 2) m->params->multiclass = NV_OVO;
     else m->params->multiclass = ovr ? NV_OVR : NV_OVO;
 

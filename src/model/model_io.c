@@ -206,9 +206,8 @@ nesvm_status nesvm_model_load(const char *path, nesvm_model **out, nesvm_error *
     if (!solver) FAIL("unknown solver '%.40s'", lx.tok[1]);
     snprintf(prm->solver, sizeof prm->solver, "%s", lx.tok[1]);
     TRY(expect(&lx, "problem", 2));
-    if (strcmp(lx.tok[1], solver->problem) != 0)
-        FAIL("problem '%.40s' does not match solver %s (expected %s)", lx.tok[1], solver->name,
-             solver->problem);
+    char problem[32];
+    snprintf(problem, sizeof problem, "%s", lx.tok[1]);
     TRY(expect(&lx, "kernel", 2));
     if (strcmp(lx.tok[1], "linear") != 0) FAIL("unsupported kernel '%.40s'", lx.tok[1]);
     TRY(expect(&lx, "multiclass", 2));
@@ -258,6 +257,13 @@ nesvm_status nesvm_model_load(const char *path, nesvm_model **out, nesvm_error *
             FAIL("unexpected '%.40s' (expected 'param', 'class_weight' or 'nr_submodel')", lx.tok[0]);
         }
     }
+    {
+        const char *want_problem = nv_solver_problem(solver, prm);
+        if (!want_problem || strcmp(problem, want_problem) != 0)
+            FAIL("problem '%.40s' does not match solver %s with svm_type %s (expected %s)", problem,
+                 solver->name, prm->svm_type == NV_SVM_LP ? "lp" : prm->svm_type == NV_SVM_LS ? "ls" : "c",
+                 want_problem ? want_problem : "none");
+    }
     if (lx.ntok != 2) FAIL("'nr_submodel' needs one value");
     long long nsub;
     long long want = k == 2 ? 1 : (prm->multiclass == NV_OVR ? k : k * (k - 1) / 2);
@@ -269,7 +275,7 @@ nesvm_status nesvm_model_load(const char *path, nesvm_model **out, nesvm_error *
     nesvm_params_destroy(m->params);
     m->params = prm;
     prm = NULL;
-    snprintf(m->problem, sizeof m->problem, "%s", solver->problem);
+    snprintf(m->problem, sizeof m->problem, "%s", problem);
     for (int s = 0; s < nsub; s++) {
         nv_submodel *sm = &m->sub[s];
         TRY(expect(&lx, "submodel", 14));

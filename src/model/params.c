@@ -8,11 +8,20 @@
 #include <stdlib.h>
 #include <string.h>
 
-const char *const nv_param_names[] = {"solver",     "c",         "eps",     "eps_abs",
-                                      "mu",         "max_iter",  "time_limit", "threads",
-                                      "seed",       "bias",      "multiclass", "method",
-                                      "lipschitz",
-                                      "progress_every", NULL};
+const char *const nv_param_names[] = {
+    "solver", "svm_type", "c", "eps", "eps_abs", "mu", "nu", "continuation", "mu0", "nu0",
+    "mu_star", "stage_eps", "max_iter", "time_limit", "threads", "seed", "bias", "multiclass",
+    "method", "lipschitz", "progress_every", NULL};
+
+static const char *const svm_type_names[] = {"c", "lp", "ls"};
+static const char *const continuation_names[] = {"adaptive", "paper"};
+
+static int lookup(const char *const *names, int n, const char *v)
+{
+    for (int k = 0; k < n; k++)
+        if (strcmp(names[k], v) == 0) return k;
+    return -1;
+}
 
 nesvm_status nesvm_params_create(nesvm_params **out, nesvm_error *err)
 {
@@ -24,7 +33,10 @@ nesvm_status nesvm_params_create(nesvm_params **out, nesvm_error *err)
     p->c = 1.0;
     p->eps = 1e-3;
     p->eps_abs = 0.0;
+    p->svm_type = NV_SVM_C;
     p->mu = 0.0;
+    p->nu = 0.0;
+    p->continuation = NV_CONT_ADAPTIVE;
     p->max_iter = 100000;
     p->time_limit = 0.0;
     p->threads = 1;
@@ -113,9 +125,34 @@ nesvm_status nesvm_params_set(nesvm_params *p, const char *name, const char *val
     } else if (strcmp(name, "eps_abs") == 0) {
         NEED_NUM(d >= 0, "a number >= 0");
         p->eps_abs = d;
+    } else if (strcmp(name, "svm_type") == 0) {
+        int k = lookup(svm_type_names, 3, value);
+        if (k < 0)
+            return nv_error(err, NESVM_ERR_ARG, "invalid value '%s' for svm_type: expected c, lp or ls", value);
+        p->svm_type = k;
     } else if (strcmp(name, "mu") == 0) {
-        NEED_NUM(d >= 0, "a number >= 0 (0 = automatic)");
+        NEED_NUM(d >= 0, "a number >= 0 (0 = continuation)");
         p->mu = d;
+    } else if (strcmp(name, "nu") == 0) {
+        NEED_NUM(d >= 0, "a number >= 0 (0 = continuation)");
+        p->nu = d;
+    } else if (strcmp(name, "continuation") == 0) {
+        int k = lookup(continuation_names, 2, value);
+        if (k < 0)
+            return nv_error(err, NESVM_ERR_ARG, "invalid value '%s' for continuation: expected adaptive or paper", value);
+        p->continuation = k;
+    } else if (strcmp(name, "mu0") == 0) {
+        NEED_NUM(d >= 0, "a number >= 0 (0 = default)");
+        p->mu0 = d;
+    } else if (strcmp(name, "nu0") == 0) {
+        NEED_NUM(d >= 0, "a number >= 0 (0 = default)");
+        p->nu0 = d;
+    } else if (strcmp(name, "mu_star") == 0) {
+        NEED_NUM(d >= 0, "a number >= 0 (0 = none)");
+        p->mu_star = d;
+    } else if (strcmp(name, "stage_eps") == 0) {
+        NEED_NUM(d >= 0 && d < 1, "a number in [0, 1) (0 = automatic)");
+        p->stage_eps = d;
     } else if (strcmp(name, "max_iter") == 0) {
         NEED_INT(i > 0, "an integer > 0");
         p->max_iter = i;
@@ -174,7 +211,14 @@ nesvm_status nesvm_params_get(const nesvm_params *p, const char *name, char *buf
     else if (strcmp(name, "c") == 0) nv_format_double(p->c, num);
     else if (strcmp(name, "eps") == 0) nv_format_double(p->eps, num);
     else if (strcmp(name, "eps_abs") == 0) nv_format_double(p->eps_abs, num);
+    else if (strcmp(name, "svm_type") == 0) s = svm_type_names[p->svm_type];
     else if (strcmp(name, "mu") == 0) nv_format_double(p->mu, num);
+    else if (strcmp(name, "nu") == 0) nv_format_double(p->nu, num);
+    else if (strcmp(name, "continuation") == 0) s = continuation_names[p->continuation];
+    else if (strcmp(name, "mu0") == 0) nv_format_double(p->mu0, num);
+    else if (strcmp(name, "nu0") == 0) nv_format_double(p->nu0, num);
+    else if (strcmp(name, "mu_star") == 0) nv_format_double(p->mu_star, num);
+    else if (strcmp(name, "stage_eps") == 0) nv_format_double(p->stage_eps, num);
     else if (strcmp(name, "max_iter") == 0) snprintf(num, sizeof num, "%" PRId64, p->max_iter);
     else if (strcmp(name, "time_limit") == 0) nv_format_double(p->time_limit, num);
     else if (strcmp(name, "threads") == 0) snprintf(num, sizeof num, "%d", p->threads);

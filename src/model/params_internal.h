@@ -7,13 +7,21 @@
 enum { NV_OVO = 0, NV_OVR = 1 };
 enum { NV_LIP_POWER = 0, NV_LIP_PAPER = 1 };
 enum { NV_METHOD_NEWTON = 0, NV_METHOD_NESTEROV = 1 };
+enum { NV_SVM_C = 0, NV_SVM_LP = 1, NV_SVM_LS = 2 };
+enum { NV_CONT_ADAPTIVE = 0, NV_CONT_PAPER = 1 };
 
 struct nesvm_params {
     char solver[32];
     double c;
     double eps;
     double eps_abs;
-    double mu;           /* 0 = automatic continuation */
+    int svm_type;        /* NV_SVM_C, NV_SVM_LP, NV_SVM_LS */
+    double mu;           /* hinge smoothing; 0 = continuation */
+    double nu;           /* L1 smoothing (LP-SVM); 0 = continuation */
+    int continuation;    /* NV_CONT_ADAPTIVE, NV_CONT_PAPER */
+    double mu0, nu0;     /* first stage's mu and nu; 0 = the method's default */
+    double mu_star;      /* continuation ends at this mu; 0 = when the gap certifies eps */
+    double stage_eps;    /* a stage ends at this smoothed gap; 0 = automatic */
     int64_t max_iter;
     double time_limit;
     int threads;

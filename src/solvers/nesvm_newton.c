@@ -1,6 +1,7 @@
 /*
  * nesvm_newton.c - the default inner method of NESVM (method "newton"):
- * truncated Newton with an exact line search on the smoothed objective F_mu.
+ * truncated Newton with an exact line search on the smoothed objective F
+ * of C-SVM, LP-SVM or LS-SVM (objective.h).
  *
  * Same problem, smoothing, continuation and certificate as nesvm_linear.c;
  * only the minimizer of F_mu for a given mu differs.  Why: Nesterov's steps
@@ -12,10 +13,15 @@
  *
  * One iteration at (w, b):
  *   1. gradient g = (w - X^T(alpha y), -sum alpha_i y_i) with alpha_i = c_i u_i
- *      (one X^T*a over the samples with r_i > 0; nv_chinge_evaluate_at);
+ *      (one X^T*a over the samples with r_i > 0; nv_obj_evaluate_at);
  *   2. direction p: preconditioned conjugate gradients on H p = -g with
- *          H = [I 0; 0 delta] + Z^T diag(c_i / (mu s_i)) Z,  Z = [X_Z 1],
- *      the Hessian of F_mu (Hessian-vector products touch only the zone rows),
+ *          H = [R'' 0; 0 delta] + Z^T diag(c_i l''(r_i)) Z,  Z = [X_Z 1],
+ *      the Hessian of F (Hessian-vector products touch only the zone rows:
+ *      the hinge's smoothing zone, l'' = 1/(mu s_i); every row for LS-SVM,
+ *      l'' = 2).  R'' = I for the L2 norm; for LP-SVM's smoothed L1 norm
+ *      R''_jj = 1/nu inside Huber's zone |w_j| < nu and 0 outside, where the
+ *      damping LP_DAMP/nu keeps H definite (the line search is exact, so
+ *      the damping only shapes the direction),
  *      Jacobi preconditioner, stopped at relative residual CG_TOL or after
  *      about CG_PASSES passes over the data's worth of zone rows;
  *   3. margins of the direction X p_w + p_b (one X*w);
@@ -27,7 +33,9 @@
  *      REFRESH iterations and at each change of mu).
  * Cost per iteration: about 1 + (n_sv / n) + CG work passes over X.
  * H is positive definite (delta > 0 keeps the bias direction definite when the
- * zone is empty), so p is a descent direction and F_mu decreases monotonically.
+ * zone is empty), so p is a descent direction and F decreases monotonically.
+ * LS-SVM's F is quadratic: with CG run to its tolerance each step is a
+ * Newton step on the exact Hessian and a few iterations solve the problem.
  */
 #include "track.h"
 
@@ -42,17 +50,20 @@
 #define REFRESH 25     /* exact margins every REFRESH iterations */
 #define MU0 0.1        /* automatic continuation starts here ... */
 #define MU_MIN_FACTOR 0.2 /* ... and shrinks mu by at most this factor per stage */
+#define NU0 0.1        /* LP-SVM: first L1 smoothing width */
+#define LP_DAMP 1e-3   /* LP-SVM: curvature LP_DAMP/nu for weights outside Huber's zone */
 
 typedef struct newton_ws {
-    nv_chinge *obj;
+    nv_obj *obj;
     int32_t d;
     int bias;
-    double mu, delta;
+    double mu, nu, delta;
     int64_t nz;
     int64_t *zrows; /* dataset rows of the zone */
     double *zom;    /* c_i / (mu s_i) for the zone */
     double *zt;     /* nz scratch */
     double *diag;   /* d + 1 Jacobi preconditioner */
+    double *rdiag;  /* d: R'' (LP-SVM), NULL for the L2 norm (R'' = I) */
     double *x, *r, *z, *p, *hp; /* d + 1 CG vectors (entry d: bias) */
     double *mp;     /* n margins of the direction */
 } newton_ws;
@@ -70,7 +81,10 @@ static void hess_vec(newton_ws *ws, const double *v, double *out)
         sb += ws->zt[k];
     }
     nv_xta(pb->X, ws->zrows, ws->nz, ws->zt, NULL, out, NULL, &ws->obj->lw);
-    for (int32_t j = 0; j < d; j++) out[j] += v[j];
+    if (ws->rdiag)
+        for (int32_t j = 0; j < d; j++) out[j] += ws->rdiag[j] * v[j];
+    else
+        for (int32_t j = 0; j < d; j++) out[j] += v[j];
     out[d] = ws->bias ? ws->delta * vb + sb : 0.0;
 }
 
@@ -79,22 +93,23 @@ static double dotd(const newton_ws *ws, const double *a, const double *b)
     return nv_dot(a, b, ws->d) + (ws->bias ? a[ws->d] * b[ws->d] : 0.0);
 }
 
-/* Collect the zone, its Hessian weights and the Jacobi preconditioner. */
-static void build_zone(newton_ws *ws, double mu)
+/* Collect the zone, its Hessian weights and the Jacobi preconditioner at w. */
+static void build_zone(newton_ws *ws, const double *w, double mu, double nu)
 {
-    const nv_chinge *o = ws->obj;
+    const nv_obj *o = ws->obj;
     const nv_binary_problem *pb = o->pb;
     const int32_t d = ws->d;
     ws->mu = mu;
+    ws->nu = nu;
     int64_t nz = 0;
     double sw = 0;
     for (int64_t i = 0; i < pb->n; i++) {
         double r = 1.0 - pb->y[i] * o->m[i];
-        double t = mu * o->s[i];
-        if (r > 0 && r < t) {
+        double h = nv_obj_curv(o, i, r, mu);
+        if (h > 0) {
             ws->zrows[nz] = pb->rows ? pb->rows[i] : i;
-            ws->zom[nz] = pb->cost[i] / t;
-            sw += ws->zom[nz];
+            ws->zom[nz] = h;
+            sw += h;
             nz++;
         }
     }
@@ -102,7 +117,14 @@ static void build_zone(newton_ws *ws, double mu)
     /* delta: a tiny curvature for b so that H is definite with an empty zone */
     ws->delta = 1e-10 * (1.0 + sw);
     nv_col_sq(pb->X, ws->zrows, nz, ws->zom, ws->diag);
-    for (int32_t j = 0; j < d; j++) ws->diag[j] += 1.0;
+    if (ws->rdiag) {
+        for (int32_t j = 0; j < d; j++) {
+            ws->rdiag[j] = (fabs(w[j]) < nu ? 1.0 : LP_DAMP) / nu;
+            ws->diag[j] += ws->rdiag[j];
+        }
+    } else {
+        for (int32_t j = 0; j < d; j++) ws->diag[j] += 1.0;
+    }
     ws->diag[d] = ws->bias ? ws->delta + sw : 1.0;
 }
 
@@ -111,7 +133,10 @@ static int64_t pcg(newton_ws *ws, const double *g, int64_t n, int64_t cap)
 {
     const int32_t d = ws->d;
     const int32_t D = d + 1;
-    int64_t maxit = ws->nz > 0 ? (int64_t)(CG_PASSES * (double)n / (double)ws->nz) : cap;
+    /* the pass budget protects against solving a model that holds only
+     * nearby; LS-SVM's quadratic model is exact, so there only cap applies */
+    int64_t maxit = ws->nz > 0 && nv_obj_hinge(ws->obj)
+                        ? (int64_t)(CG_PASSES * (double)n / (double)ws->nz) : cap;
     if (maxit > cap) maxit = cap;
     if (maxit < CG_MIN) maxit = CG_MIN;
     double g0 = sqrt(dotd(ws, g, g));
@@ -156,7 +181,7 @@ static double best_bias(newton_ws *ws, double b)
 {
     const int64_t n = ws->obj->pb->n;
     for (int64_t i = 0; i < n; i++) ws->mp[i] = 1.0;
-    double tb = nv_chinge_line_search(ws->obj, ws->mp, ws->mu, 0.0, 0.0);
+    double tb = nv_obj_line_search(ws->obj, ws->mp, ws->mu, ws->nu, NULL, NULL);
     if (tb > 0) {
         for (int64_t i = 0; i < n; i++) ws->obj->m[i] += tb;
         b += tb;
@@ -172,11 +197,11 @@ nesvm_status nv_nesvm_newton_train(const nv_binary_problem *pb, const nesvm_para
     const int32_t d = pb->X->d;
     const int64_t n = pb->n;
     const int bias = prm->bias;
-    nv_chinge obj;
+    nv_obj obj;
     newton_ws ws;
     memset(&ws, 0, sizeof ws);
     double *w = NULL, *g = NULL, *wbest = NULL;
-    nesvm_status st = nv_chinge_init(&obj, pb, bias, prm->threads, err);
+    nesvm_status st = nv_obj_init(&obj, pb, prm->svm_type, bias, prm->threads, err);
     if (st != NESVM_OK) {
         res->exit_reason = st == NESVM_ERR_NOMEM ? NESVM_EXIT_NO_MEMORY : NESVM_EXIT_NUMERIC;
         return st;
@@ -195,55 +220,60 @@ nesvm_status nv_nesvm_newton_train(const nv_binary_problem *pb, const nesvm_para
     ws.z = nv_malloc_array(D, sizeof(double));
     ws.p = nv_malloc_array(D, sizeof(double));
     ws.hp = nv_malloc_array(D, sizeof(double));
+    if (nv_obj_l1(&obj)) ws.rdiag = nv_malloc_array(D, sizeof(double));
     w = nv_malloc_array(D, sizeof(double));
     g = nv_malloc_array(D, sizeof(double));
     wbest = nv_malloc_array(D, sizeof(double));
     if (!ws.zrows || !ws.zom || !ws.zt || !ws.mp || !ws.diag || !ws.x || !ws.r || !ws.z ||
-        !ws.p || !ws.hp || !w || !g || !wbest) {
+        !ws.p || !ws.hp || (nv_obj_l1(&obj) && !ws.rdiag) || !w || !g || !wbest) {
         st = nv_error(err, NESVM_ERR_NOMEM, "out of memory for Newton work arrays (n=%lld, d=%d)",
                       (long long)n, d);
         res->exit_reason = NESVM_EXIT_NO_MEMORY;
         goto out;
     }
-    const int auto_mu = prm->mu <= 0;
-    double mu = auto_mu ? MU0 : prm->mu;
+    nv_sched sc;
+    nv_sched_init(&sc, prm, prm->svm_type, MU0, NU0, MU_MIN_FACTOR);
     nv_track tr;
     double b = nv_track_start(&tr, pb, prm, sink, w, wbest, t0);
     nv_track_new_stage(&tr);
-    nv_chinge_margins(&obj, w, b);
-    ws.mu = mu;
+    nv_obj_margins(&obj, w, b);
+    ws.mu = sc.mu;
+    ws.nu = sc.nu;
     if (bias) b = best_bias(&ws, b);
     int64_t since_refresh = 0, cg_its = 0, cg_cap = CG_MAX;
     double step = NAN;
     int stalls = 0;
     double f_before = NAN;
-    nv_chinge_eval e;
+    const double stall_tol = prm->svm_type == NV_SVM_LS ? 0.0 : 1e-15;
+    nv_obj_eval e;
     while (1) {
-        nv_chinge_evaluate_at(&obj, w, mu, &e);
-        /* a step that did not lower F_mu measurably is a stall */
+        nv_obj_evaluate_at(&obj, w, sc.mu, sc.nu, &e);
+        /* a step that did not lower F measurably is a stall; LS-SVM's F is
+         * a strongly convex quadratic whose last digits still move the
+         * solution, so there any decrease counts */
         if (isfinite(f_before))
-            stalls = e.Fmu < f_before - 1e-15 * fabs(f_before) ? 0 : stalls + 1;
-        nv_track_info info = {mu, NAN, step, cg_its};
+            stalls = e.Fmu < f_before - stall_tol * fabs(f_before) ? 0 : stalls + 1;
+        nv_track_info info = {sc.mu, NAN, step, cg_its, sc.final};
         if (nv_track_iterate(&tr, &e, w, b, &info, &st, err)) break;
-        if (auto_mu && (nv_mu_stage_done(&e) || stalls >= 2) && mu > 1e-12) {
-            mu *= nv_mu_shrink(&e, prm->eps, tr.best_p, MU_MIN_FACTOR);
+        if (!sc.final && (nv_sched_stage_done(&sc, &e) || stalls >= 2)) {
+            nv_sched_next(&sc, &e, prm->eps, tr.best_p);
             nv_track_new_stage(&tr);
-            nv_chinge_margins(&obj, w, b);
+            nv_obj_margins(&obj, w, b);
             since_refresh = 0;
             stalls = 0;
-            nv_chinge_evaluate_at(&obj, w, mu, &e);
+            nv_obj_evaluate_at(&obj, w, sc.mu, sc.nu, &e);
             f_before = NAN;
         } else if (stalls >= 2) {
             tr.why = NESVM_EXIT_STALLED;
             break;
         }
-        /* gradient of F_mu */
-        for (int32_t j = 0; j < d; j++) g[j] = w[j] - (obj.vp[j] - obj.vn[j]);
+        /* gradient of F */
+        nv_obj_grad(&obj, w, sc.nu, g);
         g[d] = bias ? e.gb : 0.0;
-        build_zone(&ws, mu);
+        build_zone(&ws, w, sc.mu, sc.nu);
         cg_its = pcg(&ws, g, n, cg_cap);
         nv_xw(pb->X, pb->rows, n, ws.x, bias ? ws.x[d] : 0.0, ws.mp, &obj.lw);
-        step = nv_chinge_line_search(&obj, ws.mp, mu, nv_dot(w, ws.x, d), nv_dot(ws.x, ws.x, d));
+        step = nv_obj_line_search(&obj, ws.mp, sc.mu, sc.nu, w, ws.x);
         f_before = e.Fmu;
         /* a short step means the quadratic model holds only nearby (the zone
          * changes along p): solve the next system less exactly */
@@ -255,7 +285,7 @@ nesvm_status nv_nesvm_newton_train(const nv_binary_problem *pb, const nesvm_para
             for (int32_t j = 0; j < d; j++) w[j] += step * ws.x[j];
             if (bias) b += step * ws.x[d];
             if (++since_refresh >= REFRESH) {
-                nv_chinge_margins(&obj, w, b);
+                nv_obj_margins(&obj, w, b);
                 since_refresh = 0;
             } else {
                 for (int64_t i = 0; i < n; i++) obj.m[i] += step * ws.mp[i];
@@ -263,6 +293,7 @@ nesvm_status nv_nesvm_newton_train(const nv_binary_problem *pb, const nesvm_para
         }
         if (bias) b = best_bias(&ws, b);
     }
+    nv_track_sparsify(&tr, &obj, sc.nu, g);
     nv_track_result(&tr, res);
 out:
     res->seconds = nv_now() - t0;
@@ -271,6 +302,7 @@ out:
     nv_free(ws.zt);
     nv_free(ws.mp);
     nv_free(ws.diag);
+    nv_free(ws.rdiag);
     nv_free(ws.x);
     nv_free(ws.r);
     nv_free(ws.z);
@@ -279,6 +311,6 @@ out:
     nv_free(w);
     nv_free(g);
     nv_free(wbest);
-    nv_chinge_free(&obj);
+    nv_obj_free(&obj);
     return st;
 }

@@ -4,7 +4,7 @@
 #include <string.h>
 
 static const nv_solver solvers[] = {
-    {"nesvm", "c_svm_hinge_l2", nv_nesvm_linear_train},
+    {"nesvm", {"c_svm_hinge_l2", "lp_svm_hinge_l1", "ls_svm_squared_l2"}, nv_nesvm_linear_train},
 };
 
 const nv_solver *nv_solver_find(const char *name)
@@ -12,4 +12,9 @@ const nv_solver *nv_solver_find(const char *name)
     for (size_t i = 0; i < sizeof solvers / sizeof solvers[0]; i++)
         if (strcmp(solvers[i].name, name) == 0) return &solvers[i];
     return NULL;
+}
+
+const char *nv_solver_problem(const nv_solver *s, const nesvm_params *p)
+{
+    return (p->svm_type >= 0 && p->svm_type < 3) ? s->problem[p->svm_type] : NULL;
 }

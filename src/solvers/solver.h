@@ -46,12 +46,16 @@ typedef nesvm_status (*nv_train_binary_fn)(const nv_binary_problem *pb, const ne
 
 typedef struct nv_solver {
     const char *name;
-    const char *problem; /* the exact problem, as written in model files */
+    /* the exact problem for each svm_type (NV_SVM_C, _LP, _LS), as written
+     * in model files; NULL where the solver has no such model */
+    const char *problem[3];
     nv_train_binary_fn train_binary;
 } nv_solver;
 
 /* The registry: NULL if no solver has this name. */
 const nv_solver *nv_solver_find(const char *name);
+/* The problem a solver solves with these parameters (NULL if it cannot). */
+const char *nv_solver_problem(const nv_solver *s, const nesvm_params *p);
 
 nesvm_status nv_nesvm_newton_train(const nv_binary_problem *pb, const nesvm_params *p,
                                    const nv_progress_sink *sink, nv_binary_result *res,

@@ -45,7 +45,7 @@ void nv_track_new_stage(nv_track *t)
     t->fmu_prev = NAN;
 }
 
-int nv_track_iterate(nv_track *t, const nv_chinge_eval *e, const double *w, double b,
+int nv_track_iterate(nv_track *t, const nv_obj_eval *e, const double *w, double b,
                      const nv_track_info *info, nesvm_status *st, nesvm_error *err)
 {
     const nesvm_params *prm = t->prm;
@@ -82,7 +82,7 @@ int nv_track_iterate(nv_track *t, const nv_chinge_eval *e, const double *w, doub
     if (gap <= prm->eps) {
         t->why = NESVM_EXIT_CONVERGED;
         stop = 1;
-    } else if (prm->mu > 0 && nv_track_rel(e->Fmu - e->Dmu, e->Fmu) <= prm->eps) {
+    } else if (info->final_stage && nv_track_rel(e->Fmu - e->Dmu, e->Fmu) <= prm->eps) {
         t->why = NESVM_EXIT_CONVERGED; /* the fixed-mu smoothed problem is solved */
         stop = 1;
     } else if (prm->eps_abs > 0 && t->stage_iter > 0 && fabs(e->Fmu - t->fmu_prev) < prm->eps_abs) {
@@ -113,9 +113,87 @@ void nv_track_result(const nv_track *t, nv_binary_result *res)
     res->b = t->bbest;
 }
 
-double nv_mu_shrink(const nv_chinge_eval *e, double eps, double best_p, double min_factor)
+void nv_sched_init(nv_sched *s, const nesvm_params *prm, int svm_type, double mu_default,
+                   double nu_default, double min_factor)
 {
-    double smooth_part = (e->P - e->D) - (e->Fmu - e->Dmu);
-    double f = smooth_part > 0 ? 0.5 * eps * fabs(best_p) / smooth_part : min_factor;
-    return f < min_factor ? min_factor : (f > 0.5 ? 0.5 : f);
+    memset(s, 0, sizeof *s);
+    s->mu0 = prm->mu0 > 0 ? prm->mu0 : mu_default;
+    s->nu0 = prm->nu0 > 0 ? prm->nu0 : nu_default;
+    s->mu_star = prm->mu_star;
+    s->stage_eps = prm->stage_eps;
+    s->min_factor = min_factor;
+    s->mode = prm->continuation == NV_CONT_PAPER ? NV_SCHED_PAPER : NV_SCHED_ADAPTIVE;
+    if (svm_type == NV_SVM_LS) {
+        s->mode = NV_SCHED_FIXED; /* nothing is smoothed */
+        s->mu0 = s->nu0 = 0;
+    } else if (prm->mu > 0 && (svm_type != NV_SVM_LP || prm->nu > 0)) {
+        s->mode = NV_SCHED_FIXED;
+        s->mu0 = prm->mu;
+        s->nu0 = prm->nu;
+    } else if (prm->mu > 0 || prm->nu > 0) {
+        /* LP-SVM with one of mu, nu fixed: start from it, the other follows */
+        if (prm->mu > 0) s->mu0 = prm->mu;
+        if (prm->nu > 0) s->nu0 = prm->nu;
+    }
+    s->mu = s->mu0;
+    s->nu = s->nu0;
+    s->final = s->mode == NV_SCHED_FIXED;
+    if (!s->final && s->mu_star > 0 && s->mu <= s->mu_star) {
+        s->nu *= s->mu_star / s->mu;
+        s->mu = s->mu_star;
+        s->final = 1;
+    }
+}
+
+int nv_sched_stage_done(const nv_sched *s, const nv_obj_eval *e)
+{
+    if (s->final) return 0;
+    if (s->stage_eps > 0) return nv_track_rel(e->Fmu - e->Dmu, e->Fmu) <= s->stage_eps;
+    return (e->Fmu - e->Dmu) <= 0.25 * (e->P - e->D);
+}
+
+void nv_sched_next(nv_sched *s, const nv_obj_eval *e, double eps, double best_p)
+{
+    if (s->final) return;
+    double mu;
+    if (s->mode == NV_SCHED_PAPER) {
+        s->t++;
+        mu = s->mu0 / (double)(s->t + 1);
+    } else {
+        /* what remains of the gap once the smoothed problem is solved is
+         * smoothing error, proportional to mu: aim it at eps/2 */
+        double smooth_part = (e->P - e->D) - (e->Fmu - e->Dmu);
+        double f = smooth_part > 0 ? 0.5 * eps * fabs(best_p) / smooth_part : s->min_factor;
+        f = f < s->min_factor ? s->min_factor : (f > 0.5 ? 0.5 : f);
+        mu = s->mu * f;
+    }
+    if (s->mu_star > 0 && mu <= s->mu_star) {
+        mu = s->mu_star;
+        s->final = 1;
+    }
+    if (!(mu > 1e-12)) { /* below this the smoothing is lost in rounding */
+        mu = 1e-12;
+        s->final = 1;
+    }
+    s->nu *= mu / s->mu;
+    s->mu = mu;
+}
+
+void nv_track_sparsify(nv_track *t, nv_obj *o, double nu, double *tmp)
+{
+    if (!nv_obj_l1(o) || !isfinite(t->best_p)) return;
+    int changed = 0;
+    for (int32_t j = 0; j < t->d; j++) {
+        tmp[j] = fabs(t->wbest[j]) < nu ? 0.0 : t->wbest[j];
+        changed |= tmp[j] != t->wbest[j];
+    }
+    if (!changed) return;
+    nv_obj_eval e;
+    nv_obj_evaluate(o, tmp, t->bbest, nu, nu, &e);
+    double eps = t->prm->eps;
+    if (e.P <= t->best_p || nv_track_rel(e.P - t->best_d, e.P) <= eps) {
+        t->best_p = e.P;
+        memcpy(t->wbest, tmp, (size_t)t->d * sizeof *tmp);
+        t->nsv_best = e.nsv;
+    }
 }

@@ -7,7 +7,7 @@
 #ifndef NESVM_TRACK_H
 #define NESVM_TRACK_H
 
-#include "chinge.h"
+#include "objective.h"
 
 typedef struct nv_track {
     const nesvm_params *prm;
@@ -31,32 +31,63 @@ double nv_track_start(nv_track *t, const nv_binary_problem *pb, const nesvm_para
 /* A new mu stage begins: the paper's |F_mu change| rule restarts. */
 void nv_track_new_stage(nv_track *t);
 
-/* Extra figures an inner method reports (NaN / 0 when it has none). */
+/* Extra figures an inner method reports (NaN / 0 when it has none).
+ * final_stage: the smoothing will not shrink further, so a solved smoothed
+ * problem (smoothed gap <= eps) ends the training. */
 typedef struct nv_track_info {
     double mu, lipschitz, step;
     int64_t inner;
+    int final_stage;
 } nv_track_info;
 
 /* Record the evaluated iterate (w, b).  Returns 1 when training must stop:
  * t->why says why; on an error status (numeric trouble, cancellation) *st
  * and err are set. */
-int nv_track_iterate(nv_track *t, const nv_chinge_eval *e, const double *w, double b,
+int nv_track_iterate(nv_track *t, const nv_obj_eval *e, const double *w, double b,
                      const nv_track_info *info, nesvm_status *st, nesvm_error *err);
 
 /* Relative size num/|den| with a floor on |den|. */
 double nv_track_rel(double num, double den);
 
-/* Automatic continuation: once the smoothed gap F_mu - D_mu is at most a
- * quarter of the true gap P - D, what remains is smoothing error and mu is
- * multiplied by this factor, chosen to bring that error to eps/2 and clamped
- * to [min_factor, 1/2]. */
-double nv_mu_shrink(const nv_chinge_eval *e, double eps, double best_p, double min_factor);
-static inline int nv_mu_stage_done(const nv_chinge_eval *e)
-{
-    return (e->Fmu - e->Dmu) <= 0.25 * (e->P - e->D);
-}
+/*
+ * The smoothing schedule (docs/solvers.md, "Continuation").  mu smooths the
+ * hinge, nu the L1 norm (LP-SVM); both move together.
+ *   fixed     mu > 0 given (and nu > 0 for LP-SVM), or LS-SVM (nothing to
+ *             smooth): one stage, which is final;
+ *   adaptive  (default) a stage ends when the smoothed gap F - D_F is at most
+ *             a quarter of the true gap P - D (what remains is smoothing
+ *             error); mu and nu then shrink by the factor that should bring
+ *             that error to eps/2, clamped to [min_factor, 1/2];
+ *   paper     homotopy NESVM (Algorithm 2): mu_t = mu0/(t+1), nu_t = nu0/(t+1);
+ *             a stage ends when its smoothed relative gap is <= stage_eps
+ *             (0: the adaptive rule above).
+ * With mu_star > 0 the schedule stops at mu = mu_star (clamped), which is the
+ * final stage; otherwise the certified gap alone ends the training.
+ */
+typedef struct nv_sched {
+    int mode;            /* NV_SCHED_FIXED, _ADAPTIVE, _PAPER */
+    double mu, nu;       /* current values */
+    double mu0, nu0;
+    double mu_star, stage_eps, min_factor;
+    int64_t t;           /* stage index */
+    int final;
+} nv_sched;
+enum { NV_SCHED_FIXED = 0, NV_SCHED_ADAPTIVE = 1, NV_SCHED_PAPER = 2 };
+
+/* mu_default/nu_default: the method's first mu and nu when mu0/nu0 are 0. */
+void nv_sched_init(nv_sched *s, const nesvm_params *prm, int svm_type, double mu_default,
+                   double nu_default, double min_factor);
+/* Is the current stage done (time to shrink)? Never for a final stage. */
+int nv_sched_stage_done(const nv_sched *s, const nv_obj_eval *e);
+/* Move to the next stage. */
+void nv_sched_next(nv_sched *s, const nv_obj_eval *e, double eps, double best_p);
 
 /* Fill res from the best point (res->w has d entries). */
 void nv_track_result(const nv_track *t, nv_binary_result *res);
+
+/* LP-SVM: weights inside Huber's zone (|w_j| < nu) belong to the L1 norm's
+ * kink; set them to 0 in the best point when that keeps the certified gap
+ * within eps or lowers P (one X*w).  Other models: nothing. */
+void nv_track_sparsify(nv_track *t, nv_obj *o, double nu, double *tmp);
 
 #endif

@@ -1,6 +1,8 @@
-/* test_objective.c - smoothed hinge: value, gradient (finite differences),
- * Theorem 1 bounds, Lipschitz bounds, weak duality; the solver on a closed form. */
-#include "../../src/solvers/chinge.h"
+/* test_objective.c - the smoothed objectives of C-SVM, LP-SVM and LS-SVM:
+ * value against a direct evaluation, gradient (finite differences), smoothing
+ * bounds (Theorem 1), exact line search against a dense scan, Lipschitz
+ * bounds, weak duality; the solver on a closed form. */
+#include "../../src/solvers/objective.h"
 #include "check.h"
 
 #include <stdlib.h>
@@ -29,19 +31,30 @@ int main(void)
     nv_binary_problem pb;
     setup(&pb, &ds, 3);
     uint64_t st = 99;
-    for (int bias = 0; bias <= 1; bias++) {
-        nv_chinge o;
-        CHECK(nv_chinge_init(&o, &pb, bias, 1, NULL) == NESVM_OK);
+    for (int tb = 0; tb < 6; tb++) {
+        int type = tb / 2, bias = tb % 2;
+        nv_obj o;
+        CHECK(nv_obj_init(&o, &pb, type, bias, 1, NULL) == NESVM_OK);
         for (int trial = 0; trial < 20; trial++) {
-            double mu = trial % 2 ? 0.3 : 0.05;
+            double mu = trial % 2 ? 0.3 : 0.05, nu = trial % 3 ? 0.2 : 0.02;
             double w[DIM], b = bias ? nv_rng_uniform(&st) - 0.5 : 0;
             for (int j = 0; j < DIM; j++) w[j] = (nv_rng_uniform(&st) - 0.5) * 2;
-            nv_chinge_eval e;
-            nv_chinge_evaluate(&o, w, b, mu, &e);
-            /* value against a direct evaluation of eq. (10) */
+            if (trial % 4 == 1) w[trial % DIM] = 0.5 * nu; /* inside Huber's zone */
+            nv_obj_eval e;
+            nv_obj_evaluate(&o, w, b, mu, nu, &e);
+            /* value against a direct evaluation of eq. (10) and (28) */
             double P = 0, F = 0, slack = 0;
-            for (int j = 0; j < DIM; j++) P += 0.5 * w[j] * w[j];
-            F = P;
+            for (int j = 0; j < DIM; j++) {
+                double a = fabs(w[j]);
+                if (type == NV_SVM_LP) {
+                    P += a;
+                    F += a >= nu ? a - nu / 2 : a * a / (2 * nu);
+                    slack += nu / 2;
+                } else {
+                    P += 0.5 * w[j] * w[j];
+                    F += 0.5 * w[j] * w[j];
+                }
+            }
             for (int i = 0; i < NS; i++) {
                 double m = b * bias, s = bias ? 1 : 0;
                 for (int j = 0; j < DIM; j++) {
@@ -49,6 +62,11 @@ int main(void)
                     s = fmax(s, fabs(X[i * DIM + j]));
                 }
                 double r = 1 - Y[i] * m;
+                if (type == NV_SVM_LS) {
+                    P += COST[i] * r * r;
+                    F += COST[i] * r * r;
+                    continue;
+                }
                 P += COST[i] * fmax(0, r);
                 double h = r <= 0 ? 0 : (r >= mu * s ? r - mu * s / 2 : r * r / (2 * mu * s));
                 F += COST[i] * h;
@@ -56,36 +74,32 @@ int main(void)
             }
             CHECK_REL(e.P, P, 1e-12);
             CHECK_REL(e.Fmu, F, 1e-12);
-            /* Theorem 1: F_mu <= P <= F_mu + mu/2 sum c_i s_i */
+            /* Theorem 1: F <= P <= F + mu/2 sum c_i s_i (+ nu/2 per weight) */
             CHECK(e.Fmu <= e.P + 1e-12 && e.P <= e.Fmu + slack + 1e-12);
             /* exact line search along a random direction against a dense scan
              * of F_mu evaluated from scratch (o->m holds the margins at w, b) */
             {
-                double p[DIM], pb_ = bias ? nv_rng_uniform(&st) - 0.5 : 0, mp[NS], A = 0, B = 0;
-                for (int j = 0; j < DIM; j++) {
-                    p[j] = (nv_rng_uniform(&st) - 0.5) * 2;
-                    A += w[j] * p[j];
-                    B += p[j] * p[j];
-                }
+                double p[DIM], pb_ = bias ? nv_rng_uniform(&st) - 0.5 : 0, mp[NS];
+                for (int j = 0; j < DIM; j++) p[j] = (nv_rng_uniform(&st) - 0.5) * 2;
                 for (int i = 0; i < NS; i++) {
                     mp[i] = pb_;
                     for (int j = 0; j < DIM; j++) mp[i] += X[i * DIM + j] * p[j];
                 }
-                double ts = nv_chinge_line_search(&o, mp, mu, A, B);
+                double ts = nv_obj_line_search(&o, mp, mu, nu, w, p);
                 double wt[DIM];
-                nv_chinge_eval et;
+                nv_obj_eval et;
                 double f0 = e.Fmu, fbest = INFINITY, tbest = 0;
                 for (int k = 0; k <= 4000; k++) {
                     double t = (ts > 0 ? 3 * ts : 3.0) * k / 4000.0;
                     for (int j = 0; j < DIM; j++) wt[j] = w[j] + t * p[j];
-                    nv_chinge_evaluate(&o, wt, b + t * pb_, mu, &et);
+                    nv_obj_evaluate(&o, wt, b + t * pb_, mu, nu, &et);
                     if (et.Fmu < fbest) {
                         fbest = et.Fmu;
                         tbest = t;
                     }
                 }
                 for (int j = 0; j < DIM; j++) wt[j] = w[j] + ts * p[j];
-                nv_chinge_evaluate(&o, wt, b + ts * pb_, mu, &et);
+                nv_obj_evaluate(&o, wt, b + ts * pb_, mu, nu, &et);
                 if (tbest == 0) {
                     /* the direction ascends: the search must return 0 */
                     CHECK_MSG(ts == 0, "ascent direction but t = %g", ts);
@@ -94,11 +108,11 @@ int main(void)
                               "line search t=%g F=%.15g, scan t=%g F=%.15g", ts, et.Fmu, tbest,
                               fbest);
                 }
-                nv_chinge_evaluate(&o, w, b, mu, &e); /* restore margins and e */
+                nv_obj_evaluate(&o, w, b, mu, nu, &e); /* restore margins and e */
             }
             /* gradient against central finite differences */
             double g[DIM + 1], h = 1e-6;
-            for (int j = 0; j < DIM; j++) g[j] = w[j] - (o.vp[j] - o.vn[j]);
+            nv_obj_grad(&o, w, nu, g);
             g[DIM] = e.gb;
             double maxerr = 0;
             for (int j = 0; j <= (bias ? DIM : DIM - 1); j++) {
@@ -107,35 +121,35 @@ int main(void)
                 memcpy(wm, w, sizeof wm);
                 if (j < DIM) { wp[j] += h; wm[j] -= h; }
                 else { bp += h; bm -= h; }
-                nv_chinge_eval ep, em;
-                nv_chinge_evaluate(&o, wp, bp, mu, &ep);
-                nv_chinge_evaluate(&o, wm, bm, mu, &em);
+                nv_obj_eval ep, em;
+                nv_obj_evaluate(&o, wp, bp, mu, nu, &ep);
+                nv_obj_evaluate(&o, wm, bm, mu, nu, &em);
                 double fd = (ep.Fmu - em.Fmu) / (2 * h);
                 maxerr = fmax(maxerr, fabs(fd - g[j]) / fmax(1, fabs(g[j])));
             }
             CHECK_MSG(maxerr < 1e-5, "gradient error %g (bias %d, mu %g)", maxerr, bias, mu);
-            nv_chinge_evaluate(&o, w, b, mu, &e); /* restore vp/vn */
+            nv_obj_evaluate(&o, w, b, mu, nu, &e); /* restore vp/vn */
         }
         /* Lipschitz: ||g(w1) - g(w2)|| <= L ||w1 - w2|| for both constants; power <= paper */
         double tmp[DIM];
-        double lam_pow = nv_chinge_lipschitz(&o, NV_LIP_POWER, 1, tmp);
-        double lam_pap = nv_chinge_lipschitz(&o, NV_LIP_PAPER, 1, tmp);
+        double lam_pow = nv_obj_lipschitz(&o, NV_LIP_POWER, 1, tmp);
+        double lam_pap = nv_obj_lipschitz(&o, NV_LIP_PAPER, 1, tmp);
         CHECK(lam_pow > 0 && lam_pow <= lam_pap);
         double worst = 0;
         for (int trial = 0; trial < 2000; trial++) {
-            double mu = 0.1, w1[DIM], w2[DIM], b1 = 0, b2 = 0, g1[DIM + 1], g2[DIM + 1];
+            double mu = 0.1, nu = 0.1, w1[DIM], w2[DIM], b1 = 0, b2 = 0, g1[DIM + 1], g2[DIM + 1];
             double scale = trial % 3 == 0 ? 1e-3 : 0.5;
             for (int j = 0; j < DIM; j++) {
                 w1[j] = (nv_rng_uniform(&st) - 0.5) * 0.6;
                 w2[j] = w1[j] + (nv_rng_uniform(&st) - 0.5) * scale;
             }
             if (bias) { b1 = nv_rng_uniform(&st) - 0.5; b2 = b1 + (nv_rng_uniform(&st) - 0.5) * scale; }
-            nv_chinge_eval e;
-            nv_chinge_evaluate(&o, w1, b1, mu, &e);
-            for (int j = 0; j < DIM; j++) g1[j] = w1[j] - (o.vp[j] - o.vn[j]);
+            nv_obj_eval e;
+            nv_obj_evaluate(&o, w1, b1, mu, nu, &e);
+            nv_obj_grad(&o, w1, nu, g1);
             g1[DIM] = e.gb;
-            nv_chinge_evaluate(&o, w2, b2, mu, &e);
-            for (int j = 0; j < DIM; j++) g2[j] = w2[j] - (o.vp[j] - o.vn[j]);
+            nv_obj_evaluate(&o, w2, b2, mu, nu, &e);
+            nv_obj_grad(&o, w2, nu, g2);
             g2[DIM] = e.gb;
             double dg = 0, dw = 0;
             for (int j = 0; j <= DIM; j++) dg += (g1[j] - g2[j]) * (g1[j] - g2[j]);
@@ -143,7 +157,8 @@ int main(void)
             dw += (b1 - b2) * (b1 - b2);
             if (dw > 0) worst = fmax(worst, sqrt(dg / dw));
         }
-        CHECK_MSG(worst <= 1 + lam_pow / 0.1, "observed %g > L %g", worst, 1 + lam_pow / 0.1);
+        double Lpow = nv_obj_lipschitz_L(&o, lam_pow, 0.1, 0.1);
+        CHECK_MSG(worst <= Lpow, "type %d: observed %g > L %g", type, worst, Lpow);
         /* the power estimate brackets the true lambda_max of Z^T diag(c_i/s_i) Z, computed
          * here from the explicit (DIM+1)x(DIM+1) matrix by 5000 dense power steps */
         {
@@ -157,7 +172,8 @@ int main(void)
                 }
                 z[DIM] = 1;
                 for (int a = 0; a < q; a++)
-                    for (int c = 0; c < q; c++) M[a][c] += COST[i] / s * z[a] * z[c];
+                    for (int c = 0; c < q; c++)
+                        M[a][c] += COST[i] / (type == NV_SVM_LS ? 1 : s) * z[a] * z[c];
             }
             for (int a = 0; a < q; a++) v[a] = 1.0 / (a + 1);
             for (int it = 0; it < 5000; it++) {
@@ -179,14 +195,57 @@ int main(void)
         for (int trial = 0; trial < 500; trial++) {
             double w[DIM], b = bias ? nv_rng_uniform(&st) - 0.5 : 0;
             for (int j = 0; j < DIM; j++) w[j] = (nv_rng_uniform(&st) - 0.5) * 2;
-            nv_chinge_eval e;
-            nv_chinge_evaluate(&o, w, b, 0.05 + nv_rng_uniform(&st), &e);
+            nv_obj_eval e;
+            double mu = 0.05 + nv_rng_uniform(&st), nu = 0.01 + nv_rng_uniform(&st);
+            nv_obj_evaluate(&o, w, b, mu, nu, &e);
             minP = fmin(minP, e.P);
             maxD = fmax(maxD, e.D);
             CHECK(e.Dmu <= e.Fmu + 1e-9);
+            CHECK(e.D <= e.P + 1e-9 && e.Dmu <= e.D + 1e-9);
         }
         CHECK(maxD <= minP);
-        nv_chinge_free(&o);
+        /* weak duality where it is tight: solve to a certified 1e-9 gap, then
+         * no lower bound near the solution may exceed a primal value there
+         * (an inflated bound, even by a few percent, fails this) */
+        for (int method = 0; method < 2; method++) {
+            nesvm_params *prm;
+            nesvm_params_create(&prm, NULL);
+            const char *types[] = {"c", "lp", "ls"};
+            nesvm_params_set(prm, "svm_type", types[type], NULL);
+            nesvm_params_set(prm, "bias", bias ? "1" : "0", NULL);
+            /* LP-SVM's optimum is a vertex, where 1e-6 already takes mu and
+             * nu near 1e-6; Nesterov's first-order steps stop at 1e-6 too */
+            double eps = type == NV_SVM_LP || method ? 1e-6 : 1e-9;
+            char eps_s[32];
+            snprintf(eps_s, sizeof eps_s, "%g", eps);
+            nesvm_params_set(prm, "eps", eps_s, NULL);
+            nesvm_params_set(prm, "method", method ? "nesterov" : "newton", NULL);
+            nesvm_params_set(prm, "max_iter", "2000000", NULL);
+            double ws_[DIM];
+            nv_binary_result res = {0};
+            res.w = ws_;
+            CHECK(nv_nesvm_linear_train(&pb, prm, NULL, &res, NULL) == NESVM_OK);
+            CHECK_MSG(res.exit_reason == NESVM_EXIT_CONVERGED && res.gap <= eps,
+                      "type %d bias %d method %d: exit %d gap %g after %lld iterations", type,
+                      bias, method, (int)res.exit_reason, res.gap, (long long)res.iterations);
+            nv_obj_eval e;
+            nv_obj_evaluate(&o, ws_, res.b, 1e-3, 1e-3, &e);
+            CHECK_REL(e.P, res.primal, 1e-12);
+            double lo = res.lower_bound, hi = res.primal;
+            for (int trial = 0; trial < 300; trial++) {
+                double w[DIM], scale = trial % 2 ? 1e-2 : 1e-5;
+                for (int j = 0; j < DIM; j++) w[j] = ws_[j] + (nv_rng_uniform(&st) - 0.5) * scale;
+                double b = bias ? res.b + (nv_rng_uniform(&st) - 0.5) * scale : 0;
+                nv_obj_evaluate(&o, w, b, 1e-4 + 1e-2 * nv_rng_uniform(&st),
+                                1e-4 + 1e-2 * nv_rng_uniform(&st), &e);
+                lo = fmax(lo, e.D);
+                hi = fmin(hi, e.P);
+            }
+            CHECK_MSG(lo <= hi * (1 + 1e-12), "type %d bias %d: bound %.12g > primal %.12g", type,
+                      bias, lo, hi);
+            nesvm_params_destroy(prm);
+        }
+        nv_obj_free(&o);
     }
     nesvm_dataset_destroy(ds);
 

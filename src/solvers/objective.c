@@ -1,0 +1,384 @@
+/* objective.c - the smoothed objectives of C-SVM, LP-SVM and LS-SVM: values, gradients, dual bounds, line search, Lipschitz constants. */
+#include "objective.h"
+
+#include <math.h>
+#include <string.h>
+
+void nv_obj_free(nv_obj *o)
+{
+    nv_free(o->s);
+    nv_free(o->m);
+    nv_free(o->a);
+    nv_free(o->vp);
+    nv_free(o->vn);
+    nv_free(o->colsum);
+    nv_linalg_ws_free(&o->lw);
+    memset(o, 0, sizeof *o);
+}
+
+nesvm_status nv_obj_init(nv_obj *o, const nv_binary_problem *pb, int type, int bias, int threads,
+                         nesvm_error *err)
+{
+    memset(o, 0, sizeof *o);
+    o->pb = pb;
+    o->type = type;
+    o->bias = bias;
+    int64_t n = pb->n;
+    int32_t d = pb->X->d;
+    size_t nn = (size_t)(n ? n : 1), dd = (size_t)(d ? d : 1);
+    nesvm_status st = nv_linalg_ws_init(&o->lw, threads, d, err);
+    if (st != NESVM_OK) return st;
+    o->s = nv_malloc_array(nn, sizeof(double));
+    o->m = nv_malloc_array(nn, sizeof(double));
+    o->a = nv_malloc_array(nn, sizeof(double));
+    o->vp = nv_malloc_array(dd, sizeof(double));
+    o->vn = nv_malloc_array(dd, sizeof(double));
+    int need_colsum = type == NV_SVM_LS && bias;
+    if (need_colsum) o->colsum = nv_malloc_array(dd, sizeof(double));
+    if (!o->s || !o->m || !o->a || !o->vp || !o->vn || (need_colsum && !o->colsum)) {
+        nv_obj_free(o);
+        return nv_error(err, NESVM_ERR_NOMEM, "out of memory for the objective (n=%lld, d=%d)",
+                        (long long)n, d);
+    }
+    nv_row_norms(pb->X, pb->rows, n, o->s, o->m);
+    double mx = 0;
+    for (int64_t i = 0; i < n; i++) {
+        double s = o->s[i];
+        if (bias && s < 1) s = 1;
+        if (s == 0) s = 1; /* an all-zero row without bias: constant loss */
+        o->s[i] = s;
+        double q = pb->cost[i] * (o->m[i] + (bias ? 1.0 : 0.0)) / (type == NV_SVM_LS ? 1.0 : s);
+        if (q > mx) mx = q;
+    }
+    o->paper_lam = (double)n * mx;
+    if (!isfinite(o->paper_lam)) {
+        nv_obj_free(o);
+        return nv_error(err, NESVM_ERR_NUMERIC,
+                        "NESVM: a squared row norm overflows (feature values too large: scale the data)");
+    }
+    if (need_colsum) {
+        for (int64_t i = 0; i < n; i++) o->a[i] = 1.0;
+        nv_xta(pb->X, pb->rows, n, o->a, NULL, o->colsum, NULL, &o->lw);
+    }
+    return NESVM_OK;
+}
+
+void nv_obj_margins(nv_obj *o, const double *w, double b)
+{
+    const nv_binary_problem *pb = o->pb;
+    nv_xw(pb->X, pb->rows, pb->n, w, o->bias ? b : 0.0, o->m, &o->lw);
+}
+
+void nv_obj_evaluate(nv_obj *o, const double *w, double b, double mu, double nu, nv_obj_eval *e)
+{
+    nv_obj_margins(o, w, b);
+    nv_obj_evaluate_at(o, w, mu, nu, e);
+}
+
+/* The regularizer: R(w), its smoothed value, and the non-zero count. */
+static void regularizer(const nv_obj *o, const double *w, double nu, double *R, double *Rs,
+                        int64_t *nnz)
+{
+    const int32_t d = o->pb->X->d;
+    int64_t k = 0;
+    if (nv_obj_l1(o)) {
+        double r = 0, rs = 0;
+        for (int32_t j = 0; j < d; j++) {
+            double a = fabs(w[j]);
+            r += a;
+            if (a >= nu) {
+                rs += a - 0.5 * nu;
+                k++;
+            } else {
+                rs += 0.5 * a * a / nu;
+            }
+        }
+        *R = r;
+        *Rs = rs;
+    } else {
+        double ww = 0;
+        for (int32_t j = 0; j < d; j++) {
+            ww += w[j] * w[j];
+            k += w[j] != 0;
+        }
+        *R = *Rs = 0.5 * ww;
+    }
+    *nnz = k;
+}
+
+/* LS-SVM: loss values, alpha = 2 c r, and the dual bound of the balanced,
+ * best-scaled alpha. */
+static void evaluate_ls(nv_obj *o, const double *w, nv_obj_eval *e)
+{
+    const nv_binary_problem *pb = o->pb;
+    const int64_t n = pb->n;
+    const int32_t d = pb->X->d;
+    double loss = 0, sp = 0, sn = 0, sy = 0;
+    int64_t nsv = 0;
+    for (int64_t i = 0; i < n; i++) {
+        double c = pb->cost[i];
+        double r = 1.0 - pb->y[i] * o->m[i];
+        loss += c * r * r;
+        double alpha = 2.0 * c * r;
+        o->a[i] = alpha;
+        nsv += alpha != 0;
+        if (pb->y[i] > 0)
+            sp += alpha;
+        else
+            sn += alpha;
+        sy += pb->y[i];
+    }
+    nv_xta(pb->X, pb->rows, n, o->a, pb->y, o->vp, o->vn, &o->lw);
+    /* balance: alpha' = alpha - t y with t = sum alpha_i y_i / n, so that
+     * sum alpha'_i y_i = 0; X^T(alpha' y) = X^T(alpha y) - t X^T 1 */
+    double t = o->bias && n > 0 ? (sp - sn) / (double)n : 0.0;
+    double S = sp + sn - t * sy, Q = 0, V = 0;
+    for (int64_t i = 0; i < n; i++) {
+        double a = o->a[i] - t * pb->y[i];
+        Q += a * a / (2.0 * pb->cost[i]);
+    }
+    for (int32_t j = 0; j < d; j++) {
+        double v = o->vp[j] - o->vn[j] - (o->colsum ? t * o->colsum[j] : 0.0);
+        V += v * v;
+    }
+    /* D(theta alpha') = theta S - theta^2 (Q + V)/2, best theta = S/(Q + V) */
+    double D = Q + V > 0 ? 0.5 * S * S / (Q + V) : 0.0;
+    double R, Rs;
+    regularizer(o, w, 0.0, &R, &Rs, &e->nnz_w);
+    e->P = e->Fmu = R + loss;
+    e->D = e->Dmu = D;
+    e->sp = sp;
+    e->sn = sn;
+    e->gb = o->bias ? -(sp - sn) : 0.0;
+    e->nsv = nsv;
+    e->nbound = 0;
+}
+
+void nv_obj_evaluate_at(nv_obj *o, const double *w, double mu, double nu, nv_obj_eval *e)
+{
+    if (o->type == NV_SVM_LS) {
+        evaluate_ls(o, w, e);
+        return;
+    }
+    const nv_binary_problem *pb = o->pb;
+    const int64_t n = pb->n;
+    const int32_t d = pb->X->d;
+    double hinge = 0, hmu = 0, sp = 0, sn = 0, qp = 0, qn = 0, umax_all = 0;
+    int64_t nsv = 0, nbound = 0;
+    for (int64_t i = 0; i < n; i++) {
+        double c = pb->cost[i], s = o->s[i];
+        double r = 1.0 - pb->y[i] * o->m[i];
+        double u = 0;
+        if (r > 0) {
+            hinge += c * r;
+            double t = mu * s;
+            if (r >= t) {
+                u = 1.0;
+                hmu += c * (r - 0.5 * t);
+                nbound++;
+            } else {
+                u = r / t;
+                hmu += c * r * u * 0.5;
+            }
+            nsv++;
+        }
+        if (u > umax_all) umax_all = u;
+        double alpha = c * u;
+        o->a[i] = alpha;
+        if (pb->y[i] > 0) {
+            sp += alpha;
+            qp += c * s * u * u;
+        } else {
+            sn += alpha;
+            qn += c * s * u * u;
+        }
+    }
+    nv_xta(pb->X, pb->rows, n, o->a, pb->y, o->vp, o->vn, &o->lw);
+    /* rescale one class so that sum alpha_i y_i = 0 (needed with a free bias) */
+    double rp = 1, rn = 1;
+    if (o->bias) {
+        if (sp > sn)
+            rp = sn / sp;
+        else if (sn > sp)
+            rn = sp / sn;
+    }
+    double vv = 0, vinf = 0;
+    for (int32_t j = 0; j < d; j++) {
+        double v = rp * o->vp[j] - rn * o->vn[j];
+        vv += v * v;
+        if (fabs(v) > vinf) vinf = fabs(v);
+    }
+    /* theta <= 1/max u keeps theta alpha_i <= c_i */
+    double sa = rp * sp + rn * sn, q = rp * rp * qp + rn * rn * qn;
+    double umax = (rp > rn ? rp : rn) * umax_all;
+    double tmax = umax > 0 ? 1.0 / umax : 1.0;
+    double R, Rs;
+    regularizer(o, w, nu, &R, &Rs, &e->nnz_w);
+    if (o->type == NV_SVM_C) {
+        /* D(theta alpha) = theta sa - theta^2/2 vv is concave in theta */
+        double th = vv > 0 ? sa / vv : tmax, thm = vv + mu * q > 0 ? sa / (vv + mu * q) : tmax;
+        if (th > tmax) th = tmax;
+        if (thm > tmax) thm = tmax;
+        e->D = th * sa - 0.5 * th * th * vv;
+        e->Dmu = thm * sa - 0.5 * thm * thm * (vv + mu * q);
+    } else {
+        /* LP: dual max sum a s.t. 0 <= a <= c, ||X^T(a y)||_inf <= 1 (and
+         * sum a y = 0): D(theta alpha) = theta sa is linear, so theta is the
+         * largest admissible; the smoothed dual subtracts
+         * theta^2/2 (nu ||v||^2 + mu q) */
+        if (vinf > 0 && 1.0 / vinf < tmax) tmax = 1.0 / vinf;
+        double k2 = nu * vv + mu * q;
+        double thm = k2 > 0 ? sa / k2 : tmax;
+        if (thm > tmax) thm = tmax;
+        e->D = tmax * sa;
+        e->Dmu = thm * sa - 0.5 * thm * thm * k2;
+    }
+    e->P = R + hinge;
+    e->Fmu = Rs + hmu;
+    e->sp = sp;
+    e->sn = sn;
+    e->gb = o->bias ? -(sp - sn) : 0.0;
+    e->nsv = nsv;
+    e->nbound = nbound;
+}
+
+void nv_obj_grad(const nv_obj *o, const double *w, double nu, double *g)
+{
+    const int32_t d = o->pb->X->d;
+    if (nv_obj_l1(o)) {
+        for (int32_t j = 0; j < d; j++) {
+            double z = w[j] / nu;
+            z = z > 1 ? 1 : (z < -1 ? -1 : z);
+            g[j] = z - (o->vp[j] - o->vn[j]);
+        }
+    } else {
+        for (int32_t j = 0; j < d; j++) g[j] = w[j] - (o->vp[j] - o->vn[j]);
+    }
+}
+
+double nv_obj_lipschitz_L(const nv_obj *o, double lambda, double mu, double nu)
+{
+    switch (o->type) {
+    case NV_SVM_LP: return 1.0 / nu + lambda / mu;
+    case NV_SVM_LS: return 1.0 + 2.0 * lambda;
+    default: return 1.0 + lambda / mu;
+    }
+}
+
+double nv_obj_lipschitz(nv_obj *o, int kind, uint64_t seed, double *v)
+{
+    if (kind == NV_LIP_PAPER) return o->paper_lam;
+    const nv_binary_problem *pb = o->pb;
+    int64_t n = pb->n;
+    int32_t d = pb->X->d;
+    double vb = o->bias ? 1.0 : 0.0;
+    uint64_t st = seed ^ UINT64_C(0x5EED);
+    for (int32_t j = 0; j < d; j++) v[j] = 0.5 + nv_rng_uniform(&st);
+    double lam = 0;
+    for (int it = 0; it < 30; it++) {
+        double nrm = sqrt(nv_dot(v, v, d) + vb * vb);
+        if (nrm == 0) break;
+        for (int32_t j = 0; j < d; j++) v[j] /= nrm;
+        vb /= nrm;
+        nv_xw(pb->X, pb->rows, n, v, vb, o->m, &o->lw);
+        double sb = 0;
+        for (int64_t i = 0; i < n; i++) {
+            double wi = o->type == NV_SVM_LS ? pb->cost[i] : pb->cost[i] / o->s[i];
+            o->a[i] = wi * o->m[i];
+            sb += o->a[i];
+        }
+        nv_xta(pb->X, pb->rows, n, o->a, NULL, o->vp, NULL, &o->lw);
+        lam = nv_dot(v, o->vp, d) + (o->bias ? vb * sb : 0); /* Rayleigh quotient */
+        memcpy(v, o->vp, (size_t)d * sizeof *v);
+        vb = o->bias ? sb : 0;
+    }
+    double est = 1.1 * lam;
+    return (est > 0 && est < o->paper_lam) ? est : o->paper_lam;
+}
+
+/* phi'(t) and phi''(t) for phi(t) = F(w + t p):
+ *   phi'(t)  = R'(t) + sum_i c_i l'(r_i + t dr_i) dr_i,    dr_i = -y_i mp_i,
+ *   phi''(t) = R''(t) + sum_i c_i l''(r_i + t dr_i) dr_i^2.
+ * For the L2 norm R'(t) = A + t B with A = w.p, B = ||p||^2. */
+static void phi_derivs(const nv_obj *o, const double *mp, double mu, double nu, const double *w,
+                       const double *p, double A, double B, double t, double *d1, double *d2)
+{
+    const nv_binary_problem *pb = o->pb;
+    double s1 = 0, s2 = 0;
+    if (o->type == NV_SVM_LS) {
+        for (int64_t i = 0; i < pb->n; i++) {
+            double dr = -pb->y[i] * mp[i];
+            if (dr == 0) continue;
+            double r = 1.0 - pb->y[i] * o->m[i] + t * dr;
+            double q = 2.0 * pb->cost[i] * dr;
+            s1 += q * r;
+            s2 += q * dr;
+        }
+    } else {
+        for (int64_t i = 0; i < pb->n; i++) {
+            double dr = -pb->y[i] * mp[i];
+            if (dr == 0) continue;
+            double r = 1.0 - pb->y[i] * o->m[i] + t * dr;
+            if (r <= 0) continue;
+            double th = mu * o->s[i];
+            if (r >= th) {
+                s1 += pb->cost[i] * dr;
+            } else {
+                double q = pb->cost[i] * dr / th;
+                s1 += q * r;
+                s2 += q * dr;
+            }
+        }
+    }
+    double r1 = 0, r2 = 0;
+    if (p && nv_obj_l1(o)) {
+        const int32_t d = pb->X->d;
+        for (int32_t j = 0; j < d; j++) {
+            if (p[j] == 0) continue;
+            double x = w[j] + t * p[j];
+            if (x >= nu)
+                r1 += p[j];
+            else if (x <= -nu)
+                r1 -= p[j];
+            else {
+                r1 += x / nu * p[j];
+                r2 += p[j] * p[j] / nu;
+            }
+        }
+    } else if (p) {
+        r1 = A + t * B;
+        r2 = B;
+    }
+    *d1 = r1 + s1;
+    *d2 = r2 + s2;
+}
+
+double nv_obj_line_search(const nv_obj *o, const double *mp, double mu, double nu, const double *w,
+                          const double *p)
+{
+    double A = 0, B = 0;
+    if (p && !nv_obj_l1(o)) {
+        const int32_t d = o->pb->X->d;
+        A = nv_dot(w, p, d);
+        B = nv_dot(p, p, d);
+    }
+    double f1, f2;
+    phi_derivs(o, mp, mu, nu, w, p, A, B, 0.0, &f1, &f2);
+    if (!(f1 < 0)) return 0.0;
+    const double tol = 1e-12 * fabs(f1);
+    double lo = 0, hi = INFINITY, t = 1.0;
+    for (int it = 0; it < 100; it++) {
+        phi_derivs(o, mp, mu, nu, w, p, A, B, t, &f1, &f2);
+        if (fabs(f1) <= tol) break;
+        if (f1 < 0)
+            lo = t;
+        else
+            hi = t;
+        if (isfinite(hi) && hi - lo <= 1e-15 * hi) break;
+        /* Newton on the piecewise-linear phi', kept inside the bracket */
+        double tn = f2 > 0 ? t - f1 / f2 : NAN;
+        if (!(tn > lo && tn < hi)) tn = isfinite(hi) ? 0.5 * (lo + hi) : 2.0 * t;
+        t = tn;
+    }
+    return t;
+}

@@ -1,0 +1,102 @@
+/*
+ * objective.h - the smoothed primal objectives of the three NESVM models (not
+ * installed).  With r_i = 1 - y_i (x_i.w + b) and c_i = C * weight(y_i):
+ *
+ *   C-SVM   P = 1/2 ||w||^2 + sum_i c_i max(0, r_i)       (c_svm_hinge_l2)
+ *   LP-SVM  P = ||w||_1     + sum_i c_i max(0, r_i)       (lp_svm_hinge_l1)
+ *   LS-SVM  P = 1/2 ||w||^2 + sum_i c_i r_i^2             (ls_svm_squared_l2)
+ *
+ * Smoothing (paper eq. 5-10 and 22-28): the hinge becomes c_i h_mu(r_i) with
+ * the prox-function weighted by s_i = ||[x_i, 1]||_inf; the L1 norm becomes
+ * sum_j l_nu(w_j), Huber's function with width nu (the paper writes mu for
+ * the L1 smoothing and nu for the hinge's in Section III-B; here mu is always
+ * the hinge's and nu the L1 norm's).  LS-SVM is smooth and is not smoothed.
+ *
+ * One evaluation costs one X*w (nv_obj_margins) and one X^T*a and gives P,
+ * F = F_{mu,nu}, the gradient of F, and a lower bound D on min P from the
+ * dual point alpha_i = c_i l'(r_i) (docs/solvers.md, "Certificates"):
+ *
+ *   C-SVM   D = sum a - 1/2 ||X^T(a y)||^2,  a = theta alpha in [0, c]
+ *   LP-SVM  D = sum a,  a = theta alpha with a_i <= c_i, ||X^T(a y)||_inf <= 1
+ *   LS-SVM  D = sum a - sum a_i^2/(4 c_i) - 1/2 ||X^T(a y)||^2,  a = theta alpha
+ *
+ * where, with a free bias, alpha is first balanced so that sum alpha_i y_i = 0
+ * and theta is the best admissible multiple.  Dmu bounds min F likewise.
+ * The optimizers (nesvm_linear.c, nesvm_newton.c) only consume this
+ * interface.
+ */
+#ifndef NESVM_OBJECTIVE_H
+#define NESVM_OBJECTIVE_H
+
+#include "solver.h"
+
+typedef struct nv_obj {
+    const nv_binary_problem *pb;
+    int type;        /* NV_SVM_C, NV_SVM_LP, NV_SVM_LS */
+    int bias;
+    nv_linalg_ws lw;
+    double *s;       /* n smoothing scales s_i = max(||x_i||_inf, bias ? 1 : 0), 0 -> 1 */
+    double *m;       /* n margins x_i.w + b */
+    double *a;       /* n dual weights alpha_i = c_i l'(r_i) */
+    double *vp, *vn; /* d: X^T (alpha y) split by label sign: X^T(alpha y) = vp - vn */
+    double *colsum;  /* d: X^T 1 (LS-SVM with a bias: balancing alpha), else NULL */
+    double paper_lam;/* n max_i w_i ||[x_i 1]||^2 with w_i = c_i / s_i (hinge) or c_i (LS) */
+} nv_obj;
+
+typedef struct nv_obj_eval {
+    double P, Fmu;   /* unsmoothed and smoothed objective */
+    double D, Dmu;   /* lower bounds on min P and on min F */
+    double sp, sn;   /* sum of alpha over positive / negative samples */
+    double gb;       /* dF/db (0 without bias) */
+    int64_t nsv, nbound; /* samples with alpha_i != 0, and at the hinge's bound (u_i = 1) */
+    int64_t nnz_w;   /* non-zero weights (|w_j| > nu for LP-SVM: outside Huber's zone) */
+} nv_obj_eval;
+
+nesvm_status nv_obj_init(nv_obj *o, const nv_binary_problem *pb, int type, int bias, int threads,
+                         nesvm_error *err);
+void nv_obj_free(nv_obj *o);
+
+/* Does the model have a smoothed hinge (C-SVM, LP-SVM)?  Its L1 norm (LP-SVM)? */
+static inline int nv_obj_hinge(const nv_obj *o) { return o->type != NV_SVM_LS; }
+static inline int nv_obj_l1(const nv_obj *o) { return o->type == NV_SVM_LP; }
+
+/* Margins only: o->m[i] = x_i.w + b (one X*w). */
+void nv_obj_margins(nv_obj *o, const double *w, double b);
+/* Evaluate at (w, b) from the margins in o->m (which the caller may have
+ * updated incrementally): one X^T*a.  Afterwards nv_obj_grad gives the
+ * gradient of F. */
+void nv_obj_evaluate_at(nv_obj *o, const double *w, double mu, double nu, nv_obj_eval *e);
+void nv_obj_evaluate(nv_obj *o, const double *w, double b, double mu, double nu, nv_obj_eval *e);
+/* g (d entries) = the w-part of grad F at the last evaluation (dF/db is e->gb). */
+void nv_obj_grad(const nv_obj *o, const double *w, double nu, double *g);
+
+/* Curvature of the per-sample loss at margin residual r: c_i l''(r) (0 off
+ * the hinge's smoothing zone, 2 c_i for LS-SVM). */
+static inline double nv_obj_curv(const nv_obj *o, int64_t i, double r, double mu)
+{
+    if (o->type == NV_SVM_LS) return 2.0 * o->pb->cost[i];
+    double t = mu * o->s[i];
+    return (r > 0 && r < t) ? o->pb->cost[i] / t : 0.0;
+}
+
+/* Exact line search along p = (p_w, p_b) from the point (w, .) whose margins
+ * are in o->m: the t >= 0 minimizing phi(t) = F(w + t p_w, b + t p_b), given
+ * mp[i] = x_i.p_w + p_b.  p_w == NULL means p_w = 0 (a step in b alone).
+ * phi is convex and piecewise quadratic; phi' costs O(n + d) and no pass over
+ * X; the minimizer is found by Newton steps on phi' safeguarded by bisection,
+ * to |phi'(t)| <= 1e-12 |phi'(0)|.  Returns 0 when p is not a descent
+ * direction. */
+double nv_obj_line_search(const nv_obj *o, const double *mp, double mu, double nu, const double *w,
+                          const double *p);
+
+/* lambda, the loss part of the Lipschitz constant of grad F:
+ *   C-SVM L = 1 + lambda/mu,  LP-SVM L = 1/nu + lambda/mu,  LS-SVM L = 1 + 2 lambda
+ * (nv_obj_lipschitz_L).  lambda bounds lambda_max(Z^T diag(w_i) Z), Z = [X 1],
+ * w_i = c_i/s_i (hinge) or c_i (LS): kind NV_LIP_PAPER gives the paper's
+ * n max_i w_i ||z_i||^2 (eq. 48, 52; for LS-SVM eq. 56 with the factor n its
+ * sum needs), NV_LIP_POWER 1.1 x a 30-step power-iteration estimate, capped
+ * by the paper's.  `tmp` is d scratch entries. */
+double nv_obj_lipschitz(nv_obj *o, int kind, uint64_t seed, double *tmp);
+double nv_obj_lipschitz_L(const nv_obj *o, double lambda, double mu, double nu);
+
+#endif
