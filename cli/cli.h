@@ -44,6 +44,7 @@ typedef struct train_opts {
     int quiet;
     int folds;          /* -v K: cross-validate */
     const char *trace;
+    const char *init;   /* train --init MODEL: warm start */
     long long seed;
 } train_opts;
 

@@ -28,11 +28,14 @@ static void usage(FILE *f)
           "MODEL (default: DATA's file name with '.model' appended, in the current folder).\n"
           "The model file is written atomically. With -v K, run K-fold cross-validation\n"
           "instead and print the accuracy (no model is written).\n\n"
-          "Linear C-SVM solved by NESVM:\n"
-          "  min_{w,b} 1/2 ||w||^2 + sum_i C_i max(0, 1 - y_i (w.x_i + b))\n\n",
+          "Linear SVMs solved by NESVM (--svm-type), with r_i = 1 - y_i (w.x_i + b):\n"
+          "  c   min_{w,b} 1/2 ||w||^2 + sum_i C_i max(0, r_i)    (default)\n"
+          "  lp  min_{w,b} ||w||_1     + sum_i C_i max(0, r_i)\n"
+          "  ls  min_{w,b} 1/2 ||w||^2 + sum_i C_i r_i^2\n\n",
           f);
     train_opts_help(f);
-    fputs("  -v K                 K-fold stratified cross-validation instead of training\n"
+    fputs("  --init MODEL         warm start: begin from MODEL's weights (same classes)\n"
+          "  -v K                 K-fold stratified cross-validation instead of training\n"
           "  -h, --help           this help\n\n"
           "Example: nesvm train -c 1 heart_scale heart.model\n",
           f);
@@ -66,9 +69,15 @@ int run_training(const char *cmd, train_opts *o, const char *data, const char *m
 {
     nesvm_error err = {0};
     nesvm_dataset *ds = NULL;
+    nesvm_model *init = NULL;
+    if (o->init && o->folds > 0) return cli_usage(cmd, "--init cannot be combined with -v");
+    if (o->init && nesvm_model_load(o->init, &init, &err) != NESVM_OK)
+        return cli_error(cmd, "warm-start model: %s", err.message);
     double t_read = nv_now();
-    if (nesvm_dataset_read(data, &o->read, &ds, &err) != NESVM_OK)
+    if (nesvm_dataset_read(data, &o->read, &ds, &err) != NESVM_OK) {
+        nesvm_model_destroy(init);
         return cli_error(cmd, "%s", err.message);
+    }
     t_read = nv_now() - t_read;
     if (!o->quiet)
         printf("read %lld rows, %d features, %lld stored entries (%s, %s) in %.3f s\n",
@@ -83,6 +92,7 @@ int run_training(const char *cmd, train_opts *o, const char *data, const char *m
     if (o->trace) {
         if (open_trace(cmd, o->trace, &trace) != CLI_OK) {
             nesvm_dataset_destroy(ds);
+            nesvm_model_destroy(init);
             return CLI_ERROR;
         }
         rs.ps.trace = trace.fp;
@@ -107,7 +117,8 @@ int run_training(const char *cmd, train_opts *o, const char *data, const char *m
     } else {
         nesvm_model *m = NULL;
         nesvm_stats stats;
-        if (nesvm_train(ds, o->params, train_progress, &rs.ps, &m, &stats, &err) != NESVM_OK) {
+        if (nesvm_train_warm(ds, o->params, init, train_progress, &rs.ps, &m, &stats, &err) !=
+            NESVM_OK) {
             progress_end(&rs.ps);
             rc = cli_error(cmd, "%s", err.message);
         } else {
@@ -140,6 +151,7 @@ int run_training(const char *cmd, train_opts *o, const char *data, const char *m
     }
     if (close_trace(cmd, &trace, rc == CLI_OK) != CLI_OK) rc = CLI_ERROR;
     nesvm_dataset_destroy(ds);
+    nesvm_model_destroy(init);
     if (interrupted && rc != CLI_OK) return 130;
     return rc;
 }
@@ -166,6 +178,13 @@ int cmd_train(int argc, char **argv)
             usage(stdout);
             train_opts_free(&o);
             return CLI_OK;
+        }
+        if (strcmp(a.name, "init") == 0) {
+            if (!(o.init = cli_value(&a))) {
+                train_opts_free(&o);
+                return CLI_USAGE;
+            }
+            continue;
         }
         int h = train_opt(&a, &o);
         if (h < 0) {

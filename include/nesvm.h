@@ -287,6 +287,18 @@ NESVM_API nesvm_status nesvm_train(const nesvm_dataset *ds, const nesvm_params *
                                    nesvm_progress_fn progress, void *user,
                                    nesvm_model **out, nesvm_stats *stats, nesvm_error *err);
 
+/**
+ * nesvm_train, starting every binary sub-model from `init`'s weights and bias
+ * instead of zero (a warm start, e.g. along a path of C values in model
+ * selection).  `init` must have the same class labels and, with more than two
+ * classes, the same multiclass scheme; its features are padded with zeros or
+ * cut to the data's.  `init` may be NULL (cold start).
+ */
+NESVM_API nesvm_status nesvm_train_warm(const nesvm_dataset *ds, const nesvm_params *params,
+                                        const nesvm_model *init, nesvm_progress_fn progress,
+                                        void *user, nesvm_model **out, nesvm_stats *stats,
+                                        nesvm_error *err);
+
 NESVM_API void nesvm_model_destroy(nesvm_model *m);
 
 /** Save atomically (temporary file in the same folder, fsync, rename). */

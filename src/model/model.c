@@ -99,9 +99,40 @@ nesvm_status nv_label_classes(const double *labels, const int64_t *rows, int64_t
     return NESVM_OK;
 }
 
+/* Warm start: the starting point of the sub-model separating classes[i]
+ * (+1) from classes[j] (-1; j < 0: the rest) taken from init's matching
+ * sub-model, negated when init has the pair the other way round.  Returns 0
+ * if init has no such sub-model. */
+static int warm_point(const nesvm_model *init, const double *classes, int i, int j, int32_t d,
+                      double *w0, double *b0)
+{
+    int ii = -1, jj = -1;
+    for (int c = 0; c < init->nr_class; c++) {
+        if (init->labels[c] == classes[i]) ii = c;
+        if (j >= 0 && init->labels[c] == classes[j]) jj = c;
+    }
+    if (ii < 0 || (j >= 0 && jj < 0)) return 0;
+    for (int s = 0; s < init->nsub; s++) {
+        const nv_submodel *sm = &init->sub[s];
+        double sign;
+        if (sm->pos == ii && sm->neg == jj)
+            sign = 1.0;
+        else if (j >= 0 && sm->pos == jj && sm->neg == ii)
+            sign = -1.0;
+        else
+            continue;
+        int32_t dm = init->d < d ? init->d : d;
+        for (int32_t k = 0; k < d; k++) w0[k] = k < dm ? sign * sm->w[k] : 0.0;
+        *b0 = sign * sm->b;
+        return 1;
+    }
+    return 0;
+}
+
 nesvm_status nv_train_rows(const nesvm_dataset *ds, const int64_t *rows, int64_t n,
-                           const nesvm_params *params, nesvm_progress_fn progress, void *user,
-                           nesvm_model **out, nesvm_stats *stats, nesvm_error *err)
+                           const nesvm_params *params, const nesvm_model *init,
+                           nesvm_progress_fn progress, void *user, nesvm_model **out,
+                           nesvm_stats *stats, nesvm_error *err)
 {
     double t0 = nv_now();
     nesvm_params *defaults = NULL;
@@ -115,7 +146,7 @@ nesvm_status nv_train_rows(const nesvm_dataset *ds, const int64_t *rows, int64_t
     double *classes = NULL;
     int *row_class = NULL;
     int64_t *sub_rows = NULL;
-    double *y = NULL, *cost = NULL;
+    double *y = NULL, *cost = NULL, *w0 = NULL;
     nesvm_status st = NESVM_OK;
     if (stats) {
         memset(stats, 0, sizeof *stats);
@@ -148,6 +179,27 @@ nesvm_status nv_train_rows(const nesvm_dataset *ds, const int64_t *rows, int64_t
     }
     int ovr = params->multiclass == NV_OVR && k > 2;
     int nsub = k == 2 ? 1 : (ovr ? k : k * (k - 1) / 2);
+    if (init) {
+        int same = init->nr_class == k && (k == 2 || (init->params->multiclass == NV_OVR) == ovr);
+        for (int c = 0; same && c < k; c++) {
+            int hit = 0;
+            for (int e = 0; e < k; e++) hit |= init->labels[e] == classes[c];
+            same = hit;
+        }
+        if (!same) {
+            st = nv_error(err, NESVM_ERR_ARG,
+                          "the warm-start model does not fit this training: it has %d classes (%s), "
+                          "the data %d (%s), and the class labels must be the same",
+                          init->nr_class, init->params->multiclass == NV_OVR ? "ovr" : "ovo", k,
+                          ovr ? "ovr" : "ovo");
+            goto done;
+        }
+        w0 = nv_malloc_array((size_t)(ds->d ? ds->d : 1), sizeof(double));
+        if (!w0) {
+            st = nv_error(err, NESVM_ERR_NOMEM, "out of memory");
+            goto done;
+        }
+    }
     st = nv_model_alloc(k, nsub, ds->d, &m, err);
     if (st != NESVM_OK) goto done;
     memcpy(m->labels, classes, (size_t)k * sizeof(double));
@@ -201,6 +253,7 @@ nesvm_status nv_train_rows(const nesvm_dataset *ds, const int64_t *rows, int64_t
             sm->pos = i;
             sm->neg = ovr ? -1 : j;
             nv_binary_problem pb = {ds, sub_rows, cnt, y, cost, NULL, 0.0};
+            if (init && warm_point(init, classes, i, ovr ? -1 : j, ds->d, w0, &pb.b0)) pb.w0 = w0;
             nv_binary_result res;
             memset(&res, 0, sizeof res);
             res.w = sm->w;
@@ -231,6 +284,7 @@ done:
     nv_free(sub_rows);
     nv_free(y);
     nv_free(cost);
+    nv_free(w0);
     nesvm_params_destroy(defaults);
     if (st != NESVM_OK) {
         nesvm_model_destroy(m);
@@ -246,7 +300,16 @@ nesvm_status nesvm_train(const nesvm_dataset *ds, const nesvm_params *params,
 {
     if (!ds || !out) return nv_error(err, NESVM_ERR_ARG, "dataset and out must not be NULL");
     *out = NULL;
-    return nv_train_rows(ds, NULL, ds->n, params, progress, user, out, stats, err);
+    return nv_train_rows(ds, NULL, ds->n, params, NULL, progress, user, out, stats, err);
+}
+
+nesvm_status nesvm_train_warm(const nesvm_dataset *ds, const nesvm_params *params,
+                              const nesvm_model *init, nesvm_progress_fn progress, void *user,
+                              nesvm_model **out, nesvm_stats *stats, nesvm_error *err)
+{
+    if (!ds || !out) return nv_error(err, NESVM_ERR_ARG, "dataset and out must not be NULL");
+    *out = NULL;
+    return nv_train_rows(ds, NULL, ds->n, params, init, progress, user, out, stats, err);
 }
 
 nesvm_status nv_predict_rows(const nesvm_model *m, const nesvm_dataset *ds, const int64_t *rows,

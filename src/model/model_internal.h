@@ -28,9 +28,11 @@ struct nesvm_model {
 nesvm_status nv_model_alloc(int nr_class, int nsub, int32_t d, nesvm_model **out,
                             nesvm_error *err);
 
-/* Train on a row subset (rows == NULL: all rows). */
+/* Train on a row subset (rows == NULL: all rows), warm-started from init
+ * (NULL: from zero). */
 nesvm_status nv_train_rows(const nesvm_dataset *ds, const int64_t *rows, int64_t n,
-                           const nesvm_params *params, nesvm_progress_fn progress, void *user,
+                           const nesvm_params *params, const nesvm_model *init,
+                           nesvm_progress_fn progress, void *user,
                            nesvm_model **out, nesvm_stats *stats, nesvm_error *err);
 
 /* Predict a row subset (rows == NULL: all rows). */

@@ -94,6 +94,7 @@ nesvm_status nv_nesvm_linear_train(const nv_binary_problem *pb, const nesvm_para
 
     nv_track tr;
     double b = nv_track_start(&tr, pb, prm, sink, w, wbest, t0);
+    if (pb->w0) nv_sched_warm(&sc, &obj, w, b);
     int64_t k = 0;
     int restart = 1;
     double L = 0, bstar = 0, Gb = 0, fmu_prev = NAN;

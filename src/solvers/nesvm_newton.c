@@ -236,7 +236,10 @@ nesvm_status nv_nesvm_newton_train(const nv_binary_problem *pb, const nesvm_para
     nv_track tr;
     double b = nv_track_start(&tr, pb, prm, sink, w, wbest, t0);
     nv_track_new_stage(&tr);
-    nv_obj_margins(&obj, w, b);
+    if (pb->w0)
+        nv_sched_warm(&sc, &obj, w, b);
+    else
+        nv_obj_margins(&obj, w, b);
     ws.mu = sc.mu;
     ws.nu = sc.nu;
     if (bias) b = best_bias(&ws, b);

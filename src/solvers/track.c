@@ -179,6 +179,25 @@ void nv_sched_next(nv_sched *s, const nv_obj_eval *e, double eps, double best_p)
     s->mu = mu;
 }
 
+void nv_sched_warm(nv_sched *s, nv_obj *o, const double *w, double b)
+{
+    nv_obj_margins(o, w, b);
+    if (s->final) return;
+    double best_d = -INFINITY, best_mu = s->mu, mu = s->mu;
+    for (int k = 0; k < 8; k++, mu *= 0.25) {
+        if (s->mu_star > 0 && mu < s->mu_star) break;
+        nv_obj_eval e;
+        nv_obj_evaluate_at(o, w, mu, s->nu * mu / s->mu, &e);
+        if (e.D > best_d) {
+            best_d = e.D;
+            best_mu = mu;
+        }
+    }
+    s->nu *= best_mu / s->mu;
+    s->mu = best_mu;
+    if (s->mode == NV_SCHED_PAPER) s->t = (int64_t)floor(s->mu0 / best_mu + 0.5) - 1;
+}
+
 void nv_track_sparsify(nv_track *t, nv_obj *o, double nu, double *tmp)
 {
     if (!nv_obj_l1(o) || !isfinite(t->best_p)) return;

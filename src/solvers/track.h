@@ -81,6 +81,12 @@ void nv_sched_init(nv_sched *s, const nesvm_params *prm, int svm_type, double mu
 int nv_sched_stage_done(const nv_sched *s, const nv_obj_eval *e);
 /* Move to the next stage. */
 void nv_sched_next(nv_sched *s, const nv_obj_eval *e, double eps, double best_p);
+/* A warm start at (w, b): start the schedule at the mu among mu0 / 4^k,
+ * k = 0..WARM_TRIES-1, whose smoothed dual point gives the best lower bound
+ * there (a near-optimal start certifies at a small mu, so a large mu0 would
+ * first pull it away from the optimum).  One X^T*a per try; leaves the
+ * margins of (w, b) in o->m. */
+void nv_sched_warm(nv_sched *s, nv_obj *o, const double *w, double b);
 
 /* Fill res from the best point (res->w has d entries). */
 void nv_track_result(const nv_track *t, nv_binary_result *res);

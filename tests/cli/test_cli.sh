@@ -284,6 +284,21 @@ expect_fail "option: --solver nope" 2 "unknown solver 'nope'" "$T/o.model" -- \
     "$BIN" train --solver nope "$H" "$T/o.model"
 expect_fail "option: --max-iter 0" 2 "invalid value '0' for max_iter" "$T/o.model" -- \
     "$BIN" train --max-iter 0 "$H" "$T/o.model"
+expect_fail "option: --svm-type qp" 2 "invalid value 'qp' for svm_type: expected c, lp or ls" "$T/o.model" -- \
+    "$BIN" train --svm-type qp "$H" "$T/o.model"
+expect_fail "option: --continuation fast" 2 "invalid value 'fast' for continuation: expected adaptive or paper" "$T/o.model" -- \
+    "$BIN" train --continuation fast "$H" "$T/o.model"
+expect_fail "option: --nu -1" 2 "invalid value '-1' for nu" "$T/o.model" -- \
+    "$BIN" train --nu -1 "$H" "$T/o.model"
+expect_fail "option: --stage-eps 1" 2 "invalid value '1' for stage_eps" "$T/o.model" -- \
+    "$BIN" train --stage-eps 1 "$H" "$T/o.model"
+expect_fail "option: --init missing file" 1 "warm-start model: cannot open model" "$T/o.model" -- \
+    "$BIN" train --init "$T/none.model" "$H" "$T/o.model"
+expect_fail "option: --init with -v" 2 "--init cannot be combined with -v" "" -- \
+    "$BIN" train --init "$T/good.model" -v 3 "$H"
+printf -- '1 1:1\n2 1:2\n3 1:3\n' >"$T/three.txt"
+expect_fail "option: --init with other classes" 1 "the warm-start model does not fit this training" "$T/o.model" -- \
+    "$BIN" train --init "$T/good.model" "$T/three.txt" "$T/o.model"
 expect_fail "option: --storage bad" 2 "bad value 'sparse' for --storage" "$T/o.model" -- \
     "$BIN" train --storage sparse "$H" "$T/o.model"
 expect_fail "option: train missing DATA" 2 "nesvm train: missing DATA file" "" -- "$BIN" train
@@ -940,6 +955,31 @@ bad_params four-numbers  'x\n-1 1\n1 0 1 7\n'        "four-numbers.params:3: une
 bad_params index-zero    'x\n-1 1\n0 0 1\n'          "index-zero.params:3: unexpected line '0 0 1'"
 bad_params nan-min       'x\n-1 1\n1 nan 1\n'        "nan-min.params:3: unexpected line '1 nan 1'"
 bad_params long-line     'x\n-1 1\n1 0 1%600s\n' "long-line.params:3: line too long"
+
+# ====================================================== models and warm start
+# each --svm-type trains, says its problem in the model file, and predicts
+for t in c:c_svm_hinge_l2 lp:lp_svm_hinge_l1 ls:ls_svm_squared_l2; do
+    run "$BIN" train --svm-type "${t%%:*}" -c 0.1 "$H" "$T/t.model"
+    if expect_ok_rc "train --svm-type ${t%%:*}" && grep -qx "problem ${t#*:}" "$T/t.model" &&
+        grep -q "^non-zero weights [0-9]* of 13$" "$T/.out"; then
+        run "$BIN" predict "$H" "$T/t.model" "$T/t.pred"
+        acc=$(sed -n 's/^Accuracy = \([0-9.]*\)%.*/\1/p' "$T/.out")
+        [ "$RC" -eq 0 ] && awk -v a="$acc" 'BEGIN { exit !(a > 75) }' && ok "train --svm-type ${t%%:*}: model and prediction" ||
+            not_ok "train --svm-type ${t%%:*}: model and prediction" "predict exit $RC, accuracy '$acc'"
+    else
+        not_ok "train --svm-type ${t%%:*}" "no '${t#*:}' problem line or no non-zero count ($(first_line "$T/.out"))"
+    fi
+done
+# LP-SVM at a small C selects few features
+run "$BIN" train --svm-type lp -c 0.01 "$H" "$T/t.model"
+grep -q "^non-zero weights 1 of 13$" "$T/.out" && ok "LP-SVM at C = 0.01: one non-zero weight" ||
+    not_ok "LP-SVM at C = 0.01: one non-zero weight" "$(grep non-zero "$T/.out")"
+# warm start from the optimum at the same C: a few iterations (cold: 65)
+run "$BIN" train -e 1e-6 "$H" "$T/w1.model"
+run "$BIN" train -e 1e-6 --init "$T/w1.model" "$H" "$T/w2.model"
+its=$(sed -n 's/.*iterations \([0-9]*\),.*/\1/p' "$T/.out")
+[ "$RC" -eq 0 ] && [ -n "$its" ] && [ "$its" -le 8 ] && ok "train --init from the optimum: $its iterations" ||
+    not_ok "train --init from the optimum" "exit $RC, iterations '$its'"
 
 [ -z "$(tmp_leftovers)" ] && ok "no temporary files left at the end" || not_ok "no temporary files left at the end" "$(tmp_leftovers)"
 

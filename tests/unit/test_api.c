@@ -78,6 +78,23 @@ static int watch(const nesvm_progress *p, void *user)
     return 0;
 }
 
+/* The smallest smoothed objective reported at mu = at, and the number of
+ * smoothing stages (changes of mu). */
+typedef struct final_watch {
+    double at, fmin;
+    double last_mu;
+    int stages;
+} final_watch;
+
+static int watch_final(const nesvm_progress *p, void *user)
+{
+    final_watch *f = user;
+    if (p->mu != f->last_mu) f->stages++;
+    f->last_mu = p->mu;
+    if (fabs(p->mu - f->at) <= 1e-12 * f->at && p->smoothed < f->fmin) f->fmin = p->smoothed;
+    return 0;
+}
+
 int main(void)
 {
     make();
@@ -207,6 +224,107 @@ int main(void)
         CHECK(acc > 0.6);
         CHECK(nesvm_cross_validate(csr, NULL, 1, 3, NULL, NULL, pred, &acc, &err) == NESVM_ERR_ARG);
         CHECK(nesvm_cross_validate(csr, NULL, N + 1, 3, NULL, NULL, pred, &acc, &err) == NESVM_ERR_ARG);
+    }
+
+    /* warm start: the same optimum as a cold start, fewer iterations from a
+     * nearby C, permuted class order handled, mismatched classes rejected */
+    {
+        nesvm_params *p;
+        nesvm_params_create(&p, NULL);
+        nesvm_params_set(p, "eps", "1e-6", NULL);
+        nesvm_model *a = NULL, *cold = NULL, *warm = NULL;
+        nesvm_stats sa, sc, sw;
+        CHECK(nesvm_train(csr, p, NULL, NULL, &a, &sa, &err) == NESVM_OK);
+        nesvm_params_set(p, "c", "1.3", NULL);
+        CHECK(nesvm_train(csr, p, NULL, NULL, &cold, &sc, &err) == NESVM_OK);
+        CHECK(nesvm_train_warm(csr, p, a, NULL, NULL, &warm, &sw, &err) == NESVM_OK);
+        CHECK_MSG(fabs(sw.primal - sc.primal) <= 2e-6 * sc.primal, "warm %.12g cold %.12g",
+                  sw.primal, sc.primal);
+        CHECK_MSG(2 * sw.iterations < sc.iterations, "warm %lld cold %lld iterations",
+                  (long long)sw.iterations, (long long)sc.iterations);
+        nesvm_model *cold2 = NULL;
+        CHECK(nesvm_train_warm(csr, p, NULL, NULL, NULL, &cold2, NULL, &err) == NESVM_OK);
+        CHECK(same_w(cold, cold2)); /* init NULL: a cold start */
+        nesvm_model_destroy(cold2);
+        nesvm_model_destroy(warm);
+        /* three classes, rows in another order (so another class order) */
+        double y3[N], y3r[N], xr[N * D];
+        for (int i = 0; i < N; i++) y3[i] = Y[i] > 0 ? (i % 2 ? 7 : 5) : 3;
+        for (int i = 0; i < N; i++) {
+            y3r[i] = y3[(i + 1) % N];
+            memcpy(xr + i * D, X + (i + 1) % N * D, sizeof(double) * D);
+        }
+        nesvm_dataset *d3, *d3r;
+        nesvm_dataset_wrap_dense(N, D, X, y3, &d3, NULL);
+        nesvm_dataset_wrap_dense(N, D, xr, y3r, &d3r, NULL);
+        for (int ovr = 0; ovr < 2; ovr++) {
+            nesvm_params_set(p, "multiclass", ovr ? "ovr" : "ovo", NULL);
+            nesvm_model *m3 = NULL, *m3w = NULL, *m3c = NULL;
+            nesvm_stats s3, s3w, s3c;
+            CHECK(nesvm_train(d3, p, NULL, NULL, &m3, &s3, &err) == NESVM_OK);
+            CHECK(m3 && m3->labels[0] != y3r[0]); /* the class orders differ */
+            CHECK(nesvm_train(d3r, p, NULL, NULL, &m3c, &s3c, &err) == NESVM_OK);
+            CHECK(nesvm_train_warm(d3r, p, m3, NULL, NULL, &m3w, &s3w, &err) == NESVM_OK);
+            CHECK_MSG(fabs(s3w.primal - s3c.primal) <= 2e-6 * s3c.primal &&
+                          2 * s3w.iterations < s3c.iterations,
+                      "ovr %d: warm %.12g (%lld its) cold %.12g (%lld its)", ovr, s3w.primal,
+                      (long long)s3w.iterations, s3c.primal, (long long)s3c.iterations);
+            /* a model of other classes cannot start this training */
+            nesvm_model *bad = NULL;
+            CHECK(nesvm_train_warm(d3, p, a, NULL, NULL, &bad, NULL, &err) == NESVM_ERR_ARG && !bad);
+            CHECK_CONTAINS(err.message, "warm-start model does not fit");
+            nesvm_model_destroy(m3);
+            nesvm_model_destroy(m3w);
+            nesvm_model_destroy(m3c);
+        }
+        nesvm_dataset_destroy(d3);
+        nesvm_dataset_destroy(d3r);
+        nesvm_model_destroy(a);
+        nesvm_model_destroy(cold);
+        nesvm_params_destroy(p);
+    }
+
+    /* homotopy NESVM (continuation paper, mu0 -> mu_star) reaches the same
+     * smoothed objective as plain NESVM at mu_star, for every model */
+    {
+        const char *types[] = {"c", "lp", "ls"};
+        for (int t = 0; t < 3; t++)
+            for (int method = 0; method < 2; method++) {
+                double fmin[2];
+                for (int hom = 0; hom < 2; hom++) {
+                    nesvm_params *p;
+                    nesvm_params_create(&p, NULL);
+                    nesvm_params_set(p, "svm_type", types[t], NULL);
+                    nesvm_params_set(p, "method", method ? "nesterov" : "newton", NULL);
+                    /* LP-SVM's smoothed problem is not strongly convex:
+                     * Newton stalls in rounding below about 1e-8 */
+                    nesvm_params_set(p, "eps", t == 1 ? "1e-7" : "1e-9", NULL);
+                    nesvm_params_set(p, "max_iter", "3000000", NULL);
+                    if (hom) {
+                        nesvm_params_set(p, "continuation", "paper", NULL);
+                        nesvm_params_set(p, "mu0", "1", NULL);
+                        nesvm_params_set(p, "nu0", "1", NULL);
+                        nesvm_params_set(p, "mu_star", "0.05", NULL);
+                    } else {
+                        nesvm_params_set(p, "mu", "0.05", NULL);
+                        nesvm_params_set(p, "nu", "0.05", NULL);
+                    }
+                    final_watch fw = {t == 2 ? 0.0 : 0.05, INFINITY, -1, 0}; /* LS: mu = 0 */
+                    nesvm_model *m = NULL;
+                    nesvm_stats s;
+                    CHECK(nesvm_train(csr, p, watch_final, &fw, &m, &s, &err) == NESVM_OK);
+                    CHECK_MSG(s.exit_reason == NESVM_EXIT_CONVERGED, "type %s method %d hom %d: %s",
+                              types[t], method, hom, nesvm_exit_str(s.exit_reason));
+                    /* the paper's schedule visits mu0/(t+1) = 1, 1/2, ..., 0.05 */
+                    if (hom && t != 2) CHECK_MSG(fw.stages >= 19, "%d stages", fw.stages);
+                    fmin[hom] = fw.fmin;
+                    nesvm_model_destroy(m);
+                    nesvm_params_destroy(p);
+                }
+                CHECK_MSG(fabs(fmin[0] - fmin[1]) <= (t == 1 ? 1e-6 : 1e-8) * fabs(fmin[0]),
+                          "type %s method %d: plain F %.12g, homotopy F %.12g", types[t], method,
+                          fmin[0], fmin[1]);
+            }
     }
 
     /* params: names, values, errors */

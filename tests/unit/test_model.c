@@ -94,6 +94,11 @@ int main(void)
             nesvm_params_set(p, "multiclass", ovr ? "ovr" : "ovo", NULL);
             nesvm_params_set(p, "c", "0.37", NULL);
             nesvm_params_set_class_weight(p, 13, 2.5, NULL);
+            /* every model type round-trips, with its problem line */
+            const char *types[] = {"c", "lp", "ls"};
+            const char *problems[] = {"problem c_svm_hinge_l2\n", "problem lp_svm_hinge_l1\n",
+                                      "problem ls_svm_squared_l2\n"};
+            nesvm_params_set(p, "svm_type", types[k - 2], NULL);
             nesvm_model *m = NULL, *m2 = NULL;
             nesvm_stats stats;
             CHECK(nesvm_train(ds, p, NULL, NULL, &m, &stats, &err) == NESVM_OK);
@@ -105,6 +110,7 @@ int main(void)
             CHECK_MSG(m2 && same_model(m, m2), "k=%d ovr=%d round trip differs", k, ovr);
             /* save(load(save(m))) is byte-identical */
             char *t1 = slurp(path);
+            CHECK(t1 && strstr(t1, problems[k - 2]));
             CHECK(nesvm_model_save(m2, path, &err) == NESVM_OK);
             char *t2 = slurp(path);
             CHECK(t1 && t2 && strcmp(t1, t2) == 0);
@@ -183,6 +189,10 @@ int main(void)
     expect_load_error("nesvm_model 1\nsolver nesvm\nproblem c_svm_hinge_l2\nkernel rbf\n", "unsupported kernel 'rbf'");
     expect_load_error("nesvm_model 1\nsolver nesvm\nproblem c_svm_hinge_l2\nkernel linear\nmulticlass ovo\nnr_class 2\nlabels 1 1\n", "label '1' appears twice");
     expect_load_error("nesvm_model 1\nsolver nesvm\nproblem c_svm_hinge_l2\nkernel linear\nmulticlass ovo\nnr_class 3\nlabels 1 2\n", "'labels' needs 3 values");
+    snprintf(buf, sizeof buf, "%sparam svm_type lp\nnr_submodel 1\n", head);
+    expect_load_error(buf, "problem 'c_svm_hinge_l2' does not match solver nesvm with svm_type lp (expected lp_svm_hinge_l1)");
+    snprintf(buf, sizeof buf, "%sparam svm_type qp\nnr_submodel 1\n", head);
+    expect_load_error(buf, "invalid value 'qp' for svm_type: expected c, lp or ls");
     snprintf(buf, sizeof buf, "%sparam c -4\nnr_submodel 1\n", head);
     expect_load_error(buf, "invalid value '-4' for c");
     snprintf(buf, sizeof buf, "%snr_submodel 1\nsubmodel 0 pos 0 neg 1 exit converged iterations 5 primal 1 gap 0\nb inf\n", head);
