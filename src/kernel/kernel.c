@@ -1,0 +1,331 @@
+/* kernel.c - kernel values, blocks of the kernel matrix (BLAS for dense data), and kernel features from a pivoted Cholesky factorization. */
+#include "kernel.h"
+
+#include <cblas.h>
+#ifdef _OPENMP
+#include <omp.h>
+#endif
+#include <lapacke.h>
+#include <math.h>
+#include <stdlib.h>
+#include <string.h>
+
+const char *const nv_kernel_names[4] = {"linear", "poly", "rbf", "sigmoid"};
+
+double nv_kernel_value(const nv_kernel *k, double dot, double sqa, double sqb)
+{
+    switch (k->type) {
+    case NV_KERNEL_POLY: {
+        double base = k->gamma * dot + k->coef0, r = 1.0;
+        for (int e = 0; e < k->degree; e++) r *= base; /* as LIBSVM: integer power */
+        return r;
+    }
+    case NV_KERNEL_RBF: {
+        double d2 = sqa + sqb - 2.0 * dot;
+        return exp(-k->gamma * (d2 > 0 ? d2 : 0.0));
+    }
+    case NV_KERNEL_SIGMOID: return tanh(k->gamma * dot + k->coef0);
+    default: return dot;
+    }
+}
+
+void nv_kernel_sqnorms(const nesvm_dataset *X, const int64_t *rows, int64_t n, double *out)
+{
+    for (int64_t i = 0; i < n; i++) {
+        int64_t r = rows ? rows[i] : i;
+        double s = 0;
+        if (X->storage == NESVM_STORAGE_DENSE) {
+            int64_t o = r * (int64_t)X->d;
+            for (int32_t j = 0; j < X->d; j++) {
+                double v = nv_val(X, o + j);
+                s += v * v;
+            }
+        } else {
+            for (int64_t p = X->indptr[r]; p < X->indptr[r + 1]; p++) {
+                double v = nv_val(X, p);
+                s += v * v;
+            }
+        }
+        out[i] = s;
+    }
+}
+
+/* Copy row r of a dense dataset's first dc columns into dst as doubles. */
+static void dense_row(const nesvm_dataset *X, int64_t r, int32_t dc, double *dst)
+{
+    int64_t o = r * (int64_t)X->d;
+    if (X->prec == NESVM_DOUBLE)
+        memcpy(dst, (const double *)X->values + o, (size_t)dc * sizeof(double));
+    else
+        for (int32_t j = 0; j < dc; j++) dst[j] = (double)((const float *)X->values)[o + j];
+}
+
+static void map_block(const nv_kernel *k, double *out, int64_t ldo, int64_t nx, int64_t nz,
+                      const double *xsq, const double *zsq, int threads)
+{
+    if (k->type == NV_KERNEL_LINEAR) return;
+    (void)threads;
+#ifdef _OPENMP
+#pragma omp parallel for num_threads(threads) schedule(static) if (threads > 1 && nx * nz > 65536)
+#endif
+    for (int64_t i = 0; i < nx; i++) {
+        double *o = out + i * ldo;
+        double sa = xsq ? xsq[i] : 0.0;
+        for (int64_t j = 0; j < nz; j++) o[j] = nv_kernel_value(k, o[j], sa, zsq ? zsq[j] : 0.0);
+    }
+}
+
+nesvm_status nv_kernel_block(const nv_kernel *k, const nesvm_dataset *X, const int64_t *xrows,
+                             int64_t nx, const double *xsq, const nesvm_dataset *Z,
+                             const int64_t *zrows, int64_t nz, const double *zsq, double *out,
+                             int64_t ldo, int threads, nesvm_error *err)
+{
+    if (nx == 0 || nz == 0) return NESVM_OK;
+    threads = nv_threads(threads);
+    const int32_t dc = X->d < Z->d ? X->d : Z->d; /* columns that can meet */
+    if (X->storage == NESVM_STORAGE_DENSE && Z->storage == NESVM_STORAGE_DENSE && dc > 0) {
+        /* gather Z's rows once, X's in blocks of about 32 MB, then dgemm */
+        int64_t bx = (int64_t)(4194304 / dc);
+        if (bx < 64) bx = 64;
+        if (bx > nx) bx = nx;
+        double *B = nv_malloc_array((size_t)nz * (size_t)dc, sizeof(double));
+        double *A = nv_malloc_array((size_t)bx * (size_t)dc, sizeof(double));
+        if (!B || !A) {
+            nv_free(B);
+            nv_free(A);
+            return nv_error(err, NESVM_ERR_NOMEM, "out of memory for a kernel block (%lld x %d)",
+                            (long long)nz, dc);
+        }
+        for (int64_t j = 0; j < nz; j++) dense_row(Z, zrows ? zrows[j] : j, dc, B + j * dc);
+        for (int64_t i0 = 0; i0 < nx; i0 += bx) {
+            int64_t nb = nx - i0 < bx ? nx - i0 : bx;
+            for (int64_t i = 0; i < nb; i++)
+                dense_row(X, xrows ? xrows[i0 + i] : i0 + i, dc, A + i * dc);
+            cblas_dgemm(CblasRowMajor, CblasNoTrans, CblasTrans, (int)nb, (int)nz, dc, 1.0, A, dc,
+                        B, dc, 0.0, out + i0 * ldo, (int)ldo);
+        }
+        nv_free(A);
+        nv_free(B);
+    } else {
+        int32_t dmax = X->d > Z->d ? X->d : Z->d;
+        size_t nbuf = (size_t)(dmax ? dmax : 1);
+        double *bufs = nv_calloc((size_t)threads * nbuf, sizeof(double));
+        if (!bufs) return nv_error(err, NESVM_ERR_NOMEM, "out of memory for kernel buffers");
+        (void)threads;
+#ifdef _OPENMP
+#pragma omp parallel for num_threads(threads) schedule(static) if (threads > 1 && nz > 1)
+#endif
+        for (int64_t j = 0; j < nz; j++) {
+#ifdef _OPENMP
+            double *buf = bufs + (size_t)omp_get_thread_num() * nbuf;
+#else
+            double *buf = bufs;
+#endif
+            int64_t zr = zrows ? zrows[j] : j;
+            if (Z->storage == NESVM_STORAGE_DENSE) {
+                dense_row(Z, zr, Z->d, buf);
+            } else {
+                for (int64_t p = Z->indptr[zr]; p < Z->indptr[zr + 1]; p++)
+                    buf[Z->indices[p]] = nv_val(Z, p);
+            }
+            for (int64_t i = 0; i < nx; i++) {
+                int64_t xr = xrows ? xrows[i] : i;
+                double s = 0;
+                if (X->storage == NESVM_STORAGE_DENSE) {
+                    int64_t o = xr * (int64_t)X->d;
+                    for (int32_t c = 0; c < dc; c++) s += nv_val(X, o + c) * buf[c];
+                } else {
+                    for (int64_t p = X->indptr[xr]; p < X->indptr[xr + 1]; p++)
+                        s += nv_val(X, p) * buf[X->indices[p]];
+                }
+                out[i * ldo + j] = s;
+            }
+            if (Z->storage == NESVM_STORAGE_DENSE) {
+                memset(buf, 0, (size_t)Z->d * sizeof(double));
+            } else {
+                for (int64_t p = Z->indptr[zr]; p < Z->indptr[zr + 1]; p++) buf[Z->indices[p]] = 0;
+            }
+        }
+        nv_free(bufs);
+    }
+    map_block(k, out, ldo, nx, nz, xsq, zsq, threads);
+    return NESVM_OK;
+}
+
+void nv_kfeat_free(nv_kfeat *f)
+{
+    nv_free(f->basis);
+    nv_free(f->U);
+    nv_free(f->phi);
+    nv_free(f->X);
+    memset(f, 0, sizeof *f);
+}
+
+static int cmp_i64(const void *a, const void *b)
+{
+    int64_t x = *(const int64_t *)a, y = *(const int64_t *)b;
+    return (x > y) - (x < y);
+}
+
+nesvm_status nv_kfeat_build(const nv_kernel *k, const nesvm_dataset *X, const int64_t *rows,
+                            int64_t n, int64_t m, int transform, uint64_t seed, double mem_mb,
+                            int threads, nv_kfeat *out, nesvm_error *err)
+{
+    memset(out, 0, sizeof *out);
+    out->k = *k;
+    const int full = m <= 0 || m >= n;
+    const int64_t nb = full ? n : m;
+    const double mb = 1048576.0;
+    double need = transform ? ((double)nb * (double)nb + (double)n * (double)nb) * 8.0
+                            : (double)n * (double)nb * 8.0;
+    if (need > mem_mb * mb)
+        return nv_error(err, NESVM_ERR_NOMEM,
+                        "the %s kernel needs %.0f MB (%lld x %lld basis), more than the kernel memory "
+                        "budget of %.0f MB: raise --kernel-memory or use a smaller --basis",
+                        full ? "full" : "reduced", need / mb, (long long)n, (long long)nb, mem_mb);
+    /* the basis candidates: positions 0..n-1, or m distinct ones at random */
+    int64_t *B = nv_malloc_array((size_t)(nb ? nb : 1), sizeof(int64_t));
+    double *sq = nv_malloc_array((size_t)(n ? n : 1), sizeof(double));
+    int64_t *xr = nv_malloc_array((size_t)(n ? n : 1), sizeof(int64_t));
+    double *K = NULL;
+    lapack_int *piv = NULL;
+    nesvm_status st = NESVM_OK;
+    if (!B || !sq || !xr) goto nomem;
+    for (int64_t i = 0; i < n; i++) xr[i] = rows ? rows[i] : i;
+    if (full) {
+        for (int64_t i = 0; i < n; i++) B[i] = i;
+    } else {
+        int64_t *perm = nv_malloc_array((size_t)n, sizeof(int64_t));
+        if (!perm) goto nomem;
+        for (int64_t i = 0; i < n; i++) perm[i] = i;
+        uint64_t rs = seed ^ UINT64_C(0xB1A5);
+        for (int64_t i = 0; i < nb; i++) { /* partial Fisher-Yates */
+            int64_t j = i + (int64_t)(nv_rng_uniform(&rs) * (double)(n - i));
+            if (j >= n) j = n - 1;
+            int64_t t = perm[i];
+            perm[i] = perm[j];
+            perm[j] = t;
+        }
+        memcpy(B, perm, (size_t)nb * sizeof(int64_t));
+        nv_free(perm);
+        qsort(B, (size_t)nb, sizeof(int64_t), cmp_i64);
+    }
+    nv_kernel_sqnorms(X, xr, n, sq);
+    int64_t *bx = nv_malloc_array((size_t)(nb ? nb : 1), sizeof(int64_t));
+    double *bsq = nv_malloc_array((size_t)(nb ? nb : 1), sizeof(double));
+    if (!bx || !bsq) {
+        nv_free(bx);
+        nv_free(bsq);
+        goto nomem;
+    }
+    for (int64_t j = 0; j < nb; j++) {
+        bx[j] = xr[B[j]];
+        bsq[j] = sq[B[j]];
+    }
+    if (!transform) {
+        out->phi = nv_malloc_array((size_t)n * (size_t)(nb ? nb : 1), sizeof(double));
+        if (!out->phi) {
+            nv_free(bx);
+            nv_free(bsq);
+            goto nomem;
+        }
+        st = nv_kernel_block(k, X, xr, n, sq, X, bx, nb, bsq, out->phi, nb, threads, err);
+        nv_free(bx);
+        nv_free(bsq);
+        if (st != NESVM_OK) goto fail;
+        out->r = nb;
+        out->basis = B;
+        B = NULL;
+    } else {
+        K = nv_malloc_array((size_t)nb * (size_t)nb, sizeof(double));
+        piv = nv_malloc_array((size_t)nb, sizeof(lapack_int));
+        if (!K || !piv) {
+            nv_free(bx);
+            nv_free(bsq);
+            goto nomem;
+        }
+        st = nv_kernel_block(k, X, bx, nb, bsq, X, bx, nb, bsq, K, nb, threads, err);
+        nv_free(bx);
+        nv_free(bsq);
+        if (st != NESVM_OK) goto fail;
+        /* K is symmetric: row-major K is column-major K; LAPACK's column-major
+         * lower factor L (P^T K P = L L^T) is our row-major upper U = L^T */
+        lapack_int rank = 0;
+        lapack_int info = LAPACKE_dpstrf(LAPACK_COL_MAJOR, 'L', (lapack_int)nb, K, (lapack_int)nb, piv,
+                                         &rank, -1.0);
+        if (info < 0 || rank <= 0) {
+            st = nv_error(err, NESVM_ERR_NUMERIC,
+                          "the kernel matrix of the basis has no positive pivot (dpstrf info %d): "
+                          "check the kernel parameters", (int)info);
+            goto fail;
+        }
+        int64_t r = rank;
+        out->r = r;
+        out->U = nv_malloc_array((size_t)r * (size_t)r, sizeof(double));
+        out->basis = nv_malloc_array((size_t)r, sizeof(int64_t));
+        out->phi = nv_malloc_array((size_t)n * (size_t)r, sizeof(double));
+        if (!out->U || !out->basis || !out->phi) goto nomem;
+        for (int64_t a = 0; a < r; a++) {
+            out->basis[a] = B[piv[a] - 1];
+            for (int64_t c = 0; c < r; c++) out->U[a * r + c] = c >= a ? K[a * nb + c] : 0.0;
+        }
+        if (full) {
+            /* Phi of point B[piv[c]] is column c of U's first r rows */
+            for (int64_t c = 0; c < nb; c++) {
+                double *ph = out->phi + (B[piv[c] - 1]) * r;
+                for (int64_t a = 0; a < r; a++) ph[a] = a <= c ? K[a * nb + c] : 0.0;
+            }
+        } else {
+            int64_t *brow = nv_malloc_array((size_t)r, sizeof(int64_t));
+            double *brsq = nv_malloc_array((size_t)r, sizeof(double));
+            if (!brow || !brsq) {
+                nv_free(brow);
+                nv_free(brsq);
+                goto nomem;
+            }
+            for (int64_t a = 0; a < r; a++) {
+                brow[a] = xr[out->basis[a]];
+                brsq[a] = sq[out->basis[a]];
+            }
+            st = nv_kernel_block(k, X, xr, n, sq, X, brow, r, brsq, out->phi, r, threads, err);
+            nv_free(brow);
+            nv_free(brsq);
+            if (st != NESVM_OK) goto fail;
+            cblas_dtrsm(CblasRowMajor, CblasRight, CblasUpper, CblasNoTrans, CblasNonUnit, (int)n,
+                        (int)r, 1.0, out->U, (int)r, out->phi, (int)r);
+        }
+    }
+    out->X = nv_calloc(1, sizeof *out->X);
+    if (!out->X) goto nomem;
+    out->X->n = n;
+    out->X->d = (int32_t)out->r;
+    out->X->nnz = n * out->r;
+    out->X->storage = NESVM_STORAGE_DENSE;
+    out->X->prec = NESVM_DOUBLE;
+    out->X->values = out->phi;
+    nv_free(B);
+    nv_free(sq);
+    nv_free(xr);
+    nv_free(K);
+    nv_free(piv);
+    return NESVM_OK;
+nomem:
+    st = nv_error(err, NESVM_ERR_NOMEM, "out of memory for kernel features (%lld rows, basis %lld)",
+                  (long long)n, (long long)nb);
+fail:
+    nv_free(B);
+    nv_free(sq);
+    nv_free(xr);
+    nv_free(K);
+    nv_free(piv);
+    nv_kfeat_free(out);
+    return st;
+}
+
+void nv_kfeat_coef(const nv_kfeat *f, const double *v, double *beta)
+{
+    memcpy(beta, v, (size_t)f->r * sizeof(double));
+    if (f->U)
+        cblas_dtrsv(CblasRowMajor, CblasUpper, CblasNoTrans, CblasNonUnit, (int)f->r, f->U,
+                    (int)f->r, beta, 1);
+}

@@ -1,0 +1,86 @@
+/*
+ * kernel.h - kernel functions, kernel blocks and kernel features (not
+ * installed), shared by the kernel solvers (NESVM now; the reduced-kernel
+ * Newton solvers and GS-SVM later).
+ *
+ * Kernels use LIBSVM's numbering and parameter names:
+ *   0 linear   K(u,v) = u.v
+ *   1 poly     K(u,v) = (gamma u.v + coef0)^degree
+ *   2 rbf      K(u,v) = exp(-gamma ||u - v||^2)
+ *   3 sigmoid  K(u,v) = tanh(gamma u.v + coef0)
+ * Every kernel is a function of u.v and the squared norms, so a block of K is
+ * one matrix product (BLAS dgemm for dense data, a scatter-and-dot loop for
+ * sparse data) followed by an elementwise map.
+ */
+#ifndef NESVM_KERNEL_H
+#define NESVM_KERNEL_H
+
+#include "../data/dataset_internal.h"
+
+enum { NV_KERNEL_LINEAR = 0, NV_KERNEL_POLY = 1, NV_KERNEL_RBF = 2, NV_KERNEL_SIGMOID = 3 };
+
+typedef struct nv_kernel {
+    int type;
+    double gamma;  /* resolved (> 0) */
+    double coef0;
+    int degree;
+} nv_kernel;
+
+/* "linear", "poly", "rbf", "sigmoid" */
+extern const char *const nv_kernel_names[4];
+
+/* K from the dot product u.v and the squared norms ||u||^2, ||v||^2. */
+double nv_kernel_value(const nv_kernel *k, double dot, double sqa, double sqb);
+
+/* Squared norms of rows[0..n) of X (rows == NULL: 0..n-1). */
+void nv_kernel_sqnorms(const nesvm_dataset *X, const int64_t *rows, int64_t n, double *out);
+
+/*
+ * out[i * ldo + j] = K(x_{xrows[i]}, z_{zrows[j]}) for i < nx, j < nz: x rows
+ * from X, z rows from Z (a rows array may be NULL for 0..n-1); xsq and zsq are
+ * those rows' squared norms.  Columns beyond a dataset's d are zero in it.
+ * Dense x dense goes through BLAS dgemm in row blocks (BLAS threads as the
+ * BLAS library is configured); otherwise each z row is scattered into a dense
+ * buffer and dotted with the x rows, threaded over z rows with `threads`.
+ * Deterministic for a given configuration.
+ */
+nesvm_status nv_kernel_block(const nv_kernel *k, const nesvm_dataset *X, const int64_t *xrows,
+                             int64_t nx, const double *xsq, const nesvm_dataset *Z,
+                             const int64_t *zrows, int64_t nz, const double *zsq, double *out,
+                             int64_t ldo, int threads, nesvm_error *err);
+
+/*
+ * Kernel features: a dense n x r matrix Phi with Phi Phi^T = K (or K_nB for
+ * LP-SVM), so that a linear solver on Phi solves the kernel problem.
+ *
+ *   basis B  all n rows (full kernel) or m of them drawn at random (reduced,
+ *            seeded); a pivoted Cholesky factorization (LAPACK dpstrf) of K_BB
+ *            keeps the r <= |B| pivots that are numerically independent:
+ *            P^T K_BB P = U^T U with U upper triangular r x r;
+ *   factor   (transform = 1) Phi = K_{n,B_r} U^{-1}, hence Phi Phi^T =
+ *            K_{n,B_r} K_{B_r B_r}^{-1} K_{B_r,n}, which is K itself for the
+ *            full kernel (up to dpstrf's tolerance) and the Nystrom
+ *            approximation for a reduced basis; a weight vector v on Phi is
+ *            the expansion f(x) = sum_k beta_k K(x, b_k) with beta = U^{-1} v
+ *            and ||v||^2 = beta^T K_BB beta (the paper's penalty);
+ *   plain    (transform = 0, LP-SVM) Phi = K_{n,B}, beta = v (the L1 norm
+ *            is taken on the expansion coefficients).
+ * The full kernel needs n^2 doubles for K_BB: mem_mb bounds it.
+ */
+typedef struct nv_kfeat {
+    nv_kernel k;
+    int64_t r;            /* basis size kept */
+    int64_t *basis;       /* r row indices (into the rows given to nv_kfeat_build) */
+    double *U;            /* r x r row-major upper factor (transform), else NULL */
+    double *phi;          /* n x r row-major features */
+    nesvm_dataset *X;     /* phi wrapped as a dense dataset (borrowed buffer) */
+} nv_kfeat;
+
+nesvm_status nv_kfeat_build(const nv_kernel *k, const nesvm_dataset *X, const int64_t *rows,
+                            int64_t n, int64_t m, int transform, uint64_t seed, double mem_mb,
+                            int threads, nv_kfeat *out, nesvm_error *err);
+/* beta (r entries) of the expansion whose feature weights are v. */
+void nv_kfeat_coef(const nv_kfeat *f, const double *v, double *beta);
+void nv_kfeat_free(nv_kfeat *f);
+
+#endif

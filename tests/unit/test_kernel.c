@@ -1,0 +1,188 @@
+/* test_kernel.c - kernel blocks (BLAS and sparse paths, float and double,
+ * row subsets, mismatched widths) against a naive evaluation, and kernel
+ * features: Phi Phi^T = K for the full kernel, the Nystrom identity on the
+ * basis for a reduced one, and the expansion coefficients. */
+#include "../../src/kernel/kernel.h"
+#include "check.h"
+
+#include <stdlib.h>
+
+#define NX 37
+#define NZ 23
+#define DX 9
+#define DZ 7
+
+static double XV[NX * DX], ZV[NZ * DZ], LAB[NX + NZ];
+static float XF[NX * DX];
+
+/* naive kernel on dense rows (columns past a row's width are zero) */
+static double naive(const nv_kernel *k, const double *a, int da, const double *b, int db)
+{
+    double dot = 0, sa = 0, sb = 0;
+    for (int j = 0; j < da; j++) sa += a[j] * a[j];
+    for (int j = 0; j < db; j++) sb += b[j] * b[j];
+    for (int j = 0; j < (da < db ? da : db); j++) dot += a[j] * b[j];
+    switch (k->type) {
+    case NV_KERNEL_POLY: return pow(k->gamma * dot + k->coef0, k->degree);
+    case NV_KERNEL_RBF: {
+        double d2 = 0;
+        for (int j = 0; j < (da > db ? da : db); j++) {
+            double x = j < da ? a[j] : 0, z = j < db ? b[j] : 0;
+            d2 += (x - z) * (x - z);
+        }
+        return exp(-k->gamma * d2);
+    }
+    case NV_KERNEL_SIGMOID: return tanh(k->gamma * dot + k->coef0);
+    default: return dot;
+    }
+}
+
+/* CSR copy of a dense matrix (zeros dropped) */
+static nesvm_dataset *to_csr(const double *v, int n, int d, int64_t *ip, int32_t *ix, double *vx)
+{
+    int64_t nnz = 0;
+    ip[0] = 0;
+    for (int i = 0; i < n; i++) {
+        for (int j = 0; j < d; j++)
+            if (v[i * d + j] != 0) {
+                ix[nnz] = j;
+                vx[nnz++] = v[i * d + j];
+            }
+        ip[i + 1] = nnz;
+    }
+    nesvm_dataset *ds;
+    nesvm_dataset_wrap_csr(n, d, ip, ix, vx, LAB, &ds, NULL);
+    return ds;
+}
+
+int main(void)
+{
+    uint64_t st = 5;
+    for (int i = 0; i < NX * DX; i++) {
+        XV[i] = nv_rng_uniform(&st) < 0.3 ? 0 : (float)(nv_rng_uniform(&st) - 0.5) * 2;
+        XF[i] = (float)XV[i]; /* exactly representable: the float path must agree */
+    }
+    for (int i = 0; i < NZ * DZ; i++) ZV[i] = nv_rng_uniform(&st) < 0.3 ? 0 : nv_rng_uniform(&st) - 0.5;
+    static int64_t ipx[NX + 1], ipz[NZ + 1];
+    static int32_t ixx[NX * DX], ixz[NZ * DZ];
+    static double vxx[NX * DX], vxz[NZ * DZ];
+    nesvm_dataset *xd, *zd, *xs, *zs, *xf;
+    nesvm_dataset_wrap_dense(NX, DX, XV, LAB, &xd, NULL);
+    nesvm_dataset_wrap_dense(NZ, DZ, ZV, LAB, &zd, NULL);
+    xs = to_csr(XV, NX, DX, ipx, ixx, vxx);
+    zs = to_csr(ZV, NZ, DZ, ipz, ixz, vxz);
+    /* a float dense copy of X, through the internal converter */
+    {
+        int64_t *ip = malloc(sizeof(int64_t) * (NX + 1));
+        int32_t *ix = malloc(sizeof(int32_t) * NX * DX);
+        float *vf = malloc(sizeof(float) * NX * DX);
+        double *lb = malloc(sizeof(double) * NX);
+        int64_t nnz = 0;
+        ip[0] = 0;
+        for (int i = 0; i < NX; i++) {
+            for (int j = 0; j < DX; j++)
+                if (XF[i * DX + j] != 0) {
+                    ix[nnz] = j;
+                    vf[nnz++] = XF[i * DX + j];
+                }
+            ip[i + 1] = nnz;
+            lb[i] = 1;
+        }
+        CHECK(nv_dataset_from_csr(NX, DX, ip, ix, vf, NESVM_FLOAT, lb, &xf, NULL) == NESVM_OK);
+        CHECK(nv_dataset_convert(xf, NESVM_STORAGE_DENSE, NESVM_FLOAT, 0.5, NULL) == NESVM_OK);
+    }
+    const nesvm_dataset *xsets[] = {xd, xs, xf}, *zsets[] = {zd, zs};
+    int64_t xrows[] = {5, 0, 36, 17, 17, 2}, zrows[] = {22, 3, 9};
+    for (int kt = 0; kt < 4; kt++) {
+        nv_kernel k = {kt, 0.7, 0.3, 3};
+        for (int a = 0; a < 3; a++)
+            for (int b = 0; b < 2; b++)
+                for (int sub = 0; sub < 2; sub++) {
+                    const nesvm_dataset *X = xsets[a], *Z = zsets[b];
+                    int nx = sub ? 6 : NX, nz = sub ? 3 : NZ;
+                    const int64_t *xr = sub ? xrows : NULL, *zr = sub ? zrows : NULL;
+                    double xsq[NX], zsq[NZ], out[NX * (NZ + 2)];
+                    nv_kernel_sqnorms(X, xr, nx, xsq);
+                    nv_kernel_sqnorms(Z, zr, nz, zsq);
+                    for (int threads = 1; threads <= 2; threads++) {
+                        CHECK(nv_kernel_block(&k, X, xr, nx, xsq, Z, zr, nz, zsq, out, NZ + 2,
+                                              threads, NULL) == NESVM_OK);
+                        double worst = 0;
+                        for (int i = 0; i < nx; i++)
+                            for (int j = 0; j < nz; j++) {
+                                int ri = xr ? (int)xr[i] : i, rj = zr ? (int)zr[j] : j;
+                                double want = naive(&k, XV + ri * DX, DX, ZV + rj * DZ, DZ);
+                                worst = fmax(worst, fabs(out[i * (NZ + 2) + j] - want) /
+                                                        fmax(1, fabs(want)));
+                            }
+                        CHECK_MSG(worst <= 1e-12, "kernel %d X %d Z %d sub %d threads %d: error %g",
+                                  kt, a, b, sub, threads, worst);
+                    }
+                }
+    }
+    /* kernel features on X's rows (RBF and poly) */
+    for (int kt = 1; kt <= 2; kt++) {
+        nv_kernel k = {kt, 0.5, 1.0, 2};
+        int64_t rows[30];
+        for (int i = 0; i < 30; i++) rows[i] = (i * 7) % NX;
+        double K[30][30];
+        for (int i = 0; i < 30; i++)
+            for (int j = 0; j < 30; j++)
+                K[i][j] = naive(&k, XV + rows[i] * DX, DX, XV + rows[j] * DX, DX);
+        for (int mode = 0; mode < 3; mode++) { /* full, reduced m = 8, LP (no transform) */
+            nv_kfeat f;
+            int64_t m = mode == 1 ? 8 : 0;
+            CHECK(nv_kfeat_build(&k, xd, rows, 30, m, mode != 2, 11, 100, 1, &f, NULL) == NESVM_OK);
+            double worst = 0, worst_exp = 0;
+            uint64_t s2 = 3;
+            double v[30], beta[30];
+            for (int a = 0; a < f.r; a++) v[a] = nv_rng_uniform(&s2) - 0.5;
+            nv_kfeat_coef(&f, v, beta);
+            for (int i = 0; i < 30; i++) {
+                /* Phi v equals the expansion sum_k beta_k K(x_i, b_k) */
+                double fv = 0, ex = 0;
+                for (int a = 0; a < f.r; a++) {
+                    fv += f.phi[i * f.r + a] * v[a];
+                    ex += beta[a] * K[i][f.basis[a]];
+                }
+                worst_exp = fmax(worst_exp, fabs(fv - ex) / fmax(1, fabs(ex)));
+                for (int j = 0; j < 30; j++) {
+                    double pp = 0;
+                    for (int a = 0; a < f.r; a++) pp += f.phi[i * f.r + a] * f.phi[j * f.r + a];
+                    if (mode == 0) worst = fmax(worst, fabs(pp - K[i][j])); /* Phi Phi^T = K */
+                }
+            }
+            if (mode == 1) { /* Nystrom: exact on the basis rows */
+                for (int a = 0; a < f.r; a++)
+                    for (int c = 0; c < f.r; c++) {
+                        double pp = 0;
+                        int64_t i = f.basis[a], j = f.basis[c];
+                        for (int e = 0; e < f.r; e++) pp += f.phi[i * f.r + e] * f.phi[j * f.r + e];
+                        worst = fmax(worst, fabs(pp - K[i][j]));
+                    }
+                CHECK(f.r <= 8);
+            }
+            if (mode == 2) { /* plain: Phi = K_{n,B}, B = all */
+                CHECK(f.r == 30 && f.U == NULL);
+                for (int i = 0; i < 30; i++)
+                    for (int a = 0; a < 30; a++)
+                        worst = fmax(worst, fabs(f.phi[i * 30 + a] - K[i][f.basis[a]]));
+            }
+            CHECK_MSG(worst <= 1e-9, "kernel %d mode %d: Phi error %g (r %lld)", kt, mode, worst,
+                      (long long)f.r);
+            CHECK_MSG(worst_exp <= 1e-9, "kernel %d mode %d: expansion error %g", kt, mode, worst_exp);
+            nv_kfeat_free(&f);
+        }
+        /* the memory budget is enforced with a clear message */
+        nv_kfeat f;
+        nesvm_error err = {0};
+        CHECK(nv_kfeat_build(&k, xd, rows, 30, 0, 1, 1, 1e-6, 1, &f, &err) == NESVM_ERR_NOMEM);
+        CHECK_CONTAINS(err.message, "raise --kernel-memory");
+    }
+    nesvm_dataset_destroy(xd);
+    nesvm_dataset_destroy(zd);
+    nesvm_dataset_destroy(xs);
+    nesvm_dataset_destroy(zs);
+    nesvm_dataset_destroy(xf);
+    CHECK_DONE();
+}
