@@ -127,6 +127,15 @@ void train_opts_help(FILE *f)
           "  --lipschitz power|paper  Nesterov step size from a power-iteration estimate\n"
           "                       (default) or eq. (48)\n"
           "  --multiclass ovo|ovr one-vs-one (default) or one-vs-rest\n"
+          "Kernel (LIBSVM's names; the problem is solved on kernel features Phi with\n"
+          "Phi Phi^T = K, the model stores the basis vectors and coefficients):\n"
+          "  -t, --kernel K       linear (default), poly, rbf, sigmoid, or LIBSVM's 0-3\n"
+          "  -g, --gamma G        gamma of poly/rbf/sigmoid (default 1/num_features)\n"
+          "  -d, --degree D       degree of poly (default 3)\n"
+          "  -r, --coef0 R        coef0 of poly/sigmoid (default 0)\n"
+          "  --basis M            reduced kernel: M basis vectors drawn at random\n"
+          "                       (seeded); 0 = the full kernel (default)\n"
+          "  --kernel-memory MB   memory for kernel matrices (default 4096)\n"
           "  --max-iter N         iteration limit per binary problem (default 100000)\n"
           "  --time-limit SEC     stop each training after SEC seconds (0 = none)\n"
           "  --threads N          threads for reading and training (default 1; 0 = all cores)\n"
@@ -160,6 +169,9 @@ int train_opt(cli_args *a, train_opts *o)
         {"method", "method"},   {"svm_type", "svm_type"}, {"nu", "nu"},
         {"continuation", "continuation"}, {"mu0", "mu0"}, {"nu0", "nu0"},
         {"mu_star", "mu_star"}, {"stage_eps", "stage_eps"},
+        {"t", "kernel"}, {"kernel", "kernel"}, {"g", "gamma"}, {"gamma", "gamma"},
+        {"d", "degree"}, {"degree", "degree"}, {"r", "coef0"}, {"coef0", "coef0"},
+        {"basis", "basis"}, {"kernel_memory", "kernel_memory"},
         {"multiclass", "multiclass"}, {"max_iter", "max_iter"}, {"time_limit", "time_limit"},
         {"threads", "threads"}, {"seed", "seed"},
     };

@@ -139,11 +139,17 @@ int run_training(const char *cmd, train_opts *o, const char *data, const char *m
                 long long nnz = 0, all = 0;
                 for (int k = 0; k < nesvm_model_submodels(m); k++) {
                     const double *w;
-                    nesvm_model_linear(m, k, &w, NULL, NULL, NULL, NULL);
-                    for (int32_t j = 0; j < nesvm_model_features(m); j++) nnz += w[j] != 0;
-                    all += nesvm_model_features(m);
+                    int64_t nc = 0;
+                    nesvm_model_expansion(m, k, &w, &nc, NULL, NULL, NULL, NULL);
+                    for (int64_t j = 0; j < nc; j++) nnz += w[j] != 0;
+                    all += nc;
                 }
-                printf("non-zero weights %lld of %lld\n", nnz, all);
+                if (nesvm_model_basis(m))
+                    printf("kernel %s, basis %lld vectors, non-zero coefficients %lld of %lld\n",
+                           nesvm_model_kernel(m), (long long)nesvm_dataset_rows(nesvm_model_basis(m)),
+                           nnz, all);
+                else
+                    printf("non-zero weights %lld of %lld\n", nnz, all);
                 printf("model saved to %s\n", model_path);
             }
         }

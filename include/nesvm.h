@@ -215,6 +215,13 @@ NESVM_API nesvm_status nesvm_params_copy(const nesvm_params *src, nesvm_params *
  *                line search) or "nesterov" (the paper's steps 33-35) [newton]
  *   lipschitz    "power" (tight, estimated) or "paper" (eq. 48, 52) [power]
  *   progress_every  call the progress callback every N iterations [1]
+ *   kernel       "linear", "poly", "rbf", "sigmoid" (or LIBSVM's -t 0-3) [linear]
+ *   gamma        kernel gamma > 0, 0 = 1/num_features      [0]
+ *   degree       polynomial degree                         [3]
+ *   coef0        poly/sigmoid coef0                        [0]
+ *   basis        reduced kernel: basis size m (random rows, seeded); 0 = the full
+ *                kernel (basis = every training row kept by a pivoted Cholesky) [0]
+ *   kernel_memory  MB allowed for kernel matrices        [4096]
  * Unknown names and bad values return NESVM_ERR_ARG with a message.
  */
 NESVM_API nesvm_status nesvm_params_set(nesvm_params *p, const char *name, const char *value,
@@ -316,12 +323,28 @@ NESVM_API int nesvm_model_submodels(const nesvm_model *m);
 NESVM_API const char *nesvm_model_solver(const nesvm_model *m);
 NESVM_API const char *nesvm_model_multiclass(const nesvm_model *m);
 /**
- * Binary sub-model k: its weight vector (nesvm_model_features entries, do not
- * free), bias, and the classes it separates (indices into the label array;
- * decision > 0 votes for `pos`; `neg` is -1 for one-vs-rest).
+ * Binary sub-model k of a linear model: its weight vector (nesvm_model_features
+ * entries, do not free), bias, and the classes it separates (indices into the label
+ * array; decision > 0 votes for `pos`; `neg` is -1 for one-vs-rest).  Kernel models:
+ * NESVM_ERR_UNSUPPORTED (see nesvm_model_expansion).
  */
 NESVM_API nesvm_status nesvm_model_linear(const nesvm_model *m, int k, const double **w,
                                           double *b, int *pos, int *neg, nesvm_error *err);
+
+/** Kernel name: "linear", "poly", "rbf" or "sigmoid" (parameters: nesvm_params_get on
+ * the model's params are not exposed; the model file lists them). */
+NESVM_API const char *nesvm_model_kernel(const nesvm_model *m);
+/** A kernel model's basis vectors (rows of a dataset; do not destroy), or NULL for a
+ * linear model. */
+NESVM_API const nesvm_dataset *nesvm_model_basis(const nesvm_model *m);
+/**
+ * Binary sub-model k as an expansion: decision(x) = sum_j beta[j] K(x, basis_j) + b over
+ * the nbasis basis vectors (nesvm_model_basis).  For a linear model beta is the weight
+ * vector and nbasis the number of features.
+ */
+NESVM_API nesvm_status nesvm_model_expansion(const nesvm_model *m, int k, const double **beta,
+                                             int64_t *nbasis, double *b, int *pos, int *neg,
+                                             nesvm_error *err);
 
 /** How the training of binary sub-model k ended (any output may be NULL). */
 NESVM_API nesvm_status nesvm_model_training(const nesvm_model *m, int k, nesvm_exit *exit_reason,

@@ -194,3 +194,51 @@ nesvm_precision nesvm_dataset_precision(const nesvm_dataset *ds)
     return ds ? ds->prec : NESVM_DOUBLE;
 }
 const double *nesvm_dataset_labels(const nesvm_dataset *ds) { return ds ? ds->labels : NULL; }
+
+nesvm_status nv_dataset_copy_rows(const nesvm_dataset *ds, const int64_t *rows, int64_t n,
+                                  nesvm_dataset **out, nesvm_error *err)
+{
+    *out = NULL;
+    int64_t nnz = 0;
+    for (int64_t i = 0; i < n; i++) {
+        int64_t r = rows[i];
+        if (ds->storage == NESVM_STORAGE_DENSE) {
+            for (int32_t j = 0; j < ds->d; j++) nnz += nv_val(ds, r * (int64_t)ds->d + j) != 0;
+        } else {
+            nnz += ds->indptr[r + 1] - ds->indptr[r];
+        }
+    }
+    int64_t *ip = nv_malloc_array((size_t)n + 1, sizeof(int64_t));
+    int32_t *ix = nv_malloc_array((size_t)(nnz ? nnz : 1), sizeof(int32_t));
+    double *vx = nv_malloc_array((size_t)(nnz ? nnz : 1), sizeof(double));
+    double *lb = nv_malloc_array((size_t)(n ? n : 1), sizeof(double));
+    if (!ip || !ix || !vx || !lb) {
+        nv_free(ip);
+        nv_free(ix);
+        nv_free(vx);
+        nv_free(lb);
+        return nv_error(err, NESVM_ERR_NOMEM, "out of memory copying %lld rows", (long long)n);
+    }
+    int64_t k = 0;
+    ip[0] = 0;
+    for (int64_t i = 0; i < n; i++) {
+        int64_t r = rows[i];
+        if (ds->storage == NESVM_STORAGE_DENSE) {
+            for (int32_t j = 0; j < ds->d; j++) {
+                double v = nv_val(ds, r * (int64_t)ds->d + j);
+                if (v != 0) {
+                    ix[k] = j;
+                    vx[k++] = v;
+                }
+            }
+        } else {
+            for (int64_t p = ds->indptr[r]; p < ds->indptr[r + 1]; p++) {
+                ix[k] = ds->indices[p];
+                vx[k++] = nv_val(ds, p);
+            }
+        }
+        ip[i + 1] = k;
+        lb[i] = ds->labels ? ds->labels[r] : 0.0;
+    }
+    return nv_dataset_from_csr(n, ds->d, ip, ix, vx, NESVM_DOUBLE, lb, out, err);
+}

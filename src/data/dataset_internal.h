@@ -28,6 +28,9 @@ nesvm_status nv_dataset_from_csr(int64_t n, int32_t d, int64_t *indptr, int32_t 
  * rounded to float at most once). */
 nesvm_status nv_dataset_convert(nesvm_dataset *ds, nesvm_storage storage, nesvm_precision prec,
                                 double dense_threshold, nesvm_error *err);
+/* An owned CSR copy (double values) of rows[0..n) of ds, with their labels. */
+nesvm_status nv_dataset_copy_rows(const nesvm_dataset *ds, const int64_t *rows, int64_t n,
+                                  nesvm_dataset **out, nesvm_error *err);
 /* Value of stored entry k (CSR) or cell k (dense) as double. */
 static inline double nv_val(const nesvm_dataset *ds, int64_t k)
 {

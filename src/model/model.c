@@ -11,11 +11,12 @@
  */
 #include "model_internal.h"
 
+#include <cblas.h>
 #include <math.h>
 #include <stdlib.h>
 #include <string.h>
 
-nesvm_status nv_model_alloc(int nr_class, int nsub, int32_t d, nesvm_model **out,
+nesvm_status nv_model_alloc(int nr_class, int nsub, int32_t d, int64_t ncoef, nesvm_model **out,
                             nesvm_error *err)
 {
     *out = NULL;
@@ -24,17 +25,18 @@ nesvm_status nv_model_alloc(int nr_class, int nsub, int32_t d, nesvm_model **out
     m->nr_class = nr_class;
     m->nsub = nsub;
     m->d = d;
+    m->ncoef = ncoef;
     m->labels = nv_calloc((size_t)nr_class, sizeof(double));
     m->sub = nv_calloc((size_t)nsub, sizeof(nv_submodel));
-    if (d > 0 && (size_t)nsub > SIZE_MAX / sizeof(double) / (size_t)d) m->wbuf = NULL;
-    else m->wbuf = nv_calloc((size_t)nsub * (size_t)d + 1, sizeof(double));
+    if (ncoef > 0 && (size_t)nsub > SIZE_MAX / sizeof(double) / (size_t)ncoef) m->wbuf = NULL;
+    else m->wbuf = nv_calloc((size_t)nsub * (size_t)ncoef + 1, sizeof(double));
     nesvm_status st = nesvm_params_create(&m->params, err);
     if (!m->labels || !m->sub || !m->wbuf || st != NESVM_OK) {
         nesvm_model_destroy(m);
-        return nv_error(err, NESVM_ERR_NOMEM, "out of memory for model (%d sub-models x %d features)",
-                        nsub, d);
+        return nv_error(err, NESVM_ERR_NOMEM, "out of memory for model (%d sub-models x %lld coefficients)",
+                        nsub, (long long)ncoef);
     }
-    for (int k = 0; k < nsub; k++) m->sub[k].w = m->wbuf + (size_t)k * (size_t)d;
+    for (int k = 0; k < nsub; k++) m->sub[k].w = m->wbuf + (size_t)k * (size_t)ncoef;
     *out = m;
     return NESVM_OK;
 }
@@ -46,7 +48,14 @@ void nesvm_model_destroy(nesvm_model *m)
     nv_free(m->labels);
     nv_free(m->sub);
     nv_free(m->wbuf);
+    nesvm_dataset_destroy(m->basis);
     nv_free(m);
+}
+
+nv_kernel nv_model_kernel(const nesvm_model *m)
+{
+    nv_kernel k = {m->params->kernel, m->params->gamma, m->params->coef0, m->params->degree};
+    return k;
 }
 
 static int cmp_double(const void *a, const void *b)
@@ -146,7 +155,10 @@ nesvm_status nv_train_rows(const nesvm_dataset *ds, const int64_t *rows, int64_t
     double *classes = NULL;
     int *row_class = NULL;
     int64_t *sub_rows = NULL;
-    double *y = NULL, *cost = NULL, *w0 = NULL;
+    double *y = NULL, *cost = NULL, *w0 = NULL, *v = NULL;
+    nv_kfeat kf;
+    memset(&kf, 0, sizeof kf);
+    const int kernel = params->kernel != NV_KERNEL_LINEAR;
     nesvm_status st = NESVM_OK;
     if (stats) {
         memset(stats, 0, sizeof *stats);
@@ -179,6 +191,24 @@ nesvm_status nv_train_rows(const nesvm_dataset *ds, const int64_t *rows, int64_t
     }
     int ovr = params->multiclass == NV_OVR && k > 2;
     int nsub = k == 2 ? 1 : (ovr ? k : k * (k - 1) / 2);
+    if (init && (kernel || init->basis)) {
+        st = nv_error(err, NESVM_ERR_UNSUPPORTED, "warm starts are for linear models (kernel %s)",
+                      nv_kernel_names[kernel ? params->kernel : init->params->kernel]);
+        goto done;
+    }
+    if (kernel) {
+        /* the kernel problem becomes a linear one on kernel features */
+        nv_kernel kk = {params->kernel, params->gamma > 0 ? params->gamma : 1.0 / (ds->d > 0 ? ds->d : 1),
+                        params->coef0, params->degree};
+        st = nv_kfeat_build(&kk, ds, rows, n, params->basis, params->svm_type != NV_SVM_LP,
+                            params->seed, params->kernel_memory, params->threads, &kf, err);
+        if (st != NESVM_OK) goto done;
+        v = nv_malloc_array((size_t)kf.r, sizeof(double));
+        if (!v) {
+            st = nv_error(err, NESVM_ERR_NOMEM, "out of memory");
+            goto done;
+        }
+    }
     if (init) {
         int same = init->nr_class == k && (k == 2 || (init->params->multiclass == NV_OVR) == ovr);
         for (int c = 0; same && c < k; c++) {
@@ -200,13 +230,25 @@ nesvm_status nv_train_rows(const nesvm_dataset *ds, const int64_t *rows, int64_t
             goto done;
         }
     }
-    st = nv_model_alloc(k, nsub, ds->d, &m, err);
+    st = nv_model_alloc(k, nsub, ds->d, kernel ? kf.r : ds->d, &m, err);
     if (st != NESVM_OK) goto done;
     memcpy(m->labels, classes, (size_t)k * sizeof(double));
     nesvm_params_destroy(m->params);
     m->params = NULL;
     st = nesvm_params_copy(params, &m->params, err);
     if (st != NESVM_OK) goto done;
+    if (kernel) {
+        m->params->gamma = kf.k.gamma; /* resolved */
+        int64_t *brows = nv_malloc_array((size_t)kf.r, sizeof(int64_t));
+        if (!brows) {
+            st = nv_error(err, NESVM_ERR_NOMEM, "out of memory");
+            goto done;
+        }
+        for (int64_t a = 0; a < kf.r; a++) brows[a] = rows ? rows[kf.basis[a]] : kf.basis[a];
+        st = nv_dataset_copy_rows(ds, brows, kf.r, &m->basis, err);
+        nv_free(brows);
+        if (st != NESVM_OK) goto done;
+    }
     const char *problem = nv_solver_problem(solver, params);
     if (!problem) {
         st = nv_error(err, NESVM_ERR_UNSUPPORTED, "solver %s has no %s model", solver->name,
@@ -243,7 +285,8 @@ nesvm_status nv_train_rows(const nesvm_dataset *ds, const int64_t *rows, int64_t
             for (int64_t r = 0; r < n; r++) {
                 int c = row_class[r];
                 if (ovr || c == i || c == j) {
-                    sub_rows[cnt] = rows ? rows[r] : r;
+                    /* kernel features are indexed by position in rows */
+                    sub_rows[cnt] = kernel ? r : (rows ? rows[r] : r);
                     y[cnt] = c == i ? 1.0 : -1.0;
                     cost[cnt] = cw[c];
                     cnt++;
@@ -252,13 +295,14 @@ nesvm_status nv_train_rows(const nesvm_dataset *ds, const int64_t *rows, int64_t
             nv_submodel *sm = &m->sub[s];
             sm->pos = i;
             sm->neg = ovr ? -1 : j;
-            nv_binary_problem pb = {ds, sub_rows, cnt, y, cost, NULL, 0.0};
+            nv_binary_problem pb = {kernel ? kf.X : ds, sub_rows, cnt, y, cost, NULL, 0.0};
             if (init && warm_point(init, classes, i, ovr ? -1 : j, ds->d, w0, &pb.b0)) pb.w0 = w0;
             nv_binary_result res;
             memset(&res, 0, sizeof res);
-            res.w = sm->w;
+            res.w = kernel ? v : sm->w;
             nv_progress_sink sink = {progress, user, s, nsub};
             st = solver->train_binary(&pb, m->params, &sink, &res, err);
+            if (kernel) nv_kfeat_coef(&kf, v, sm->w);
             sm->b = res.b;
             sm->exit_reason = res.exit_reason;
             sm->iterations = res.iterations;
@@ -285,6 +329,8 @@ done:
     nv_free(y);
     nv_free(cost);
     nv_free(w0);
+    nv_free(v);
+    nv_kfeat_free(&kf);
     nesvm_params_destroy(defaults);
     if (st != NESVM_OK) {
         nesvm_model_destroy(m);
@@ -312,6 +358,53 @@ nesvm_status nesvm_train_warm(const nesvm_dataset *ds, const nesvm_params *param
     return nv_train_rows(ds, NULL, ds->n, params, init, progress, user, out, stats, err);
 }
 
+/* Decision values of a kernel model: dec[i * nsub + s] = sum_k beta_sk
+ * K(x_i, b_k) + b_s, with K computed in row blocks of at most 64 MB against
+ * the basis and multiplied by all sub-models' coefficients at once (dgemm). */
+static nesvm_status kernel_decisions(const nesvm_model *m, const nesvm_dataset *ds,
+                                     const int64_t *rows, int64_t n, int threads, double *dec,
+                                     nesvm_error *err)
+{
+    const nv_kernel k = nv_model_kernel(m);
+    const int64_t nb = m->ncoef;
+    const int nsub = m->nsub;
+    int64_t bs = nb > 0 ? 8388608 / nb : n;
+    if (bs < 16) bs = 16;
+    if (bs > n) bs = n;
+    double *zsq = nv_malloc_array((size_t)(nb ? nb : 1), sizeof(double));
+    double *xsq = nv_malloc_array((size_t)(bs ? bs : 1), sizeof(double));
+    double *Kb = nv_malloc_array((size_t)(bs ? bs : 1) * (size_t)(nb ? nb : 1), sizeof(double));
+    int64_t *idx = nv_malloc_array((size_t)(bs ? bs : 1), sizeof(int64_t));
+    nesvm_status st = NESVM_OK;
+    if (!zsq || !xsq || !Kb || !idx) {
+        st = nv_error(err, NESVM_ERR_NOMEM, "out of memory for kernel prediction (basis %lld)",
+                      (long long)nb);
+        goto out;
+    }
+    nv_kernel_sqnorms(m->basis, NULL, nb, zsq);
+    for (int64_t i0 = 0; i0 < n && st == NESVM_OK; i0 += bs) {
+        int64_t cnt = n - i0 < bs ? n - i0 : bs;
+        for (int64_t i = 0; i < cnt; i++) idx[i] = rows ? rows[i0 + i] : i0 + i;
+        nv_kernel_sqnorms(ds, idx, cnt, xsq);
+        st = nv_kernel_block(&k, ds, idx, cnt, xsq, m->basis, NULL, nb, zsq, Kb, nb, threads, err);
+        if (st != NESVM_OK) break;
+        double *dd = dec + i0 * nsub;
+        if (nb > 0)
+            cblas_dgemm(CblasRowMajor, CblasNoTrans, CblasTrans, (int)cnt, nsub, (int)nb, 1.0, Kb,
+                        (int)nb, m->wbuf, (int)m->ncoef, 0.0, dd, nsub);
+        else
+            memset(dd, 0, (size_t)cnt * (size_t)nsub * sizeof(double));
+        for (int64_t i = 0; i < cnt; i++)
+            for (int s = 0; s < nsub; s++) dd[i * nsub + s] += m->sub[s].b;
+    }
+out:
+    nv_free(zsq);
+    nv_free(xsq);
+    nv_free(Kb);
+    nv_free(idx);
+    return st;
+}
+
 nesvm_status nv_predict_rows(const nesvm_model *m, const nesvm_dataset *ds, const int64_t *rows,
                              int64_t n, int threads, double *labels, double *decision,
                              nesvm_error *err)
@@ -330,12 +423,23 @@ nesvm_status nv_predict_rows(const nesvm_model *m, const nesvm_dataset *ds, cons
         nv_free(own_dec);
         return nv_error(err, NESVM_ERR_NOMEM, "out of memory for prediction");
     }
-    int32_t dm = m->d < ds->d ? m->d : ds->d; /* features beyond the model's are ignored */
-    nv_linalg_ws lw = {nv_threads(threads), ds->d, NULL, NV_PAR_MIN_WORK}; /* X*w needs no buffers */
-    for (int s = 0; s < nsub; s++) {
-        memcpy(wpad, m->sub[s].w, (size_t)dm * sizeof(double));
-        nv_xw(ds, rows, n, wpad, m->sub[s].b, col, &lw);
-        for (int64_t i = 0; i < n; i++) dec[i * nsub + s] = col[i];
+    if (m->basis) {
+        nesvm_status st = kernel_decisions(m, ds, rows, n, threads, dec, err);
+        if (st != NESVM_OK) {
+            nv_free(wpad);
+            nv_free(col);
+            nv_free(votes);
+            nv_free(own_dec);
+            return st;
+        }
+    } else {
+        int32_t dm = m->d < ds->d ? m->d : ds->d; /* features beyond the model's are ignored */
+        nv_linalg_ws lw = {nv_threads(threads), ds->d, NULL, NV_PAR_MIN_WORK}; /* X*w needs no buffers */
+        for (int s = 0; s < nsub; s++) {
+            memcpy(wpad, m->sub[s].w, (size_t)dm * sizeof(double));
+            nv_xw(ds, rows, n, wpad, m->sub[s].b, col, &lw);
+            for (int64_t i = 0; i < n; i++) dec[i * nsub + s] = col[i];
+        }
     }
     int ovr = m->params->multiclass == NV_OVR && m->nr_class > 2;
     for (int64_t i = 0; i < n; i++) {
@@ -385,6 +489,10 @@ nesvm_status nesvm_model_linear(const nesvm_model *m, int k, const double **w, d
 {
     if (!m || k < 0 || k >= m->nsub)
         return nv_error(err, NESVM_ERR_ARG, "sub-model index %d out of range", k);
+    if (m->basis)
+        return nv_error(err, NESVM_ERR_UNSUPPORTED,
+                        "a %s-kernel model has no weight vector: use nesvm_model_expansion",
+                        nv_kernel_names[m->params->kernel]);
     if (w) *w = m->sub[k].w;
     if (b) *b = m->sub[k].b;
     if (pos) *pos = m->sub[k].pos;
@@ -403,4 +511,24 @@ nesvm_status nesvm_model_training(const nesvm_model *m, int k, nesvm_exit *exit_
     if (primal) *primal = m->sub[k].primal;
     if (gap) *gap = m->sub[k].gap;
     return NESVM_OK;
+}
+
+nesvm_status nesvm_model_expansion(const nesvm_model *m, int k, const double **beta,
+                                   int64_t *nbasis, double *b, int *pos, int *neg,
+                                   nesvm_error *err)
+{
+    if (!m || k < 0 || k >= m->nsub)
+        return nv_error(err, NESVM_ERR_ARG, "sub-model index %d out of range", k);
+    if (beta) *beta = m->sub[k].w;
+    if (nbasis) *nbasis = m->ncoef;
+    if (b) *b = m->sub[k].b;
+    if (pos) *pos = m->sub[k].pos;
+    if (neg) *neg = m->sub[k].neg;
+    return NESVM_OK;
+}
+
+const nesvm_dataset *nesvm_model_basis(const nesvm_model *m) { return m ? m->basis : NULL; }
+const char *nesvm_model_kernel(const nesvm_model *m)
+{
+    return m ? nv_kernel_names[m->params->kernel] : NULL;
 }

@@ -3,11 +3,13 @@
 #define NESVM_MODEL_INTERNAL_H
 
 #include "../solvers/solver.h"
+#include "../kernel/kernel.h"
 
 typedef struct nv_submodel {
     int pos, neg;         /* class indices; neg = -1 for one-vs-rest */
     double b;
-    double *w;            /* points into model->wbuf */
+    double *w;            /* ncoef coefficients, in model->wbuf: the weight vector
+                           * (linear) or the expansion's beta over the basis */
     nesvm_exit exit_reason;
     int64_t iterations;
     double primal, gap;
@@ -19,14 +21,19 @@ struct nesvm_model {
     int nr_class;
     double *labels;
     int32_t d;
+    int64_t ncoef;        /* coefficients per sub-model: d (linear) or the basis size */
+    nesvm_dataset *basis; /* kernel models: the basis vectors (owned CSR), else NULL */
     int nsub;
     nv_submodel *sub;
-    double *wbuf;         /* nsub * d */
+    double *wbuf;         /* nsub * ncoef */
 };
 
-/* Allocate a model shell with nr_class labels and nsub sub-models of d weights. */
-nesvm_status nv_model_alloc(int nr_class, int nsub, int32_t d, nesvm_model **out,
+/* Allocate a model shell with nr_class labels, d features and nsub
+ * sub-models of ncoef coefficients. */
+nesvm_status nv_model_alloc(int nr_class, int nsub, int32_t d, int64_t ncoef, nesvm_model **out,
                             nesvm_error *err);
+/* The model's kernel (params kernel, gamma, degree, coef0). */
+nv_kernel nv_model_kernel(const nesvm_model *m);
 
 /* Train on a row subset (rows == NULL: all rows), warm-started from init
  * (NULL: from zero). */

@@ -6,6 +6,7 @@
  */
 #include "model_internal.h"
 
+#include <ctype.h>
 #include <errno.h>
 #include <math.h>
 #include <stdlib.h>
@@ -23,7 +24,8 @@ nesvm_status nesvm_model_save(const nesvm_model *m, const char *path, nesvm_erro
     FILE *f = af.fp;
     char num[32], val[64];
     fprintf(f, "nesvm_model %d\n", NV_MODEL_VERSION);
-    fprintf(f, "solver %s\nproblem %s\nkernel linear\n", m->params->solver, m->problem);
+    fprintf(f, "solver %s\nproblem %s\nkernel %s\n", m->params->solver, m->problem,
+            nv_kernel_names[m->params->kernel]);
     fprintf(f, "multiclass %s\nnr_class %d\nlabels", nesvm_model_multiclass(m), m->nr_class);
     for (int c = 0; c < m->nr_class; c++) {
         nv_format_double(m->labels[c], num);
@@ -31,7 +33,8 @@ nesvm_status nesvm_model_save(const nesvm_model *m, const char *path, nesvm_erro
     }
     fprintf(f, "\nnr_feature %d\n", m->d);
     for (int i = 0; nv_param_names[i]; i++) {
-        if (strcmp(nv_param_names[i], "solver") == 0 || strcmp(nv_param_names[i], "multiclass") == 0)
+        if (strcmp(nv_param_names[i], "solver") == 0 || strcmp(nv_param_names[i], "multiclass") == 0 ||
+            strcmp(nv_param_names[i], "kernel") == 0)
             continue;
         nesvm_params_get(m->params, nv_param_names[i], val, sizeof val, NULL);
         fprintf(f, "param %s %s\n", nv_param_names[i], val);
@@ -40,6 +43,19 @@ nesvm_status nesvm_model_save(const nesvm_model *m, const char *path, nesvm_erro
         nv_format_double(m->params->weight_label[i], num);
         nv_format_double(m->params->weight[i], val);
         fprintf(f, "class_weight %s %s\n", num, val);
+    }
+    if (m->basis) {
+        /* basis vectors as sparse rows, 1-based indices, each line led by "sv" */
+        const nesvm_dataset *B = m->basis;
+        fprintf(f, "nr_basis %lld\nbasis\n", (long long)B->n);
+        for (int64_t i = 0; i < B->n; i++) {
+            fputs("sv", f);
+            for (int64_t p = B->indptr[i]; p < B->indptr[i + 1]; p++) {
+                nv_format_double(nv_val(B, p), num);
+                fprintf(f, " %d:%s", B->indices[p] + 1, num);
+            }
+            fputc('\n', f);
+        }
     }
     fprintf(f, "nr_submodel %d\n", m->nsub);
     for (int s = 0; s < m->nsub; s++) {
@@ -51,8 +67,8 @@ nesvm_status nesvm_model_save(const nesvm_model *m, const char *path, nesvm_erro
         nv_format_double(sm->gap, num);
         fprintf(f, " gap %s\n", num);
         nv_format_double(sm->b, num);
-        fprintf(f, "b %s\nw\n", num);
-        for (int32_t j = 0; j < m->d; j++) {
+        fprintf(f, "b %s\n%s\n", num, m->basis ? "beta" : "w");
+        for (int64_t j = 0; j < m->ncoef; j++) {
             nv_format_double(sm->w[j], num);
             fputs(num, f);
             fputc('\n', f);
@@ -144,6 +160,67 @@ static nesvm_status expect(lexer *lx, const char *key, int ntok)
     return NESVM_OK;
 }
 
+/* nb lines "sv j:v j:v ..." (1-based, strictly ascending j <= d, finite v)
+ * into an owned CSR dataset. */
+static nesvm_status read_basis(lexer *lx, long long nb, long long d, nesvm_dataset **out)
+{
+    char msg[200];
+    size_t cap = 1024;
+    int64_t nnz = 0;
+    int64_t *ip = nv_malloc_array((size_t)nb + 1, sizeof(int64_t));
+    int32_t *ix = nv_malloc_array(cap, sizeof(int32_t));
+    double *vx = nv_malloc_array(cap, sizeof(double));
+    double *lb = nv_calloc((size_t)nb, sizeof(double));
+    nesvm_status st = NESVM_OK;
+    if (!ip || !ix || !vx || !lb) goto nomem;
+    ip[0] = 0;
+    for (long long i = 0; i < nb; i++) {
+        int r = next_line(lx);
+        if (r < 0) goto nomem;
+        if (r == 0 || strcmp(lx->tok[0], "sv") != 0) {
+            snprintf(msg, sizeof msg, "expected basis vector %lld of %lld ('sv j:v ...')", i + 1, nb);
+            st = lerr(lx, msg);
+            goto fail;
+        }
+        long long prev = 0;
+        for (int t = 1; t < lx->ntok; t++) {
+            char *c = strchr(lx->tok[t], ':');
+            long long j;
+            double v;
+            if (c) *c = '\0';
+            if (!c || !tok_int(lx->tok[t], prev + 1, d, &j) || !tok_double(c + 1, &v) || !isfinite(v)) {
+                snprintf(msg, sizeof msg,
+                         "basis vector %lld: bad entry '%.40s' (expected index:value, indices "
+                         "ascending in 1..%lld, finite values)", i + 1, lx->tok[t], d);
+                st = lerr(lx, msg);
+                goto fail;
+            }
+            if ((size_t)nnz == cap) {
+                cap *= 2;
+                int32_t *nix = nv_realloc_array(ix, cap, sizeof(int32_t));
+                if (!nix) goto nomem;
+                ix = nix;
+                double *nvx = nv_realloc_array(vx, cap, sizeof(double));
+                if (!nvx) goto nomem;
+                vx = nvx;
+            }
+            ix[nnz] = (int32_t)(j - 1);
+            vx[nnz++] = v;
+            prev = j;
+        }
+        ip[i + 1] = nnz;
+    }
+    return nv_dataset_from_csr((int64_t)nb, (int32_t)d, ip, ix, vx, NESVM_DOUBLE, lb, out, lx->err);
+nomem:
+    st = nv_error(lx->err, NESVM_ERR_NOMEM, "out of memory reading the basis");
+fail:
+    nv_free(ip);
+    nv_free(ix);
+    nv_free(vx);
+    nv_free(lb);
+    return st;
+}
+
 nesvm_status nesvm_model_load(const char *path, nesvm_model **out, nesvm_error *err)
 {
     if (!path || !out) return nv_error(err, NESVM_ERR_ARG, "NULL argument to nesvm_model_load");
@@ -180,8 +257,9 @@ nesvm_status nesvm_model_load(const char *path, nesvm_model **out, nesvm_error *
     double *labels = NULL;
     nesvm_status st;
     char msg[200];
-    long long iv;
+    long long iv, nbasis = 0;
     double dv;
+    nesvm_dataset *basis = NULL;
 
 #define TRY(x)                                                                                 \
     do {                                                                                       \
@@ -209,7 +287,8 @@ nesvm_status nesvm_model_load(const char *path, nesvm_model **out, nesvm_error *
     char problem[32];
     snprintf(problem, sizeof problem, "%s", lx.tok[1]);
     TRY(expect(&lx, "kernel", 2));
-    if (strcmp(lx.tok[1], "linear") != 0) FAIL("unsupported kernel '%.40s'", lx.tok[1]);
+    if (nesvm_params_set(prm, "kernel", lx.tok[1], NULL) != NESVM_OK || isdigit((unsigned char)lx.tok[1][0]))
+        FAIL("unsupported kernel '%.40s' (expected linear, poly, rbf or sigmoid)", lx.tok[1]);
     TRY(expect(&lx, "multiclass", 2));
     if (nesvm_params_set(prm, "multiclass", lx.tok[1], NULL) != NESVM_OK)
         FAIL("bad multiclass scheme '%.40s' (expected ovo or ovr)", lx.tok[1]);
@@ -251,11 +330,22 @@ nesvm_status nesvm_model_load(const char *path, nesvm_model **out, nesvm_error *
                 FAIL("'class_weight' needs a label and a weight");
             if (nesvm_params_set_class_weight(prm, l, wgt, NULL) != NESVM_OK)
                 FAIL("bad class weight '%.40s'", lx.tok[2]);
-        } else if (strcmp(lx.tok[0], "nr_submodel") == 0) {
+        } else if (strcmp(lx.tok[0], "nr_submodel") == 0 || strcmp(lx.tok[0], "nr_basis") == 0) {
             break;
         } else {
             FAIL("unexpected '%.40s' (expected 'param', 'class_weight' or 'nr_submodel')", lx.tok[0]);
         }
+    }
+    if ((strcmp(lx.tok[0], "nr_basis") == 0) != (prm->kernel != 0))
+        FAIL("%s", prm->kernel ? "a kernel model needs 'nr_basis' and its basis vectors"
+                               : "a linear model has no 'nr_basis'");
+    if (prm->kernel) {
+        if (lx.ntok != 2 || !tok_int(lx.tok[1], 1, INT32_MAX, &nbasis))
+            FAIL("bad nr_basis (expected an integer >= 1)");
+        if (!(prm->gamma > 0) && prm->kernel != 0) FAIL("kernel models need param gamma > 0");
+        TRY(expect(&lx, "basis", 1));
+        TRY(read_basis(&lx, nbasis, d, &basis));
+        TRY(expect(&lx, "nr_submodel", 2));
     }
     {
         const char *want_problem = nv_solver_problem(solver, prm);
@@ -270,7 +360,9 @@ nesvm_status nesvm_model_load(const char *path, nesvm_model **out, nesvm_error *
     if (!tok_int(lx.tok[1], 1, 1000000000, &nsub) || nsub != want)
         FAIL("nr_submodel is '%.40s', expected %lld for %lld classes (%s)", lx.tok[1], want, k,
              prm->multiclass == NV_OVR ? "ovr" : "ovo");
-    TRY(nv_model_alloc((int)k, (int)nsub, (int32_t)d, &m, err));
+    TRY(nv_model_alloc((int)k, (int)nsub, (int32_t)d, prm->kernel ? nbasis : d, &m, err));
+    m->basis = basis;
+    basis = NULL;
     memcpy(m->labels, labels, (size_t)k * sizeof(double));
     nesvm_params_destroy(m->params);
     m->params = prm;
@@ -303,12 +395,15 @@ nesvm_status nesvm_model_load(const char *path, nesvm_model **out, nesvm_error *
         sm->exit_reason = (nesvm_exit)ex;
         TRY(expect(&lx, "b", 2));
         if (!tok_double(lx.tok[1], &sm->b) || !isfinite(sm->b)) FAIL("submodel %d: bad bias '%.40s'", s, lx.tok[1]);
-        TRY(expect(&lx, "w", 1));
-        for (int32_t j = 0; j < d; j++) {
+        TRY(expect(&lx, m->basis ? "beta" : "w", 1));
+        for (int64_t j = 0; j < m->ncoef; j++) {
             int r = next_line(&lx);
-            if (r == 0) FAIL("submodel %d: file ends after %d of %lld weights (truncated?)", s, j, d);
+            if (r == 0)
+                FAIL("submodel %d: file ends after %lld of %lld %s (truncated?)", s, (long long)j,
+                     (long long)m->ncoef, m->basis ? "coefficients" : "weights");
             if (lx.ntok != 1 || !tok_double(lx.tok[0], &dv) || !isfinite(dv))
-                FAIL("submodel %d: weight %d is not a finite number: '%.40s'", s, j + 1, lx.tok[0]);
+                FAIL("submodel %d: %s %lld is not a finite number: '%.40s'", s,
+                     m->basis ? "coefficient" : "weight", (long long)j + 1, lx.tok[0]);
             sm->w[j] = dv;
         }
     }
@@ -322,6 +417,7 @@ nesvm_status nesvm_model_load(const char *path, nesvm_model **out, nesvm_error *
     *out = m;
     return NESVM_OK;
 fail:
+    nesvm_dataset_destroy(basis);
     nesvm_params_destroy(prm);
     nesvm_model_destroy(m);
     nv_free(labels);

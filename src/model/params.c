@@ -11,10 +11,12 @@
 const char *const nv_param_names[] = {
     "solver", "svm_type", "c", "eps", "eps_abs", "mu", "nu", "continuation", "mu0", "nu0",
     "mu_star", "stage_eps", "max_iter", "time_limit", "threads", "seed", "bias", "multiclass",
-    "method", "lipschitz", "progress_every", NULL};
+    "method", "lipschitz", "progress_every", "kernel", "gamma", "degree", "coef0", "basis",
+    "kernel_memory", NULL};
 
 static const char *const svm_type_names[] = {"c", "lp", "ls"};
 static const char *const continuation_names[] = {"adaptive", "paper"};
+static const char *const kernel_names[] = {"linear", "poly", "rbf", "sigmoid"};
 
 static int lookup(const char *const *names, int n, const char *v)
 {
@@ -46,6 +48,12 @@ nesvm_status nesvm_params_create(nesvm_params **out, nesvm_error *err)
     p->method = NV_METHOD_NEWTON;
     p->lipschitz = NV_LIP_POWER;
     p->progress_every = 1;
+    p->kernel = 0;
+    p->gamma = 0.0;
+    p->degree = 3;
+    p->coef0 = 0.0;
+    p->basis = 0;
+    p->kernel_memory = 4096.0;
     return NESVM_OK;
 }
 
@@ -189,6 +197,31 @@ nesvm_status nesvm_params_set(nesvm_params *p, const char *name, const char *val
             p->lipschitz = NV_LIP_PAPER;
         else
             return nv_error(err, NESVM_ERR_ARG, "invalid value '%s' for lipschitz: expected power or paper", value);
+    } else if (strcmp(name, "kernel") == 0) {
+        int k = lookup(kernel_names, 4, value);
+        if (k < 0) { /* LIBSVM's -t numbers */
+            int64_t t;
+            if (parse_int(value, &t) && t >= 0 && t <= 3) k = (int)t;
+        }
+        if (k < 0)
+            return nv_error(err, NESVM_ERR_ARG,
+                            "invalid value '%s' for kernel: expected linear, poly, rbf, sigmoid or 0-3", value);
+        p->kernel = k;
+    } else if (strcmp(name, "gamma") == 0) {
+        NEED_NUM(d >= 0, "a number >= 0 (0 = 1/num_features)");
+        p->gamma = d;
+    } else if (strcmp(name, "degree") == 0) {
+        NEED_INT(i >= 0 && i <= 1000, "an integer in [0, 1000]");
+        p->degree = (int)i;
+    } else if (strcmp(name, "coef0") == 0) {
+        NEED_NUM(1, "a number");
+        p->coef0 = d;
+    } else if (strcmp(name, "basis") == 0) {
+        NEED_INT(i >= 0, "an integer >= 0 (0 = the full kernel)");
+        p->basis = i;
+    } else if (strcmp(name, "kernel_memory") == 0) {
+        NEED_NUM(d > 0, "megabytes > 0");
+        p->kernel_memory = d;
     } else if (strcmp(name, "progress_every") == 0) {
         NEED_INT(i > 0, "an integer > 0");
         p->progress_every = i;
@@ -228,6 +261,12 @@ nesvm_status nesvm_params_get(const nesvm_params *p, const char *name, char *buf
     else if (strcmp(name, "method") == 0) s = p->method == NV_METHOD_NESTEROV ? "nesterov" : "newton";
     else if (strcmp(name, "lipschitz") == 0) s = p->lipschitz == NV_LIP_PAPER ? "paper" : "power";
     else if (strcmp(name, "progress_every") == 0) snprintf(num, sizeof num, "%" PRId64, p->progress_every);
+    else if (strcmp(name, "kernel") == 0) s = kernel_names[p->kernel];
+    else if (strcmp(name, "gamma") == 0) nv_format_double(p->gamma, num);
+    else if (strcmp(name, "degree") == 0) snprintf(num, sizeof num, "%d", p->degree);
+    else if (strcmp(name, "coef0") == 0) nv_format_double(p->coef0, num);
+    else if (strcmp(name, "basis") == 0) snprintf(num, sizeof num, "%" PRId64, p->basis);
+    else if (strcmp(name, "kernel_memory") == 0) nv_format_double(p->kernel_memory, num);
     else return nv_error(err, NESVM_ERR_ARG, "unknown parameter '%s'", name);
     if (strlen(s) + 1 > size) return nv_error(err, NESVM_ERR_ARG, "buffer too small for %s", name);
     strcpy(buf, s);

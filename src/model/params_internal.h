@@ -31,6 +31,12 @@ struct nesvm_params {
     int method;
     int lipschitz;
     int64_t progress_every;
+    int kernel;          /* NV_KERNEL_* (kernel/kernel.h); linear = the weight-vector path */
+    double gamma;        /* 0 = 1/num_features */
+    int degree;
+    double coef0;
+    int64_t basis;       /* reduced basis size; 0 = the full kernel */
+    double kernel_memory;/* MB for kernel matrices */
     int n_weights;
     double *weight_label;
     double *weight;

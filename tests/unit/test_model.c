@@ -167,6 +167,61 @@ int main(void)
         }
     }
 
+    /* kernel models (full and reduced basis, ovo and ovr) round-trip exactly,
+     * and their decision values are the stored expansions */
+    for (int t = 0; t < 4; t++) {
+        int ovr = t % 2, reduced = t / 2;
+        nesvm_dataset *ds = make_data(3, 120, 6, &x, &y);
+        nesvm_params *p;
+        nesvm_params_create(&p, NULL);
+        nesvm_params_set(p, "multiclass", ovr ? "ovr" : "ovo", NULL);
+        nesvm_params_set(p, "kernel", "rbf", NULL);
+        nesvm_params_set(p, "gamma", "0.3", NULL);
+        nesvm_params_set(p, "basis", reduced ? "40" : "0", NULL);
+        nesvm_model *m = NULL, *m2 = NULL;
+        CHECK(nesvm_train(ds, p, NULL, NULL, &m, NULL, &err) == NESVM_OK);
+        CHECK(m && nesvm_dataset_rows(nesvm_model_basis(m)) == (reduced ? 40 : 120));
+        CHECK(nesvm_model_save(m, path, &err) == NESVM_OK);
+        CHECK(nesvm_model_load(path, &m2, &err) == NESVM_OK);
+        char *t1 = slurp(path);
+        CHECK(m2 && nesvm_model_save(m2, path, &err) == NESVM_OK);
+        char *t2 = slurp(path);
+        CHECK(t1 && t2 && strcmp(t1, t2) == 0 && strstr(t1, "kernel rbf\n"));
+        free(t1);
+        free(t2);
+        int ns = m ? m->nsub : 1;
+        double *l1 = malloc(sizeof(double) * 120), *l2 = malloc(sizeof(double) * 120);
+        double *d1 = malloc(sizeof(double) * 120 * (size_t)ns), *d2 = malloc(sizeof(double) * 120 * (size_t)ns);
+        CHECK(nesvm_model_predict(m, ds, 1, l1, d1, &err) == NESVM_OK);
+        CHECK(nesvm_model_predict(m2, ds, 2, l2, d2, &err) == NESVM_OK);
+        CHECK(memcmp(l1, l2, sizeof(double) * 120) == 0 &&
+              memcmp(d1, d2, sizeof(double) * 120 * (size_t)ns) == 0);
+        int correct = 0;
+        for (int i = 0; i < 120; i++) correct += l1[i] == y[i];
+        CHECK_MSG(correct >= 100, "kernel t=%d training accuracy %d/120", t, correct);
+        /* decision of row 7, sub-model ns-1, from the expansion */
+        const double *beta;
+        int64_t nb;
+        double b;
+        CHECK(nesvm_model_expansion(m, ns - 1, &beta, &nb, &b, NULL, NULL, &err) == NESVM_OK);
+        const nesvm_dataset *B = nesvm_model_basis(m);
+        double dv = b;
+        for (int64_t k = 0; k < nb; k++) {
+            double bv[6] = {0}, d2s = 0;
+            for (int64_t q = B->indptr[k]; q < B->indptr[k + 1]; q++) bv[B->indices[q]] = nv_val(B, q);
+            for (int j = 0; j < 6; j++) d2s += (x[7 * 6 + j] - bv[j]) * (x[7 * 6 + j] - bv[j]);
+            dv += beta[k] * exp(-0.3 * d2s);
+        }
+        CHECK_REL(d1[7 * ns + ns - 1], dv, 1e-10);
+        free(l1); free(l2); free(d1); free(d2);
+        nesvm_model_destroy(m);
+        nesvm_model_destroy(m2);
+        nesvm_params_destroy(p);
+        nesvm_dataset_destroy(ds);
+        free(x);
+        free(y);
+    }
+
     /* damaged model files */
     const char *head = "nesvm_model 1\nsolver nesvm\nproblem c_svm_hinge_l2\nkernel linear\n"
                        "multiclass ovo\nnr_class 2\nlabels 1 -1\nnr_feature 2\nparam c 1\n";
@@ -186,7 +241,48 @@ int main(void)
     expect_load_error(buf, "unexpected content after 'end'");
     snprintf(buf, sizeof buf, "%snr_submodel 1\nsubmodel 0 pos 0 neg 5 exit converged iterations 5 primal 1 gap 0\nb 0.5\nw\n1\n2\nend\n", head);
     expect_load_error(buf, "bad class indices");
-    expect_load_error("nesvm_model 1\nsolver nesvm\nproblem c_svm_hinge_l2\nkernel rbf\n", "unsupported kernel 'rbf'");
+    expect_load_error("nesvm_model 1\nsolver nesvm\nproblem c_svm_hinge_l2\nkernel gauss\n", "unsupported kernel 'gauss'");
+    expect_load_error("nesvm_model 1\nsolver nesvm\nproblem c_svm_hinge_l2\nkernel 2\n", "unsupported kernel '2'");
+    {
+        const char *kh = "nesvm_model 1\nsolver nesvm\nproblem c_svm_hinge_l2\nkernel rbf\n"
+                         "multiclass ovo\nnr_class 2\nlabels 1 -1\nnr_feature 3\nparam gamma 0.5\n";
+        snprintf(buf, sizeof buf, "%snr_submodel 1\n", kh);
+        expect_load_error(buf, "a kernel model needs 'nr_basis' and its basis vectors");
+        snprintf(buf, sizeof buf, "%snr_basis 2\nbasis\nsv 1:0.5 3:1\nsv 2:1 2:3\n", kh);
+        expect_load_error(buf, ":13: basis vector 2: bad entry '2'");
+        snprintf(buf, sizeof buf, "%snr_basis 2\nbasis\nsv 1:0.5 4:1\n", kh);
+        expect_load_error(buf, "basis vector 1: bad entry '4'");
+        snprintf(buf, sizeof buf, "%snr_basis 2\nbasis\nsv 1:0.5\nnr_submodel 1\n", kh);
+        expect_load_error(buf, "expected basis vector 2 of 2");
+        snprintf(buf, sizeof buf, "%snr_basis 2\nbasis\nsv 1:0.5\nsv\nnr_submodel 1\nsubmodel 0 pos 0 neg 1 exit converged iterations 5 primal 1 gap 0\nb 0.5\nw\n", kh);
+        expect_load_error(buf, "expected 'beta'");
+        snprintf(buf, sizeof buf, "%snr_basis 2\nbasis\nsv 1:0.5\nsv\nnr_submodel 1\nsubmodel 0 pos 0 neg 1 exit converged iterations 5 primal 1 gap 0\nb 0.5\nbeta\n1\n", kh);
+        expect_load_error(buf, "file ends after 1 of 2 coefficients");
+        snprintf(buf, sizeof buf, "%snr_basis 1\n", head);
+        expect_load_error(buf, "a linear model has no 'nr_basis'");
+        /* a valid kernel model loads and predicts its expansion */
+        snprintf(path, sizeof path, "%s/k.model", dir);
+        snprintf(buf, sizeof buf, "%snr_basis 2\nbasis\nsv 1:0.5 3:1\nsv\nnr_submodel 1\nsubmodel 0 pos 0 neg 1 exit converged iterations 5 primal 1 gap 0\nb 0.25\nbeta\n2\n-1\nend\n", kh);
+        FILE *kf = fopen(path, "w");
+        fputs(buf, kf);
+        fclose(kf);
+        nesvm_model *km = NULL;
+        CHECK(nesvm_model_load(path, &km, &err) == NESVM_OK);
+        if (km) {
+            double xv[3] = {1, 0, 0}, yl[1] = {1}, lab, dec;
+            nesvm_dataset *one;
+            nesvm_dataset_wrap_dense(1, 3, xv, yl, &one, NULL);
+            CHECK(nesvm_model_predict(km, one, 1, &lab, &dec, &err) == NESVM_OK);
+            /* 2 exp(-0.5 (0.25 + 1)) - exp(-0.5 * 1) + 0.25 */
+            CHECK_REL(dec, 2 * exp(-0.625) - exp(-0.5) + 0.25, 1e-15);
+            CHECK(strcmp(nesvm_model_kernel(km), "rbf") == 0 && nesvm_model_basis(km) &&
+                  nesvm_dataset_rows(nesvm_model_basis(km)) == 2);
+            const double *w;
+            CHECK(nesvm_model_linear(km, 0, &w, NULL, NULL, NULL, &err) == NESVM_ERR_UNSUPPORTED);
+            nesvm_dataset_destroy(one);
+        }
+        nesvm_model_destroy(km);
+    }
     expect_load_error("nesvm_model 1\nsolver nesvm\nproblem c_svm_hinge_l2\nkernel linear\nmulticlass ovo\nnr_class 2\nlabels 1 1\n", "label '1' appears twice");
     expect_load_error("nesvm_model 1\nsolver nesvm\nproblem c_svm_hinge_l2\nkernel linear\nmulticlass ovo\nnr_class 3\nlabels 1 2\n", "'labels' needs 3 values");
     snprintf(buf, sizeof buf, "%sparam svm_type lp\nnr_submodel 1\n", head);
