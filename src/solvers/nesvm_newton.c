@@ -39,6 +39,8 @@
  */
 #include "track.h"
 
+#include <cblas.h>
+#include <lapacke.h>
 #include <math.h>
 #include <string.h>
 
@@ -51,6 +53,8 @@
 #define MU0 0.1        /* automatic continuation starts here ... */
 #define MU_MIN_FACTOR 0.2 /* ... and shrinks mu by at most this factor per stage */
 #define NU0 0.1        /* LP-SVM: first L1 smoothing width */
+#define DIRECT_MEM 1073741824.0 /* bytes the direct Newton step may use */
+#define DIRECT_RATIO 8.0  /* BLAS-3 flops are worth this many CG flops */
 #define LP_DAMP 1e-3   /* LP-SVM: curvature LP_DAMP/nu for weights outside Huber's zone */
 
 typedef struct newton_ws {
@@ -66,7 +70,42 @@ typedef struct newton_ws {
     double *rdiag;  /* d: R'' (LP-SVM), NULL for the L2 norm (R'' = I) */
     double *x, *r, *z, *p, *hp; /* d + 1 CG vectors (entry d: bias) */
     double *mp;     /* n margins of the direction */
+    /* direct step (dense data): grown on demand */
+    double *A, *B, *M, *rhs, *tmp2, *tmp3, *hvec;
+    size_t cap_a, cap_m;
 } newton_ws;
+
+/* Grow the direct step's buffers to nz zone rows; 0 when out of memory. */
+static int direct_buffers(newton_ws *ws)
+{
+    size_t nz = (size_t)ws->nz, d = (size_t)ws->d;
+    size_t m = nz < d ? nz : d;
+    if (!ws->rhs) {
+        ws->rhs = nv_malloc_array(2 * d + 2, sizeof(double));
+        ws->tmp3 = nv_malloc_array(2 * d + 2, sizeof(double));
+        ws->hvec = nv_malloc_array(d + 1, sizeof(double));
+        if (!ws->rhs || !ws->tmp3 || !ws->hvec) return 0;
+    }
+    if (nz * d > ws->cap_a) {
+        size_t c = nz * d + nz * d / 4;
+        nv_free(ws->A);
+        nv_free(ws->B);
+        nv_free(ws->tmp2);
+        ws->A = nv_malloc_array(c, sizeof(double));
+        ws->B = ws->rdiag ? nv_malloc_array(c, sizeof(double)) : NULL;
+        ws->tmp2 = nv_malloc_array(2 * (nz + nz / 4) + 2, sizeof(double));
+        ws->cap_a = (ws->A && ws->tmp2 && (ws->B || !ws->rdiag)) ? c : 0;
+        if (!ws->cap_a) return 0;
+    }
+    if (m * m > ws->cap_m) {
+        size_t c = m * m + m * m / 4;
+        nv_free(ws->M);
+        ws->M = nv_malloc_array(c, sizeof(double));
+        ws->cap_m = ws->M ? c : 0;
+        if (!ws->M) return 0;
+    }
+    return 1;
+}
 
 /* out = H v (d + 1 entries). */
 static void hess_vec(newton_ws *ws, const double *v, double *out)
@@ -126,6 +165,124 @@ static void build_zone(newton_ws *ws, const double *w, double mu, double nu)
         for (int32_t j = 0; j < d; j++) ws->diag[j] += 1.0;
     }
     ws->diag[d] = ws->bias ? ws->delta + sw : 1.0;
+}
+
+/*
+ * Direct Newton direction for dense data: the exact solution of H x = -g by
+ * a Cholesky factorization (LAPACK), in whichever of two forms is smaller.
+ * With A = diag(sqrt(h_Z)) X_Z (the zone rows, weighted) and
+ * Lambda = R'' (1, or LP-SVM's Huber curvature):
+ *   q <= |Z|  H_ww = Lambda + A^T A, a q x q matrix (dsyrk);
+ *   |Z| < q   Sherman-Morrison-Woodbury: H_ww^-1 v = Lambda^-1 v -
+ *             Lambda^-1 A^T M^-1 A Lambda^-1 v with M = I + A Lambda^-1 A^T,
+ *             a |Z| x |Z| matrix (the kernel matrix of the zone, for kernel
+ *             features).
+ * The bias joins by block elimination: H = [H_ww h; h^T eta] with
+ * h = X_Z^T h_Z and eta = sum h_Z + delta.  Returns 0 when the factorization
+ * fails (then CG is used).
+ */
+static int direct_step(newton_ws *ws, const double *g)
+{
+    const nv_binary_problem *pb = ws->obj->pb;
+    const nesvm_dataset *X = pb->X;
+    const int32_t d = ws->d;
+    const int64_t nz = ws->nz;
+    const int smw = nz < d;
+    const int64_t m = smw ? nz : d;
+    /* A: nz x d, row k = sqrt(h_k) x_k */
+    for (int64_t k = 0; k < nz; k++) {
+        double sq = sqrt(ws->zom[k]);
+        int64_t o = ws->zrows[k] * (int64_t)d;
+        double *a = ws->A + k * d;
+        for (int32_t j = 0; j < d; j++) a[j] = sq * nv_val(X, o + j);
+    }
+    double *M = ws->M;
+    const double *lam = ws->rdiag; /* NULL: Lambda = I */
+    if (!smw) {
+        cblas_dsyrk(CblasRowMajor, CblasUpper, CblasTrans, d, (int)nz, 1.0, ws->A, d, 0.0, M, d);
+        for (int32_t j = 0; j < d; j++) M[(int64_t)j * d + j] += lam ? lam[j] : 1.0;
+    } else {
+        /* M = I + A Lambda^-1 A^T: scale A's columns by Lambda^-1/2 in a copy */
+        const double *B = ws->A;
+        if (lam) {
+            for (int64_t k = 0; k < nz; k++)
+                for (int32_t j = 0; j < d; j++) ws->B[k * d + j] = ws->A[k * d + j] / sqrt(lam[j]);
+            B = ws->B;
+        }
+        cblas_dsyrk(CblasRowMajor, CblasUpper, CblasNoTrans, (int)nz, d, 1.0, B, d, 0.0, M, (int)nz);
+        for (int64_t k = 0; k < nz; k++) M[k * nz + k] += 1.0;
+    }
+    if (LAPACKE_dpotrf(LAPACK_ROW_MAJOR, 'U', (lapack_int)m, M, (lapack_int)m) != 0) return 0;
+    /* H_ww^-1 applied to the columns of R = [-g_w, h] (d x 2, row-major) */
+    double *R = ws->rhs;
+    for (int32_t j = 0; j < d; j++) {
+        R[2 * j] = -g[j];
+        R[2 * j + 1] = 0;
+    }
+    double eta = ws->delta;
+    for (int32_t j = 0; j < d; j++) ws->hvec[j] = 0;
+    for (int64_t k = 0; k < nz; k++) {
+        /* h = X_Z^T h_Z = A^T sqrt(h_Z) */
+        double sq = sqrt(ws->zom[k]);
+        const double *a = ws->A + k * d;
+        for (int32_t j = 0; j < d; j++) ws->hvec[j] += sq * a[j];
+        eta += ws->zom[k];
+    }
+    for (int32_t j = 0; j < d; j++) R[2 * j + 1] = ws->hvec[j];
+    const int ncol = ws->bias ? 2 : 1;
+    if (!smw) {
+        LAPACKE_dpotrs(LAPACK_ROW_MAJOR, 'U', (lapack_int)d, ncol, M, (lapack_int)d, R, 2);
+    } else {
+        /* t = Lambda^-1 R; u = M^-1 (A t); R = t - Lambda^-1 A^T u */
+        double *T = ws->tmp2; /* nz x 2 */
+        for (int32_t j = 0; j < d; j++) {
+            double il = lam ? 1.0 / lam[j] : 1.0;
+            R[2 * j] *= il;
+            R[2 * j + 1] *= il;
+        }
+        cblas_dgemm(CblasRowMajor, CblasNoTrans, CblasNoTrans, (int)nz, ncol, d, 1.0, ws->A, d, R, 2,
+                    0.0, T, 2);
+        LAPACKE_dpotrs(LAPACK_ROW_MAJOR, 'U', (lapack_int)nz, ncol, M, (lapack_int)nz, T, 2);
+        double *U = ws->tmp3; /* d x 2 = A^T T */
+        cblas_dgemm(CblasRowMajor, CblasTrans, CblasNoTrans, d, ncol, (int)nz, 1.0, ws->A, d, T, 2,
+                    0.0, U, 2);
+        for (int32_t j = 0; j < d; j++) {
+            double il = lam ? 1.0 / lam[j] : 1.0;
+            R[2 * j] -= il * U[2 * j];
+            R[2 * j + 1] -= il * U[2 * j + 1];
+        }
+    }
+    /* R[:,0] = H_ww^-1 (-g_w), R[:,1] = H_ww^-1 h */
+    double xb = 0;
+    if (ws->bias) {
+        double hu = 0, hv = 0;
+        for (int32_t j = 0; j < d; j++) {
+            hu += ws->hvec[j] * R[2 * j];
+            hv += ws->hvec[j] * R[2 * j + 1];
+        }
+        double schur = eta - hv;
+        if (!(schur > 0)) return 0;
+        xb = (-g[d] - hu) / schur;
+    }
+    for (int32_t j = 0; j < d; j++) ws->x[j] = R[2 * j] - xb * R[2 * j + 1];
+    ws->x[d] = ws->bias ? xb : 0.0;
+    return 1;
+}
+
+/* Is the direct step affordable and cheaper than conjugate gradients?  Dense
+ * data only, work buffers within DIRECT_MEM, and its BLAS-3 flops below
+ * DIRECT_RATIO times the flops of the CG iterations it replaces. */
+static int want_direct(const newton_ws *ws, int64_t cg_cap)
+{
+    const nesvm_dataset *X = ws->obj->pb->X;
+    if (X->storage != NESVM_STORAGE_DENSE || ws->nz == 0) return 0;
+    double nz = (double)ws->nz, d = (double)ws->d;
+    double m = nz < d ? nz : d;
+    double mem = (2.0 * nz * d + m * m) * 8.0;
+    if (mem > DIRECT_MEM) return 0;
+    double direct = nz * d * m + m * m * m / 3.0;
+    double cg = 2.0 * nz * d * (double)cg_cap;
+    return direct <= DIRECT_RATIO * cg;
 }
 
 /* Preconditioned CG on H x = -g from x = 0; returns the iteration count. */
@@ -274,7 +431,10 @@ nesvm_status nv_nesvm_newton_train(const nv_binary_problem *pb, const nesvm_para
         nv_obj_grad(&obj, w, sc.nu, g);
         g[d] = bias ? e.gb : 0.0;
         build_zone(&ws, w, sc.mu, sc.nu);
-        cg_its = pcg(&ws, g, n, cg_cap);
+        if (want_direct(&ws, cg_cap) && direct_buffers(&ws) && direct_step(&ws, g))
+            cg_its = 0; /* exact direction */
+        else
+            cg_its = pcg(&ws, g, n, cg_cap);
         nv_xw(pb->X, pb->rows, n, ws.x, bias ? ws.x[d] : 0.0, ws.mp, &obj.lw);
         step = nv_obj_line_search(&obj, ws.mp, sc.mu, sc.nu, w, ws.x);
         f_before = e.Fmu;
@@ -311,6 +471,13 @@ out:
     nv_free(ws.z);
     nv_free(ws.p);
     nv_free(ws.hp);
+    nv_free(ws.A);
+    nv_free(ws.B);
+    nv_free(ws.M);
+    nv_free(ws.rhs);
+    nv_free(ws.tmp2);
+    nv_free(ws.tmp3);
+    nv_free(ws.hvec);
     nv_free(w);
     nv_free(g);
     nv_free(wbest);
