@@ -38,19 +38,30 @@ int cmd_info(int argc, char **argv)
     int k = nesvm_model_classes(m);
     const double *labels = nesvm_model_labels(m);
     printf("model       %s\n", path);
-    printf("solver      %s (linear, C-SVM hinge loss + L2, free bias)\n", nesvm_model_solver(m));
+    const char *problem = nesvm_model_problem(m);
+    const char *what = strcmp(problem, "lp_svm_hinge_l1") == 0   ? "LP-SVM: L1 norm + hinge loss"
+                       : strcmp(problem, "ls_svm_squared_l2") == 0 ? "LS-SVM: L2 + squared loss"
+                                                                   : "C-SVM: L2 + hinge loss";
+    printf("solver      %s (problem %s, %s)\n", nesvm_model_solver(m), problem, what);
+    const nesvm_dataset *basis = nesvm_model_basis(m);
+    if (basis)
+        printf("kernel      %s, %lld basis vectors\n", nesvm_model_kernel(m),
+               (long long)nesvm_dataset_rows(basis));
+    else
+        printf("kernel      linear\n");
     printf("multiclass  %s\n", nesvm_model_multiclass(m));
     printf("classes     %d:", k);
     for (int c = 0; c < k; c++) printf(" %s", fmt_num(labels[c], buf));
     printf("\nfeatures    %d\nsub-models  %d\n", nesvm_model_features(m), nesvm_model_submodels(m));
     for (int s = 0; s < nesvm_model_submodels(m); s++) {
         const double *w;
+        int64_t nc = 0;
         double b;
         int pos, neg;
-        nesvm_model_linear(m, s, &w, &b, &pos, &neg, NULL);
+        nesvm_model_expansion(m, s, &w, &nc, &b, &pos, &neg, NULL);
         double nrm = 0;
         long long nz = 0;
-        for (int32_t j = 0; j < nesvm_model_features(m); j++) {
+        for (int64_t j = 0; j < nc; j++) {
             nrm += w[j] * w[j];
             nz += w[j] != 0;
         }
@@ -61,7 +72,10 @@ int cmd_info(int argc, char **argv)
         int64_t iters;
         double primal, gap;
         nesvm_model_training(m, s, &ex, &iters, &primal, &gap, NULL);
-        printf(": b %.6g, ||w|| %.6g, non-zero weights %lld\n", b, sqrt(nrm), nz);
+        if (basis)
+            printf(": b %.6g, ||beta|| %.6g, non-zero coefficients %lld\n", b, sqrt(nrm), nz);
+        else
+            printf(": b %.6g, ||w|| %.6g, non-zero weights %lld\n", b, sqrt(nrm), nz);
         printf("      training: %s after %lld iterations, primal %.10g, relative gap %.3g\n",
                nesvm_exit_str(ex), (long long)iters, primal, gap);
     }

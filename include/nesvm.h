@@ -331,6 +331,8 @@ NESVM_API const char *nesvm_model_multiclass(const nesvm_model *m);
 NESVM_API nesvm_status nesvm_model_linear(const nesvm_model *m, int k, const double **w,
                                           double *b, int *pos, int *neg, nesvm_error *err);
 
+/** The exact problem solved: "c_svm_hinge_l2", "lp_svm_hinge_l1" or "ls_svm_squared_l2". */
+NESVM_API const char *nesvm_model_problem(const nesvm_model *m);
 /** Kernel name: "linear", "poly", "rbf" or "sigmoid" (parameters: nesvm_params_get on
  * the model's params are not exposed; the model file lists them). */
 NESVM_API const char *nesvm_model_kernel(const nesvm_model *m);

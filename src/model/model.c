@@ -532,3 +532,5 @@ const char *nesvm_model_kernel(const nesvm_model *m)
 {
     return m ? nv_kernel_names[m->params->kernel] : NULL;
 }
+
+const char *nesvm_model_problem(const nesvm_model *m) { return m ? m->problem : NULL; }

@@ -997,6 +997,10 @@ run "$BIN" train --kernel poly -d 2 -r 1 -g 0.2 --basis 50 "$H" "$T/k.model"
 expect_ok_rc "train --kernel poly --basis 50" && grep -qx "nr_basis 50" "$T/k.model" &&
     grep -q "^kernel poly, basis 50 vectors" "$T/.out" && ok "train --kernel poly --basis 50" ||
     not_ok "train --kernel poly --basis 50" "$(first_line "$T/.out")"
+run "$BIN" info "$T/k.model"
+[ "$RC" -eq 0 ] && grep -qx "kernel      poly, 50 basis vectors" "$T/.out" &&
+    grep -q "non-zero coefficients" "$T/.out" && ok "info on a kernel model" ||
+    not_ok "info on a kernel model" "exit $RC ($(first_line "$T/.err"))"
 expect_fail "option: -t 7" 2 "invalid value '7' for kernel: expected linear, poly, rbf, sigmoid or 0-3" "$T/o.model" -- \
     "$BIN" train -t 7 "$H" "$T/o.model"
 expect_fail "option: -g -1" 2 "invalid value '-1' for gamma" "$T/o.model" -- \
