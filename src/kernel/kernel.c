@@ -254,9 +254,11 @@ nesvm_status nv_kfeat_build(const nv_kernel *k, const nesvm_dataset *X, const in
         lapack_int info = LAPACKE_dpstrf(LAPACK_COL_MAJOR, 'L', (lapack_int)nb, K, (lapack_int)nb, piv,
                                          &rank, -1.0);
         if (info < 0 || rank <= 0) {
-            st = nv_error(err, NESVM_ERR_NUMERIC,
-                          "the kernel matrix of the basis has no positive pivot (dpstrf info %d): "
-                          "check the kernel parameters", (int)info);
+            st = nv_error(err, NESVM_ERR_DATA,
+                          "the %s kernel matrix of the basis has no positive diagonal entry "
+                          "(K(x,x) <= 0 for every basis row): nesvm needs a positive "
+                          "semi-definite kernel (for sigmoid, try coef0 >= 0)",
+                          nv_kernel_names[k->type]);
             goto fail;
         }
         int64_t r = rank;

@@ -1001,6 +1001,8 @@ run "$BIN" info "$T/k.model"
 [ "$RC" -eq 0 ] && grep -qx "kernel      poly, 50 basis vectors" "$T/.out" &&
     grep -q "non-zero coefficients" "$T/.out" && ok "info on a kernel model" ||
     not_ok "info on a kernel model" "exit $RC ($(first_line "$T/.err"))"
+expect_fail "train: indefinite sigmoid kernel" 1 "nesvm needs a positive semi-definite kernel (for sigmoid, try coef0 >= 0)" "$T/o.model" -- \
+    "$BIN" train -t 3 -g 0.05 -r -1 "$H" "$T/o.model"
 expect_fail "option: -t 7" 2 "invalid value '7' for kernel: expected linear, poly, rbf, sigmoid or 0-3" "$T/o.model" -- \
     "$BIN" train -t 7 "$H" "$T/o.model"
 expect_fail "option: -g -1" 2 "invalid value '-1' for gamma" "$T/o.model" -- \
