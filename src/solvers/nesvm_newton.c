@@ -81,12 +81,10 @@ static int direct_buffers(newton_ws *ws)
 {
     size_t nz = (size_t)ws->nz, d = (size_t)ws->d;
     size_t m = nz < d ? nz : d;
-    if (!ws->rhs) {
-        ws->rhs = nv_malloc_array(2 * d + 2, sizeof(double));
-        ws->tmp3 = nv_malloc_array(2 * d + 2, sizeof(double));
-        ws->hvec = nv_malloc_array(d + 1, sizeof(double));
-        if (!ws->rhs || !ws->tmp3 || !ws->hvec) return 0;
-    }
+    if (!ws->rhs) ws->rhs = nv_malloc_array(2 * d + 2, sizeof(double));
+    if (!ws->tmp3) ws->tmp3 = nv_malloc_array(2 * d + 2, sizeof(double));
+    if (!ws->hvec) ws->hvec = nv_malloc_array(d + 1, sizeof(double));
+    if (!ws->rhs || !ws->tmp3 || !ws->hvec) return 0;
     if (nz * d > ws->cap_a) {
         size_t c = nz * d + nz * d / 4;
         nv_free(ws->A);
