@@ -15,6 +15,9 @@ struct nesvm_dataset {
     const int32_t *indices;
     const void *values;     /* double or float, CSR values or dense n*d row-major */
     const double *labels;
+    int blas_rows;          /* dense double rows taken by BLAS ddot/daxpy (internal
+                             * feature matrices; user data keeps the loops that give
+                             * CSR and dense storage identical sums) */
     /* buffers owned by the dataset (NULL when borrowed) */
     void *own_indptr, *own_indices, *own_values, *own_labels;
 };

@@ -305,6 +305,7 @@ nesvm_status nv_kfeat_build(const nv_kernel *k, const nesvm_dataset *X, const in
     out->X->storage = NESVM_STORAGE_DENSE;
     out->X->prec = NESVM_DOUBLE;
     out->X->values = out->phi;
+    out->X->blas_rows = 1;
     nv_free(B);
     nv_free(sq);
     nv_free(xr);

@@ -1,6 +1,7 @@
 /* linalg.c - X*w and X^T*a for CSR and dense storage, double and float. */
 #include "linalg.h"
 
+#include <cblas.h>
 #include <math.h>
 #include <string.h>
 #ifdef _OPENMP
@@ -69,6 +70,8 @@ DEFINE_ROW_OPS(f, float)
 
 static inline double row_dot(const nesvm_dataset *X, int64_t r, const double *w)
 {
+    if (X->blas_rows)
+        return cblas_ddot(X->d, (const double *)X->values + (size_t)r * (size_t)X->d, 1, w, 1);
     if (X->storage == NESVM_STORAGE_DENSE)
         return X->prec == NESVM_FLOAT ? dense_dot_f(X, r, w) : dense_dot_d(X, r, w);
     return X->prec == NESVM_FLOAT ? csr_dot_f(X, r, w) : csr_dot_d(X, r, w);
@@ -76,6 +79,10 @@ static inline double row_dot(const nesvm_dataset *X, int64_t r, const double *w)
 
 static inline void row_axpy(const nesvm_dataset *X, int64_t r, double a, double *out)
 {
+    if (X->blas_rows) {
+        cblas_daxpy(X->d, a, (const double *)X->values + (size_t)r * (size_t)X->d, 1, out, 1);
+        return;
+    }
     if (X->storage == NESVM_STORAGE_DENSE) {
         if (X->prec == NESVM_FLOAT)
             dense_axpy_f(X, r, a, out);
