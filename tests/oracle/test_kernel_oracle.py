@@ -1,5 +1,6 @@
 #!/usr/bin/python3
-"""Oracle test: nesvm's kernel C-SVM (free bias) against LIBSVM.
+"""Oracle test: nesvm's kernel C-SVM (free bias) against LIBSVM, and kernel
+LS-SVM against a direct solve of its normal equations.
 
 Both solve  min 1/2 ||f||_H^2 + sum_i C max(0, 1 - y_i (f(x_i) + b))  over f in
 the kernel's space.  For each model this script rebuilds the expansion
@@ -112,6 +113,34 @@ def main():
         print('%s - %s %s C=%g %s: nesvm %.10g libsvm %.10g rel %.2e gap %.2e, labels differ on %d'
               % ('ok' if ok else 'not ok', os.path.basename(data), kt, C, kopts, pn, pl, rel, gap,
                  differ))
+        passed += ok
+        failed += not ok
+    # kernel LS-SVM: min 1/2 beta^T K beta + C sum (1 - y_i (K_i beta + b))^2 is a
+    # least-squares problem; numpy solves its normal equations in (beta, b)
+    for data in datasets:
+        y_raw, rows = lp.read_libsvm(data)
+        d = max((max(r) for r in rows if r), default=0)
+        X = lp.dense(rows, d)
+        C, gamma = 1.0, 1.0 / d
+        out = subprocess.run([nesvm, 'train', '--svm-type', 'ls', '-t', '2', '-c', '1', '-e', '1e-9',
+                              data, nm], check=True, capture_output=True, text=True).stdout
+        gap = float(re.search(r'relative gap ([0-9.e+-]+)', out).group(1))
+        S, beta, b, pos = nesvm_model(nm, d)
+        y = np.where(y_raw == pos, 1.0, -1.0)
+        r = 1 - y * (kernel(X, S, 'rbf', gamma, 0, 3) @ beta + b)
+        pn = 0.5 * beta @ kernel(S, S, 'rbf', gamma, 0, 3) @ beta + C * (r * r).sum()
+        K = kernel(X, X, 'rbf', gamma, 0, 3)
+        n = len(y)
+        Z = np.hstack([K, np.ones((n, 1))])
+        A = 2 * C * Z.T @ Z
+        A[:n, :n] += K
+        th = np.linalg.lstsq(A, 2 * C * Z.T @ y, rcond=None)[0]
+        rd = 1 - y * (K @ th[:n] + th[n])
+        pd = 0.5 * th[:n] @ K @ th[:n] + C * (rd * rd).sum()
+        rel = abs(pn - pd) / pd
+        ok = rel <= 1e-6 and pn * (1 - gap) <= pd * (1 + 1e-9)
+        print('%s - %s LS-SVM rbf C=1: nesvm %.12g, normal equations %.12g, rel %.2e, gap %.2e'
+              % ('ok' if ok else 'not ok', os.path.basename(data), pn, pd, rel, gap))
         passed += ok
         failed += not ok
     print('%d passed, %d failed' % (passed, failed))
