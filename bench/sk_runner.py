@@ -6,7 +6,11 @@ estimator (timed), saves a linear model's coef_, intercept_ and classes_ to
 an .npz (so the harness computes objectives itself), then scores the test
 file (or the training file when there is none) and writes a JSON summary.
 
-    sk_runner.py --estimator linearsvc|sgd|svc|nystroem --train F [--test F]
+ridge is RidgeClassifier(alpha = 1/(2C)): it maps the labels to -1/+1 and
+minimizes ||y - Xw - b||^2 + alpha ||w||^2 (b unpenalized), which is the
+LS-SVM objective 1/2 ||w||^2 + C sum (1 - y f(x))^2 divided by C.
+
+    sk_runner.py --estimator linearsvc|sgd|ridge|svc|nystroem --train F [--test F]
         --n-features D --C C [--loss hinge|squared_hinge] [--fit-intercept 0|1]
         [--intercept-scaling S] [--tol T] [--max-iter N] [--gamma G]
         [--n-components M] [--seed S] [--model OUT.npz] --json OUT.json
@@ -20,7 +24,7 @@ import warnings
 
 def main(argv=None):
     ap = argparse.ArgumentParser()
-    ap.add_argument("--estimator", required=True, choices=("linearsvc", "sgd", "svc", "nystroem"))
+    ap.add_argument("--estimator", required=True, choices=("linearsvc", "sgd", "ridge", "svc", "nystroem"))
     ap.add_argument("--train", required=True)
     ap.add_argument("--test")
     ap.add_argument("--n-features", type=int, required=True)
@@ -60,6 +64,13 @@ def main(argv=None):
         # 1/2 ||w||^2 + C sum hinge when alpha = 1 / (C n)
         est = SGDClassifier(loss="hinge", alpha=1.0 / (a.C * n), fit_intercept=bool(a.fit_intercept),
                             random_state=a.seed, **kw)
+    elif a.estimator == "ridge":
+        from sklearn.linear_model import RidgeClassifier
+        # (1 - y f)^2 = (y - f)^2 for y = +-1: C times Ridge's objective at
+        # alpha = 1/(2C) is 1/2 ||w||^2 + C sum (1 - y (w.x + b))^2.  On sparse X
+        # with an intercept, solver 'auto' is conjugate gradients (sparse_cg,
+        # stopping at residual tol) on the implicitly centred data.
+        est = RidgeClassifier(alpha=1.0 / (2.0 * a.C), fit_intercept=bool(a.fit_intercept), **kw)
     elif a.estimator == "svc":
         from sklearn.svm import SVC
         est = SVC(C=a.C, kernel="rbf", gamma=a.gamma, **kw)
@@ -80,9 +91,9 @@ def main(argv=None):
     out = {"load_seconds": t_load, "fit_seconds": t_fit, "n_train": n,
            "warnings": sorted({str(w.message).split("\n")[0] for w in caught})}
     last = est[-1] if a.estimator == "nystroem" else est
-    if hasattr(last, "n_iter_"):
+    if getattr(last, "n_iter_", None) is not None:
         out["n_iter"] = np.asarray(last.n_iter_).max().item()
-    if a.model and a.estimator in ("linearsvc", "sgd"):
+    if a.model and a.estimator in ("linearsvc", "sgd", "ridge"):
         np.savez(a.model, coef=est.coef_, intercept=np.atleast_1d(est.intercept_),
                  classes=est.classes_)
     if a.test:

@@ -16,10 +16,14 @@ import statistics
 import numpy as np
 
 from lib import models, objectives, tools
-from lib.cases import LINEAR_BINARY
+from lib.cases import HOMOTOPY_OF, LINEAR_BINARY
 from lib.runner import tool_from_dict
 
 GAPS = (1e-2, 1e-3, 1e-4)
+# the `problem` line a nesvm model of each family must carry (docs/format.md)
+NESVM_PROBLEM = {"hinge_nobias": "c_svm_hinge_l2", "hinge_freebias": "c_svm_hinge_l2",
+                 "lp_hinge_l1": "lp_svm_hinge_l1", "ls_squared_l2": "ls_svm_squared_l2",
+                 "homotopy": "c_svm_hinge_l2"}
 DUAL_TOLERANCE = 1e-5   # a dual value further above P_best than this is an error
 
 
@@ -57,6 +61,8 @@ def analyze_case(out_dir, data, case_summary, log=print):
         refs = case_summary.get("references", {}).get(p["key"], [])
         if p["family"] in LINEAR_BINARY:
             res["problems"].append(_linear_binary(data, case_summary, p, runs, refs, log))
+        elif p["family"] == "homotopy":
+            res["problems"].append(_homotopy(data, case_summary, p, runs, res["problems"], log))
         else:
             res["problems"].append(_accuracy_only(p, runs))
     return res
@@ -90,6 +96,13 @@ def _linear_binary(data, cs, p, runs, refs, log):
             continue
         if family == "hinge_nobias" and babs and babs > 0:
             warnings.append(f"{tool.id}: model has b = {model.b:g} in the no-bias family (ignored)")
+        want = NESVM_PROBLEM.get(family)
+        if tool.adapter == "nesvm" and want and getattr(model, "problem", want) != want:
+            warnings.append(f"{tool.id}: the model's problem is {model.problem}, expected {want}")
+        if tool.adapter == "glpk":
+            rec["tool_objective"] = model.lp_objective
+            if model.status != "OPTIMAL":
+                warnings.append(f"{tool.id} ({rec['kind']}): glpsol's status is {model.status}")
         if rec["kind"] == "main":
             X, y = Xte if Xte is not None else Xtr
             rec["accuracy"] = objectives.accuracy(X, y, model)
@@ -140,6 +153,13 @@ def _linear_binary(data, cs, p, runs, refs, log):
                     + (" (LIBSVM computes it from single-precision kernel values; the dual value of "
                        "its alpha recomputed in double precision is used as the bound)"
                        if not ok else " (rounding)"))
+    for r in runs + refs:
+        if r.get("tool_objective") is not None and r.get("P") is not None:
+            rel = (r["P"] - r["tool_objective"]) / abs(r["tool_objective"])
+            msg = (f"{r['tool']['id']} ({r['kind']}): the harness's P from its solution, {r['P']:.10g}, "
+                   f"and glpsol's printed optimum, {r['tool_objective']:.10g}, differ by {rel:.1e} relative")
+            (out["warnings"] if abs(rel) > 1e-6 else out["notes"]).append(msg)
+            break
     out["references"] = [{"tool": r["tool"]["id"], "status": r["status"], "wall": r["wall"],
                           "P": r.get("P"), "argv": r["argv"]} for r in refs]
     for tid in p["tools"]:
@@ -236,6 +256,43 @@ def _decimate(t, y, keep=400):
         np.searchsorted(t, np.geomspace(max(t[0], 1e-6), t[-1], keep)).clip(0, t.size - 1),
         [t.size - 1]]))
     return {"t": t[idx].tolist(), "P": y[idx].tolist()}
+
+
+def _homotopy(data, cs, p, runs, done, log):
+    """Homotopy vs plain NESVM: per run iterations (the model's submodel
+    line), nesvm's solver time, wall time, P with the hinge_freebias formula
+    and its gap to that family's P_best in the same case (if it ran)."""
+    Xtr = data.load(cs["dataset"], "train")
+    base = next((q for q in done if q["family"] == HOMOTOPY_OF and q["C"] == p["C"]), None)
+    P_best = base.get("P_best") if base else None
+    out = {"family": p["family"], "C": p["C"], "gamma": None, "key": p["key"], "tools": [],
+           "warnings": [], "P_best": P_best,
+           "P_best_source": (f"{HOMOTOPY_OF}: {base['P_best_source']}" if base and P_best is not None
+                             else None)}
+    for rec in runs:
+        rec["P"] = None
+        if rec["status"] != "ok" or not rec.get("model"):
+            continue
+        path = os.path.join(rec["dir"], rec["model"])
+        P, model, _ = _objective(data, cs["dataset"], HOMOTOPY_OF, p["C"], tool_from_dict(rec["tool"]),
+                                 path, Xtr, log)
+        rec["P"] = P
+        try:
+            sub = models.read_nesvm_info(path)[0]
+            rec["info"]["iterations"], rec["info"]["exit"] = sub["iterations"], sub["exit"]
+            rec["cert_gap"] = sub["gap"]
+        except (OSError, IndexError, KeyError, ValueError) as e:
+            log(f"    cannot read the submodel line of {path}: {e}")
+    for tid in p["tools"]:
+        trecs = [r for r in runs if r["tool"]["id"] == tid]
+        s = _tool_summary(tid, trecs, P_best)
+        ok = [r for r in trecs if r["kind"] == "main" and r["status"] == "ok"]
+        if ok:
+            s["solve_median"] = _median([r["info"].get("solve_time") for r in ok])
+            s["cert_gap"] = ok[0].get("cert_gap")
+            s["gap"] = _gap(s.get("P"), P_best)
+        out["tools"].append(s)
+    return out
 
 
 def _accuracy_only(p, runs):

@@ -14,8 +14,18 @@ NESVM_SOLVERS = {
     "hinge_freebias": ["nesvm"],
     "hinge_nobias": ["nesvm -B 0"],          # add "hyperpass" when it lands
     "sqhinge_regbias": [],                   # add "ssvm", "nssvm"
-    "rbf": [],                               # add kernel solvers, e.g. "nesvm --kernel rbf --gamma {gamma}"
+    "lp_hinge_l1": ["nesvm --svm-type lp"],
+    "ls_squared_l2": ["nesvm --svm-type ls"],
+    # full kernel (pivoted Cholesky of K) and reduced kernel on 1000 random rows
+    "rbf": ["nesvm -t 2 -g {gamma}", "nesvm -t 2 -g {gamma} --basis 1000"],
     "multiclass": ["nesvm --multiclass ovo", "nesvm --multiclass ovr"],
+    # homotopy NESVM (the paper's Algorithm 2: mu_t = mu0/(t+1) down to mu*)
+    # against plain NESVM at mu = mu*, C-SVM, both inner methods; its table
+    # reports iterations and time (objective: hinge_freebias)
+    "homotopy": ["nesvm --continuation paper --mu0 1 --mu-star 0.01 --method newton",
+                 "nesvm --mu 0.01 --method newton",
+                 "nesvm --continuation paper --mu0 1 --mu-star 0.01 --method nesterov",
+                 "nesvm --mu 0.01 --method nesterov"],
 }
 
 FAMILIES = {
@@ -32,14 +42,32 @@ FAMILIES = {
         title="squared hinge + L2, regularized bias (bias feature 1)",
         formula="P(w, b) = 1/2 (||w||^2 + b^2) + C sum_i max(0, 1 - y_i (w.x_i + b))^2",
         note="LIBLINEAR -s 2 -B 1 and -s 1 -B 1, LinearSVC(loss='squared_hinge'), later ssvm/nssvm"),
+    "lp_hinge_l1": dict(
+        title="LP-SVM: hinge loss + L1, free unregularized bias",
+        formula="P(w, b) = ||w||_1 + C sum_i max(0, 1 - y_i (w.x_i + b))",
+        note="nesvm --svm-type lp; GLPK's glpsol on the same linear program (w = p - q, p, q, xi >= 0, "
+             "b free; simplex, training sets of at most 2,000 rows)"),
+    "ls_squared_l2": dict(
+        title="LS-SVM: squared residual + L2, free unregularized bias",
+        formula="P(w, b) = 1/2 ||w||^2 + C sum_i (1 - y_i (w.x_i + b))^2",
+        note="nesvm --svm-type ls; RidgeClassifier(alpha = 1/(2C)), whose objective times C is P; "
+             "reference: the normal equations solved by numpy"),
     "rbf": dict(
         title="RBF-kernel C-SVC (compared by accuracy and time at the same C and gamma)",
-        formula="", note="LIBSVM -t 2, sklearn SVC, Nystroem + LinearSVC"),
+        formula="", note="LIBSVM -t 2, sklearn SVC, Nystroem + LinearSVC, nesvm -t 2 full and --basis 1000"),
+    "homotopy": dict(
+        title="C-SVM: homotopy NESVM (--continuation paper --mu0 1 --mu-star 0.01) against plain "
+              "NESVM at --mu 0.01, both inner methods (iterations and time; P with the "
+              "hinge_freebias formula, gap to that family's P_best)",
+        formula="", note="nesvm only"),
     "multiclass": dict(
         title="linear multiclass (accuracy and time only)",
         formula="", note="one-vs-rest (LIBLINEAR, LinearSVC), one-vs-one (LIBSVM), nesvm ovo/ovr"),
 }
-LINEAR_BINARY = ("hinge_nobias", "hinge_freebias", "sqhinge_regbias")
+LINEAR_BINARY = ("hinge_nobias", "hinge_freebias", "sqhinge_regbias", "lp_hinge_l1", "ls_squared_l2")
+# the family whose objective and P_best the homotopy table uses
+HOMOTOPY_OF = "hinge_freebias"
+GLPK_MAX_ROWS = 2000
 
 SWEEP_LL = [1, 0.3, 0.1, 0.03, 0.01, 0.001]
 PEERS = {
@@ -71,6 +99,14 @@ PEERS = {
         Tool("sklearn Nystroem+LinearSVC", "sklearn", {"est": "nystroem", "n_components": 500},
              approx="500 Nystroem components, then a linear SVM"),
     ],
+    "lp_hinge_l1": [
+        Tool("glpsol", "glpk", {}, max_rows=GLPK_MAX_ROWS,
+             note="simplex on the LP written by the harness (writing it is not timed)"),
+    ],
+    "ls_squared_l2": [
+        Tool("sklearn RidgeClassifier", "sklearn", {"est": "ridge", "fit_intercept": 1},
+             sweep=[1e-2, 1e-3, 1e-4, 1e-6, 1e-8]),
+    ],
     "multiclass": [
         Tool("liblinear -s 3", "liblinear", {"s": 3}, note="one-vs-rest"),
         Tool("libsvm -t 0", "libsvm", {"t": 0}, note="one-vs-one"),
@@ -96,6 +132,15 @@ REFERENCES = {
     "sqhinge_regbias": [
         dict(tool=Tool("liblinear -s 2 -B 1 -e 1e-6", "liblinear", {"s": 2, "B": 1}), tol=1e-6,
              max_rows=10**9),
+    ],
+    "lp_hinge_l1": [
+        dict(tool=Tool("glpsol", "glpk", {}), tol=None, max_rows=GLPK_MAX_ROWS),
+        dict(tool=Tool("nesvm --svm-type lp -e 1e-5", "nesvm", {"solver": "nesvm", "args": ["--svm-type", "lp"]}),
+             tol=1e-5, max_rows=10**9, time_limit=600),
+    ],
+    "ls_squared_l2": [
+        # dense (d+1) x (d+1) normal equations: data sets with few features only
+        dict(tool=Tool("normal equations", "direct", {}), tol=None, max_rows=10**9, max_features=5000),
     ],
 }
 REFERENCE_TIMEOUT = 900
@@ -142,24 +187,27 @@ def P(family, C=1.0, gamma=None):
     return Problem(family, C, gamma)
 
 
-LIN = [P(f) for f in LINEAR_BINARY]
+LIN = [P(f) for f in ("hinge_nobias", "hinge_freebias", "sqhinge_regbias")]
+LPLS = [P("lp_hinge_l1"), P("ls_squared_l2")]
 
 CASES = [
     Case("smoke", "heart_scale", [P("hinge_freebias"), P("hinge_nobias")],
          "tiny end-to-end check for ctest (bench_smoke)", modes=("smoke",), runs=1, timeout=60,
          only=("nesvm t1", "libsvm -t 0", "liblinear -s 3", "svmocas", "sklearn LinearSVC"),
          sweep_points=3),
-    Case("heart_scale", "heart_scale", LIN + [P("rbf", 1.0, 1 / 13)],
-         "all linear families at C = 1, RBF at C = 1, gamma = 1/13; training accuracy",
+    Case("heart_scale", "heart_scale", LIN + LPLS + [P("rbf", 1.0, 1 / 13), P("homotopy")],
+         "all linear families at C = 1, RBF at C = 1, gamma = 1/13, homotopy vs plain NESVM; "
+         "training accuracy",
          modes=("full", "quick"), runs=5, quick=dict(runs=3, sweep_points=4)),
-    Case("breast_cancer", "breast_cancer", LIN + [P("rbf", 1.0, 1 / 30)],
-         "all linear families at C = 1, RBF at C = 1, gamma = 1/30",
+    Case("breast_cancer", "breast_cancer", LIN + LPLS + [P("rbf", 1.0, 1 / 30), P("homotopy")],
+         "all linear families at C = 1, RBF at C = 1, gamma = 1/30, homotopy vs plain NESVM",
          modes=("full", "quick"), runs=5, quick=dict(runs=3, sweep_points=4)),
     Case("digits", "digits", [P("multiclass"), P("rbf", 10.0, 0.02)],
          "10 classes: linear multiclass at C = 1, RBF at C = 10, gamma = 0.02",
          modes=("full", "quick"), runs=3, quick=dict(runs=1)),
-    Case("fmnist-tshirt-shirt", "fmnist-tshirt-shirt", LIN + [P("rbf", 10.0, 0.02)],
-         "linear families at C = 1; RBF at C = 10, gamma = 0.02",
+    Case("fmnist-tshirt-shirt", "fmnist-tshirt-shirt", LIN + LPLS + [P("rbf", 10.0, 0.02)],
+         "linear families at C = 1 (LP-SVM without GLPK: 12,000 rows); RBF at C = 10, gamma = 0.02 "
+         "(nesvm's full kernel runs to its time limit)",
          runs=3, nesvm_time_limit=300, timeout=900, read_probe=True,
          timeouts={"libsvm -t 0": 600, "sklearn SVC": 900}),
     Case("fmnist-0vr", "fmnist-zero-rest", [P("hinge_freebias"), P("hinge_nobias"), P("sqhinge_regbias")],
@@ -185,18 +233,22 @@ TARGETS = dict(case="fmnist-0vr", nesvm_problem="hinge_freebias-C1", nesvm_t1="n
                nesvm_t2="nesvm t2", peer_problem="hinge_nobias-C1", peer="liblinear -s 3")
 
 
-def tools_for(case, problem):
+def tools_for(case, problem, n_train=None):
     """The tools a case runs on a problem: nesvm solvers (one per thread
-    count) and the family's peers, filtered by the case's only/skip."""
+    count) and the family's peers, filtered by the case's only/skip and by
+    the tools' max_rows (when n_train is given)."""
+    from lib.tools import parse_nesvm_spec
     tools = []
-    threads = case.nesvm_threads if problem.family != "multiclass" else case.nesvm_threads[:1]
+    threads = (case.nesvm_threads if problem.family not in ("multiclass", "homotopy")
+               else case.nesvm_threads[:1])
     for spec in NESVM_SOLVERS.get(problem.family, []):
         for t in threads:
-            from lib.tools import parse_nesvm_spec
-            tools.append(parse_nesvm_spec(spec, t))
+            tools.append(parse_nesvm_spec(spec, t, problem.gamma))
     tools += PEERS.get(problem.family, [])
 
     def keep(t):
+        if n_train is not None and t.max_rows is not None and n_train > t.max_rows:
+            return False
         if case.only and not any(t.id.startswith(p) for p in case.only):
             return False
         return not any(t.id.startswith(p) for p in case.skip)

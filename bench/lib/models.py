@@ -36,7 +36,10 @@ def _lines(path):
 
 
 def read_nesvm(path):
-    """nesvm model format version 1 (docs/format.md): binary, linear."""
+    """nesvm model format version 1 (docs/format.md): binary, linear (any
+    svm_type: the model's ``problem`` line is kept as ``.problem``).  Kernel
+    models (``kernel rbf``, basis + beta) are rejected: the harness uses
+    them only through ``nesvm predict``."""
     lines = [t for t in _lines(path) if t]
     head = {}
     i = 0
@@ -60,7 +63,9 @@ def read_nesvm(path):
     w = np.array([float(t[0]) for t in lines[i + 1:i + 1 + d]])
     if w.shape[0] != d or lines[i + 1 + d] != ["end"]:
         raise ModelError(f"{path}: truncated weight block")
-    return LinearModel(w, float(head["b"][0]), labels[pos])
+    m = LinearModel(w, float(head["b"][0]), labels[pos])
+    m.problem = head.get("problem", [None])[0]
+    return m
 
 
 def read_nesvm_info(path):
@@ -154,6 +159,20 @@ def read_ocas(path, bias_feature):
     if v.size == 0:
         raise ModelError(f"{path}: empty model")
     return LinearModel(v[:-1], bias_feature * v[-1], 1.0)
+
+
+def read_glpsol(path):
+    """glpsol's raw solution of the LP-SVM written by lib/glpk.py: w = p - q,
+    b; the LP's y = +1 is the sidecar's positive label.  A solution that is
+    not optimal is still read (its objective shows how far it is)."""
+    from lib import glpk
+    try:
+        w, b, pos, status, objective = glpk.read_model(path)
+    except (OSError, ValueError, KeyError) as e:
+        raise ModelError(str(e))
+    m = LinearModel(w, b, pos)
+    m.status, m.lp_objective = status, objective
+    return m
 
 
 def read_npz(path):

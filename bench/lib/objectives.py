@@ -4,6 +4,11 @@ model's (w, b) on the training set (never taken from a tool's print).
     hinge_nobias     1/2 ||w||^2 + C sum_i max(0, 1 - y_i w.x_i)
     hinge_freebias   1/2 ||w||^2 + C sum_i max(0, 1 - y_i (w.x_i + b))
     sqhinge_regbias  1/2 (||w||^2 + b^2) + C sum_i max(0, 1 - y_i (w.x_i + b))^2
+    lp_hinge_l1      ||w||_1 + C sum_i max(0, 1 - y_i (w.x_i + b))          (LP-SVM)
+    ls_squared_l2    1/2 ||w||^2 + C sum_i (1 - y_i (w.x_i + b))^2          (LS-SVM)
+
+(b is free and unregularized in every family but hinge_nobias, where b = 0,
+and sqhinge_regbias.)
 
 y_i = +1 for the model's positive label, -1 otherwise.  The objectives are
 symmetric under (w, b, y) -> (-w, -b, -y), so only the labelling matters.
@@ -14,6 +19,8 @@ FAMILY_FORMULAS = {
     "hinge_nobias": "1/2 ||w||^2 + C sum max(0, 1 - y w.x)",
     "hinge_freebias": "1/2 ||w||^2 + C sum max(0, 1 - y (w.x + b)), b free",
     "sqhinge_regbias": "1/2 (||w||^2 + b^2) + C sum max(0, 1 - y (w.x + b))^2",
+    "lp_hinge_l1": "||w||_1 + C sum max(0, 1 - y (w.x + b)), b free",
+    "ls_squared_l2": "1/2 ||w||^2 + C sum (1 - y (w.x + b))^2, b free",
 }
 
 
@@ -34,7 +41,12 @@ def primal(family, X, labels, model, C):
     if family == "hinge_nobias":
         model = type(model)(model.w, 0.0, model.pos_label)
     mg, m = margins(X, labels, model)
+    if family == "ls_squared_l2":      # every residual counts, on both sides of the margin
+        r = 1.0 - mg
+        return 0.5 * float(m.w @ m.w) + C * float(r @ r)
     loss = np.maximum(0.0, 1.0 - mg)
+    if family == "lp_hinge_l1":
+        return float(np.abs(m.w).sum()) + C * float(loss.sum())
     ww = float(m.w @ m.w)
     if family in ("hinge_nobias", "hinge_freebias"):
         return 0.5 * ww + C * float(loss.sum())

@@ -63,6 +63,16 @@ def execute(tool, ctx, rundir, kind, timeout, tol=None, predict=False, extra=Non
         ctx["trace"] = None
     else:
         ctx["trace"] = os.path.join(rundir, "trace.csv")
+    try:
+        ctx = tools.prepare(tool, ctx, rundir)      # glpsol's LP file (not timed)
+    except Exception as e:  # recorded like a failed run
+        rec = {"kind": kind, "tol": tol, "tool": _tool_dict(tool), "argv": [], "status": "error",
+               "wall": 0.0, "maxrss_kb": None, "cpu": None, "rss_source": None, "returncode": None,
+               "timeout": timeout, "error": f"preparing the input failed: {type(e).__name__}: {e}",
+               "info": {}, "time": 0.0, "model": None, "trace": None}
+        rec.update(extra or {})
+        _write_json(os.path.join(rundir, "run.json"), rec)
+        return rec
     argv = tools.train_argv(tool, ctx, tol=tol, read_probe=(kind == "read"))
     out, err = os.path.join(rundir, "stdout.txt"), os.path.join(rundir, "stderr.txt")
     started = time.strftime("%Y-%m-%dT%H:%M:%S")
@@ -134,7 +144,7 @@ def ensure_references(env, case, problem, meta):
     n = meta["n_train"]
     sig = env.data.signature(case.dataset)
     for ref in cfg.REFERENCES.get(problem.family, []):
-        if n > ref["max_rows"]:
+        if n > ref["max_rows"] or meta["d"] > ref.get("max_features", meta["d"]):
             continue
         tool = ref["tool"]
         rdir = os.path.join(env.data.dir, "pbest", case.dataset, problem.key, tool.slug)
@@ -169,7 +179,7 @@ def run_case(env, case):
     runs = env.runs or case.runs
     t_case = time.time()
     problems = [p for p in case.problems
-                if (p.family in cfg.LINEAR_BINARY and binary) or p.family == "rbf"
+                if (p.family in cfg.LINEAR_BINARY + ("homotopy",) and binary) or p.family == "rbf"
                 or (p.family == "multiclass" and not binary)]
     summary = {"case": case.name, "dataset": case.dataset, "description": case.description,
                "mode": env.mode, "runs": runs, "meta": meta, "started": time.strftime("%Y-%m-%d %H:%M:%S"),
@@ -181,7 +191,7 @@ def run_case(env, case):
         linear_binary = problem.family in cfg.LINEAR_BINARY
         if linear_binary:
             summary["references"][problem.key] = ensure_references(env, case, problem, meta)
-        ptools = cfg.tools_for(case, problem)
+        ptools = cfg.tools_for(case, problem, meta["n_train"])
         summary["problems"].append({"family": problem.family, "C": problem.C, "gamma": problem.gamma,
                                     "key": problem.key, "tools": [t.id for t in ptools]})
         ctx = _base_ctx(env, meta, problem, case.dataset)
@@ -194,7 +204,8 @@ def run_case(env, case):
                     continue
                 env.log(f"  {case.name} {problem.key} {tool.id} run {r + 1}/{runs}")
                 rec = execute(tool, ctx, os.path.join(pdir, tool.slug, f"main-{r + 1}"), "main",
-                              _timeout(env, case, tool, meta), predict=(r == 0 and not linear_binary))
+                              _timeout(env, case, tool, meta),
+                              predict=(r == 0 and problem.family in ("rbf", "multiclass")))
                 _report_status(env, rec)
                 if rec["status"] in ("timeout", "error"):
                     dead.add(tool.id)      # no more runs of a tool that timed out

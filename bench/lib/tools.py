@@ -12,22 +12,24 @@ import re
 import shlex
 from dataclasses import dataclass, field
 
-from lib import models
+from lib import glpk, models
 
 HERE = os.path.dirname(os.path.abspath(__file__))
 SK_RUNNER = os.path.join(os.path.dirname(HERE), "sk_runner.py")
+LS_NORMAL = os.path.join(os.path.dirname(HERE), "ls_normal.py")
 PYTHON = "/usr/bin/python3"
 
 
 @dataclass
 class Tool:
     id: str                      # name in the tables, unique within a problem
-    adapter: str                 # nesvm | liblinear | libsvm | ocas | sklearn
+    adapter: str                 # nesvm | liblinear | libsvm | ocas | sklearn | glpk | direct
     opts: dict = field(default_factory=dict)
     sweep: list = field(default_factory=list)   # tolerances for convergence runs
     read_probe: bool = False     # time a run that only reads the data
     approx: str = ""             # set when the tool solves a nearby problem
     note: str = ""
+    max_rows: int = None         # run only on training sets with at most this many rows
 
     @property
     def slug(self):
@@ -81,6 +83,12 @@ def train_argv(tool, ctx, tol=None, read_probe=False):
         if tol is not None:
             argv += ["-r", fmt(tol)]
         return argv + [ctx["train"], ctx["model"]]
+    if a == "glpk":   # the LP file is written by prepare() before the run
+        return ["glpsol", "--lp", ctx["lp"], "-w", ctx["model"],
+                "-o", os.path.join(os.path.dirname(ctx["model"]), glpk.PRINTED)]
+    if a == "direct":
+        return [PYTHON, LS_NORMAL, "--train", ctx["train"], "--n-features", str(ctx["d"]),
+                "--C", C, "--model", ctx["model"], "--json", ctx["json"]]
     if a == "sklearn":
         argv = [PYTHON, SK_RUNNER, "--estimator", o["est"], "--train", ctx["train"],
                 "--n-features", str(ctx["d"]), "--C", C, "--seed", str(ctx.get("seed", 1)),
@@ -94,10 +102,22 @@ def train_argv(tool, ctx, tol=None, read_probe=False):
             argv += ["--gamma", fmt(ctx["gamma"])]
         if tol is not None:
             argv += ["--tol", fmt(tol)]
-        if o["est"] in ("linearsvc", "sgd"):
+        if o["est"] in ("linearsvc", "sgd", "ridge"):
             argv += ["--model", ctx["model"]]
         return argv
     raise ValueError(f"unknown adapter {a}")
+
+
+def prepare(tool, ctx, rundir):
+    """Input files a run needs besides the data file: glpsol's LP (written
+    here from the training set, not timed).  Returns the updated ctx."""
+    if tool.adapter != "glpk":
+        return ctx
+    from sklearn.datasets import load_svmlight_file
+    X, y = load_svmlight_file(ctx["train"], n_features=ctx["d"])
+    ctx = dict(ctx, lp=os.path.join(rundir, "problem.lp"))
+    glpk.write_lp(ctx["lp"], X, y, ctx["C"], float(max(y)))
+    return ctx
 
 
 def has_read_probe(tool):
@@ -187,11 +207,24 @@ def parse_output(tool, stdout, stderr, sk_json=None):
         m = re.search(r"Stopping condition: (.*)", stdout)
         if m:
             info["exit"] = "time" if "time" in m.group(1).lower() else "converged"
-    elif a == "sklearn" and sk_json:
+    elif a == "glpk":
+        its = re.findall(r"^[ *]\s*(\d+): obj =", stdout, re.M)
+        if its:
+            info["iterations"] = int(its[-1])
+        if "OPTIMAL LP SOLUTION FOUND" in stdout:
+            info["exit"] = "optimal"
+        elif re.search(r"PROBLEM HAS NO|TIME LIMIT|ITERATION LIMIT", stdout):
+            info["exit"] = re.search(r"PROBLEM HAS NO[^\n]*|TIME LIMIT[^\n]*|ITERATION LIMIT[^\n]*",
+                                     stdout).group(0).strip().lower()
+        m = re.search(r"^Time used:\s+" + _NUM + " secs", stdout, re.M)
+        if m:
+            info["solve_time"] = float(m.group(1))
+    elif a in ("sklearn", "direct") and sk_json:
         info["read_time"] = sk_json["load_seconds"]
         info["solve_time"] = sk_json["fit_seconds"]
         info["time"] = sk_json["load_seconds"] + sk_json["fit_seconds"]
-        info["accuracy"] = sk_json.get("accuracy")
+        if "accuracy" in sk_json:
+            info["accuracy"] = sk_json.get("accuracy")
         info["accuracy_on"] = sk_json.get("accuracy_on")
         if "n_iter" in sk_json:
             info["iterations"] = sk_json["n_iter"]
@@ -211,20 +244,25 @@ def load_model(tool, path):
         return models.read_libsvm(path)
     if a == "ocas":
         return models.read_ocas(path, tool.opts.get("b", 0))
-    if a == "sklearn":
+    if a in ("sklearn", "direct"):
         return models.read_npz(path)
+    if a == "glpk":
+        return models.read_glpsol(path)
     raise ValueError(a)
 
 
-def parse_nesvm_spec(spec, threads):
-    """'SOLVER [nesvm train options]' (cases.NESVM_SOLVERS) -> Tool."""
+def parse_nesvm_spec(spec, threads, gamma=None):
+    """'SOLVER [nesvm train options]' (cases.NESVM_SOLVERS) -> Tool.  The
+    options keep their {gamma} placeholder (the command gets the problem's
+    gamma to 10 digits); the label shows gamma with %g."""
     words = shlex.split(spec)
-    label = " ".join(["nesvm"] + ([] if words[0] == "nesvm" else [words[0]]) + words[1:])
+    shown = [w.format(gamma="%g" % gamma) if gamma is not None else w for w in words[1:]]
+    label = " ".join(["nesvm"] + ([] if words[0] == "nesvm" else [words[0]]) + shown)
     if threads is not None:
         label += f" t{threads}"
     return Tool(label, "nesvm", {"solver": words[0], "args": words[1:], "threads": threads or 1})
 
 
 def model_suffix(tool):
-    return ".npz" if tool.adapter == "sklearn" else ".model"
+    return ".npz" if tool.adapter in ("sklearn", "direct") else ".model"
 

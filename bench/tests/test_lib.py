@@ -4,7 +4,9 @@ against values worked out by hand (plain asserts; no pytest needed).
 
     test_lib.py        prints one line per check, exits 1 on a failure
 """
+import json
 import os
+import subprocess
 import sys
 import tempfile
 
@@ -12,11 +14,13 @@ import numpy as np
 import scipy.sparse as sp
 
 sys.path.insert(0, os.path.dirname(os.path.dirname(os.path.abspath(__file__))))
-from lib import models, objectives  # noqa: E402
+from lib import glpk, models, objectives  # noqa: E402
 from lib.libsvm_write import format_rows, write_libsvm  # noqa: E402
 from lib.models import LinearModel  # noqa: E402
 
 TMP = tempfile.mkdtemp(prefix="bench_test_lib_")
+BENCH = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
+PY = "/usr/bin/python3"
 CHECKS = []
 
 
@@ -73,6 +77,114 @@ def _():
     assert abs(objectives.accuracy(X, Y, m) - 2 / 3) < 1e-12
 
 
+@check("objectives: hand-computed LP-SVM and LS-SVM values")
+def _():
+    m = LinearModel(np.array([0.5, -0.25]), 0.1, 1.0)
+    # ||w||_1 = 0.75; hinge sum 2.35 (above)
+    assert abs(objectives.primal("lp_hinge_l1", X, Y, m, 2.0) - (0.75 + 2 * 2.35)) < 1e-12
+    # residuals 1 - y f = [0.4, 0.6, 1.35]: all count, squares 0.16 + 0.36 + 1.8225
+    assert abs(objectives.primal("ls_squared_l2", X, Y, m, 2.0) - (0.15625 + 2 * 2.3425)) < 1e-12
+    # a row beyond the margin still costs in LS-SVM: f = 3 for y = +1 gives (1 - 3)^2 = 4
+    m3 = LinearModel(np.array([3.0, 0.0]), 0.0, 1.0)
+    X1, Y1 = sp.csr_matrix(np.array([[1.0, 0.0]])), np.array([1.0])
+    assert abs(objectives.primal("ls_squared_l2", X1, Y1, m3, 1.0) - (4.5 + 4.0)) < 1e-12
+    assert abs(objectives.primal("lp_hinge_l1", X1, Y1, m3, 1.0) - 3.0) < 1e-12
+
+
+def _small_problem(seed, n=60, d=5):
+    rng = np.random.default_rng(seed)
+    A = rng.normal(size=(n, d)) * (rng.random((n, d)) < 0.7)
+    lab = np.where(A @ rng.normal(size=d) + 0.3 * rng.normal(size=n) > 0.2, 2.0, 7.0)
+    return sp.csr_matrix(A), lab
+
+
+@check("GLPK: the harness's LP-SVM objective of glpsol's solution equals glpsol's optimum")
+def _():
+    Xs, lab = _small_problem(5)
+    for C, pos in ((1.0, 7.0), (0.1, 2.0)):
+        d = os.path.join(TMP, f"glpk{C:g}")
+        os.makedirs(d)
+        glpk.write_lp(os.path.join(d, "problem.lp"), Xs, lab, C, pos)
+        subprocess.run(["glpsol", "--lp", os.path.join(d, "problem.lp"), "-w", os.path.join(d, "m.raw"),
+                        "-o", os.path.join(d, glpk.PRINTED)], check=True, stdout=subprocess.DEVNULL)
+        m = models.read_glpsol(os.path.join(d, "m.raw"))
+        assert m.status == "OPTIMAL" and m.pos_label == pos, (m.status, m.pos_label)
+        P = objectives.primal("lp_hinge_l1", Xs, lab, m, C)
+        assert abs(P - m.lp_objective) <= 1e-9 * abs(m.lp_objective), (P, m.lp_objective)
+        # the printed file's objective (10 digits) agrees too
+        _, printed, _ = glpk.read_printed(os.path.join(d, glpk.PRINTED))
+        assert abs(P - printed) <= 1e-8 * abs(printed), (P, printed)
+        # optimality, checked independently: no small random move lowers P
+        rng = np.random.default_rng(1)
+        for _ in range(200):
+            step = LinearModel(m.w + 1e-4 * rng.normal(size=m.w.size), m.b + 1e-4 * rng.normal(),
+                               m.pos_label)
+            assert objectives.primal("lp_hinge_l1", Xs, lab, step, C) >= P - 1e-9
+
+
+@check("GLPK printed solution: long names wrapped onto a second line, status, objective")
+def _():
+    text = ("Problem:    \nRows:       1\nColumns:    3\nNon-zeros:  3\nStatus:     OPTIMAL\n"
+            "Objective:  obj = 1.5 (MINimum)\n\n"
+            "   No.   Row name   St   Activity     Lower bound   Upper bound    Marginal\n"
+            "------ ------------ -- ------------- ------------- ------------- -------------\n"
+            "     1 c1           NL             1             1                         0.5 \n\n"
+            "   No. Column name  St   Activity     Lower bound   Upper bound    Marginal\n"
+            "------ ------------ -- ------------- ------------- ------------- -------------\n"
+            "     1 p1           B          0.25             0               \n"
+            "     2 a_very_long_column_name\n"
+            "                    NL             0             0                         1 \n"
+            "     3 b            B         -1.75                             \n\n"
+            "Karush-Kuhn-Tucker optimality conditions:\n\nKKT.PE: max.abs.err = 0.00e+00 on row 0\n"
+            "\nEnd of output\n")
+    p = write("printed.txt", text)
+    st, obj, cols = glpk.read_printed(p)
+    assert st == "OPTIMAL" and obj == 1.5, (st, obj)
+    assert cols == [("p1", 0.25), ("a_very_long_column_name", 0.0), ("b", -1.75)], cols
+
+
+@check("LS-SVM: C x RidgeClassifier's objective = the LS-SVM objective; Ridge, ls_normal.py and "
+       "least squares agree")
+def _():
+    from sklearn.linear_model import RidgeClassifier
+    Xs, lab = _small_problem(9, n=80, d=6)
+    C = 0.7
+    r = RidgeClassifier(alpha=1 / (2 * C), fit_intercept=True, tol=1e-12).fit(Xs, lab)
+    m = LinearModel(r.coef_[0], float(r.intercept_[0]), float(r.classes_[1]))
+    y = objectives.signed_targets(lab, m.pos_label)
+    f = Xs @ m.w + m.b
+    ridge_obj = float((y - f) @ (y - f)) + r.alpha * float(m.w @ m.w)
+    P = objectives.primal("ls_squared_l2", Xs, lab, m, C)
+    assert abs(C * ridge_obj - P) <= 1e-12 * P, (C * ridge_obj, P)
+    # independent optimum: least squares on [sqrt(C) Z; E / sqrt(2)] theta ~ [sqrt(C) y; 0]
+    n, d = Xs.shape
+    Z = np.hstack([Xs.toarray(), np.ones((n, 1))])
+    E = np.eye(d + 1)[:d]
+    theta = np.linalg.lstsq(np.vstack([np.sqrt(C) * Z, E / np.sqrt(2)]),
+                            np.concatenate([np.sqrt(C) * y, np.zeros(d)]), rcond=None)[0]
+    P_ls = objectives.primal("ls_squared_l2", Xs, lab, LinearModel(theta[:d], theta[d], m.pos_label), C)
+    assert abs(P - P_ls) <= 1e-9 * P_ls, (P, P_ls)
+    # the harness's reference program
+    from lib.libsvm_write import write_libsvm
+    data = os.path.join(TMP, "ls.svm")
+    write_libsvm(data, lab.astype(int), Xs, decimals=17)
+    mz, js = os.path.join(TMP, "ls.npz"), os.path.join(TMP, "ls.json")
+    subprocess.run([PY, os.path.join(BENCH, "ls_normal.py"), "--train", data, "--n-features", str(d),
+                    "--C", repr(C), "--model", mz, "--json", js], check=True)
+    Xr, labr = load_svm(data, d)
+    mn = models.read_npz(mz)
+    P_n = objectives.primal("ls_squared_l2", Xr, labr, mn, C)
+    assert abs(P_n - P_ls) <= 1e-9 * P_ls, (P_n, P_ls)
+    with open(js) as f:
+        assert abs(json.load(f)["objective"] - P_n) <= 1e-12 * P_n
+
+
+def load_svm(path, d):
+    from sklearn.datasets import load_svmlight_file
+    Xr, labr = load_svmlight_file(path, n_features=d)
+    return Xr.tocsr(), labr
+
+
 @check("nesvm model: w, b, positive label (format version 1)")
 def _():
     p = write("n.model", "nesvm_model 1\nsolver nesvm\nproblem c_svm_hinge_l2\nkernel linear\n"
@@ -81,7 +193,24 @@ def _():
               "b 0.25\nw\n1.5\n-2\nend\n")
     m = models.read_nesvm(p)
     assert m.w.tolist() == [1.5, -2.0] and m.b == 0.25 and m.pos_label == -1.0
+    assert m.problem == "c_svm_hinge_l2"
     assert models.read_nesvm_info(p)[0]["iterations"] == 5
+    p = write("lp.model", "nesvm_model 1\nsolver nesvm\nproblem lp_svm_hinge_l1\nkernel linear\n"
+              "multiclass ovo\nnr_class 2\nlabels 1 -1\nnr_feature 2\nparam svm_type lp\nparam c 1\n"
+              "nr_submodel 1\nsubmodel 0 pos 0 neg 1 exit converged iterations 23 primal 2 gap 0.001\n"
+              "b -0.5\nw\n0\n3\nend\n")
+    m = models.read_nesvm(p)
+    assert m.w.tolist() == [0.0, 3.0] and m.b == -0.5 and m.pos_label == 1.0 and m.problem == "lp_svm_hinge_l1"
+    # kernel models are used through nesvm predict only
+    p = write("k.model", "nesvm_model 1\nsolver nesvm\nproblem c_svm_hinge_l2\nkernel rbf\nmulticlass ovo\n"
+              "nr_class 2\nlabels 1 -1\nnr_feature 2\nnr_basis 1\nbasis\nsv 1:1\nnr_submodel 1\n"
+              "submodel 0 pos 0 neg 1 exit converged iterations 7 primal 2 gap 0.001\nb 0\nbeta\n1\nend\n")
+    try:
+        models.read_nesvm(p)
+        raise AssertionError("a kernel model was read as linear")
+    except models.ModelError:
+        pass
+    assert models.read_nesvm_info(p)[0]["iterations"] == 7
 
 
 @check("LIBLINEAR model: -B 1 bias row, label order")
