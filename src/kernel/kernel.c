@@ -111,7 +111,6 @@ nesvm_status nv_kernel_block(const nv_kernel *k, const nesvm_dataset *X, const i
         size_t nbuf = (size_t)(dmax ? dmax : 1);
         double *bufs = nv_calloc((size_t)threads * nbuf, sizeof(double));
         if (!bufs) return nv_error(err, NESVM_ERR_NOMEM, "out of memory for kernel buffers");
-        (void)threads;
 #ifdef _OPENMP
 #pragma omp parallel for num_threads(threads) schedule(static) if (threads > 1 && nz > 1)
 #endif
