@@ -50,6 +50,15 @@ void nv_kernel_sqnorms(const nesvm_dataset *X, const int64_t *rows, int64_t n, d
     }
 }
 
+nesvm_status nv_kernel_psd_error(const nv_kernel *k, nesvm_error *err)
+{
+    return nv_error(err, NESVM_ERR_DATA,
+                    "the %s kernel matrix of the basis has no positive diagonal entry "
+                    "(K(x,x) <= 0 for every basis row): nesvm needs a positive "
+                    "semi-definite kernel (for sigmoid, try coef0 >= 0)",
+                    nv_kernel_names[k->type]);
+}
+
 /* Copy row r of a dense dataset's first dc columns into dst as doubles. */
 static void dense_row(const nesvm_dataset *X, int64_t r, int32_t dc, double *dst)
 {
@@ -253,11 +262,7 @@ nesvm_status nv_kfeat_build(const nv_kernel *k, const nesvm_dataset *X, const in
         lapack_int info = LAPACKE_dpstrf(LAPACK_COL_MAJOR, 'L', (lapack_int)nb, K, (lapack_int)nb, piv,
                                          &rank, -1.0);
         if (info < 0 || rank <= 0) {
-            st = nv_error(err, NESVM_ERR_DATA,
-                          "the %s kernel matrix of the basis has no positive diagonal entry "
-                          "(K(x,x) <= 0 for every basis row): nesvm needs a positive "
-                          "semi-definite kernel (for sigmoid, try coef0 >= 0)",
-                          nv_kernel_names[k->type]);
+            st = nv_kernel_psd_error(k, err);
             goto fail;
         }
         int64_t r = rank;

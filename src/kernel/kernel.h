@@ -32,6 +32,9 @@ extern const char *const nv_kernel_names[4];
 /* K from the dot product u.v and the squared norms ||u||^2, ||v||^2. */
 double nv_kernel_value(const nv_kernel *k, double dot, double sqa, double sqb);
 
+/* The error for a kernel with no positive K(x,x) on the basis. */
+nesvm_status nv_kernel_psd_error(const nv_kernel *k, nesvm_error *err);
+
 /* Squared norms of rows[0..n) of X (rows == NULL: 0..n-1). */
 void nv_kernel_sqnorms(const nesvm_dataset *X, const int64_t *rows, int64_t n, double *out);
 
@@ -82,5 +85,46 @@ nesvm_status nv_kfeat_build(const nv_kernel *k, const nesvm_dataset *X, const in
 /* beta (r entries) of the expansion whose feature weights are v. */
 void nv_kfeat_coef(const nv_kfeat *f, const double *v, double *beta);
 void nv_kfeat_free(nv_kfeat *f);
+
+/*
+ * The kernel matrix of n training rows as an operator, for the solvers that
+ * work on the expansion coefficients beta directly (nesvm_kernel.c):
+ *   stored   when n^2 floats fit mem_mb, K is computed once (its lower
+ *            triangle in row blocks, dgemm for dense data) and kept in
+ *            single precision; products then read it;
+ *   on the fly  otherwise every product recomputes the kernel values it
+ *            needs, in blocks of at most 64 MB (nv_kernel_block), so memory
+ *            stays O(n) whatever n is, at the price of kernel evaluations.
+ * Positions are 0..n-1 (the order of the rows given to nv_kmat_init).
+ * A kernel with no positive K(x,x) is an error (nv_kernel_psd_error).
+ */
+typedef struct nv_kmat {
+    nv_kernel k;
+    const nesvm_dataset *X;
+    int64_t n;
+    int64_t *rows;      /* n dataset rows */
+    double *sq;         /* n squared norms */
+    float *K;           /* n x n row-major, or NULL: on the fly */
+    int threads;
+    int64_t evals;      /* kernel values computed so far (the stored matrix counts once) */
+    int64_t *xr, *zr;   /* scratch: dataset rows of a block */
+    double *xs, *zs;    /* scratch: their squared norms */
+    double *blk;        /* scratch: one kernel block */
+    size_t blk_cap;
+} nv_kmat;
+
+nesvm_status nv_kmat_init(nv_kmat *km, const nv_kernel *k, const nesvm_dataset *X,
+                          const int64_t *rows, int64_t n, double mem_mb, int threads,
+                          nesvm_error *err);
+void nv_kmat_free(nv_kmat *km);
+/* out (nr x ncol, row-major) = K[ri, ci] V with V nc x ncol row-major;
+ * ri / ci are positions (NULL: 0..n-1, then nr / nc must be n). */
+nesvm_status nv_kmat_mul(nv_kmat *km, const int64_t *ri, int64_t nr, const int64_t *ci, int64_t nc,
+                         const double *V, int ncol, double *out, nesvm_error *err);
+/* out[a * ldo + b] = K[ri[a], ci[b]]. */
+nesvm_status nv_kmat_block(nv_kmat *km, const int64_t *ri, int64_t nr, const int64_t *ci,
+                           int64_t nc, double *out, int64_t ldo, nesvm_error *err);
+/* K[i, i]. */
+double nv_kmat_diag(const nv_kmat *km, int64_t i);
 
 #endif

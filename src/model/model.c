@@ -138,6 +138,34 @@ static int warm_point(const nesvm_model *init, const double *classes, int i, int
     return 0;
 }
 
+/* A full-kernel model trained on its expansion (one coefficient per training
+ * row, stride n in wbuf): keep the rows where some sub-model has a non-zero
+ * coefficient (at least one), and copy them as the basis. */
+static nesvm_status compact_expansion(nesvm_model *m, const nesvm_dataset *ds, const int64_t *rows,
+                                      int64_t n, nesvm_error *err)
+{
+    int64_t *keep = nv_malloc_array((size_t)(n ? n : 1), sizeof(int64_t));
+    if (!keep) return nv_error(err, NESVM_ERR_NOMEM, "out of memory");
+    int64_t kept = 0;
+    for (int64_t p = 0; p < n; p++) {
+        int any = 0;
+        for (int s = 0; s < m->nsub && !any; s++) any = m->wbuf[(size_t)s * (size_t)n + (size_t)p] != 0;
+        if (any) keep[kept++] = p;
+    }
+    if (kept == 0) keep[kept++] = 0; /* an all-zero expansion still has a basis */
+    /* in place: the destination never passes the source */
+    for (int s = 0; s < m->nsub; s++) {
+        for (int64_t j = 0; j < kept; j++)
+            m->wbuf[(size_t)s * (size_t)kept + (size_t)j] = m->wbuf[(size_t)s * (size_t)n + (size_t)keep[j]];
+        m->sub[s].w = m->wbuf + (size_t)s * (size_t)kept;
+    }
+    m->ncoef = kept;
+    for (int64_t j = 0; j < kept; j++) keep[j] = rows ? rows[keep[j]] : keep[j];
+    nesvm_status st = nv_dataset_copy_rows(ds, keep, kept, &m->basis, err);
+    nv_free(keep);
+    return st;
+}
+
 nesvm_status nv_train_rows(const nesvm_dataset *ds, const int64_t *rows, int64_t n,
                            const nesvm_params *params, const nesvm_model *init,
                            nesvm_progress_fn progress, void *user, nesvm_model **out,
@@ -158,7 +186,16 @@ nesvm_status nv_train_rows(const nesvm_dataset *ds, const int64_t *rows, int64_t
     double *y = NULL, *cost = NULL, *w0 = NULL, *v = NULL;
     nv_kfeat kf;
     memset(&kf, 0, sizeof kf);
+    nv_kmat km;
+    memset(&km, 0, sizeof km);
     const int kernel = params->kernel != NV_KERNEL_LINEAR;
+    /* a full kernel with a quadratic penalty (C-SVM, LS-SVM) is solved on its
+     * expansion coefficients with K as an operator (stored or on the fly);
+     * a reduced basis, LP-SVM and the Nesterov method go through kernel
+     * features (kernel.h) */
+    const int beta_space = kernel && solver && strcmp(solver->name, "nesvm") == 0 &&
+                           (params->basis <= 0 || params->basis >= n) &&
+                           params->svm_type != NV_SVM_LP && params->method == NV_METHOD_NEWTON;
     nesvm_status st = NESVM_OK;
     if (stats) {
         memset(stats, 0, sizeof *stats);
@@ -196,10 +233,18 @@ nesvm_status nv_train_rows(const nesvm_dataset *ds, const int64_t *rows, int64_t
                       nv_kernel_names[kernel ? params->kernel : init->params->kernel]);
         goto done;
     }
-    if (kernel) {
+    nv_kernel kk = {params->kernel, params->gamma > 0 ? params->gamma : 1.0 / (ds->d > 0 ? ds->d : 1),
+                    params->coef0, params->degree};
+    if (beta_space) {
+        st = nv_kmat_init(&km, &kk, ds, rows, n, params->kernel_memory, params->threads, err);
+        if (st != NESVM_OK) goto done;
+        v = nv_malloc_array((size_t)n, sizeof(double));
+        if (!v) {
+            st = nv_error(err, NESVM_ERR_NOMEM, "out of memory");
+            goto done;
+        }
+    } else if (kernel) {
         /* the kernel problem becomes a linear one on kernel features */
-        nv_kernel kk = {params->kernel, params->gamma > 0 ? params->gamma : 1.0 / (ds->d > 0 ? ds->d : 1),
-                        params->coef0, params->degree};
         st = nv_kfeat_build(&kk, ds, rows, n, params->basis, params->svm_type != NV_SVM_LP,
                             params->seed, params->kernel_memory, params->threads, &kf, err);
         if (st != NESVM_OK) goto done;
@@ -230,15 +275,15 @@ nesvm_status nv_train_rows(const nesvm_dataset *ds, const int64_t *rows, int64_t
             goto done;
         }
     }
-    st = nv_model_alloc(k, nsub, ds->d, kernel ? kf.r : ds->d, &m, err);
+    st = nv_model_alloc(k, nsub, ds->d, beta_space ? n : kernel ? kf.r : ds->d, &m, err);
     if (st != NESVM_OK) goto done;
     memcpy(m->labels, classes, (size_t)k * sizeof(double));
     nesvm_params_destroy(m->params);
     m->params = NULL;
     st = nesvm_params_copy(params, &m->params, err);
     if (st != NESVM_OK) goto done;
-    if (kernel) {
-        m->params->gamma = kf.k.gamma; /* resolved */
+    if (kernel) m->params->gamma = kk.gamma; /* resolved */
+    if (kernel && !beta_space) {
         int64_t *brows = nv_malloc_array((size_t)kf.r, sizeof(int64_t));
         if (!brows) {
             st = nv_error(err, NESVM_ERR_NOMEM, "out of memory");
@@ -301,8 +346,14 @@ nesvm_status nv_train_rows(const nesvm_dataset *ds, const int64_t *rows, int64_t
             memset(&res, 0, sizeof res);
             res.w = kernel ? v : sm->w;
             nv_progress_sink sink = {progress, user, s, nsub};
-            st = solver->train_binary(&pb, m->params, &sink, &res, err);
-            if (kernel) nv_kfeat_coef(&kf, v, sm->w);
+            if (beta_space) {
+                nv_kernel_problem kp = {&km, sub_rows, cnt, y, cost};
+                st = nv_nesvm_kernel_train(&kp, m->params, &sink, &res, err);
+                for (int64_t a = 0; a < cnt; a++) sm->w[sub_rows[a]] = v[a];
+            } else {
+                st = solver->train_binary(&pb, m->params, &sink, &res, err);
+                if (kernel) nv_kfeat_coef(&kf, v, sm->w);
+            }
             sm->b = res.b;
             sm->exit_reason = res.exit_reason;
             sm->iterations = res.iterations;
@@ -321,6 +372,7 @@ nesvm_status nv_train_rows(const nesvm_dataset *ds, const int64_t *rows, int64_t
         if (k == 2) break;
     }
     nv_free(cw);
+    if (beta_space && st == NESVM_OK) st = compact_expansion(m, ds, rows, n, err);
 done:
     if (stats) stats->seconds = nv_now() - t0;
     nv_free(classes);
@@ -331,6 +383,7 @@ done:
     nv_free(w0);
     nv_free(v);
     nv_kfeat_free(&kf);
+    nv_kmat_free(&km);
     nesvm_params_destroy(defaults);
     if (st != NESVM_OK) {
         nesvm_model_destroy(m);

@@ -63,6 +63,26 @@ nesvm_status nv_obj_init(nv_obj *o, const nv_binary_problem *pb, int type, int b
     return NESVM_OK;
 }
 
+nesvm_status nv_obj_init_plain(nv_obj *o, const nv_binary_problem *pb, int type, int bias,
+                               nesvm_error *err)
+{
+    memset(o, 0, sizeof *o);
+    o->pb = pb;
+    o->type = type;
+    o->bias = bias;
+    size_t nn = (size_t)(pb->n ? pb->n : 1);
+    o->s = nv_malloc_array(nn, sizeof(double));
+    o->m = nv_malloc_array(nn, sizeof(double));
+    o->a = nv_malloc_array(nn, sizeof(double));
+    if (!o->s || !o->m || !o->a) {
+        nv_obj_free(o);
+        return nv_error(err, NESVM_ERR_NOMEM, "out of memory for the objective (n=%lld)",
+                        (long long)pb->n);
+    }
+    for (int64_t i = 0; i < pb->n; i++) o->s[i] = 1.0;
+    return NESVM_OK;
+}
+
 void nv_obj_margins(nv_obj *o, const double *w, double b)
 {
     const nv_binary_problem *pb = o->pb;
@@ -106,140 +126,142 @@ static void regularizer(const nv_obj *o, const double *w, double nu, double *R, 
     *nnz = k;
 }
 
-/* LS-SVM: loss values, alpha = 2 c r, and the dual bound of the balanced,
- * best-scaled alpha. */
-static void evaluate_ls(nv_obj *o, const double *w, nv_obj_eval *e)
+void nv_obj_pass(nv_obj *o, double mu, nv_obj_sums *q)
 {
     const nv_binary_problem *pb = o->pb;
     const int64_t n = pb->n;
-    const int32_t d = pb->X->d;
-    double loss = 0, sp = 0, sn = 0, sy = 0;
-    int64_t nsv = 0;
-    for (int64_t i = 0; i < n; i++) {
-        double c = pb->cost[i];
-        double r = 1.0 - pb->y[i] * o->m[i];
-        loss += c * r * r;
-        double alpha = 2.0 * c * r;
-        o->a[i] = alpha;
-        nsv += alpha != 0;
-        if (pb->y[i] > 0)
-            sp += alpha;
-        else
-            sn += alpha;
-        sy += pb->y[i];
-    }
-    nv_xta(pb->X, pb->rows, n, o->a, pb->y, o->vp, o->vn, &o->lw);
-    /* balance: alpha' = alpha - t y with t = sum alpha_i y_i / n, so that
-     * sum alpha'_i y_i = 0; X^T(alpha' y) = X^T(alpha y) - t X^T 1 */
-    double t = o->bias && n > 0 ? (sp - sn) / (double)n : 0.0;
-    double S = sp + sn - t * sy, Q = 0, V = 0;
-    for (int64_t i = 0; i < n; i++) {
-        double a = o->a[i] - t * pb->y[i];
-        Q += a * a / (2.0 * pb->cost[i]);
-    }
-    for (int32_t j = 0; j < d; j++) {
-        double v = o->vp[j] - o->vn[j] - (o->colsum ? t * o->colsum[j] : 0.0);
-        V += v * v;
-    }
-    /* D(theta alpha') = theta S - theta^2 (Q + V)/2, best theta = S/(Q + V) */
-    double D = Q + V > 0 ? 0.5 * S * S / (Q + V) : 0.0;
-    double R, Rs;
-    regularizer(o, w, 0.0, &R, &Rs, &e->nnz_w);
-    e->P = e->Fmu = R + loss;
-    e->D = e->Dmu = D;
-    e->sp = sp;
-    e->sn = sn;
-    e->gb = o->bias ? -(sp - sn) : 0.0;
-    e->nsv = nsv;
-    e->nbound = 0;
-}
-
-void nv_obj_evaluate_at(nv_obj *o, const double *w, double mu, double nu, nv_obj_eval *e)
-{
+    memset(q, 0, sizeof *q);
     if (o->type == NV_SVM_LS) {
-        evaluate_ls(o, w, e);
+        for (int64_t i = 0; i < n; i++) {
+            double c = pb->cost[i];
+            double r = 1.0 - pb->y[i] * o->m[i];
+            q->loss += c * r * r;
+            double alpha = 2.0 * c * r;
+            o->a[i] = alpha;
+            q->nsv += alpha != 0;
+            if (pb->y[i] > 0)
+                q->sp += alpha;
+            else
+                q->sn += alpha;
+            q->sy += pb->y[i];
+        }
+        q->lmu = q->loss;
         return;
     }
-    const nv_binary_problem *pb = o->pb;
-    const int64_t n = pb->n;
-    const int32_t d = pb->X->d;
-    double hinge = 0, hmu = 0, sp = 0, sn = 0, qp = 0, qn = 0, umax_all = 0;
-    int64_t nsv = 0, nbound = 0;
     for (int64_t i = 0; i < n; i++) {
         double c = pb->cost[i], s = o->s[i];
         double r = 1.0 - pb->y[i] * o->m[i];
         double u = 0;
         if (r > 0) {
-            hinge += c * r;
+            q->loss += c * r;
             double t = mu * s;
             if (r >= t) {
                 u = 1.0;
-                hmu += c * (r - 0.5 * t);
-                nbound++;
+                q->lmu += c * (r - 0.5 * t);
+                q->nbound++;
             } else {
                 u = r / t;
-                hmu += c * r * u * 0.5;
+                q->lmu += c * r * u * 0.5;
             }
-            nsv++;
+            q->nsv++;
         }
-        if (u > umax_all) umax_all = u;
+        if (u > q->umax) q->umax = u;
         double alpha = c * u;
         o->a[i] = alpha;
         if (pb->y[i] > 0) {
-            sp += alpha;
-            qp += c * s * u * u;
+            q->sp += alpha;
+            q->qp += c * s * u * u;
         } else {
-            sn += alpha;
-            qn += c * s * u * u;
+            q->sn += alpha;
+            q->qn += c * s * u * u;
         }
     }
-    nv_xta(pb->X, pb->rows, n, o->a, pb->y, o->vp, o->vn, &o->lw);
-    /* rescale one class so that sum alpha_i y_i = 0 (needed with a free bias) */
-    double rp = 1, rn = 1;
-    if (o->bias) {
-        if (sp > sn)
-            rp = sn / sp;
-        else if (sn > sp)
-            rn = sp / sn;
+}
+
+void nv_obj_balance(const nv_obj *o, const nv_obj_sums *q, double *rp, double *rn, double *t)
+{
+    *rp = *rn = 1;
+    *t = 0;
+    if (!o->bias) return;
+    if (o->type == NV_SVM_LS) {
+        /* alpha' = alpha - t y with t = sum alpha_i y_i / n: sum alpha'_i y_i = 0 */
+        *t = o->pb->n > 0 ? (q->sp - q->sn) / (double)o->pb->n : 0.0;
+    } else if (q->sp > q->sn) {
+        *rp = q->sn / q->sp; /* rescale one class so that sum alpha_i y_i = 0 */
+    } else if (q->sn > q->sp) {
+        *rn = q->sp / q->sn;
     }
-    double vv = 0, vinf = 0;
-    for (int32_t j = 0; j < d; j++) {
-        double v = rp * o->vp[j] - rn * o->vn[j];
-        vv += v * v;
-        if (fabs(v) > vinf) vinf = fabs(v);
+}
+
+void nv_obj_finish(const nv_obj *o, const nv_obj_sums *q, double rp, double rn, double t,
+                   double vv, double vinf, double R, double Rs, int64_t nnz_w, double mu, double nu,
+                   nv_obj_eval *e)
+{
+    const nv_binary_problem *pb = o->pb;
+    e->nnz_w = nnz_w;
+    e->sp = q->sp;
+    e->sn = q->sn;
+    e->gb = o->bias ? -(q->sp - q->sn) : 0.0;
+    e->nsv = q->nsv;
+    e->nbound = q->nbound;
+    if (o->type == NV_SVM_LS) {
+        double S = q->sp + q->sn - t * q->sy, Q = 0;
+        for (int64_t i = 0; i < pb->n; i++) {
+            double a = o->a[i] - t * pb->y[i];
+            Q += a * a / (2.0 * pb->cost[i]);
+        }
+        /* D(theta alpha') = theta S - theta^2 (Q + V)/2, best theta = S/(Q + V) */
+        double D = Q + vv > 0 ? 0.5 * S * S / (Q + vv) : 0.0;
+        e->P = e->Fmu = R + q->loss;
+        e->D = e->Dmu = D;
+        return;
     }
     /* theta <= 1/max u keeps theta alpha_i <= c_i */
-    double sa = rp * sp + rn * sn, q = rp * rp * qp + rn * rn * qn;
-    double umax = (rp > rn ? rp : rn) * umax_all;
+    double sa = rp * q->sp + rn * q->sn, qq = rp * rp * q->qp + rn * rn * q->qn;
+    double umax = (rp > rn ? rp : rn) * q->umax;
     double tmax = umax > 0 ? 1.0 / umax : 1.0;
-    double R, Rs;
-    regularizer(o, w, nu, &R, &Rs, &e->nnz_w);
     if (o->type == NV_SVM_C) {
         /* D(theta alpha) = theta sa - theta^2/2 vv is concave in theta */
-        double th = vv > 0 ? sa / vv : tmax, thm = vv + mu * q > 0 ? sa / (vv + mu * q) : tmax;
+        double th = vv > 0 ? sa / vv : tmax, thm = vv + mu * qq > 0 ? sa / (vv + mu * qq) : tmax;
         if (th > tmax) th = tmax;
         if (thm > tmax) thm = tmax;
         e->D = th * sa - 0.5 * th * th * vv;
-        e->Dmu = thm * sa - 0.5 * thm * thm * (vv + mu * q);
+        e->Dmu = thm * sa - 0.5 * thm * thm * (vv + mu * qq);
     } else {
         /* LP: dual max sum a s.t. 0 <= a <= c, ||X^T(a y)||_inf <= 1 (and
          * sum a y = 0): D(theta alpha) = theta sa is linear, so theta is the
          * largest admissible; the smoothed dual subtracts
          * theta^2/2 (nu ||v||^2 + mu q) */
         if (vinf > 0 && 1.0 / vinf < tmax) tmax = 1.0 / vinf;
-        double k2 = nu * vv + mu * q;
+        double k2 = nu * vv + mu * qq;
         double thm = k2 > 0 ? sa / k2 : tmax;
         if (thm > tmax) thm = tmax;
         e->D = tmax * sa;
         e->Dmu = thm * sa - 0.5 * thm * thm * k2;
     }
-    e->P = R + hinge;
-    e->Fmu = Rs + hmu;
-    e->sp = sp;
-    e->sn = sn;
-    e->gb = o->bias ? -(sp - sn) : 0.0;
-    e->nsv = nsv;
-    e->nbound = nbound;
+    e->P = R + q->loss;
+    e->Fmu = Rs + q->lmu;
+}
+
+void nv_obj_evaluate_at(nv_obj *o, const double *w, double mu, double nu, nv_obj_eval *e)
+{
+    const nv_binary_problem *pb = o->pb;
+    const int32_t d = pb->X->d;
+    nv_obj_sums q;
+    nv_obj_pass(o, mu, &q);
+    nv_xta(pb->X, pb->rows, pb->n, o->a, pb->y, o->vp, o->vn, &o->lw);
+    double rp, rn, t;
+    nv_obj_balance(o, &q, &rp, &rn, &t);
+    double vv = 0, vinf = 0;
+    for (int32_t j = 0; j < d; j++) {
+        double v = rp * o->vp[j] - rn * o->vn[j] - (o->colsum ? t * o->colsum[j] : 0.0);
+        vv += v * v;
+        if (fabs(v) > vinf) vinf = fabs(v);
+    }
+    double R, Rs;
+    int64_t nnz;
+    regularizer(o, w, nu, &R, &Rs, &nnz);
+    nv_obj_finish(o, &q, rp, rn, t, vv, vinf, R, Rs, nnz, mu, nu, e);
 }
 
 void nv_obj_grad(const nv_obj *o, const double *w, double nu, double *g)
@@ -301,7 +323,8 @@ double nv_obj_lipschitz(nv_obj *o, int kind, uint64_t seed, double *v)
  *   phi''(t) = R''(t) + sum_i c_i l''(r_i + t dr_i) dr_i^2.
  * For the L2 norm R'(t) = A + t B with A = w.p, B = ||p||^2. */
 static void phi_derivs(const nv_obj *o, const double *mp, double mu, double nu, const double *w,
-                       const double *p, double A, double B, double t, double *d1, double *d2)
+                       const double *p, int reg, double A, double B, double t, double *d1,
+                       double *d2)
 {
     const nv_binary_problem *pb = o->pb;
     double s1 = 0, s2 = 0;
@@ -331,7 +354,7 @@ static void phi_derivs(const nv_obj *o, const double *mp, double mu, double nu, 
         }
     }
     double r1 = 0, r2 = 0;
-    if (p && nv_obj_l1(o)) {
+    if (reg && p && nv_obj_l1(o)) {
         const int32_t d = pb->X->d;
         for (int32_t j = 0; j < d; j++) {
             if (p[j] == 0) continue;
@@ -345,7 +368,7 @@ static void phi_derivs(const nv_obj *o, const double *mp, double mu, double nu, 
                 r2 += p[j] * p[j] / nu;
             }
         }
-    } else if (p) {
+    } else if (reg) {
         r1 = A + t * B;
         r2 = B;
     }
@@ -362,13 +385,19 @@ double nv_obj_line_search(const nv_obj *o, const double *mp, double mu, double n
         A = nv_dot(w, p, d);
         B = nv_dot(p, p, d);
     }
+    return nv_obj_line_search_q(o, mp, mu, nu, w, p, p != NULL, A, B);
+}
+
+double nv_obj_line_search_q(const nv_obj *o, const double *mp, double mu, double nu,
+                            const double *w, const double *p, int reg, double A, double B)
+{
     double f1, f2;
-    phi_derivs(o, mp, mu, nu, w, p, A, B, 0.0, &f1, &f2);
+    phi_derivs(o, mp, mu, nu, w, p, reg, A, B, 0.0, &f1, &f2);
     if (!(f1 < 0)) return 0.0;
     const double tol = 1e-12 * fabs(f1);
     double lo = 0, hi = INFINITY, t = 1.0;
     for (int it = 0; it < 100; it++) {
-        phi_derivs(o, mp, mu, nu, w, p, A, B, t, &f1, &f2);
+        phi_derivs(o, mp, mu, nu, w, p, reg, A, B, t, &f1, &f2);
         if (fabs(f1) <= tol) break;
         if (f1 < 0)
             lo = t;

@@ -60,6 +60,33 @@ void nv_obj_free(nv_obj *o);
 static inline int nv_obj_hinge(const nv_obj *o) { return o->type != NV_SVM_LS; }
 static inline int nv_obj_l1(const nv_obj *o) { return o->type == NV_SVM_LP; }
 
+/* An objective over margins only, for solvers that compute the margins and
+ * the dual quadratic term themselves (kernel expansions): pb->X may be NULL,
+ * s_i = 1, and only nv_obj_pass / _balance / _finish and the line search
+ * may be used. */
+nesvm_status nv_obj_init_plain(nv_obj *o, const nv_binary_problem *pb, int type, int bias,
+                               nesvm_error *err);
+
+/* The pieces of an evaluation.  nv_obj_pass: the per-sample sums at the
+ * margins in o->m, and alpha in o->a. */
+typedef struct nv_obj_sums {
+    double loss, lmu;      /* sum c_i l(r_i), unsmoothed and smoothed */
+    double sp, sn;         /* sum of alpha over positive / negative samples */
+    double qp, qn;         /* hinge: sum c_i s_i u_i^2 by class */
+    double umax, sy;       /* largest u_i; sum y_i (LS) */
+    int64_t nsv, nbound;
+} nv_obj_sums;
+void nv_obj_pass(nv_obj *o, double mu, nv_obj_sums *q);
+/* The balanced dual point a' (free bias): alpha_i times rp (y_i > 0) or rn
+ * (y_i < 0) for the hinge models, alpha_i - t y_i for LS-SVM. */
+void nv_obj_balance(const nv_obj *o, const nv_obj_sums *q, double *rp, double *rn, double *t);
+/* The evaluation from the sums, vv = ||X^T(a' y)||^2 (the penalty's metric),
+ * vinf = ||X^T(a' y)||_inf (LP-SVM), and the regularizer's value R, smoothed
+ * value Rs and non-zero count. */
+void nv_obj_finish(const nv_obj *o, const nv_obj_sums *q, double rp, double rn, double t,
+                   double vv, double vinf, double R, double Rs, int64_t nnz_w, double mu, double nu,
+                   nv_obj_eval *e);
+
 /* Margins only: o->m[i] = x_i.w + b (one X*w). */
 void nv_obj_margins(nv_obj *o, const double *w, double b);
 /* Evaluate at (w, b) from the margins in o->m (which the caller may have
@@ -88,6 +115,10 @@ static inline double nv_obj_curv(const nv_obj *o, int64_t i, double r, double mu
  * direction. */
 double nv_obj_line_search(const nv_obj *o, const double *mp, double mu, double nu, const double *w,
                           const double *p);
+/* The same with the L2 regularizer's terms given: R'(t) = A + t B (reg != 0;
+ * reg == 0: a step in b alone).  LP-SVM's L1 norm still reads w and p. */
+double nv_obj_line_search_q(const nv_obj *o, const double *mp, double mu, double nu,
+                            const double *w, const double *p, int reg, double A, double B);
 
 /* lambda, the loss part of the Lipschitz constant of grad F:
  *   C-SVM L = 1 + lambda/mu,  LP-SVM L = 1/nu + lambda/mu,  LS-SVM L = 1 + 2 lambda

@@ -34,6 +34,17 @@ typedef struct nv_binary_result {
     int64_t n_sv;
 } nv_binary_result;
 
+/* A binary problem on the expansion coefficients of a full kernel: n rows
+ * given as positions into a kernel matrix operator (kernel.h). */
+struct nv_kmat;
+typedef struct nv_kernel_problem {
+    struct nv_kmat *K;
+    const int64_t *pos;  /* n positions into K (NULL: 0..n-1) */
+    int64_t n;
+    const double *y;
+    const double *cost;
+} nv_kernel_problem;
+
 typedef struct nv_progress_sink {
     nesvm_progress_fn fn;
     void *user;
@@ -61,6 +72,11 @@ nesvm_status nv_nesvm_newton_train(const nv_binary_problem *pb, const nesvm_para
                                    const nv_progress_sink *sink, nv_binary_result *res,
                                    nesvm_error *err);
 nesvm_status nv_nesvm_linear_train(const nv_binary_problem *pb, const nesvm_params *p,
+                                   const nv_progress_sink *sink, nv_binary_result *res,
+                                   nesvm_error *err);
+/* C-SVM and LS-SVM on a full kernel, Newton in the K metric; res->w gets
+ * the n expansion coefficients (nesvm_kernel.c). */
+nesvm_status nv_nesvm_kernel_train(const nv_kernel_problem *kp, const nesvm_params *p,
                                    const nv_progress_sink *sink, nv_binary_result *res,
                                    nesvm_error *err);
 

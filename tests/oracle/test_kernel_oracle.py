@@ -96,34 +96,42 @@ def main():
             kargs += [o, '%g' % v]
         subprocess.run(['svm-train', '-q', '-c', '%g' % C, '-e', '1e-6'] + kargs + [data, lm],
                        check=True)
-        out = subprocess.run([nesvm, 'train', '-c', '%g' % C, '-e', '1e-4'] + kargs + [data, nm],
-                             check=True, capture_output=True, text=True).stdout
-        gap = float(re.search(r'relative gap ([0-9.e+-]+)', out).group(1))
-        res = {}
-        for name, (S, beta, b, pos) in (('libsvm', libsvm_model(lm, d)), ('nesvm', nesvm_model(nm, d))):
-            y = np.where(y_raw == pos, 1.0, -1.0)
-            f = kernel(X, S, kt, gamma, coef0, degree) @ beta + b
-            KSS = kernel(S, S, kt, gamma, coef0, degree)
-            P = 0.5 * beta @ KSS @ beta + C * np.maximum(0, 1 - y * f).sum()
-            res[name] = (P, np.sign(f) * (1 if pos == 1 else -1))
-        (pl, fl), (pn, fn) = res['libsvm'], res['nesvm']
-        rel = abs(pn - pl) / pl
-        differ = int((fl != fn).sum())
-        ok = rel <= 1e-3 and pn * (1 - gap) <= pl * (1 + 1e-9) and differ <= 3
-        print('%s - %s %s C=%g %s: nesvm %.10g libsvm %.10g rel %.2e gap %.2e, labels differ on %d'
-              % ('ok' if ok else 'not ok', os.path.basename(data), kt, C, kopts, pn, pl, rel, gap,
-                 differ))
-        passed += ok
-        failed += not ok
+        nsv = int([ln for ln in open(lm).read().split('\n') if ln.startswith('total_sv')][0].split()[1])
+        # K stored (the default budget) and computed on the fly (a budget of 100 bytes)
+        for mem in (None, '0.0001'):
+            mopt = ['--kernel-memory', mem] if mem else []
+            out = subprocess.run([nesvm, 'train', '-c', '%g' % C, '-e', '1e-4'] + kargs + mopt + [data, nm],
+                                 check=True, capture_output=True, text=True).stdout
+            gap = float(re.search(r'relative gap ([0-9.e+-]+)', out).group(1))
+            res = {}
+            for name, (S, beta, b, pos) in (('libsvm', libsvm_model(lm, d)), ('nesvm', nesvm_model(nm, d))):
+                y = np.where(y_raw == pos, 1.0, -1.0)
+                f = kernel(X, S, kt, gamma, coef0, degree) @ beta + b
+                KSS = kernel(S, S, kt, gamma, coef0, degree)
+                P = 0.5 * beta @ KSS @ beta + C * np.maximum(0, 1 - y * f).sum()
+                res[name] = (P, np.sign(f) * (1 if pos == 1 else -1), len(beta))
+            (pl, fl, _), (pn, fn, nb) = res['libsvm'], res['nesvm']
+            rel = abs(pn - pl) / pl
+            differ = int((fl != fn).sum())
+            # the expansion is sparse: about LIBSVM's support vectors, not all rows
+            ok = (rel <= 1e-3 and pn * (1 - gap) <= pl * (1 + 1e-9) and differ <= 3
+                  and nb <= 1.25 * nsv + 2)
+            print('%s - %s %s C=%g %s K %s: nesvm %.10g libsvm %.10g rel %.2e gap %.2e, labels differ '
+                  'on %d, basis %d vs %d support vectors'
+                  % ('ok' if ok else 'not ok', os.path.basename(data), kt, C, kopts,
+                     'on the fly' if mem else 'stored', pn, pl, rel, gap, differ, nb, nsv))
+            passed += ok
+            failed += not ok
     # kernel LS-SVM: min 1/2 beta^T K beta + C sum (1 - y_i (K_i beta + b))^2 is a
     # least-squares problem; numpy solves its normal equations in (beta, b)
-    for data in datasets:
+    for data, mem in [(d, m) for d in datasets for m in (None, '0.0001')]:
         y_raw, rows = lp.read_libsvm(data)
         d = max((max(r) for r in rows if r), default=0)
         X = lp.dense(rows, d)
         C, gamma = 1.0, 1.0 / d
-        out = subprocess.run([nesvm, 'train', '--svm-type', 'ls', '-t', '2', '-c', '1', '-e', '1e-9',
-                              data, nm], check=True, capture_output=True, text=True).stdout
+        mopt = ['--kernel-memory', mem] if mem else []
+        out = subprocess.run([nesvm, 'train', '--svm-type', 'ls', '-t', '2', '-c', '1', '-e', '1e-9']
+                             + mopt + [data, nm], check=True, capture_output=True, text=True).stdout
         gap = float(re.search(r'relative gap ([0-9.e+-]+)', out).group(1))
         S, beta, b, pos = nesvm_model(nm, d)
         y = np.where(y_raw == pos, 1.0, -1.0)
@@ -139,8 +147,9 @@ def main():
         pd = 0.5 * th[:n] @ K @ th[:n] + C * (rd * rd).sum()
         rel = abs(pn - pd) / pd
         ok = rel <= 1e-6 and pn * (1 - gap) <= pd * (1 + 1e-9)
-        print('%s - %s LS-SVM rbf C=1: nesvm %.12g, normal equations %.12g, rel %.2e, gap %.2e'
-              % ('ok' if ok else 'not ok', os.path.basename(data), pn, pd, rel, gap))
+        print('%s - %s LS-SVM rbf C=1 K %s: nesvm %.12g, normal equations %.12g, rel %.2e, gap %.2e'
+              % ('ok' if ok else 'not ok', os.path.basename(data), 'on the fly' if mem else 'stored',
+                 pn, pd, rel, gap))
         passed += ok
         failed += not ok
     print('%d passed, %d failed' % (passed, failed))

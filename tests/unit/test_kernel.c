@@ -1,7 +1,8 @@
 /* test_kernel.c - kernel blocks (BLAS and sparse paths, float and double,
  * row subsets, mismatched widths) against a naive evaluation, and kernel
  * features: Phi Phi^T = K for the full kernel, the Nystrom identity on the
- * basis for a reduced one, and the expansion coefficients. */
+ * basis for a reduced one, and the expansion coefficients; the kernel
+ * matrix operator, stored and on the fly. */
 #include "../../src/kernel/kernel.h"
 #include "check.h"
 
@@ -178,6 +179,59 @@ int main(void)
         nesvm_error err = {0};
         CHECK(nv_kfeat_build(&k, xd, rows, 30, 0, 1, 1, 1e-6, 1, &f, &err) == NESVM_ERR_NOMEM);
         CHECK_CONTAINS(err.message, "raise --kernel-memory");
+    }
+    /* the kernel matrix operator: stored (float) and on the fly against the
+     * naive kernel, products with ncol = 1..5 on position subsets, blocks */
+    for (int kt = 0; kt < 4; kt++) {
+        nv_kernel k = {kt, 0.4, 0.5, 2};
+        int64_t rows[30];
+        for (int i = 0; i < 30; i++) rows[i] = (i * 11) % NX;
+        for (int a = 0; a < 3; a++)
+            for (int stored = 0; stored < 2; stored++) {
+                nv_kmat km;
+                CHECK(nv_kmat_init(&km, &k, xsets[a], rows, 30, stored ? 1.0 : 1e-6, 2, NULL) == NESVM_OK);
+                CHECK((km.K != NULL) == stored);
+                int64_t ri[] = {29, 3, 3, 0, 17}, ci[] = {4, 28, 0, 12};
+                double V[30 * 5], out[30 * 5], blk[5 * 4];
+                uint64_t s3 = 17;
+                for (int i = 0; i < 30 * 5; i++) V[i] = nv_rng_uniform(&s3) - 0.5;
+                /* tolerance: float storage rounds each K entry to 2^-24 relative */
+                double tol = stored ? 1e-6 : 1e-12;
+                for (int ncol = 1; ncol <= 5; ncol++)
+                    for (int sub = 0; sub < 2; sub++) {
+                        int nr = sub ? 5 : 30, nc = sub ? 4 : 30;
+                        CHECK(nv_kmat_mul(&km, sub ? ri : NULL, nr, sub ? ci : NULL, nc, V, ncol, out,
+                                          NULL) == NESVM_OK);
+                        double worst = 0;
+                        for (int i = 0; i < nr; i++)
+                            for (int c = 0; c < ncol; c++) {
+                                double want = 0, scale = 0;
+                                int64_t pi = sub ? ri[i] : i;
+                                for (int j = 0; j < nc; j++) {
+                                    int64_t pj = sub ? ci[j] : j;
+                                    double kv = naive(&k, XV + rows[pi] * DX, DX, XV + rows[pj] * DX, DX);
+                                    want += kv * V[j * ncol + c];
+                                    scale += fabs(kv * V[j * ncol + c]);
+                                }
+                                worst = fmax(worst, fabs(out[i * ncol + c] - want) / fmax(1, scale));
+                            }
+                        CHECK_MSG(worst <= tol, "kmat kernel %d X %d stored %d ncol %d sub %d: error %g",
+                                  kt, a, stored, ncol, sub, worst);
+                    }
+                CHECK(nv_kmat_block(&km, ri, 5, ci, 4, blk, 4, NULL) == NESVM_OK);
+                double worst = 0;
+                for (int i = 0; i < 5; i++) {
+                    for (int j = 0; j < 4; j++) {
+                        double want = naive(&k, XV + rows[ri[i]] * DX, DX, XV + rows[ci[j]] * DX, DX);
+                        worst = fmax(worst, fabs(blk[i * 4 + j] - want) / fmax(1, fabs(want)));
+                    }
+                    double dw = naive(&k, XV + rows[ri[i]] * DX, DX, XV + rows[ri[i]] * DX, DX);
+                    worst = fmax(worst, fabs(nv_kmat_diag(&km, ri[i]) - dw) / fmax(1, fabs(dw)));
+                }
+                CHECK_MSG(worst <= (stored ? 1e-6 : 1e-12), "kmat block kernel %d X %d stored %d: %g",
+                          kt, a, stored, worst);
+                nv_kmat_free(&km);
+            }
     }
     nesvm_dataset_destroy(xd);
     nesvm_dataset_destroy(zd);

@@ -1,0 +1,186 @@
+/* kmat.c - the kernel matrix of the training rows as an operator: stored in single precision when it fits the budget, computed blockwise on the fly otherwise. */
+#include "kernel.h"
+
+#include <cblas.h>
+#ifdef _OPENMP
+#include <omp.h>
+#endif
+#include <string.h>
+
+#define BLOCK_DOUBLES 8388608 /* one kernel block: 64 MB */
+
+void nv_kmat_free(nv_kmat *km)
+{
+    nv_free(km->rows);
+    nv_free(km->sq);
+    nv_free(km->K);
+    nv_free(km->xr);
+    nv_free(km->zr);
+    nv_free(km->xs);
+    nv_free(km->zs);
+    nv_free(km->blk);
+    memset(km, 0, sizeof *km);
+}
+
+double nv_kmat_diag(const nv_kmat *km, int64_t i)
+{
+    if (km->K) return (double)km->K[i * km->n + i];
+    return nv_kernel_value(&km->k, km->sq[i], km->sq[i], km->sq[i]);
+}
+
+/* Grow the block scratch to c doubles. */
+static int grow_blk(nv_kmat *km, size_t c)
+{
+    if (c <= km->blk_cap) return 1;
+    nv_free(km->blk);
+    km->blk = nv_malloc_array(c, sizeof(double));
+    km->blk_cap = km->blk ? c : 0;
+    return km->blk != NULL;
+}
+
+/* out (nr x nc, ldo) = K[ri, ci] computed from the data (ci == NULL: the
+ * positions c0 .. c0 + nc - 1). */
+static nesvm_status compute_block(nv_kmat *km, const int64_t *ri, int64_t nr, const int64_t *ci,
+                                  int64_t c0, int64_t nc, double *out, int64_t ldo, nesvm_error *err)
+{
+    for (int64_t a = 0; a < nr; a++) {
+        int64_t p = ri ? ri[a] : a;
+        km->xr[a] = km->rows[p];
+        km->xs[a] = km->sq[p];
+    }
+    for (int64_t b = 0; b < nc; b++) {
+        int64_t p = ci ? ci[b] : c0 + b;
+        km->zr[b] = km->rows[p];
+        km->zs[b] = km->sq[p];
+    }
+    km->evals += nr * nc;
+    return nv_kernel_block(&km->k, km->X, km->xr, nr, km->xs, km->X, km->zr, nc, km->zs, out, ldo,
+                           km->threads, err);
+}
+
+nesvm_status nv_kmat_init(nv_kmat *km, const nv_kernel *k, const nesvm_dataset *X,
+                          const int64_t *rows, int64_t n, double mem_mb, int threads,
+                          nesvm_error *err)
+{
+    memset(km, 0, sizeof *km);
+    km->k = *k;
+    km->X = X;
+    km->n = n;
+    km->threads = threads;
+    size_t nn = (size_t)(n ? n : 1);
+    km->rows = nv_malloc_array(nn, sizeof(int64_t));
+    km->sq = nv_malloc_array(nn, sizeof(double));
+    km->xr = nv_malloc_array(nn, sizeof(int64_t));
+    km->zr = nv_malloc_array(nn, sizeof(int64_t));
+    km->xs = nv_malloc_array(nn, sizeof(double));
+    km->zs = nv_malloc_array(nn, sizeof(double));
+    if (!km->rows || !km->sq || !km->xr || !km->zr || !km->xs || !km->zs) goto nomem;
+    for (int64_t i = 0; i < n; i++) km->rows[i] = rows ? rows[i] : i;
+    nv_kernel_sqnorms(X, km->rows, n, km->sq);
+    int pos = 0;
+    for (int64_t i = 0; i < n && !pos; i++) pos = nv_kmat_diag(km, i) > 0;
+    if (!pos) {
+        nv_kmat_free(km);
+        return nv_kernel_psd_error(k, err);
+    }
+    if ((double)n * (double)n * sizeof(float) > mem_mb * 1048576.0) return NESVM_OK; /* on the fly */
+    km->K = nv_malloc_array(nn * nn, sizeof(float));
+    if (!km->K) return NESVM_OK; /* no room after all: on the fly */
+    /* the lower triangle in row blocks [i0, i1) x [0, i1), mirrored */
+    int64_t bs = BLOCK_DOUBLES / (int64_t)nn;
+    if (bs < 16) bs = 16;
+    if (bs > n) bs = n;
+    if (!grow_blk(km, (size_t)bs * nn)) goto nomem;
+    for (int64_t i0 = 0; i0 < n; i0 += bs) {
+        int64_t i1 = n - i0 < bs ? n : i0 + bs;
+        for (int64_t a = i0; a < i1; a++) {
+            km->xr[a - i0] = km->rows[a];
+            km->xs[a - i0] = km->sq[a];
+        }
+        km->evals += (i1 - i0) * i1;
+        nesvm_status st = nv_kernel_block(&km->k, X, km->xr, i1 - i0, km->xs, X, km->rows, i1, km->sq, km->blk,
+                             i1, threads, err);
+        if (st != NESVM_OK) {
+            nv_kmat_free(km);
+            return st;
+        }
+        for (int64_t a = i0; a < i1; a++) {
+            const double *src = km->blk + (a - i0) * i1;
+            float *dst = km->K + a * n;
+            for (int64_t j = 0; j <= a; j++) {
+                float v = (float)src[j];
+                dst[j] = v;
+                km->K[j * n + a] = v;
+            }
+        }
+    }
+    nv_free(km->blk);
+    km->blk = NULL;
+    km->blk_cap = 0;
+    return NESVM_OK;
+nomem:
+    nv_kmat_free(km);
+    return nv_error(err, NESVM_ERR_NOMEM, "out of memory for the kernel matrix (%lld rows)",
+                    (long long)n);
+}
+
+nesvm_status nv_kmat_block(nv_kmat *km, const int64_t *ri, int64_t nr, const int64_t *ci,
+                           int64_t nc, double *out, int64_t ldo, nesvm_error *err)
+{
+    if (nr == 0 || nc == 0) return NESVM_OK;
+    if (!km->K) return compute_block(km, ri, nr, ci, 0, nc, out, ldo, err);
+    const int64_t n = km->n;
+    for (int64_t a = 0; a < nr; a++) {
+        const float *row = km->K + (ri ? ri[a] : a) * n;
+        double *o = out + a * ldo;
+        for (int64_t b = 0; b < nc; b++) o[b] = (double)row[ci ? ci[b] : b];
+    }
+    return NESVM_OK;
+}
+
+nesvm_status nv_kmat_mul(nv_kmat *km, const int64_t *ri, int64_t nr, const int64_t *ci, int64_t nc,
+                         const double *V, int ncol, double *out, nesvm_error *err)
+{
+    if (nr == 0) return NESVM_OK;
+    memset(out, 0, (size_t)nr * (size_t)ncol * sizeof *out);
+    if (nc == 0 || ncol == 0) return NESVM_OK;
+    const int64_t n = km->n;
+    if (km->K) {
+        const float *K = km->K;
+        int threads = nv_threads(km->threads);
+        (void)threads;
+#ifdef _OPENMP
+#pragma omp parallel for num_threads(threads) schedule(static) if (threads > 1 && nr * nc > 65536)
+#endif
+        for (int64_t a = 0; a < nr; a++) {
+            const float *row = K + (ri ? ri[a] : a) * n;
+            double *o = out + a * ncol;
+            for (int c0 = 0; c0 < ncol; c0 += 4) {
+                int w = ncol - c0 < 4 ? ncol - c0 : 4;
+                double acc[4] = {0, 0, 0, 0};
+                for (int64_t b = 0; b < nc; b++) {
+                    double kv = (double)row[ci ? ci[b] : b];
+                    const double *v = V + b * ncol + c0;
+                    for (int c = 0; c < w; c++) acc[c] += kv * v[c];
+                }
+                for (int c = 0; c < w; c++) o[c0 + c] = acc[c];
+            }
+        }
+        return NESVM_OK;
+    }
+    /* on the fly: column chunks of at most BLOCK_DOUBLES kernel values */
+    int64_t cb = BLOCK_DOUBLES / nr;
+    if (cb < 16) cb = 16;
+    if (cb > nc) cb = nc;
+    if (!grow_blk(km, (size_t)nr * (size_t)cb))
+        return nv_error(err, NESVM_ERR_NOMEM, "out of memory for a kernel block (%lld x %lld)",
+                        (long long)nr, (long long)cb);
+    for (int64_t c0 = 0; c0 < nc; c0 += cb) {
+        int64_t w = nc - c0 < cb ? nc - c0 : cb;
+        nesvm_status st = compute_block(km, ri, nr, ci ? ci + c0 : NULL, c0, w, km->blk, w, err);
+        if (st != NESVM_OK) return st;
+        cblas_dgemm(CblasRowMajor, CblasNoTrans, CblasNoTrans, (int)nr, ncol, (int)w, 1.0, km->blk,
+                    (int)w, V + c0 * ncol, ncol, 1.0, out, ncol);
+    }
+    return NESVM_OK;
+}

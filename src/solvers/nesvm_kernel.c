@@ -1,0 +1,496 @@
+/*
+ * nesvm_kernel.c - NESVM's Newton inner method on the expansion coefficients
+ * of a full kernel (C-SVM and LS-SVM), with the kernel matrix as an operator
+ * (kmat.c: stored in single precision, or computed blockwise on the fly).
+ *
+ * The paper's kernel form (Section III-D): with m = K beta + b,
+ *     F(beta, b) = 1/2 beta^T K beta + sum_i c_i l(1 - y_i m_i),
+ * l the smoothed hinge (C-SVM) or the square (LS-SVM), the same objective,
+ * smoothing, continuation and certificate as the linear solvers
+ * (objective.h, track.h) with the penalty's metric K: the dual term
+ * ||X^T(a y)||^2 becomes (a y)^T K (a y).
+ *
+ * Newton in the K metric.  grad_beta F = K (beta - alpha y) with
+ * alpha_i = c_i l'(r_i); the Hessian is K + K H K (H = diag(h), h_i = c_i
+ * l''(r_i), non-zero on the zone Z).  Dividing the Newton system by K gives,
+ * with rvec = alpha y - beta and g_b = dF/db:
+ *     (I + H K) d + H 1 db = rvec,    1^T H K d + (1^T H 1 + delta) db = -g_b.
+ * Off the zone d_i = rvec_i; on it, with A = H_Z^-1 + K_ZZ (SPD) and
+ * q = H_Z^-1 rvec_Z - K_{Z,C} rvec_C (C: off-zone entries):
+ *     A d_Z + 1 db = q,    1^T d_Z - delta db = g_b + 1^T rvec_Z,
+ * solved by block elimination with A^-1 [q 1]: a Cholesky factorization of A
+ * when it fits ZONE_MEM (and is cheaper than the CG it replaces), else
+ * conjugate gradients with K_ZZ products.  An empty zone leaves b to the
+ * exact bias search that follows every step.  Per iteration: one product
+ * K v for the dual bound, K_{Z,C} rvec_C, the zone system, and K d for the
+ * margins of the direction; then the exact line search of objective.c on
+ * the piecewise quadratic phi(t) (its quadratic part from K beta and K d).
+ *
+ * Sparse expansions (C-SVM): at the optimum of F, beta* = alpha* y vanishes
+ * beyond the margin, but an iterate that certifies eps may still carry
+ * coefficients there (steps shorter than 1 shrink them only by 1 - t).
+ * Once certified, the best point is polished: those coefficients are set to
+ * zero and Newton continues until the certificate holds again; zeros stay
+ * zeros while their samples stay beyond the margin (d_i = rvec_i = 0).  If
+ * the polish cannot certify within the limits, the dense point is kept.
+ */
+#include "track.h"
+
+#include "../kernel/kernel.h"
+
+#include <lapacke.h>
+#include <math.h>
+#include <string.h>
+
+#define MU0 0.1           /* first mu (as nesvm_newton.c) */
+#define MU_MIN_FACTOR 0.2
+#define REFRESH 25        /* K beta recomputed every REFRESH steps */
+#define ZONE_MEM 1073741824.0 /* bytes the zone's Cholesky factor may use */
+#define CG_TOL 1e-6       /* zone CG: relative residual */
+#define CG_MAX 200
+
+typedef struct kws {
+    nv_kmat *K;
+    int64_t n;
+    int bias;
+    int64_t *pos;          /* n positions into K */
+    double *beta, *kb;     /* beta and K beta (n) */
+    double *v, *kv;        /* dual bound: a' y and K (a' y) */
+    double *r, *dir, *kd, *md; /* rvec, direction, K dir, margins of the direction */
+    int64_t *cpos;         /* gathered support positions */
+    double *cval;          /* gathered values (n x 2) */
+    int64_t *zi, *zpos;    /* zone: indices and positions */
+    double *zh;            /* zone curvatures */
+    double *rhs, *sol;     /* nz x 2 */
+    double *cg;            /* 4 x nz x 2 CG vectors and nz preconditioner */
+    double *A;             /* nz x nz */
+    size_t cap_a;
+    int64_t nz;
+    nesvm_error *err;
+} kws;
+
+/* out[0..n) = K[pos, supp(x)] x over the problem's rows. */
+static nesvm_status kmul(kws *ws, const double *x, double *out)
+{
+    int64_t nc = 0;
+    for (int64_t i = 0; i < ws->n; i++) {
+        if (x[i] != 0) {
+            ws->cpos[nc] = ws->pos[i];
+            ws->cval[nc] = x[i];
+            nc++;
+        }
+    }
+    return nv_kmat_mul(ws->K, ws->pos, ws->n, ws->cpos, nc, ws->cval, 1, out, ws->err);
+}
+
+/* Evaluate at the margins in o->m (beta, K beta in ws). */
+static nesvm_status evaluate(kws *ws, nv_obj *o, double mu, nv_obj_eval *e)
+{
+    const nv_binary_problem *pb = o->pb;
+    nv_obj_sums q;
+    nv_obj_pass(o, mu, &q);
+    double rp, rn, t;
+    nv_obj_balance(o, &q, &rp, &rn, &t);
+    for (int64_t i = 0; i < ws->n; i++) {
+        double y = pb->y[i];
+        ws->v[i] = o->type == NV_SVM_LS ? y * o->a[i] - t : y * o->a[i] * (y > 0 ? rp : rn);
+    }
+    nesvm_status st = kmul(ws, ws->v, ws->kv);
+    if (st != NESVM_OK) return st;
+    double vv = nv_dot(ws->v, ws->kv, ws->n);
+    if (vv < 0) vv = 0; /* single-precision K: rounding */
+    double R = 0.5 * nv_dot(ws->beta, ws->kb, ws->n);
+    int64_t nnz = 0;
+    for (int64_t i = 0; i < ws->n; i++) nnz += ws->beta[i] != 0;
+    nv_obj_finish(o, &q, rp, rn, t, vv, 0.0, R, R, nnz, mu, 0.0, e);
+    return NESVM_OK;
+}
+
+/* Grow the zone buffers to nz entries (A only when direct); 0: no memory. */
+static int zone_buffers(kws *ws, int direct)
+{
+    size_t nz = (size_t)ws->nz;
+    if (direct && nz * nz > ws->cap_a) {
+        nv_free(ws->A);
+        ws->A = nv_malloc_array(nz * nz, sizeof(double));
+        ws->cap_a = ws->A ? nz * nz : 0;
+        if (!ws->A) return 0;
+    }
+    return 1;
+}
+
+/* A = H_Z^-1 + K_ZZ applied to the ncol columns of X (nz x ncol). */
+static nesvm_status zone_apply(kws *ws, const double *X, int ncol, double *out)
+{
+    nesvm_status st = nv_kmat_mul(ws->K, ws->zpos, ws->nz, ws->zpos, ws->nz, X, ncol, out, ws->err);
+    if (st != NESVM_OK) return st;
+    for (int64_t k = 0; k < ws->nz; k++)
+        for (int c = 0; c < ncol; c++) out[k * ncol + c] += X[k * ncol + c] / ws->zh[k];
+    return NESVM_OK;
+}
+
+/* Jacobi-preconditioned CG on A X = B for ncol columns at once (shared
+ * products); X = ws->sol. */
+static nesvm_status zone_cg(kws *ws, int ncol)
+{
+    const int64_t nz = ws->nz;
+    const size_t sz = (size_t)nz * (size_t)ncol;
+    double *x = ws->sol, *r = ws->cg, *z = r + sz, *p = z + sz, *ap = p + sz, *pre = ap + sz;
+    double rz[2], r0[2];
+    int live[2] = {0, 0};
+    for (int64_t k = 0; k < nz; k++) pre[k] = 1.0 / (1.0 / ws->zh[k] + nv_kmat_diag(ws->K, ws->zpos[k]));
+    for (int c = 0; c < ncol; c++) {
+        rz[c] = r0[c] = 0;
+        for (int64_t k = 0; k < nz; k++) {
+            size_t j = (size_t)k * ncol + c;
+            x[j] = 0;
+            r[j] = ws->rhs[j];
+            z[j] = pre[k] * r[j];
+            p[j] = z[j];
+            rz[c] += r[j] * z[j];
+            r0[c] += r[j] * r[j];
+        }
+        live[c] = r0[c] > 0;
+    }
+    for (int it = 0; it < CG_MAX && (live[0] || live[1]); it++) {
+        nesvm_status st = zone_apply(ws, p, ncol, ap);
+        if (st != NESVM_OK) return st;
+        for (int c = 0; c < ncol; c++) {
+            if (!live[c]) continue;
+            double pap = 0, rr = 0, rz2 = 0;
+            for (int64_t k = 0; k < nz; k++) pap += p[(size_t)k * ncol + c] * ap[(size_t)k * ncol + c];
+            if (!(pap > 0)) {
+                live[c] = 0;
+                continue;
+            }
+            double al = rz[c] / pap;
+            for (int64_t k = 0; k < nz; k++) {
+                size_t j = (size_t)k * ncol + c;
+                x[j] += al * p[j];
+                r[j] -= al * ap[j];
+                z[j] = pre[k] * r[j];
+                rr += r[j] * r[j];
+                rz2 += r[j] * z[j];
+            }
+            if (rr <= CG_TOL * CG_TOL * r0[c]) {
+                live[c] = 0;
+                continue;
+            }
+            double be = rz2 / rz[c];
+            rz[c] = rz2;
+            for (int64_t k = 0; k < nz; k++) {
+                size_t j = (size_t)k * ncol + c;
+                p[j] = z[j] + be * p[j];
+            }
+        }
+    }
+    return NESVM_OK;
+}
+
+/* Solve A X = rhs (nz x ncol) into ws->sol: Cholesky when affordable, else CG. */
+static nesvm_status zone_solve(kws *ws, int ncol)
+{
+    const int64_t nz = ws->nz;
+    double fz = (double)nz;
+    /* the zone holds the free support vectors (margin exactly 1 at the
+     * optimum), thousands on hard problems: CG on A needed hundreds of
+     * products there (Fashion-MNIST T-shirt/Shirt, 12,000 rows: 7 s per
+     * Newton step against about 1 s for the factorization) */
+    int direct = fz * fz * 8.0 <= ZONE_MEM;
+    if (direct && zone_buffers(ws, 1)) {
+        nesvm_status st = nv_kmat_block(ws->K, ws->zpos, nz, ws->zpos, nz, ws->A, nz, ws->err);
+        if (st != NESVM_OK) return st;
+        for (int64_t k = 0; k < nz; k++) ws->A[k * nz + k] += 1.0 / ws->zh[k];
+        if (LAPACKE_dpotrf(LAPACK_ROW_MAJOR, 'U', (lapack_int)nz, ws->A, (lapack_int)nz) == 0) {
+            memcpy(ws->sol, ws->rhs, (size_t)nz * (size_t)ncol * sizeof(double));
+            LAPACKE_dpotrs(LAPACK_ROW_MAJOR, 'U', (lapack_int)nz, ncol, ws->A, (lapack_int)nz,
+                           ws->sol, ncol);
+            return NESVM_OK;
+        }
+    }
+    return zone_cg(ws, ncol);
+}
+
+/* The Newton direction (ws->dir, and db) at the last evaluation.  zmu > mu
+ * (the first step after mu shrank, C-SVM): the predictor of the new stage,
+ * whose zone is the previous stage's, 0 < r_i < zmu, with the new curvature
+ * c_i/mu and the unclipped model alpha_i = c_i r_i/mu there.  At the optimum
+ * for zmu the zone's residuals are r_i = zmu u_i; at the optimum for mu the
+ * same samples (mostly the free support vectors) sit at r_i = mu u_i.  A
+ * plain Newton step would treat every sample with r_i >= mu as linear and
+ * stop short each time one re-enters the zone: measured on Fashion-MNIST
+ * T-shirt/Shirt (4,000 rows), 15-20 steps of 0.001-0.03 after each shrink. */
+static nesvm_status direction(kws *ws, nv_obj *o, double mu, double zmu, double gb, double *db)
+{
+    const nv_binary_problem *pb = o->pb;
+    const int64_t n = ws->n;
+    const int predict = zmu > mu && nv_obj_hinge(o);
+    int64_t nz = 0, nc = 0;
+    double sh = 0, gbm = 0;
+    for (int64_t i = 0; i < n; i++) {
+        double res = 1.0 - pb->y[i] * o->m[i];
+        double h, a = o->a[i];
+        if (predict) {
+            h = res > 0 && res < zmu ? pb->cost[i] / mu : 0.0;
+            if (h > 0) a = h * res;
+            gbm -= pb->y[i] * a;
+        } else {
+            h = nv_obj_curv(o, i, res, mu);
+        }
+        ws->r[i] = pb->y[i] * a - ws->beta[i];
+        if (h > 0) {
+            ws->zi[nz] = i;
+            ws->zpos[nz] = ws->pos[i];
+            ws->zh[nz] = h;
+            sh += h;
+            nz++;
+            ws->dir[i] = 0;
+        } else {
+            ws->dir[i] = ws->r[i];
+            if (ws->r[i] != 0) {
+                ws->cpos[nc] = ws->pos[i];
+                ws->cval[nc] = ws->r[i];
+                nc++;
+            }
+        }
+    }
+    if (predict && ws->bias) gb = gbm;
+    ws->nz = nz;
+    *db = 0;
+    if (nz == 0) return NESVM_OK;
+    const int ncol = ws->bias ? 2 : 1;
+    /* q = H_Z^-1 rvec_Z - K_{Z,C} rvec_C, into column 0 of rhs (via sol) */
+    nesvm_status st = nv_kmat_mul(ws->K, ws->zpos, nz, ws->cpos, nc, ws->cval, 1, ws->sol, ws->err);
+    if (st != NESVM_OK) return st;
+    double sr = 0;
+    for (int64_t k = 0; k < nz; k++) {
+        double rk = ws->r[ws->zi[k]];
+        sr += rk;
+        ws->rhs[k * ncol] = rk / ws->zh[k] - ws->sol[k];
+        if (ncol == 2) ws->rhs[k * 2 + 1] = 1.0;
+    }
+    st = zone_solve(ws, ncol);
+    if (st != NESVM_OK) return st;
+    if (ws->bias) {
+        double s0 = 0, s1 = 0;
+        for (int64_t k = 0; k < nz; k++) {
+            s0 += ws->sol[2 * k];
+            s1 += ws->sol[2 * k + 1];
+        }
+        double delta = 1e-10 * (1.0 + sh);
+        *db = (s0 - gb - sr) / (s1 + delta);
+    }
+    for (int64_t k = 0; k < nz; k++)
+        ws->dir[ws->zi[k]] = ws->sol[k * ncol] - (ws->bias ? *db * ws->sol[2 * k + 1] : 0.0);
+    return NESVM_OK;
+}
+
+/* Exact minimization of F over b alone (margins updated); returns b. */
+static double best_bias(nv_obj *o, double *tmp, double mu, double b)
+{
+    const int64_t n = o->pb->n;
+    for (int64_t i = 0; i < n; i++) tmp[i] = 1.0;
+    double tb = nv_obj_line_search_q(o, tmp, mu, 0.0, NULL, NULL, 0, 0.0, 0.0);
+    if (tb > 0) {
+        for (int64_t i = 0; i < n; i++) o->m[i] += tb;
+        b += tb;
+    }
+    return b;
+}
+
+/* K beta and the margins from scratch. */
+static nesvm_status refresh(kws *ws, nv_obj *o, double b)
+{
+    nesvm_status st = kmul(ws, ws->beta, ws->kb);
+    if (st != NESVM_OK) return st;
+    for (int64_t i = 0; i < ws->n; i++) o->m[i] = ws->kb[i] + (ws->bias ? b : 0.0);
+    return NESVM_OK;
+}
+
+nesvm_status nv_nesvm_kernel_train(const nv_kernel_problem *kp, const nesvm_params *prm,
+                                   const nv_progress_sink *sink, nv_binary_result *res,
+                                   nesvm_error *err)
+{
+    const double t0 = nv_now();
+    const int64_t n = kp->n;
+    const int bias = prm->bias;
+    nv_binary_problem pb = {NULL, NULL, n, kp->y, kp->cost, NULL, 0.0};
+    nv_obj obj;
+    kws ws;
+    memset(&ws, 0, sizeof ws);
+    double *best = NULL, *dense = NULL;
+    nesvm_status st = nv_obj_init_plain(&obj, &pb, prm->svm_type, bias, err);
+    if (st != NESVM_OK) {
+        res->exit_reason = NESVM_EXIT_NO_MEMORY;
+        return st;
+    }
+    size_t nn = (size_t)(n ? n : 1);
+    ws.K = kp->K;
+    ws.n = n;
+    ws.bias = bias;
+    ws.err = err;
+    ws.pos = nv_malloc_array(nn, sizeof(int64_t));
+    ws.beta = nv_calloc(nn, sizeof(double));
+    ws.kb = nv_calloc(nn, sizeof(double));
+    ws.v = nv_malloc_array(nn, sizeof(double));
+    ws.kv = nv_malloc_array(nn, sizeof(double));
+    ws.r = nv_malloc_array(nn, sizeof(double));
+    ws.dir = nv_malloc_array(nn, sizeof(double));
+    ws.kd = nv_malloc_array(nn, sizeof(double));
+    ws.md = nv_malloc_array(nn, sizeof(double));
+    ws.cpos = nv_malloc_array(nn, sizeof(int64_t));
+    ws.cval = nv_malloc_array(2 * nn, sizeof(double));
+    ws.zi = nv_malloc_array(nn, sizeof(int64_t));
+    ws.zpos = nv_malloc_array(nn, sizeof(int64_t));
+    ws.zh = nv_malloc_array(nn, sizeof(double));
+    ws.rhs = nv_malloc_array(2 * nn, sizeof(double));
+    ws.sol = nv_malloc_array(2 * nn, sizeof(double));
+    ws.cg = nv_malloc_array(9 * nn, sizeof(double));
+    best = nv_malloc_array(nn, sizeof(double));
+    if (!ws.pos || !ws.beta || !ws.kb || !ws.v || !ws.kv || !ws.r || !ws.dir || !ws.kd || !ws.md ||
+        !ws.cpos || !ws.cval || !ws.zi || !ws.zpos || !ws.zh || !ws.rhs || !ws.sol || !ws.cg ||
+        !best) {
+        st = nv_error(err, NESVM_ERR_NOMEM, "out of memory for kernel Newton work arrays (n=%lld)",
+                      (long long)n);
+        res->exit_reason = NESVM_EXIT_NO_MEMORY;
+        goto out;
+    }
+    for (int64_t i = 0; i < n; i++) ws.pos[i] = kp->pos ? kp->pos[i] : i;
+    nv_sched sc;
+    nv_sched_init(&sc, prm, prm->svm_type, MU0, MU0, MU_MIN_FACTOR);
+    nv_track tr;
+    nv_track_init(&tr, prm, sink, (int32_t)n, best, t0);
+    memset(best, 0, nn * sizeof(double));
+    nv_track_new_stage(&tr);
+    double b = 0;
+    for (int64_t i = 0; i < n; i++) obj.m[i] = 0;
+    if (bias) b = best_bias(&obj, ws.md, sc.mu, b);
+    int64_t since_refresh = 0;
+    double step = NAN, f_before = NAN;
+    int stalls = 0, polished = 0;
+    double zmu = sc.mu; /* the zone's width for the next direction */
+    double dense_b = 0, dense_p = INFINITY;
+    int64_t dense_nsv = 0;
+    const double stall_tol = prm->svm_type == NV_SVM_LS ? 0.0 : 1e-15;
+    nv_obj_eval e;
+    while (1) {
+        st = evaluate(&ws, &obj, sc.mu, &e);
+        if (st != NESVM_OK) break;
+        if (isfinite(f_before))
+            stalls = e.Fmu < f_before - stall_tol * fabs(f_before) ? 0 : stalls + 1;
+        nv_track_info info = {sc.mu, NAN, step, ws.nz, sc.final};
+        if (nv_track_iterate(&tr, &e, ws.beta, b, &info, &st, err)) {
+            if (st != NESVM_OK || tr.why != NESVM_EXIT_CONVERGED || prm->svm_type != NV_SVM_C || polished)
+                break;
+            /* polish for a sparse expansion: restart from the best point with
+             * the coefficients of the samples beyond the margin (alpha_i = 0)
+             * set to zero; Newton keeps such entries at zero (d_i = rvec_i =
+             * 0) while their samples stay beyond the margin */
+            polished = 1;
+            memcpy(ws.beta, best, nn * sizeof(double));
+            b = tr.bbest;
+            st = refresh(&ws, &obj, b);
+            if (st != NESVM_OK) break;
+            nv_obj_sums q;
+            nv_obj_pass(&obj, sc.mu, &q);
+            int64_t drop = 0;
+            for (int64_t i = 0; i < n; i++) {
+                if (obj.a[i] == 0 && ws.beta[i] != 0 && 1.0 - obj.pb->y[i] * obj.m[i] < -(1e-2)) {
+                    ws.beta[i] = 0;
+                    drop++;
+                }
+            }
+            if (drop == 0) break;
+            dense = nv_malloc_array(nn, sizeof(double));
+            if (!dense) break; /* keep the dense result */
+            memcpy(dense, best, nn * sizeof(double));
+            dense_b = tr.bbest;
+            dense_p = tr.best_p;
+            dense_nsv = tr.nsv_best;
+            st = refresh(&ws, &obj, b);
+            if (st != NESVM_OK) break;
+            tr.best_p = INFINITY;
+            tr.why = NESVM_EXIT_MAX_ITER;
+            nv_track_new_stage(&tr);
+            since_refresh = 0;
+            stalls = 0;
+            f_before = NAN;
+            step = NAN;
+            continue;
+        }
+        if (!sc.final && (nv_sched_stage_done(&sc, &e) || stalls >= 2)) {
+            zmu = sc.mu;
+            nv_sched_next(&sc, &e, prm->eps, tr.best_p);
+            nv_track_new_stage(&tr);
+            st = refresh(&ws, &obj, b);
+            if (st != NESVM_OK) break;
+            since_refresh = 0;
+            stalls = 0;
+            st = evaluate(&ws, &obj, sc.mu, &e);
+            if (st != NESVM_OK) break;
+            f_before = NAN;
+        } else if (stalls >= 2) {
+            tr.why = NESVM_EXIT_STALLED;
+            break;
+        }
+        double db;
+        st = direction(&ws, &obj, sc.mu, zmu, e.gb, &db);
+        zmu = sc.mu;
+        if (st != NESVM_OK) break;
+        st = kmul(&ws, ws.dir, ws.kd);
+        if (st != NESVM_OK) break;
+        for (int64_t i = 0; i < n; i++) ws.md[i] = ws.kd[i] + db;
+        double A = nv_dot(ws.kb, ws.dir, n), B = nv_dot(ws.kd, ws.dir, n);
+        step = nv_obj_line_search_q(&obj, ws.md, sc.mu, 0.0, NULL, NULL, 1, A, B);
+        f_before = e.Fmu;
+        if (step > 0) {
+            for (int64_t i = 0; i < n; i++) {
+                ws.beta[i] += step * ws.dir[i];
+                ws.kb[i] += step * ws.kd[i];
+            }
+            b += step * db;
+            if (++since_refresh >= REFRESH) {
+                st = refresh(&ws, &obj, b);
+                if (st != NESVM_OK) break;
+                since_refresh = 0;
+            } else {
+                for (int64_t i = 0; i < n; i++) obj.m[i] += step * ws.md[i];
+            }
+        }
+        if (bias) b = best_bias(&obj, ws.md, sc.mu, b);
+    }
+    if (dense && st == NESVM_OK && tr.why != NESVM_EXIT_CONVERGED && !(tr.best_p <= dense_p)) {
+        /* the polish did not certify: the dense point */
+        memcpy(best, dense, nn * sizeof(double));
+        tr.bbest = dense_b;
+        tr.best_p = dense_p;
+        tr.nsv_best = dense_nsv;
+        tr.why = NESVM_EXIT_CONVERGED;
+    }
+    if (st == NESVM_ERR_NOMEM) tr.why = NESVM_EXIT_NO_MEMORY;
+    nv_track_result(&tr, res);
+out:
+    res->seconds = nv_now() - t0;
+    nv_free(ws.pos);
+    nv_free(ws.beta);
+    nv_free(ws.kb);
+    nv_free(ws.v);
+    nv_free(ws.kv);
+    nv_free(ws.r);
+    nv_free(ws.dir);
+    nv_free(ws.kd);
+    nv_free(ws.md);
+    nv_free(ws.cpos);
+    nv_free(ws.cval);
+    nv_free(ws.zi);
+    nv_free(ws.zpos);
+    nv_free(ws.zh);
+    nv_free(ws.rhs);
+    nv_free(ws.sol);
+    nv_free(ws.cg);
+    nv_free(ws.A);
+    nv_free(best);
+    nv_free(dense);
+    nv_obj_free(&obj);
+    return st;
+}
