@@ -40,6 +40,7 @@
 
 #include <lapacke.h>
 #include <math.h>
+#include <stdlib.h>
 #include <string.h>
 
 #define MU0 0.1           /* first mu (as nesvm_newton.c) */
@@ -48,6 +49,9 @@
 #define ZONE_MEM 1073741824.0 /* bytes the zone's Cholesky factor may use */
 #define CG_TOL 1e-6       /* zone CG: relative residual */
 #define CG_MAX 200
+#define COARSE_MIN 4096   /* C-SVM problems this large start from a coarse solution */
+#define COARSE_FACTOR 4   /* ... on 1/COARSE_FACTOR of their rows */
+#define COARSE_EPS 1e-2   /* ... solved to this relative gap */
 
 typedef struct kws {
     nv_kmat *K;
@@ -201,10 +205,18 @@ static nesvm_status zone_solve(kws *ws, int ncol)
         nesvm_status st = nv_kmat_block(ws->K, ws->zpos, nz, ws->zpos, nz, ws->A, nz, ws->err);
         if (st != NESVM_OK) return st;
         for (int64_t k = 0; k < nz; k++) ws->A[k * nz + k] += 1.0 / ws->zh[k];
-        if (LAPACKE_dpotrf(LAPACK_ROW_MAJOR, 'U', (lapack_int)nz, ws->A, (lapack_int)nz) == 0) {
-            memcpy(ws->sol, ws->rhs, (size_t)nz * (size_t)ncol * sizeof(double));
-            LAPACKE_dpotrs(LAPACK_ROW_MAJOR, 'U', (lapack_int)nz, ncol, ws->A, (lapack_int)nz,
-                           ws->sol, ncol);
+        /* A is symmetric, so its row-major array is also column-major: the
+         * column-major _work calls factor and solve in place (the plain
+         * row-major LAPACKE calls transpose A twice and scan it for NaNs,
+         * 11% of the training time on 8,000 Fashion-MNIST rows) */
+        lapack_int n = (lapack_int)nz;
+        if (LAPACKE_dpotrf_work(LAPACK_COL_MAJOR, 'L', n, ws->A, n) == 0) {
+            double *B = ws->cg; /* column-major nz x ncol */
+            for (int64_t k = 0; k < nz; k++)
+                for (int c = 0; c < ncol; c++) B[(size_t)c * (size_t)nz + (size_t)k] = ws->rhs[k * ncol + c];
+            LAPACKE_dpotrs_work(LAPACK_COL_MAJOR, 'L', n, ncol, ws->A, n, B, n);
+            for (int64_t k = 0; k < nz; k++)
+                for (int c = 0; c < ncol; c++) ws->sol[k * ncol + c] = B[(size_t)c * (size_t)nz + (size_t)k];
             return NESVM_OK;
         }
     }
@@ -307,6 +319,77 @@ static nesvm_status refresh(kws *ws, nv_obj *o, double b)
     return NESVM_OK;
 }
 
+static int cmp_i64(const void *a, const void *b)
+{
+    int64_t x = *(const int64_t *)a, y = *(const int64_t *)b;
+    return (x > y) - (x < y);
+}
+
+/* The starting point of a large C-SVM problem: the solution of the problem
+ * on a random quarter of its rows, with costs times 4 so that the loss keeps
+ * its weight against the penalty (recursively: the quarter starts from its
+ * own quarter).  The fine level then begins near its optimum instead of at
+ * beta = 0, where every sample is on the hinge's linear part and the zone
+ * fills a few hundred samples per Newton step.  The coarse solve reports
+ * no progress; it stops at relative gap COARSE_EPS (or the caller's eps if
+ * larger).  beta (n entries, zero outside the quarter) and b get the start;
+ * with one class missing from the quarter they stay zero. */
+static nesvm_status coarse_start(const nv_kernel_problem *kp, const nesvm_params *prm,
+                                 double *beta, double *b, nesvm_error *err)
+{
+    const int64_t n = kp->n, m = n / COARSE_FACTOR;
+    int64_t *idx = nv_malloc_array((size_t)n, sizeof(int64_t));
+    int64_t *pos = nv_malloc_array((size_t)m, sizeof(int64_t));
+    double *y = nv_malloc_array((size_t)m, sizeof(double));
+    double *cost = nv_malloc_array((size_t)m, sizeof(double));
+    double *w = nv_malloc_array((size_t)m, sizeof(double));
+    nesvm_status st = NESVM_OK;
+    if (!idx || !pos || !y || !cost || !w) {
+        st = nv_error(err, NESVM_ERR_NOMEM, "out of memory for the coarse start (n=%lld)", (long long)n);
+        goto out;
+    }
+    /* m distinct rows at random (partial Fisher-Yates), in increasing order */
+    for (int64_t i = 0; i < n; i++) idx[i] = i;
+    uint64_t rs = prm->seed ^ UINT64_C(0xC0A25E) ^ (uint64_t)n;
+    for (int64_t i = 0; i < m; i++) {
+        int64_t j = i + (int64_t)(nv_rng_uniform(&rs) * (double)(n - i));
+        if (j >= n) j = n - 1;
+        int64_t t = idx[i];
+        idx[i] = idx[j];
+        idx[j] = t;
+    }
+    qsort(idx, (size_t)m, sizeof(int64_t), cmp_i64);
+    int npos = 0, nneg = 0;
+    for (int64_t k = 0; k < m; k++) {
+        int64_t i = idx[k];
+        y[k] = kp->y[i];
+        cost[k] = kp->cost[i] * ((double)n / (double)m);
+        npos += y[k] > 0;
+        nneg += y[k] < 0;
+        pos[k] = kp->pos ? kp->pos[i] : i;
+    }
+    if (npos > 0 && nneg > 0) {
+        nesvm_params cp = *prm;
+        if (cp.eps < COARSE_EPS) cp.eps = COARSE_EPS;
+        nv_kernel_problem sub = {kp->K, pos, m, y, cost};
+        nv_binary_result r;
+        memset(&r, 0, sizeof r);
+        r.w = w;
+        st = nv_nesvm_kernel_train(&sub, &cp, NULL, &r, err);
+        if (st == NESVM_OK) {
+            for (int64_t k = 0; k < m; k++) beta[idx[k]] = w[k];
+            *b = prm->bias ? r.b : 0.0;
+        }
+    }
+out:
+    nv_free(idx);
+    nv_free(pos);
+    nv_free(y);
+    nv_free(cost);
+    nv_free(w);
+    return st;
+}
+
 nesvm_status nv_nesvm_kernel_train(const nv_kernel_problem *kp, const nesvm_params *prm,
                                    const nv_progress_sink *sink, nv_binary_result *res,
                                    nesvm_error *err)
@@ -360,10 +443,16 @@ nesvm_status nv_nesvm_kernel_train(const nv_kernel_problem *kp, const nesvm_para
     nv_sched_init(&sc, prm, prm->svm_type, MU0, MU0, MU_MIN_FACTOR);
     nv_track tr;
     nv_track_init(&tr, prm, sink, (int32_t)n, best, t0);
-    memset(best, 0, nn * sizeof(double));
     nv_track_new_stage(&tr);
     double b = 0;
-    for (int64_t i = 0; i < n; i++) obj.m[i] = 0;
+    if (prm->svm_type == NV_SVM_C && n >= COARSE_MIN) {
+        st = coarse_start(kp, prm, ws.beta, &b, err);
+        if (st != NESVM_OK) goto out;
+    }
+    memcpy(best, ws.beta, nn * sizeof(double));
+    tr.bbest = b;
+    st = refresh(&ws, &obj, b);
+    if (st != NESVM_OK) goto out;
     if (bias) b = best_bias(&obj, ws.md, sc.mu, b);
     int64_t since_refresh = 0;
     double step = NAN, f_before = NAN;

@@ -166,6 +166,16 @@ static void build_zone(newton_ws *ws, const double *w, double mu, double nu)
     ws->diag[d] = ws->bias ? ws->delta + sw : 1.0;
 }
 
+/* Solve U^T U X = B in place, U the row-major upper Cholesky factor (m x m)
+ * and B m x ncol row-major with leading dimension 2. */
+static void chol_solve(const double *U, int64_t m, double *B, int ncol)
+{
+    cblas_dtrsm(CblasRowMajor, CblasLeft, CblasUpper, CblasTrans, CblasNonUnit, (int)m, ncol, 1.0, U,
+                (int)m, B, 2);
+    cblas_dtrsm(CblasRowMajor, CblasLeft, CblasUpper, CblasNoTrans, CblasNonUnit, (int)m, ncol, 1.0,
+                U, (int)m, B, 2);
+}
+
 /*
  * Direct Newton direction for dense data: the exact solution of H x = -g by
  * a Cholesky factorization (LAPACK), in whichever of two forms is smaller.
@@ -217,7 +227,10 @@ static int direct_step(newton_ws *ws, const double *g)
         cblas_dsyrk(CblasRowMajor, CblasUpper, CblasNoTrans, (int)nz, d, 1.0, B, d, 0.0, M, (int)nz);
         for (int64_t k = 0; k < nz; k++) M[k * nz + k] += 1.0;
     }
-    if (LAPACKE_dpotrf(LAPACK_ROW_MAJOR, 'U', (lapack_int)m, M, (lapack_int)m) != 0) return 0;
+    /* M is symmetric: its row-major array is also column-major, so the
+     * column-major _work calls run in place (the row-major LAPACKE calls
+     * transpose M and scan it for NaNs) */
+    if (LAPACKE_dpotrf_work(LAPACK_COL_MAJOR, 'L', (lapack_int)m, M, (lapack_int)m) != 0) return 0;
     /* H_ww^-1 applied to the columns of R = [-g_w, h] (d x 2, row-major) */
     double *R = ws->rhs;
     for (int32_t j = 0; j < d; j++) {
@@ -236,7 +249,7 @@ static int direct_step(newton_ws *ws, const double *g)
     for (int32_t j = 0; j < d; j++) R[2 * j + 1] = ws->hvec[j];
     const int ncol = ws->bias ? 2 : 1;
     if (!smw) {
-        LAPACKE_dpotrs(LAPACK_ROW_MAJOR, 'U', (lapack_int)d, ncol, M, (lapack_int)d, R, 2);
+        chol_solve(M, d, R, ncol);
     } else {
         /* t = Lambda^-1 R; u = M^-1 (A t); R = t - Lambda^-1 A^T u */
         double *T = ws->tmp2; /* nz x 2 */
@@ -247,7 +260,7 @@ static int direct_step(newton_ws *ws, const double *g)
         }
         cblas_dgemm(CblasRowMajor, CblasNoTrans, CblasNoTrans, (int)nz, ncol, d, 1.0, ws->A, d, R, 2,
                     0.0, T, 2);
-        LAPACKE_dpotrs(LAPACK_ROW_MAJOR, 'U', (lapack_int)nz, ncol, M, (lapack_int)nz, T, 2);
+        chol_solve(M, nz, T, ncol);
         double *U = ws->tmp3; /* d x 2 = A^T T */
         cblas_dgemm(CblasRowMajor, CblasTrans, CblasNoTrans, d, ncol, (int)nz, 1.0, ws->A, d, T, 2,
                     0.0, U, 2);
