@@ -149,23 +149,51 @@ nesvm_status nv_kmat_mul(nv_kmat *km, const int64_t *ri, int64_t nr, const int64
         const float *K = km->K;
         int threads = nv_threads(km->threads);
         (void)threads;
+        /* many columns: scatter V into a dense n x ncol array and read whole
+         * rows of K (contiguous, vectorized) instead of gathering */
+        double *Vd = NULL;
+        if (ci && nc >= n / 4) {
+            Vd = nv_calloc((size_t)n * (size_t)ncol, sizeof(double));
+            if (Vd)
+                for (int64_t b = 0; b < nc; b++)
+                    for (int c = 0; c < ncol; c++) Vd[ci[b] * ncol + c] += V[b * ncol + c];
+        }
+        const int dense = Vd || !ci;
+        const double *Vs = Vd ? Vd : V;
+        const int64_t len = dense ? n : nc;
 #ifdef _OPENMP
-#pragma omp parallel for num_threads(threads) schedule(static) if (threads > 1 && nr * nc > 65536)
+#pragma omp parallel for num_threads(threads) schedule(static) if (threads > 1 && nr * len > 65536)
 #endif
         for (int64_t a = 0; a < nr; a++) {
             const float *row = K + (ri ? ri[a] : a) * n;
             double *o = out + a * ncol;
+            if (dense && ncol == 1) {
+                /* four partial sums: independent chains the compiler can
+                 * keep in vector registers (a fixed order, so deterministic) */
+                double p0 = 0, p1 = 0, p2 = 0, p3 = 0;
+                int64_t b = 0;
+                for (; b + 4 <= len; b += 4) {
+                    p0 += (double)row[b] * Vs[b];
+                    p1 += (double)row[b + 1] * Vs[b + 1];
+                    p2 += (double)row[b + 2] * Vs[b + 2];
+                    p3 += (double)row[b + 3] * Vs[b + 3];
+                }
+                for (; b < len; b++) p0 += (double)row[b] * Vs[b];
+                o[0] = (p0 + p1) + (p2 + p3);
+                continue;
+            }
             for (int c0 = 0; c0 < ncol; c0 += 4) {
                 int w = ncol - c0 < 4 ? ncol - c0 : 4;
                 double acc[4] = {0, 0, 0, 0};
-                for (int64_t b = 0; b < nc; b++) {
-                    double kv = (double)row[ci ? ci[b] : b];
-                    const double *v = V + b * ncol + c0;
+                for (int64_t b = 0; b < len; b++) {
+                    double kv = (double)row[dense ? b : ci[b]];
+                    const double *v = Vs + b * ncol + c0;
                     for (int c = 0; c < w; c++) acc[c] += kv * v[c];
                 }
                 for (int c = 0; c < w; c++) o[c0 + c] = acc[c];
             }
         }
+        nv_free(Vd);
         return NESVM_OK;
     }
     /* on the fly: column chunks of at most BLOCK_DOUBLES kernel values */

@@ -21,10 +21,11 @@
  * solved by block elimination with A^-1 [q 1]: a Cholesky factorization of A
  * when it fits ZONE_MEM (and is cheaper than the CG it replaces), else
  * conjugate gradients with K_ZZ products.  An empty zone leaves b to the
- * exact bias search that follows every step.  Per iteration: one product
- * K v for the dual bound, K_{Z,C} rvec_C, the zone system, and K d for the
- * margins of the direction; then the exact line search of objective.c on
- * the piecewise quadratic phi(t) (its quadratic part from K beta and K d).
+ * exact bias search that follows every step.  Per iteration: the product
+ * K v for the dual bound, K_{:,C} rvec_C (its zone rows enter q) and
+ * K_{:,Z} d_Z (together K d, the margins of the direction), the zone
+ * system; then the exact line search of objective.c on the piecewise
+ * quadratic phi(t) (its quadratic part from K beta and K d).
  *
  * Sparse expansions (C-SVM): at the optimum of F, beta* = alpha* y vanishes
  * beyond the margin, but an iterate that certifies eps may still carry
@@ -223,7 +224,8 @@ static nesvm_status zone_solve(kws *ws, int ncol)
     return zone_cg(ws, ncol);
 }
 
-/* The Newton direction (ws->dir, and db) at the last evaluation.  zmu > mu
+/* The Newton direction (ws->dir, and db) and K dir (ws->kd) at the last
+ * evaluation.  zmu > mu
  * (the first step after mu shrank, C-SVM): the predictor of the new stage,
  * whose zone is the previous stage's, 0 < r_i < zmu, with the new curvature
  * c_i/mu and the unclipped model alpha_i = c_i r_i/mu there.  At the optimum
@@ -269,16 +271,17 @@ static nesvm_status direction(kws *ws, nv_obj *o, double mu, double zmu, double 
     if (predict && ws->bias) gb = gbm;
     ws->nz = nz;
     *db = 0;
-    if (nz == 0) return NESVM_OK;
+    /* K dir = K_{:,C} rvec_C + K_{:,Z} d_Z: the first part, over all rows,
+     * also gives the zone's K_{Z,C} rvec_C */
+    nesvm_status st = nv_kmat_mul(ws->K, ws->pos, n, ws->cpos, nc, ws->cval, 1, ws->kd, ws->err);
+    if (st != NESVM_OK || nz == 0) return st;
     const int ncol = ws->bias ? 2 : 1;
-    /* q = H_Z^-1 rvec_Z - K_{Z,C} rvec_C, into column 0 of rhs (via sol) */
-    nesvm_status st = nv_kmat_mul(ws->K, ws->zpos, nz, ws->cpos, nc, ws->cval, 1, ws->sol, ws->err);
-    if (st != NESVM_OK) return st;
+    /* q = H_Z^-1 rvec_Z - K_{Z,C} rvec_C, into column 0 of rhs */
     double sr = 0;
     for (int64_t k = 0; k < nz; k++) {
         double rk = ws->r[ws->zi[k]];
         sr += rk;
-        ws->rhs[k * ncol] = rk / ws->zh[k] - ws->sol[k];
+        ws->rhs[k * ncol] = rk / ws->zh[k] - ws->kd[ws->zi[k]];
         if (ncol == 2) ws->rhs[k * 2 + 1] = 1.0;
     }
     st = zone_solve(ws, ncol);
@@ -292,8 +295,14 @@ static nesvm_status direction(kws *ws, nv_obj *o, double mu, double zmu, double 
         double delta = 1e-10 * (1.0 + sh);
         *db = (s0 - gb - sr) / (s1 + delta);
     }
-    for (int64_t k = 0; k < nz; k++)
-        ws->dir[ws->zi[k]] = ws->sol[k * ncol] - (ws->bias ? *db * ws->sol[2 * k + 1] : 0.0);
+    for (int64_t k = 0; k < nz; k++) {
+        double dk = ws->sol[k * ncol] - (ws->bias ? *db * ws->sol[2 * k + 1] : 0.0);
+        ws->dir[ws->zi[k]] = dk;
+        ws->cval[k] = dk;
+    }
+    st = nv_kmat_mul(ws->K, ws->pos, n, ws->zpos, nz, ws->cval, 1, ws->v, ws->err);
+    if (st != NESVM_OK) return st;
+    for (int64_t i = 0; i < n; i++) ws->kd[i] += ws->v[i];
     return NESVM_OK;
 }
 
@@ -525,8 +534,6 @@ nesvm_status nv_nesvm_kernel_train(const nv_kernel_problem *kp, const nesvm_para
         double db;
         st = direction(&ws, &obj, sc.mu, zmu, e.gb, &db);
         zmu = sc.mu;
-        if (st != NESVM_OK) break;
-        st = kmul(&ws, ws.dir, ws.kd);
         if (st != NESVM_OK) break;
         for (int64_t i = 0; i < n; i++) ws.md[i] = ws.kd[i] + db;
         double A = nv_dot(ws.kb, ws.dir, n), B = nv_dot(ws.kd, ws.dir, n);
