@@ -144,11 +144,15 @@ int run_training(const char *cmd, train_opts *o, const char *data, const char *m
                     for (int64_t j = 0; j < nc; j++) nnz += w[j] != 0;
                     all += nc;
                 }
-                if (nesvm_model_basis(m))
+                if (nesvm_model_basis(m)) {
                     printf("kernel %s, basis %lld vectors, non-zero coefficients %lld of %lld\n",
                            nesvm_model_kernel(m), (long long)nesvm_dataset_rows(nesvm_model_basis(m)),
                            nnz, all);
-                else
+                    printf("kernel evaluations %lld, %s\n", (long long)stats.kernel_evals,
+                           stats.kernel_matrix == 1   ? "kernel matrix stored (single precision)"
+                           : stats.kernel_matrix == 0 ? "kernel matrix computed on the fly"
+                                                      : "kernel features");
+                } else
                     printf("non-zero weights %lld of %lld\n", nnz, all);
                 printf("model saved to %s\n", model_path);
             }

@@ -280,6 +280,11 @@ typedef struct nesvm_stats {
     double gap;             /**< largest relative gap of a sub-problem, NaN if unknown */
     nesvm_exit exit_reason; /**< worst exit reason of the sub-problems */
     int64_t n_sv;           /**< support vectors summed over sub-problems */
+    int64_t kernel_evals;   /**< kernel values computed (kernel models; 0 for linear ones) */
+    int kernel_matrix;      /**< full-kernel C-SVM/LS-SVM with Newton: 1 if the kernel matrix
+                                 was stored (single precision, within kernel_memory), 0 if it
+                                 was computed on the fly; -1 otherwise (linear models, reduced
+                                 basis, LP-SVM, Nesterov: kernel features) */
 } nesvm_stats;
 
 /* ------------------------------------------------------------------- model */

@@ -237,6 +237,7 @@ nesvm_status nv_kfeat_build(const nv_kernel *k, const nesvm_dataset *X, const in
             nv_free(bsq);
             goto nomem;
         }
+        out->evals = n * nb;
         st = nv_kernel_block(k, X, xr, n, sq, X, bx, nb, bsq, out->phi, nb, threads, err);
         nv_free(bx);
         nv_free(bsq);
@@ -252,6 +253,7 @@ nesvm_status nv_kfeat_build(const nv_kernel *k, const nesvm_dataset *X, const in
             nv_free(bsq);
             goto nomem;
         }
+        out->evals = nb * nb;
         st = nv_kernel_block(k, X, bx, nb, bsq, X, bx, nb, bsq, K, nb, threads, err);
         nv_free(bx);
         nv_free(bsq);
@@ -293,6 +295,7 @@ nesvm_status nv_kfeat_build(const nv_kernel *k, const nesvm_dataset *X, const in
                 brow[a] = xr[out->basis[a]];
                 brsq[a] = sq[out->basis[a]];
             }
+            out->evals += n * r;
             st = nv_kernel_block(k, X, xr, n, sq, X, brow, r, brsq, out->phi, r, threads, err);
             nv_free(brow);
             nv_free(brsq);

@@ -77,6 +77,7 @@ typedef struct nv_kfeat {
     double *U;            /* r x r row-major upper factor (transform), else NULL */
     double *phi;          /* n x r row-major features */
     nesvm_dataset *X;     /* phi wrapped as a dense dataset (borrowed buffer) */
+    int64_t evals;        /* kernel values computed */
 } nv_kfeat;
 
 nesvm_status nv_kfeat_build(const nv_kernel *k, const nesvm_dataset *X, const int64_t *rows,

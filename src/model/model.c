@@ -188,6 +188,7 @@ nesvm_status nv_train_rows(const nesvm_dataset *ds, const int64_t *rows, int64_t
     memset(&kf, 0, sizeof kf);
     nv_kmat km;
     memset(&km, 0, sizeof km);
+    int64_t *krows = NULL;
     const int kernel = params->kernel != NV_KERNEL_LINEAR;
     /* a full kernel with a quadratic penalty (C-SVM, LS-SVM) is solved on its
      * expansion coefficients with K as an operator (stored or on the fly);
@@ -201,6 +202,7 @@ nesvm_status nv_train_rows(const nesvm_dataset *ds, const int64_t *rows, int64_t
         memset(stats, 0, sizeof *stats);
         stats->lower_bound = 0;
         stats->gap = 0;
+        stats->kernel_matrix = -1;
     }
     if (!solver) {
         st = nv_error(err, NESVM_ERR_ARG, "unknown solver '%s'", params->solver);
@@ -235,11 +237,21 @@ nesvm_status nv_train_rows(const nesvm_dataset *ds, const int64_t *rows, int64_t
     }
     nv_kernel kk = {params->kernel, params->gamma > 0 ? params->gamma : 1.0 / (ds->d > 0 ? ds->d : 1),
                     params->coef0, params->degree};
+    /* one kernel matrix over all rows when it can be stored, else one per
+     * sub-problem (one-vs-one sub-problems are smaller; each is stored or
+     * computed on the fly by its own size) */
+    const int shared_k = beta_space && (double)n * (double)n * sizeof(float) <= params->kernel_memory * 1048576.0;
+    int kstored = -1;
+    int64_t kevals = 0;
     if (beta_space) {
-        st = nv_kmat_init(&km, &kk, ds, rows, n, params->kernel_memory, params->threads, err);
-        if (st != NESVM_OK) goto done;
+        if (shared_k) {
+            st = nv_kmat_init(&km, &kk, ds, rows, n, params->kernel_memory, params->threads, err);
+            if (st != NESVM_OK) goto done;
+            kstored = km.K != NULL;
+        }
         v = nv_malloc_array((size_t)n, sizeof(double));
-        if (!v) {
+        krows = nv_malloc_array((size_t)n, sizeof(int64_t));
+        if (!v || !krows) {
             st = nv_error(err, NESVM_ERR_NOMEM, "out of memory");
             goto done;
         }
@@ -348,7 +360,18 @@ nesvm_status nv_train_rows(const nesvm_dataset *ds, const int64_t *rows, int64_t
             nv_progress_sink sink = {progress, user, s, nsub};
             if (beta_space) {
                 nv_kernel_problem kp = {&km, sub_rows, cnt, y, cost};
-                st = nv_nesvm_kernel_train(&kp, m->params, &sink, &res, err);
+                nv_kmat own;
+                memset(&own, 0, sizeof own);
+                if (!shared_k) {
+                    for (int64_t a = 0; a < cnt; a++) krows[a] = rows ? rows[sub_rows[a]] : sub_rows[a];
+                    st = nv_kmat_init(&own, &kk, ds, krows, cnt, params->kernel_memory, params->threads, err);
+                    kp.K = &own;
+                    kp.pos = NULL;
+                    if (st == NESVM_OK && kstored != 0) kstored = own.K != NULL;
+                }
+                if (st == NESVM_OK) st = nv_nesvm_kernel_train(&kp, m->params, &sink, &res, err);
+                if (!shared_k) kevals += own.evals;
+                nv_kmat_free(&own);
                 for (int64_t a = 0; a < cnt; a++) sm->w[sub_rows[a]] = v[a];
             } else {
                 st = solver->train_binary(&pb, m->params, &sink, &res, err);
@@ -373,6 +396,10 @@ nesvm_status nv_train_rows(const nesvm_dataset *ds, const int64_t *rows, int64_t
     }
     nv_free(cw);
     if (beta_space && st == NESVM_OK) st = compact_expansion(m, ds, rows, n, err);
+    if (stats && kernel) {
+        stats->kernel_evals = beta_space ? kevals + km.evals : kf.evals;
+        stats->kernel_matrix = kstored;
+    }
 done:
     if (stats) stats->seconds = nv_now() - t0;
     nv_free(classes);
@@ -384,6 +411,7 @@ done:
     nv_free(v);
     nv_kfeat_free(&kf);
     nv_kmat_free(&km);
+    nv_free(krows);
     nesvm_params_destroy(defaults);
     if (st != NESVM_OK) {
         nesvm_model_destroy(m);

@@ -225,6 +225,26 @@ int main(void)
             dv += beta[k] * exp(-0.3 * d2s);
         }
         CHECK_REL(d1[7 * ns + ns - 1], dv, 1e-10);
+        if (!reduced) {
+            /* a budget below the whole kernel matrix (57.6 kB) but above a
+             * one-vs-one sub-problem's (80 rows: 25.6 kB): one matrix per
+             * sub-problem, stored for ovo and on the fly for ovr (120 rows);
+             * the same problems, hence the same labels */
+            nesvm_stats s1, s2;
+            nesvm_model *m3 = NULL, *m4 = NULL;
+            CHECK(nesvm_train(ds, p, NULL, NULL, &m3, &s1, &err) == NESVM_OK);
+            nesvm_params_set(p, "kernel_memory", "0.04", NULL);
+            CHECK(nesvm_train(ds, p, NULL, NULL, &m4, &s2, &err) == NESVM_OK);
+            CHECK(s1.kernel_matrix == 1 && s1.kernel_evals == 120 * 120);
+            CHECK_MSG(s2.kernel_matrix == (ovr ? 0 : 1), "kernel_matrix %d", s2.kernel_matrix);
+            CHECK(ovr ? s2.kernel_evals > 120 * 120 : s2.kernel_evals == 3 * 80 * 80);
+            CHECK(m4 && nesvm_model_predict(m4, ds, 1, l2, NULL, &err) == NESVM_OK);
+            int same = 0;
+            for (int i = 0; i < 120; i++) same += l1[i] == l2[i];
+            CHECK_MSG(same >= 118, "kernel t=%d per-sub-problem matrices: %d/120 labels agree", t, same);
+            nesvm_model_destroy(m3);
+            nesvm_model_destroy(m4);
+        }
         free(l1); free(l2); free(d1); free(d2);
         nesvm_model_destroy(m);
         nesvm_model_destroy(m2);
