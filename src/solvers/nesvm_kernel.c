@@ -328,6 +328,213 @@ static nesvm_status refresh(kws *ws, nv_obj *o, double b)
     return NESVM_OK;
 }
 
+/* Nesterov's work vectors (n each): prox-center beta* and K beta*, the
+ * weighted gradient sum G and K G, K(alpha y), a 2n product, K 1 (LS-SVM
+ * with a bias). */
+typedef struct nws {
+    double *bstar, *kbstar, *G, *KG, *kay, *k2, *k1;
+} nws;
+
+/* Evaluation for the Nesterov steps: as evaluate(), and also K(alpha y). */
+static nesvm_status evaluate_nesterov(kws *ws, nws *nw, nv_obj *o, double mu, nv_obj_eval *e)
+{
+    const nv_binary_problem *pb = o->pb;
+    const int64_t n = ws->n;
+    nv_obj_sums q;
+    nv_obj_pass(o, mu, &q);
+    double rp, rn, t;
+    nv_obj_balance(o, &q, &rp, &rn, &t);
+    nesvm_status st;
+    if (o->type == NV_SVM_LS) {
+        for (int64_t i = 0; i < n; i++) ws->r[i] = pb->y[i] * o->a[i];
+        st = kmul(ws, ws->r, nw->kay);
+        if (st != NESVM_OK) return st;
+        for (int64_t i = 0; i < n; i++) {
+            ws->v[i] = ws->r[i] - t;
+            ws->kv[i] = nw->kay[i] - (nw->k1 ? t * nw->k1[i] : 0.0);
+        }
+    } else {
+        /* K [alpha_+ alpha_-] in one product over the support */
+        int64_t nc = 0;
+        for (int64_t i = 0; i < n; i++) {
+            if (o->a[i] == 0) continue;
+            ws->cpos[nc] = ws->pos[i];
+            ws->cval[2 * nc] = pb->y[i] > 0 ? o->a[i] : 0.0;
+            ws->cval[2 * nc + 1] = pb->y[i] > 0 ? 0.0 : o->a[i];
+            nc++;
+        }
+        st = nv_kmat_mul(ws->K, ws->pos, n, ws->cpos, nc, ws->cval, 2, nw->k2, ws->err);
+        if (st != NESVM_OK) return st;
+        for (int64_t i = 0; i < n; i++) {
+            double y = pb->y[i];
+            nw->kay[i] = nw->k2[2 * i] - nw->k2[2 * i + 1];
+            ws->kv[i] = rp * nw->k2[2 * i] - rn * nw->k2[2 * i + 1];
+            ws->v[i] = y * o->a[i] * (y > 0 ? rp : rn);
+        }
+    }
+    double vv = nv_dot(ws->v, ws->kv, n);
+    if (vv < 0) vv = 0;
+    double R = 0.5 * nv_dot(ws->beta, ws->kb, n);
+    int64_t nnz = 0;
+    for (int64_t i = 0; i < n; i++) nnz += ws->beta[i] != 0;
+    nv_obj_finish(o, &q, rp, rn, t, vv, 0.0, R, R, nnz, mu, 0.0, e);
+    return NESVM_OK;
+}
+
+/* lambda for Nesterov's step size: the largest eigenvalue of
+ * W^1/2 (K + bias 1 1^T) W^1/2, W = diag(c_i) (LS-SVM) or diag(c_i / s_i)
+ * (hinge, s_i = 1): the loss curvature of the linear solvers' Z^T W Z with
+ * X = K^1/2.  Kind NV_LIP_PAPER: n max_i w_i (K_ii + bias), the analogue of
+ * eq. (48); NV_LIP_POWER: 1.1 x 30 power steps, capped by it. */
+static nesvm_status kernel_lipschitz(kws *ws, const nv_obj *o, int kind, uint64_t seed, double *lam)
+{
+    const nv_binary_problem *pb = o->pb;
+    const int64_t n = ws->n;
+    double paper = 0;
+    for (int64_t i = 0; i < n; i++) {
+        double q = pb->cost[i] * (nv_kmat_diag(ws->K, ws->pos[i]) + (ws->bias ? 1.0 : 0.0));
+        if (q > paper) paper = q;
+    }
+    paper *= (double)n;
+    *lam = paper;
+    if (kind == NV_LIP_PAPER) return NESVM_OK;
+    double *u = ws->r, *x = ws->dir, *kx = ws->kd;
+    uint64_t st = seed ^ UINT64_C(0x5EED);
+    for (int64_t i = 0; i < n; i++) u[i] = 0.5 + nv_rng_uniform(&st);
+    double est = 0;
+    for (int it = 0; it < 30; it++) {
+        double nrm = sqrt(nv_dot(u, u, n));
+        if (nrm == 0) break;
+        double sx = 0;
+        for (int64_t i = 0; i < n; i++) {
+            x[i] = sqrt(pb->cost[i]) * u[i] / nrm;
+            sx += x[i];
+        }
+        nesvm_status s = kmul(ws, x, kx);
+        if (s != NESVM_OK) return s;
+        est = 0;
+        for (int64_t i = 0; i < n; i++) {
+            double mu_i = sqrt(pb->cost[i]) * (kx[i] + (ws->bias ? sx : 0.0));
+            est += (u[i] / nrm) * mu_i; /* Rayleigh quotient */
+            u[i] = mu_i;
+        }
+    }
+    est *= 1.1;
+    if (est > 0 && est < paper) *lam = est;
+    return NESVM_OK;
+}
+
+/* Nesterov's steps (33)-(35) in the K metric: with v = K^1/2 beta the problem
+ * is the linear one on X = K^1/2, whose iterates map back linearly, so the
+ * steps of nesvm_linear.c run on beta with the natural gradient
+ * g = beta - alpha y (and dF/db), and the margins follow by the same linear
+ * combinations of K beta, K g = K beta - K(alpha y): one product
+ * K[alpha_+ alpha_-] per iteration (K beta recomputed every REFRESH_NEST). */
+#define REFRESH_NEST 100
+static nesvm_status nesterov_loop(kws *ws, nv_obj *obj, const nesvm_params *prm, nv_track *tr,
+                                  double b, nesvm_error *err)
+{
+    const int64_t n = ws->n;
+    const size_t nb = (size_t)(n ? n : 1) * sizeof(double);
+    nws nw;
+    memset(&nw, 0, sizeof nw);
+    nesvm_status st = NESVM_OK;
+    nw.bstar = nv_malloc(nb);
+    nw.kbstar = nv_malloc(nb);
+    nw.G = nv_malloc(nb);
+    nw.KG = nv_malloc(nb);
+    nw.kay = nv_malloc(nb);
+    nw.k2 = nv_malloc(2 * nb);
+    if (obj->type == NV_SVM_LS && ws->bias) nw.k1 = nv_malloc(nb);
+    if (!nw.bstar || !nw.kbstar || !nw.G || !nw.KG || !nw.kay || !nw.k2 ||
+        (obj->type == NV_SVM_LS && ws->bias && !nw.k1)) {
+        st = nv_error(err, NESVM_ERR_NOMEM, "out of memory for kernel Nesterov work arrays (n=%lld)",
+                      (long long)n);
+        tr->why = NESVM_EXIT_NO_MEMORY;
+        goto out;
+    }
+    if (nw.k1) {
+        for (int64_t i = 0; i < n; i++) ws->r[i] = 1.0;
+        st = kmul(ws, ws->r, nw.k1);
+        if (st != NESVM_OK) goto out;
+    }
+    double lam;
+    st = kernel_lipschitz(ws, obj, prm->lipschitz, prm->seed, &lam);
+    if (st != NESVM_OK) goto out;
+    nv_sched sc;
+    nv_sched_init(&sc, prm, prm->svm_type, 1.0, 1.0, 0.01);
+    int64_t k = 0, since = 0;
+    int restart = 1;
+    double L = 0, bstar = 0, Gb = 0, fmu_prev = NAN;
+    nv_obj_eval e;
+    while (1) {
+        if (restart) {
+            L = nv_obj_lipschitz_L(obj, lam, sc.mu, sc.nu);
+            fmu_prev = NAN;
+            nv_track_new_stage(tr);
+        }
+        for (int64_t i = 0; i < n; i++) obj->m[i] = ws->kb[i] + (ws->bias ? b : 0.0);
+        st = evaluate_nesterov(ws, &nw, obj, sc.mu, &e);
+        if (st != NESVM_OK) break;
+        nv_track_info info = {sc.mu, L, NAN, 0, sc.final};
+        if (nv_track_iterate(tr, &e, ws->beta, b, &info, &st, err)) break;
+        int overshoot = !restart && k > 0 && e.Fmu > fmu_prev;
+        fmu_prev = e.Fmu;
+        if (!restart && k > 0 && nv_sched_stage_done(&sc, &e)) {
+            /* shrink the smoothing and restart from the best point */
+            nv_sched_next(&sc, &e, prm->eps, tr->best_p);
+            memcpy(ws->beta, tr->wbest, nb);
+            b = tr->bbest;
+            st = kmul(ws, ws->beta, ws->kb);
+            if (st != NESVM_OK) break;
+            since = 0;
+            restart = 1;
+            continue;
+        }
+        if (restart || overshoot) { /* a new estimate sequence at the current point */
+            memcpy(nw.bstar, ws->beta, nb);
+            memcpy(nw.kbstar, ws->kb, nb);
+            memset(nw.G, 0, nb);
+            memset(nw.KG, 0, nb);
+            bstar = b;
+            Gb = 0;
+            k = 0;
+            restart = 0;
+        }
+        const double *y = obj->pb->y, *a = obj->a;
+        double wk = 0.5 * (double)(k + 1);
+        double cz = 2.0 / (double)(k + 3), cy = (double)(k + 1) / (double)(k + 3);
+        for (int64_t i = 0; i < n; i++) {
+            double g = ws->beta[i] - y[i] * a[i], kg = ws->kb[i] - nw.kay[i];
+            double yi = ws->beta[i] - g / L, kyi = ws->kb[i] - kg / L;
+            nw.G[i] += wk * g;
+            nw.KG[i] += wk * kg;
+            ws->beta[i] = cz * (nw.bstar[i] - nw.G[i] / L) + cy * yi;
+            ws->kb[i] = cz * (nw.kbstar[i] - nw.KG[i] / L) + cy * kyi;
+        }
+        if (ws->bias) {
+            double yb = b - e.gb / L;
+            Gb += wk * e.gb;
+            b = cz * (bstar - Gb / L) + cy * yb;
+        }
+        k++;
+        if (++since >= REFRESH_NEST) {
+            st = kmul(ws, ws->beta, ws->kb);
+            if (st != NESVM_OK) break;
+            since = 0;
+        }
+    }
+out:
+    nv_free(nw.bstar);
+    nv_free(nw.kbstar);
+    nv_free(nw.G);
+    nv_free(nw.KG);
+    nv_free(nw.kay);
+    nv_free(nw.k2);
+    nv_free(nw.k1);
+    return st;
+}
+
 static int cmp_i64(const void *a, const void *b)
 {
     int64_t x = *(const int64_t *)a, y = *(const int64_t *)b;
@@ -454,7 +661,7 @@ nesvm_status nv_nesvm_kernel_train(const nv_kernel_problem *kp, const nesvm_para
     nv_track_init(&tr, prm, sink, (int32_t)n, best, t0);
     nv_track_new_stage(&tr);
     double b = 0;
-    if (prm->svm_type == NV_SVM_C && n >= COARSE_MIN) {
+    if (prm->svm_type == NV_SVM_C && prm->method == NV_METHOD_NEWTON && n >= COARSE_MIN) {
         st = coarse_start(kp, prm, ws.beta, &b, err);
         if (st != NESVM_OK) goto out;
     }
@@ -462,6 +669,12 @@ nesvm_status nv_nesvm_kernel_train(const nv_kernel_problem *kp, const nesvm_para
     tr.bbest = b;
     st = refresh(&ws, &obj, b);
     if (st != NESVM_OK) goto out;
+    if (prm->method == NV_METHOD_NESTEROV) {
+        st = nesterov_loop(&ws, &obj, prm, &tr, b, err);
+        if (st == NESVM_ERR_NOMEM) tr.why = NESVM_EXIT_NO_MEMORY;
+        nv_track_result(&tr, res);
+        goto out;
+    }
     if (bias) b = best_bias(&obj, ws.md, sc.mu, b);
     int64_t since_refresh = 0;
     double step = NAN, f_before = NAN;
