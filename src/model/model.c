@@ -190,12 +190,12 @@ nesvm_status nv_train_rows(const nesvm_dataset *ds, const int64_t *rows, int64_t
     memset(&km, 0, sizeof km);
     int64_t *krows = NULL;
     const int kernel = params->kernel != NV_KERNEL_LINEAR;
-    /* a full kernel with a quadratic penalty (C-SVM, LS-SVM) is solved on its
-     * expansion coefficients with K as an operator (stored or on the fly);
-     * a reduced basis and LP-SVM go through kernel features (kernel.h) */
+    /* a full kernel is solved on its expansion coefficients with K as an
+     * operator (stored or on the fly); a reduced basis and LP-SVM with the
+     * Nesterov method go through kernel features (kernel.h) */
     const int beta_space = kernel && solver && strcmp(solver->name, "nesvm") == 0 &&
                            (params->basis <= 0 || params->basis >= n) &&
-                           params->svm_type != NV_SVM_LP;
+                           (params->svm_type != NV_SVM_LP || params->method == NV_METHOD_NEWTON);
     nesvm_status st = NESVM_OK;
     if (stats) {
         memset(stats, 0, sizeof *stats);

@@ -355,8 +355,8 @@ static void phi_derivs(const nv_obj *o, const double *mp, double mu, double nu, 
     }
     double r1 = 0, r2 = 0;
     if (reg && p && nv_obj_l1(o)) {
-        const int32_t d = pb->X->d;
-        for (int32_t j = 0; j < d; j++) {
+        const int64_t d = pb->X ? pb->X->d : pb->n; /* kernel expansions: n coefficients */
+        for (int64_t j = 0; j < d; j++) {
             if (p[j] == 0) continue;
             double x = w[j] + t * p[j];
             if (x >= nu)

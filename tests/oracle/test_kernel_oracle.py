@@ -26,6 +26,7 @@ import tempfile
 sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
 import libsvm_primal as lp  # noqa: E402
 import numpy as np  # noqa: E402
+import test_models as tm  # noqa: E402
 
 
 def kernel(A, B, t, gamma, coef0, degree):
@@ -153,6 +154,31 @@ def main():
         print('%s - %s LS-SVM rbf C=1 K %s: nesvm %.12g, normal equations %.12g, rel %.2e, gap %.2e'
               % ('ok' if ok else 'not ok', os.path.basename(data), 'on the fly' if mem else 'stored',
                  pn, pd, rel, gap))
+        passed += ok
+        failed += not ok
+    # kernel LP-SVM: min ||beta||_1 + C sum max(0, 1 - y_i (K_i beta + b)) is the linear
+    # LP-SVM on the features K; GLPK solves its LP (written by test_models.lp_glpk)
+    for data, mem in [(d, m) for d in datasets for m in (None, '0.0001')]:
+        y_raw, rows = lp.read_libsvm(data)
+        d = max((max(r) for r in rows if r), default=0)
+        X = lp.dense(rows, d)
+        C, gamma = 1.0, 1.0 / d
+        mopt = ['--kernel-memory', mem] if mem else []
+        out = subprocess.run([nesvm, 'train', '--svm-type', 'lp', '-t', '2', '-c', '1', '-e', '1e-4']
+                             + mopt + [data, nm], check=True, capture_output=True, text=True).stdout
+        gap = float(re.search(r'relative gap ([0-9.e+-]+)', out).group(1))
+        S, beta, b, pos = nesvm_model(nm, d)
+        y = np.where(y_raw == pos, 1.0, -1.0)
+        K = kernel(X, X, 'rbf', gamma, 0, 3)
+        pn = np.abs(beta).sum() + C * np.maximum(0, 1 - y * (kernel(X, S, 'rbf', gamma, 0, 3) @ beta + b)).sum()
+        Pg, nzg = tm.lp_glpk(K, y, np.full(len(y), C), 1, os.path.join(tmp, 'k.lp'), count_nonzero=True)
+        rel = (pn - Pg) / Pg
+        # the L1 norm's solution is sparse: GLPK's vertex has nzg non-zero coefficients
+        ok = -1e-9 <= rel <= 1e-3 and pn * (1 - gap) <= Pg * (1 + 1e-9) and len(beta) <= 2 * nzg + 5
+        print('%s - %s LP-SVM rbf C=1 K %s: nesvm %.10g, GLPK %.10g, rel %.2e, gap %.2e, '
+              'basis %d, GLPK non-zero coefficients %d'
+              % ('ok' if ok else 'not ok', os.path.basename(data), 'on the fly' if mem else 'stored',
+                 pn, Pg, rel, gap, len(beta), nzg))
         passed += ok
         failed += not ok
     print('%d passed, %d failed' % (passed, failed))

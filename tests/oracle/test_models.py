@@ -62,7 +62,7 @@ def ls_direct(X, y, Ci, bias):
     return w, b, 0.5 * w @ w + np.sum(Ci * r * r)
 
 
-def lp_glpk(X, y, Ci, bias, path):
+def lp_glpk(X, y, Ci, bias, path, count_nonzero=False):
     n, d = X.shape
     with open(path, 'w') as f:
         f.write('Minimize\n obj:')
@@ -90,7 +90,14 @@ def lp_glpk(X, y, Ci, bias, path):
         raise RuntimeError('glpsol did not find the optimum:\n' + out)
     with open(path + '.sol') as f:
         sol = f.read()
-    return float(re.search(r'Objective:\s+obj\s+=\s+([-0-9.eE+]+)', sol).group(1))
+    obj = float(re.search(r'Objective:\s+obj\s+=\s+([-0-9.eE+]+)', sol).group(1))
+    if not count_nonzero:
+        return obj
+    # the columns p_j, q_j of the solution report: w_j = p_j - q_j
+    w = np.zeros(d)
+    for m in re.finditer(r'^\s*\d+\s+([pq])(\d+)\s+\S+\s+([-0-9.eE+]+)', sol, re.M):
+        w[int(m.group(2))] += float(m.group(3)) * (1 if m.group(1) == 'p' else -1)
+    return obj, int(np.count_nonzero(np.abs(w) > 1e-12))
 
 
 def main():
