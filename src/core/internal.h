@@ -42,6 +42,13 @@ void nv_alloc_fail_after(long n);
 /* ---- time */
 double nv_now(void); /* monotonic seconds */
 
+/* qsort comparator for int64_t. */
+static inline int nv_cmp_i64(const void *a, const void *b)
+{
+    int64_t x = *(const int64_t *)a, y = *(const int64_t *)b;
+    return (x > y) - (x < y);
+}
+
 /* ---- numbers: locale-independent, exact round trip */
 /* Parse a decimal or hex floating number (also "inf"/"nan").  Returns the
  * pointer past the number, or NULL if none was recognised at s. */

@@ -169,12 +169,6 @@ void nv_kfeat_free(nv_kfeat *f)
     memset(f, 0, sizeof *f);
 }
 
-static int cmp_i64(const void *a, const void *b)
-{
-    int64_t x = *(const int64_t *)a, y = *(const int64_t *)b;
-    return (x > y) - (x < y);
-}
-
 nesvm_status nv_kfeat_build(const nv_kernel *k, const nesvm_dataset *X, const int64_t *rows,
                             int64_t n, int64_t m, int transform, uint64_t seed, double mem_mb,
                             int threads, nv_kfeat *out, nesvm_error *err)
@@ -216,7 +210,7 @@ nesvm_status nv_kfeat_build(const nv_kernel *k, const nesvm_dataset *X, const in
         }
         memcpy(B, perm, (size_t)nb * sizeof(int64_t));
         nv_free(perm);
-        qsort(B, (size_t)nb, sizeof(int64_t), cmp_i64);
+        qsort(B, (size_t)nb, sizeof(int64_t), nv_cmp_i64);
     }
     nv_kernel_sqnorms(X, xr, n, sq);
     int64_t *bx = nv_malloc_array((size_t)(nb ? nb : 1), sizeof(int64_t));

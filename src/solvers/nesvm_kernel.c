@@ -309,19 +309,6 @@ static nesvm_status direction(kws *ws, nv_obj *o, double mu, double zmu, double 
     return NESVM_OK;
 }
 
-/* Exact minimization of F over b alone (margins updated); returns b. */
-static double best_bias(nv_obj *o, double *tmp, double mu, double b)
-{
-    const int64_t n = o->pb->n;
-    for (int64_t i = 0; i < n; i++) tmp[i] = 1.0;
-    double tb = nv_obj_line_search_q(o, tmp, mu, 0.0, NULL, NULL, 0, 0.0, 0.0);
-    if (tb > 0) {
-        for (int64_t i = 0; i < n; i++) o->m[i] += tb;
-        b += tb;
-    }
-    return b;
-}
-
 /* K beta and the margins from scratch. */
 static nesvm_status refresh(kws *ws, nv_obj *o, double b)
 {
@@ -379,20 +366,13 @@ static nesvm_status evaluate_nesterov(kws *ws, nws *nw, nv_obj *o, double mu, do
     }
     if (nv_obj_l1(o)) {
         /* LP-SVM: the Euclidean metric on beta (X = K): X^T(a' y) = K(a' y) */
-        double vv = 0, vinf = 0, R = 0, Rs = 0;
-        int64_t nnz = 0;
+        double vv = 0, vinf = 0, R, Rs;
+        int64_t nnz;
         for (int64_t i = 0; i < n; i++) {
             vv += ws->kv[i] * ws->kv[i];
             if (fabs(ws->kv[i]) > vinf) vinf = fabs(ws->kv[i]);
-            double a = fabs(ws->beta[i]);
-            R += a;
-            if (a >= nu) {
-                Rs += a - 0.5 * nu;
-                nnz++;
-            } else {
-                Rs += 0.5 * a * a / nu;
-            }
         }
+        nv_obj_huber(ws->beta, n, nu, &R, &Rs, &nnz);
         nv_obj_finish(o, &q, rp, rn, t, vv, vinf, R, Rs, nnz, mu, nu, e);
         return NESVM_OK;
     }
@@ -789,7 +769,7 @@ static nesvm_status lp_newton_loop(kws *ws, nv_obj *obj, const nesvm_params *prm
     }
     nv_sched sc;
     nv_sched_init(&sc, prm, prm->svm_type, MU0, MU0, MU_MIN_FACTOR);
-    if (ws->bias) b = best_bias(obj, ws->md, sc.mu, b);
+    if (ws->bias) b = nv_obj_best_bias(obj, ws->md, sc.mu, 0.0, b);
     int64_t since = 0;
     int stalls = 0;
     double step = NAN, f_before = NAN;
@@ -868,7 +848,7 @@ static nesvm_status lp_newton_loop(kws *ws, nv_obj *obj, const nesvm_params *prm
                 for (int64_t i = 0; i < n; i++) obj->m[i] += step * ws->md[i];
             }
         }
-        if (ws->bias) b = best_bias(obj, ws->md, sc.mu, b);
+        if (ws->bias) b = nv_obj_best_bias(obj, ws->md, sc.mu, 0.0, b);
     }
     if (dense && st == NESVM_OK && tr->why != NESVM_EXIT_CONVERGED && !(tr->best_p <= dense_p)) {
         /* the polish did not certify: the dense point */
@@ -908,12 +888,6 @@ out:
     return st;
 }
 
-static int cmp_i64(const void *a, const void *b)
-{
-    int64_t x = *(const int64_t *)a, y = *(const int64_t *)b;
-    return (x > y) - (x < y);
-}
-
 /* The starting point of a large C-SVM problem: the solution of the problem
  * on a random quarter of its rows, with costs times 4 so that the loss keeps
  * its weight against the penalty (recursively: the quarter starts from its
@@ -947,7 +921,7 @@ static nesvm_status coarse_start(const nv_kernel_problem *kp, const nesvm_params
         idx[i] = idx[j];
         idx[j] = t;
     }
-    qsort(idx, (size_t)m, sizeof(int64_t), cmp_i64);
+    qsort(idx, (size_t)m, sizeof(int64_t), nv_cmp_i64);
     int npos = 0, nneg = 0;
     for (int64_t k = 0; k < m; k++) {
         int64_t i = idx[k];
@@ -1054,7 +1028,7 @@ nesvm_status nv_nesvm_kernel_train(const nv_kernel_problem *kp, const nesvm_para
         nv_track_result(&tr, res);
         goto out;
     }
-    if (bias) b = best_bias(&obj, ws.md, sc.mu, b);
+    if (bias) b = nv_obj_best_bias(&obj, ws.md, sc.mu, 0.0, b);
     int64_t since_refresh = 0;
     double step = NAN, f_before = NAN;
     int stalls = 0, polished = 0;
@@ -1145,7 +1119,7 @@ nesvm_status nv_nesvm_kernel_train(const nv_kernel_problem *kp, const nesvm_para
                 for (int64_t i = 0; i < n; i++) obj.m[i] += step * ws.md[i];
             }
         }
-        if (bias) b = best_bias(&obj, ws.md, sc.mu, b);
+        if (bias) b = nv_obj_best_bias(&obj, ws.md, sc.mu, 0.0, b);
     }
     if (dense && st == NESVM_OK && tr.why != NESVM_EXIT_CONVERGED && !(tr.best_p <= dense_p)) {
         /* the polish did not certify: the dense point */

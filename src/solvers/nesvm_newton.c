@@ -368,22 +368,6 @@ static int64_t pcg(newton_ws *ws, const double *g, int64_t n, int64_t cap)
     return it;
 }
 
-/* Exact minimization of F_mu over b alone, updating the margins (no pass
- * over X).  Afterwards sum alpha_i y_i = 0 up to rounding, so the
- * certificate needs no rescaling of alpha (which on badly scaled data ruins
- * the lower bound).  Returns the new b. */
-static double best_bias(newton_ws *ws, double b)
-{
-    const int64_t n = ws->obj->pb->n;
-    for (int64_t i = 0; i < n; i++) ws->mp[i] = 1.0;
-    double tb = nv_obj_line_search(ws->obj, ws->mp, ws->mu, ws->nu, NULL, NULL);
-    if (tb > 0) {
-        for (int64_t i = 0; i < n; i++) ws->obj->m[i] += tb;
-        b += tb;
-    }
-    return b;
-}
-
 nesvm_status nv_nesvm_newton_train(const nv_binary_problem *pb, const nesvm_params *prm,
                                    const nv_progress_sink *sink, nv_binary_result *res,
                                    nesvm_error *err)
@@ -438,7 +422,7 @@ nesvm_status nv_nesvm_newton_train(const nv_binary_problem *pb, const nesvm_para
         nv_obj_margins(&obj, w, b);
     ws.mu = sc.mu;
     ws.nu = sc.nu;
-    if (bias) b = best_bias(&ws, b);
+    if (bias) b = nv_obj_best_bias(&obj, ws.mp, ws.mu, ws.nu, b);
     int64_t since_refresh = 0, cg_its = 0, cg_cap = CG_MAX;
     double step = NAN;
     int stalls = 0;
@@ -497,7 +481,7 @@ nesvm_status nv_nesvm_newton_train(const nv_binary_problem *pb, const nesvm_para
                 for (int64_t i = 0; i < n; i++) obj.m[i] += step * ws.mp[i];
             }
         }
-        if (bias) b = best_bias(&ws, b);
+        if (bias) b = nv_obj_best_bias(&obj, ws.mp, ws.mu, ws.nu, b);
     }
     nv_track_sparsify(&tr, &obj, sc.nu, g);
     nv_track_result(&tr, res);

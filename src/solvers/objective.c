@@ -95,6 +95,37 @@ void nv_obj_evaluate(nv_obj *o, const double *w, double b, double mu, double nu,
     nv_obj_evaluate_at(o, w, mu, nu, e);
 }
 
+void nv_obj_huber(const double *w, int64_t d, double nu, double *R, double *Rs, int64_t *nnz)
+{
+    double r = 0, rs = 0;
+    int64_t k = 0;
+    for (int64_t j = 0; j < d; j++) {
+        double a = fabs(w[j]);
+        r += a;
+        if (a >= nu) {
+            rs += a - 0.5 * nu;
+            k++;
+        } else {
+            rs += 0.5 * a * a / nu;
+        }
+    }
+    *R = r;
+    *Rs = rs;
+    *nnz = k;
+}
+
+double nv_obj_best_bias(nv_obj *o, double *tmp, double mu, double nu, double b)
+{
+    const int64_t n = o->pb->n;
+    for (int64_t i = 0; i < n; i++) tmp[i] = 1.0;
+    double tb = nv_obj_line_search_q(o, tmp, mu, nu, NULL, NULL, 0, 0.0, 0.0);
+    if (tb > 0) {
+        for (int64_t i = 0; i < n; i++) o->m[i] += tb;
+        b += tb;
+    }
+    return b;
+}
+
 /* The regularizer: R(w), its smoothed value, and the non-zero count. */
 static void regularizer(const nv_obj *o, const double *w, double nu, double *R, double *Rs,
                         int64_t *nnz)
@@ -102,19 +133,8 @@ static void regularizer(const nv_obj *o, const double *w, double nu, double *R, 
     const int32_t d = o->pb->X->d;
     int64_t k = 0;
     if (nv_obj_l1(o)) {
-        double r = 0, rs = 0;
-        for (int32_t j = 0; j < d; j++) {
-            double a = fabs(w[j]);
-            r += a;
-            if (a >= nu) {
-                rs += a - 0.5 * nu;
-                k++;
-            } else {
-                rs += 0.5 * a * a / nu;
-            }
-        }
-        *R = r;
-        *Rs = rs;
+        nv_obj_huber(w, d, nu, R, Rs, nnz);
+        return;
     } else {
         double ww = 0;
         for (int32_t j = 0; j < d; j++) {

@@ -120,6 +120,16 @@ double nv_obj_line_search(const nv_obj *o, const double *mp, double mu, double n
 double nv_obj_line_search_q(const nv_obj *o, const double *mp, double mu, double nu,
                             const double *w, const double *p, int reg, double A, double B);
 
+/* LP-SVM's L1 norm of w (d entries): R = ||w||_1, Rs = sum_j l_nu(w_j)
+ * (Huber), nnz = entries outside Huber's zone. */
+void nv_obj_huber(const double *w, int64_t d, double nu, double *R, double *Rs, int64_t *nnz);
+/* Exact minimization of F over b alone at the margins in o->m, which are
+ * updated (no pass over X); tmp is n scratch entries.  Afterwards
+ * sum alpha_i y_i = 0 up to rounding, so the certificate needs no rescaling
+ * of alpha (which on badly scaled data ruins the lower bound).  Returns the
+ * new b. */
+double nv_obj_best_bias(nv_obj *o, double *tmp, double mu, double nu, double b);
+
 /* lambda, the loss part of the Lipschitz constant of grad F:
  *   C-SVM L = 1 + lambda/mu,  LP-SVM L = 1/nu + lambda/mu,  LS-SVM L = 1 + 2 lambda
  * (nv_obj_lipschitz_L).  lambda bounds lambda_max(Z^T diag(w_i) Z), Z = [X 1],
