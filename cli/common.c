@@ -107,9 +107,17 @@ void train_opts_help(FILE *f)
     fputs("Problem and solver:\n"
           "  -c C                 cost C > 0 (default 1)\n"
           "  -w<label> W          multiply C by W for samples of class <label> (as LIBSVM)\n"
-          "  -B B                 B > 0: free, unregularized bias b (default); B <= 0: no bias\n"
+          "  --lambda L           L > 0: C = 1/(L n) for each binary problem of n rows\n"
+          "                       (the papers' lambda/2 ||w||^2 + mean hinge); 0 = use -c\n"
+          "  -B B                 B > 0: a bias. nesvm: free, unregularized (default);\n"
+          "                       hyperpass, pegasos: a constant feature B, regularized\n"
+          "                       (LIBLINEAR's -B). B <= 0: no bias (hyperpass, pegasos:\n"
+          "                       default)\n"
           "  -e EPS               stop at relative duality gap EPS (default 0.001)\n"
-          "  --solver NAME        solver family (default nesvm; available: nesvm)\n"
+          "  --solver NAME        nesvm (default): NESVM, every model, linear and kernel;\n"
+          "                       hyperpass: cutting planes with exact line search,\n"
+          "                       C-SVM, linear; pegasos: mini-batch subgradient steps,\n"
+          "                       C-SVM, linear\n"
           "  --svm-type c|lp|ls   c: C-SVM, 1/2||w||^2 + C sum hinge (default);\n"
           "                       lp: LP-SVM, ||w||_1 + C sum hinge (sparse weights);\n"
           "                       ls: LS-SVM, 1/2||w||^2 + C sum (1 - y f(x))^2\n"
@@ -127,6 +135,13 @@ void train_opts_help(FILE *f)
           "  --lipschitz power|paper  Nesterov step size from a power-iteration estimate\n"
           "                       (default) or eq. (48)\n"
           "  --multiclass ovo|ovr one-vs-one (default) or one-vs-rest\n"
+          "Hyperpass and Pegasos (--eps-abs E: stop at gap E in the papers' units,\n"
+          "(P - lower bound) / sum_i C_i):\n"
+          "  --shrinking 0|1      hyperpass: line searches over a ball of the nearest\n"
+          "                       hyperplanes (default 1)\n"
+          "  --warm-start none|pegasos:ITER  hyperpass: start from ITER Pegasos passes\n"
+          "  --batch K            pegasos: mini-batch size (default 1000); one iteration\n"
+          "                       is a pass of n/K steps\n"
           "Kernel (LIBSVM's names; the model stores the basis vectors and coefficients;\n"
           "a full kernel is solved on its expansion with K as an operator; a reduced\n"
           "basis, and LP-SVM with nesterov, on kernel features Phi, Phi Phi^T = K):\n"
@@ -175,7 +190,9 @@ int train_opt(cli_args *a, train_opts *o)
         {"d", "degree"}, {"degree", "degree"}, {"r", "coef0"}, {"coef0", "coef0"},
         {"basis", "basis"}, {"kernel_memory", "kernel_memory"},
         {"multiclass", "multiclass"}, {"max_iter", "max_iter"}, {"time_limit", "time_limit"},
-        {"threads", "threads"}, {"seed", "seed"},
+        {"threads", "threads"}, {"seed", "seed"}, {"lambda", "lambda"},
+        {"shrinking", "shrinking"}, {"batch", "batch"},
+        {"warm_start", "warm_start"},
     };
     for (size_t i = 0; i < sizeof map / sizeof map[0]; i++) {
         if (strcmp(n, map[i].opt) == 0) {
@@ -210,7 +227,7 @@ int train_opt(cli_args *a, train_opts *o)
             cli_usage(a->cmd, "bad value '%s' for -B (expected a number)", v);
             return -1;
         }
-        return set_param(a, o->params, "bias", b > 0 ? "1" : "0");
+        return set_param(a, o->params, "bias", v);
     }
     if (strcmp(n, "q") == 0) {
         o->quiet = 1;

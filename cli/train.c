@@ -31,7 +31,10 @@ static void usage(FILE *f)
           "Linear SVMs solved by NESVM (--svm-type), with r_i = 1 - y_i (w.x_i + b):\n"
           "  c   min_{w,b} 1/2 ||w||^2 + sum_i C_i max(0, r_i)    (default)\n"
           "  lp  min_{w,b} ||w||_1     + sum_i C_i max(0, r_i)\n"
-          "  ls  min_{w,b} 1/2 ||w||^2 + sum_i C_i r_i^2\n\n",
+          "  ls  min_{w,b} 1/2 ||w||^2 + sum_i C_i r_i^2\n"
+          "Hyperpass and Pegasos (--solver) solve c without a free bias:\n"
+          "      min_w   1/2 ||w||^2 + sum_i C_i max(0, 1 - y_i w.z_i),\n"
+          "  z_i = x_i, or [x_i, B] with -B B > 0 (b = B w_B, regularized).\n\n",
           f);
     train_opts_help(f);
     fputs("  --init MODEL         warm start: begin from MODEL's weights (same classes)\n"
@@ -154,6 +157,11 @@ int run_training(const char *cmd, train_opts *o, const char *data, const char *m
                                                       : "kernel features");
                 } else
                     printf("non-zero weights %lld of %lld\n", nnz, all);
+                if (stats.dots > 0)
+                    printf("row products %lld (%.1f per row), row updates %lld\n",
+                           (long long)stats.dots,
+                           (double)stats.dots / (double)nesvm_dataset_rows(ds),
+                           (long long)stats.row_updates);
                 printf("model saved to %s\n", model_path);
             }
         }

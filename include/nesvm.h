@@ -285,6 +285,9 @@ typedef struct nesvm_stats {
                                  was stored (single precision, within kernel_memory), 0 if it
                                  was computed on the fly; -1 otherwise (linear models, reduced
                                  basis, LP-SVM, Nesterov: kernel features) */
+    int64_t dots;           /**< row products y_i <x_i, v> computed (hyperpass, pegasos; 0 for
+                                 nesvm): the paper's cost measure, dots / rows = passes */
+    int64_t row_updates;    /**< row updates v += a x_i (hyperpass, pegasos; 0 for nesvm) */
 } nesvm_stats;
 
 /* ------------------------------------------------------------------- model */

@@ -96,6 +96,10 @@ static inline void row_axpy(const nesvm_dataset *X, int64_t r, double a, double 
     }
 }
 
+double nv_row_dot(const nesvm_dataset *X, int64_t r, const double *w) { return row_dot(X, r, w); }
+
+void nv_row_axpy(const nesvm_dataset *X, int64_t r, double a, double *out) { row_axpy(X, r, a, out); }
+
 static int worth_threads(const nesvm_dataset *X, int64_t n, const nv_linalg_ws *ws)
 {
     if (ws->threads <= 1 || X->n == 0) return 0;

@@ -48,4 +48,8 @@ void nv_col_sq(const nesvm_dataset *X, const int64_t *rows, int64_t n, const dou
 
 double nv_dot(const double *a, const double *b, int64_t n);
 
+/* One row r of X (a dataset row index): x_r . w, and out += a x_r (d entries). */
+double nv_row_dot(const nesvm_dataset *X, int64_t r, const double *w);
+void nv_row_axpy(const nesvm_dataset *X, int64_t r, double a, double *out);
+
 #endif

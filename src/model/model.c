@@ -207,6 +207,12 @@ nesvm_status nv_train_rows(const nesvm_dataset *ds, const int64_t *rows, int64_t
         st = nv_error(err, NESVM_ERR_ARG, "unknown solver '%s'", params->solver);
         goto done;
     }
+    if (kernel && !solver->kernels) {
+        st = nv_error(err, NESVM_ERR_UNSUPPORTED,
+                      "solver %s trains linear models only (kernel %s): use --solver nesvm for kernels",
+                      solver->name, nv_kernel_names[params->kernel]);
+        goto done;
+    }
     if (n == 0) {
         st = nv_error(err, NESVM_ERR_DATA, "no training data");
         goto done;
@@ -293,6 +299,7 @@ nesvm_status nv_train_rows(const nesvm_dataset *ds, const int64_t *rows, int64_t
     m->params = NULL;
     st = nesvm_params_copy(params, &m->params, err);
     if (st != NESVM_OK) goto done;
+    nv_params_resolve(m->params);
     if (kernel) m->params->gamma = kk.gamma; /* resolved */
     if (kernel && !beta_space) {
         int64_t *brows = nv_malloc_array((size_t)kf.r, sizeof(int64_t));
@@ -327,7 +334,9 @@ nesvm_status nv_train_rows(const nesvm_dataset *ds, const int64_t *rows, int64_t
         st = nv_error(err, NESVM_ERR_NOMEM, "out of memory");
         goto done;
     }
-    for (int c = 0; c < k; c++) cw[c] = params->c * nv_params_class_weight(params, classes[c]);
+    /* with lambda, C = 1/(lambda n) for each binary problem of n rows (below) */
+    for (int c = 0; c < k; c++)
+        cw[c] = (params->lambda > 0 ? 1.0 : params->c) * nv_params_class_weight(params, classes[c]);
 
     if (stats) {
         stats->n_submodels = nsub;
@@ -348,6 +357,8 @@ nesvm_status nv_train_rows(const nesvm_dataset *ds, const int64_t *rows, int64_t
                     cnt++;
                 }
             }
+            if (params->lambda > 0)
+                for (int64_t a = 0; a < cnt; a++) cost[a] /= params->lambda * (double)cnt;
             nv_submodel *sm = &m->sub[s];
             sm->pos = i;
             sm->neg = ovr ? -1 : j;
@@ -388,6 +399,8 @@ nesvm_status nv_train_rows(const nesvm_dataset *ds, const int64_t *rows, int64_t
                 if (!(res.gap <= stats->gap)) stats->gap = res.gap;
                 if (res.exit_reason > stats->exit_reason) stats->exit_reason = res.exit_reason;
                 stats->n_sv += res.n_sv;
+                stats->dots += res.dots;
+                stats->row_updates += res.axpys;
             }
             s++;
         }

@@ -12,7 +12,7 @@ const char *const nv_param_names[] = {
     "solver", "svm_type", "c", "eps", "eps_abs", "mu", "nu", "continuation", "mu0", "nu0",
     "mu_star", "stage_eps", "max_iter", "time_limit", "threads", "seed", "bias", "multiclass",
     "method", "lipschitz", "progress_every", "kernel", "gamma", "degree", "coef0", "basis",
-    "kernel_memory", NULL};
+    "kernel_memory", "lambda", "shrinking", "batch", "warm_start", NULL};
 
 static const char *const svm_type_names[] = {"c", "lp", "ls"};
 static const char *const continuation_names[] = {"adaptive", "paper"};
@@ -43,7 +43,11 @@ nesvm_status nesvm_params_create(nesvm_params **out, nesvm_error *err)
     p->time_limit = 0.0;
     p->threads = 1;
     p->seed = 1;
-    p->bias = 1;
+    p->bias = NAN;
+    p->lambda = 0.0;
+    p->shrinking = 1;
+    p->batch = 1000;
+    p->warm_pegasos = 0;
     p->multiclass = NV_OVO;
     p->method = NV_METHOD_NEWTON;
     p->lipschitz = NV_LIP_POWER;
@@ -122,7 +126,7 @@ nesvm_status nesvm_params_set(nesvm_params *p, const char *name, const char *val
     } while (0)
     if (strcmp(name, "solver") == 0) {
         if (!nv_solver_find(value))
-            return nv_error(err, NESVM_ERR_ARG, "unknown solver '%s' (available: nesvm)", value);
+            return nv_error(err, NESVM_ERR_ARG, "unknown solver '%s' (available: nesvm, hyperpass, pegasos)", value);
         snprintf(p->solver, sizeof p->solver, "%s", value);
     } else if (strcmp(name, "c") == 0) {
         NEED_NUM(d > 0, "a number > 0");
@@ -174,8 +178,30 @@ nesvm_status nesvm_params_set(nesvm_params *p, const char *name, const char *val
         NEED_INT(i >= 0, "a non-negative integer");
         p->seed = (uint64_t)i;
     } else if (strcmp(name, "bias") == 0) {
+        if (strcmp(value, "auto") == 0)
+            p->bias = NAN;
+        else {
+            NEED_NUM(1, "a number (> 0: a bias, <= 0: none) or auto");
+            p->bias = d;
+        }
+    } else if (strcmp(name, "lambda") == 0) {
+        NEED_NUM(d >= 0, "a number >= 0 (0 = use c)");
+        p->lambda = d;
+    } else if (strcmp(name, "shrinking") == 0) {
         NEED_INT(i == 0 || i == 1, "0 or 1");
-        p->bias = (int)i;
+        p->shrinking = (int)i;
+    } else if (strcmp(name, "batch") == 0) {
+        NEED_INT(i > 0, "an integer > 0");
+        p->batch = i;
+    } else if (strcmp(name, "warm_start") == 0) {
+        if (strcmp(value, "none") == 0)
+            p->warm_pegasos = 0;
+        else if (strncmp(value, "pegasos:", 8) == 0 && parse_int(value + 8, &i) && i > 0)
+            p->warm_pegasos = i;
+        else
+            return nv_error(err, NESVM_ERR_ARG,
+                            "invalid value '%s' for warm_start: expected none or pegasos:ITER (ITER > 0)",
+                            value);
     } else if (strcmp(name, "multiclass") == 0) {
         if (strcmp(value, "ovo") == 0)
             p->multiclass = NV_OVO;
@@ -256,7 +282,17 @@ nesvm_status nesvm_params_get(const nesvm_params *p, const char *name, char *buf
     else if (strcmp(name, "time_limit") == 0) nv_format_double(p->time_limit, num);
     else if (strcmp(name, "threads") == 0) snprintf(num, sizeof num, "%d", p->threads);
     else if (strcmp(name, "seed") == 0) snprintf(num, sizeof num, "%" PRIu64, p->seed);
-    else if (strcmp(name, "bias") == 0) snprintf(num, sizeof num, "%d", p->bias);
+    else if (strcmp(name, "bias") == 0) {
+        if (isnan(p->bias)) s = "auto";
+        else nv_format_double(p->bias, num);
+    }
+    else if (strcmp(name, "lambda") == 0) nv_format_double(p->lambda, num);
+    else if (strcmp(name, "shrinking") == 0) snprintf(num, sizeof num, "%d", p->shrinking);
+    else if (strcmp(name, "batch") == 0) snprintf(num, sizeof num, "%" PRId64, p->batch);
+    else if (strcmp(name, "warm_start") == 0) {
+        if (p->warm_pegasos > 0) snprintf(num, sizeof num, "pegasos:%" PRId64, p->warm_pegasos);
+        else s = "none";
+    }
     else if (strcmp(name, "multiclass") == 0) s = p->multiclass == NV_OVR ? "ovr" : "ovo";
     else if (strcmp(name, "method") == 0) s = p->method == NV_METHOD_NESTEROV ? "nesterov" : "newton";
     else if (strcmp(name, "lipschitz") == 0) s = p->lipschitz == NV_LIP_PAPER ? "paper" : "power";
@@ -295,6 +331,11 @@ nesvm_status nesvm_params_set_class_weight(nesvm_params *p, double label, double
     p->weight[p->n_weights] = weight;
     p->n_weights++;
     return NESVM_OK;
+}
+
+void nv_params_resolve(nesvm_params *p)
+{
+    if (isnan(p->bias)) p->bias = strcmp(p->solver, "nesvm") == 0 ? 1.0 : -1.0;
 }
 
 double nv_params_class_weight(const nesvm_params *p, double label)

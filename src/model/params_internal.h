@@ -26,7 +26,13 @@ struct nesvm_params {
     double time_limit;
     int threads;
     uint64_t seed;
-    int bias;
+    double bias;         /* > 0: a bias (nesvm: free; hyperpass, pegasos: a constant
+                          * feature of this value, regularized, as LIBLINEAR's -B);
+                          * <= 0: none; NaN: the solver's default (resolved by training) */
+    double lambda;       /* > 0: C = 1/(lambda n) per binary problem of n rows; 0 = use c */
+    int shrinking;       /* hyperpass: line searches over a ball of hyperplanes */
+    int64_t batch;       /* pegasos: mini-batch size */
+    int64_t warm_pegasos;/* hyperpass: Pegasos iterations (epochs) first; 0 = none */
     int multiclass;
     int method;
     int lipschitz;
@@ -41,6 +47,13 @@ struct nesvm_params {
     double *weight_label;
     double *weight;
 };
+
+/* Does the model have a bias?  (p->bias resolved: see nv_params_resolve.) */
+static inline int nv_params_bias(const nesvm_params *p) { return p->bias > 0; }
+/* Replace "the solver's default" values by the solver's choice: bias 1 for
+ * nesvm (a free bias), none for hyperpass and pegasos (as the paper and
+ * LIBLINEAR's default). */
+void nv_params_resolve(nesvm_params *p);
 
 /* C multiplier for a label (1 if not set). */
 double nv_params_class_weight(const nesvm_params *p, double label);

@@ -941,7 +941,7 @@ static nesvm_status coarse_start(const nv_kernel_problem *kp, const nesvm_params
         st = nv_nesvm_kernel_train(&sub, &cp, NULL, &r, err);
         if (st == NESVM_OK) {
             for (int64_t k = 0; k < m; k++) beta[idx[k]] = w[k];
-            *b = prm->bias ? r.b : 0.0;
+            *b = nv_params_bias(prm) ? r.b : 0.0;
         }
     }
 out:
@@ -959,7 +959,7 @@ nesvm_status nv_nesvm_kernel_train(const nv_kernel_problem *kp, const nesvm_para
 {
     const double t0 = nv_now();
     const int64_t n = kp->n;
-    const int bias = prm->bias;
+    const int bias = nv_params_bias(prm);
     nv_binary_problem pb = {NULL, NULL, n, kp->y, kp->cost, NULL, 0.0};
     nv_obj obj;
     kws ws;

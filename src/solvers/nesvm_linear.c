@@ -61,7 +61,7 @@ nesvm_status nv_nesvm_linear_train(const nv_binary_problem *pb, const nesvm_para
     if (prm->method == NV_METHOD_NEWTON) return nv_nesvm_newton_train(pb, prm, sink, res, err);
     const double t0 = nv_now();
     const int32_t d = pb->X->d;
-    const int bias = prm->bias;
+    const int bias = nv_params_bias(prm);
     const size_t dbytes = (size_t)d * sizeof(double);
     nv_obj obj;
     double *w = NULL, *wstar = NULL, *G = NULL, *wbest = NULL, *tmp = NULL, *g = NULL;

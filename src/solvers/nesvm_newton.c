@@ -375,7 +375,7 @@ nesvm_status nv_nesvm_newton_train(const nv_binary_problem *pb, const nesvm_para
     const double t0 = nv_now();
     const int32_t d = pb->X->d;
     const int64_t n = pb->n;
-    const int bias = prm->bias;
+    const int bias = nv_params_bias(prm);
     nv_obj obj;
     newton_ws ws;
     memset(&ws, 0, sizeof ws);

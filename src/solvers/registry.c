@@ -4,7 +4,10 @@
 #include <string.h>
 
 static const nv_solver solvers[] = {
-    {"nesvm", {"c_svm_hinge_l2", "lp_svm_hinge_l1", "ls_svm_squared_l2"}, nv_nesvm_linear_train},
+    {"nesvm", {"c_svm_hinge_l2", "lp_svm_hinge_l1", "ls_svm_squared_l2"}, nv_nesvm_linear_train, 1},
+    /* bias <= 0: no bias; bias B > 0: a constant feature B, regularized */
+    {"hyperpass", {"c_svm_hinge_l2_regularized_bias", NULL, NULL}, nv_hyperpass_train, 0},
+    {"pegasos", {"c_svm_hinge_l2_regularized_bias", NULL, NULL}, nv_pegasos_train, 0},
 };
 
 const nv_solver *nv_solver_find(const char *name)

@@ -32,6 +32,8 @@ typedef struct nv_binary_result {
     double lower_bound;  /* NaN if unknown */
     double gap;          /* relative, NaN if unknown */
     int64_t n_sv;
+    int64_t dots;        /* row products y_i <x_i, v> (Hyperpass, Pegasos), else 0 */
+    int64_t axpys;       /* row updates v += a x_i (Hyperpass, Pegasos), else 0 */
 } nv_binary_result;
 
 /* A binary problem on the expansion coefficients of a full kernel: n rows
@@ -61,6 +63,7 @@ typedef struct nv_solver {
      * in model files; NULL where the solver has no such model */
     const char *problem[3];
     nv_train_binary_fn train_binary;
+    int kernels;         /* trains kernel models (else linear only) */
 } nv_solver;
 
 /* The registry: NULL if no solver has this name. */
@@ -81,5 +84,15 @@ nesvm_status nv_nesvm_linear_train(const nv_binary_problem *pb, const nesvm_para
 nesvm_status nv_nesvm_kernel_train(const nv_kernel_problem *kp, const nesvm_params *p,
                                    const nv_progress_sink *sink, nv_binary_result *res,
                                    nesvm_error *err);
+
+/* Hyperpass (hyperpass.c) and Pegasos (pegasos.c): the hinge-loss SVM
+ * without a free bias, 1/2 ||w||^2 + sum_i c_i max(0, 1 - y_i <z_i, w>), where
+ * z_i = x_i, or [x_i, B] with a regularized bias feature B (bias > 0). */
+nesvm_status nv_hyperpass_train(const nv_binary_problem *pb, const nesvm_params *p,
+                                const nv_progress_sink *sink, nv_binary_result *res,
+                                nesvm_error *err);
+nesvm_status nv_pegasos_train(const nv_binary_problem *pb, const nesvm_params *p,
+                              const nv_progress_sink *sink, nv_binary_result *res,
+                              nesvm_error *err);
 
 #endif

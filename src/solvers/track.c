@@ -35,7 +35,7 @@ double nv_track_start(nv_track *t, const nv_binary_problem *pb, const nesvm_para
         memset(w, 0, (size_t)d * sizeof *w);
     nv_track_init(t, prm, sink, d, wbest, t0);
     memcpy(wbest, w, (size_t)d * sizeof *w);
-    t->bbest = prm->bias ? pb->b0 : 0.0;
+    t->bbest = nv_params_bias(prm) ? pb->b0 : 0.0;
     return t->bbest;
 }
 

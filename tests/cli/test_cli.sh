@@ -796,7 +796,7 @@ if expect_ok_rc "options: -w-1 2 -w1 0.5"; then
 fi
 run "$BIN" train -q -B -1 "$HEART" "$T/nob.model"
 if expect_ok_rc "options: -B -1 (no bias)"; then
-    grep -q "^param bias 0$" "$T/nob.model" && grep -qx "b 0" "$T/nob.model" && ok "options: -B -1 (no bias)" ||
+    grep -q "^param bias -1$" "$T/nob.model" && grep -qx "b 0" "$T/nob.model" && ok "options: -B -1 (no bias)" ||
         not_ok "options: -B -1 (no bias)" "bias not 0 in model"
 fi
 

@@ -1,0 +1,87 @@
+/*
+ * hinge.h - the problem Hyperpass and Pegasos solve, and its row operations
+ * (not installed).
+ *
+ *   P(w) = 1/2 ||w||^2 + sum_i c_i max(0, 1 - y_i <z_i, w>)
+ *
+ * with z_i = x_i (no bias) or z_i = [x_i, B] (bias B > 0: LIBLINEAR's -B, a
+ * constant feature whose weight is regularized like the others).  With
+ * c_i = 1/(lambda N) this is the paper's f(w) = lambda/2 ||w||^2 + 1/N sum hinge
+ * divided by lambda.  A w here has D = d + (B > 0) entries; the model's bias
+ * is b = B w[d].
+ *
+ * Every row operation is counted: `dots` (y_i <z_i, v>) and `axpys`
+ * (v += a y_i z_i), the cost measure of the paper's Figure 5.
+ */
+#ifndef NESVM_HINGE_H
+#define NESVM_HINGE_H
+
+#include "solver.h"
+
+typedef struct nv_hinge {
+    const nesvm_dataset *X;
+    const int64_t *rows;   /* dataset rows of the n samples (NULL: 0..n-1) */
+    int64_t n;
+    const double *y, *c;
+    int32_t d;
+    int64_t D;             /* d + 1 with a bias feature, else d */
+    double B;              /* bias feature value, 0 = none */
+    double csum;           /* sum_i c_i */
+    nv_linalg_ws lw;
+    double *ay;            /* n scratch entries */
+    int64_t dots, axpys;
+} nv_hinge;
+
+nesvm_status nv_hinge_init(nv_hinge *h, const nv_binary_problem *pb, const nesvm_params *prm,
+                           nesvm_error *err);
+void nv_hinge_free(nv_hinge *h);
+
+/* The starting point from pb->w0 / b0 (or 0): w has D entries. */
+void nv_hinge_start(const nv_hinge *h, const nv_binary_problem *pb, double *w);
+/* The model's (w, b) from a D-entry w: out has d entries. */
+void nv_hinge_result(const nv_hinge *h, const double *w, double *out, double *b);
+
+/* out[i] = y_i <z_i, w> for every sample (one threaded pass). */
+void nv_hinge_margins(nv_hinge *h, const double *w, double *out);
+/* y_i <z_i, w> for one sample. */
+double nv_hinge_dot(nv_hinge *h, int64_t i, const double *w);
+/* out += a y_i z_i. */
+void nv_hinge_axpy(nv_hinge *h, int64_t i, double a, double *out);
+/* out = sum_i a_i y_i z_i over every sample (rows with a_i = 0 are skipped). */
+void nv_hinge_xta(nv_hinge *h, const double *a, double *out);
+/* ||z_i||^2 of every sample. */
+void nv_hinge_sqnorms(const nv_hinge *h, double *out);
+
+/* P at w from its margins m. */
+double nv_hinge_primal(const nv_hinge *h, const double *w, const double *m);
+
+/* A certified lower bound on min P from the margins m at a point: Hyperpass's
+ * g3 there (hyperpass.c) with the band |m_i - 1| <= rho ||z_i|| (sqn = the
+ * ||z_i||^2; NULL: |m_i - 1| <= rho) as L_A, its kmax samples nearest the
+ * margin kept as hinges and the others linearized, minimized exactly through
+ * the QP's dual.  wout (D entries, may be NULL) receives the minimizer.  One
+ * X^T a and O(kmax^2) row products. */
+nesvm_status nv_hp_bound_at(nv_hinge *h, const double *m, const double *sqn, double rho, int kmax,
+                            double *bound, double *wout, nesvm_error *err);
+
+/* Pegasos (pegasos.c): mini-batch steps on P / sum c_i = lambda/2 ||w||^2 +
+ * sum_i p_i hinge_i, lambda = 1 / sum c_i, p_i = c_i lambda. */
+typedef struct nv_pegasos {
+    int64_t t;         /* steps taken */
+    int64_t k;         /* batch size */
+    uint64_t rng;
+    int64_t *perm;     /* n entries: this epoch's order */
+    double *mb;        /* k margins */
+} nv_pegasos;
+nesvm_status nv_pegasos_init(nv_pegasos *pg, const nv_hinge *h, const nesvm_params *prm,
+                             nesvm_error *err);
+void nv_pegasos_free(nv_pegasos *pg);
+/* `epochs` passes of ceil(n / k) steps each (one of the paper's Pegasos
+ * iterations is one pass: n/k steps of k samples, drawn without replacement
+ * within the pass). */
+void nv_pegasos_epochs(nv_pegasos *pg, nv_hinge *h, int64_t epochs, double *w);
+/* Hyperpass's warm start: `epochs` passes from w = 0 into w. */
+nesvm_status nv_pegasos_run(nv_hinge *h, const nesvm_params *prm, int64_t epochs, double *w,
+                            nesvm_error *err);
+
+#endif

@@ -1,0 +1,737 @@
+/*
+ * hyperpass.c - Hyperpass: a primal cutting-plane solver for the linear SVM
+ * with an exact line search, shrinking and a certified gap
+ * (../shared/papers/hyperpass-primal-cutting-plane.txt, Algorithms 1 and 2).
+ *
+ * Problem (hinge.h; model files: c_svm_hinge_l2_regularized_bias):
+ *
+ *     min_w  P(w) = 1/2 ||w||^2 + sum_i c_i max(0, 1 - y_i <z_i, w>)
+ *
+ * the paper's f(w) = lambda/2 ||w||^2 + 1/N sum_i hinge_i times 1/lambda when
+ * c_i = 1/(lambda N) (--lambda, or -c C: lambda = 1/(C N)).
+ *
+ * Iteration t, from w = w_{t-1}, the previous lower-bound minimizer w~ and
+ * the previous lower bound v (w~_0 = 0, v_0 = 0):
+ *   1. the lower bound g_t = 1/2||w||^2 + max(l1, l2, l3 + sum_{L_A} c_i hinge_i) (eq. 15):
+ *        l1 = the cutting plane of the loss at w~ (eq. 11),
+ *        l2 = v + 1/2 ||w~||^2 - <w~, w>: g2 = v + 1/2||w - w~||^2 keeps the previous
+ *             bound's minimum (valid for any dual-feasible point of the last QP),
+ *        l3 = the gradient of the loss's differentiable part at w_{t-1}, plus the
+ *             samples L_A on the margin kept as hinges (eq. 14);
+ *   2. its minimizer w~_t and v_t = the dual objective of the QP (eq. 16-17,
+ *      hpqp.c): a certified lower bound on min P by weak duality;
+ *   3. the exact line search from w_{t-1} towards w~_t (eq. 18-21, heap-ordered
+ *      breakpoints): w_t;
+ *   4. stop when P(w_t) - max_t v_t <= eps P(w_t) (relative, default 1e-3) or
+ *      (P - v)/sum c_i <= eps_abs (the paper's absolute gap, in f's units).
+ *
+ * Bookkeeping: the margins m_i at w_{t-1} and mt_i at w~ are kept, so the line
+ * search gets y_i <z_i, w~ - w> = mt_i - m_i for free and w_t's margins by
+ * m + eta (mt - m); the loss gradient on the samples with m_i < 1 is kept as a
+ * vector updated row by row when samples change side.  Per iteration: one
+ * product y_i <z_i, w~> per working sample, O(K^2 + K) row operations for the
+ * QP's Gram matrix (K = |L_A| <= NV_HP_MAX_LA), and one row update per sample
+ * changing side.  Every 64 iterations the margins and sums are recomputed
+ * from scratch (rounding drift).
+ *
+ * Shrinking (Section 4.4, Algorithm 2 with the balls reused across
+ * iterations as the paper sketches): a ball of centre c and radius R around a
+ * past iterate.  Hyperplanes H_i farther than R from c are inactive: inside
+ * the ball their hinge is a fixed linear function (or zero), gathered in a
+ * vector sF and constant cF.  The working set is the 2^k hyperplanes nearest
+ * to c; while w_{t-1}, w~_t and w_t stay inside the ball every quantity above
+ * is exact with products on the working set only.  When a point leaves the
+ * ball, the ball grows to the next 2^k (Algorithm 2's loop); when the iterates
+ * drift away from c relative to their steps, the ball is re-centred on w_t
+ * (one product per sample).  The lower bound stays certified: the
+ * subgradients it uses are taken at points inside the ball, where they are
+ * exact.
+ */
+#include "hyperpass.h"
+#include "hpqp.h"
+#include "track.h"
+
+#include <math.h>
+#include <stdlib.h>
+#include <string.h>
+
+enum { CLS_S = 0, CLS_L = 1, CLS_I = 2 };
+
+static int cls_of(double m)
+{
+    return nv_hp_on_margin(m) ? CLS_L : m < 1.0 ? CLS_S : CLS_I;
+}
+
+/* ------------------------------------------------------------ line search */
+
+static void heap_down(double *he, int64_t *hi, int64_t L, int64_t k)
+{
+    for (;;) {
+        int64_t a = 2 * k + 1, b = a + 1, s = k;
+        if (a < L && he[a] < he[s]) s = a;
+        if (b < L && he[b] < he[s]) s = b;
+        if (s == k) return;
+        double te = he[k];
+        he[k] = he[s];
+        he[s] = te;
+        int64_t ti = hi[k];
+        hi[k] = hi[s];
+        hi[s] = ti;
+        k = s;
+    }
+}
+
+double nv_hp_line_search(int64_t na, const int64_t *act, const double *m, const double *dl,
+                         const double *c, double A, double Bq, double *heta, int64_t *hidx,
+                         int64_t *kink, int64_t *popped)
+{
+    *kink = -1;
+    if (popped) *popped = 0;
+    if (!(Bq > 0)) return 0.0;
+    double S = 0;
+    int64_t L = 0;
+    for (int64_t k = 0; k < na; k++) {
+        int64_t i = act ? act[k] : k;
+        double di = dl[i], mi = m[i];
+        if (di == 0) continue;
+        if (mi < 1 || (mi == 1 && di < 0)) S += c[i] * di;
+        double e = (1.0 - mi) / di;
+        if (e > 0) {
+            heta[L] = e;
+            hidx[L] = i;
+            L++;
+        }
+    }
+    for (int64_t k = L / 2 - 1; k >= 0; k--) heap_down(heta, hidx, L, k);
+    double lo = 0;
+    int64_t last = -1, pops = 0;
+    for (;;) {
+        /* phi'(eta) = A + eta Bq - S on the current segment */
+        double root = (S - A) / Bq;
+        double next = L > 0 ? heta[0] : INFINITY;
+        if (root <= next) {
+            if (popped) *popped = pops;
+            if (root <= lo) {
+                *kink = last;
+                return lo;
+            }
+            return root;
+        }
+        int64_t i = hidx[0];
+        lo = heta[0];
+        S -= c[i] * fabs(dl[i]);
+        last = i;
+        pops++;
+        heta[0] = heta[L - 1];
+        hidx[0] = hidx[L - 1];
+        L--;
+        heap_down(heta, hidx, L, 0);
+    }
+}
+
+/* --------------------------------------------------------------- the state */
+
+typedef struct hp {
+    nv_hinge h;
+    int64_t n, D;
+    double *w, *wt, *wn, *u1, *s3, *sS, *sF, *dir, *tmp, *cen; /* D entries */
+    double *m, *mt, *dl, *dist, *sqn, *heta;                   /* n entries */
+    signed char *cls, *cst;                                    /* n entries */
+    int64_t *order, *hidx, *lbuf;                              /* n entries */
+    int64_t na;          /* working set: order[0..na) */
+    double R;            /* ball radius (INFINITY: no ball) */
+    double cS, cF;
+    int moved;           /* w moved since the ball was centred (outside rows' m stale) */
+    int shrink;
+    int64_t la[NV_HP_MAX_LA];
+    int K;
+    double *Q, *r, *cc, *beta;
+} hp;
+
+static void hp_free(hp *s)
+{
+    nv_hinge_free(&s->h);
+    nv_free(s->w);
+    nv_free(s->m);
+    nv_free(s->cls);
+    nv_free(s->order);
+    nv_free(s->Q);
+}
+
+static nesvm_status hp_alloc(hp *s, nesvm_error *err)
+{
+    size_t D = (size_t)(s->D ? s->D : 1), n = (size_t)(s->n ? s->n : 1);
+    s->w = nv_malloc_array(10 * D, sizeof(double));
+    s->m = nv_malloc_array(6 * n, sizeof(double));
+    s->cls = nv_malloc_array(2 * n, 1);
+    s->order = nv_malloc_array(3 * n, sizeof(int64_t));
+    const size_t q = NV_HP_MAX_LA + 3;
+    s->Q = nv_malloc_array(q * q + 3 * q, sizeof(double));
+    if (!s->w || !s->m || !s->cls || !s->order || !s->Q)
+        return nv_error(err, NESVM_ERR_NOMEM, "out of memory for Hyperpass (%lld samples, %lld features)",
+                        (long long)s->n, (long long)s->D);
+    double *p = s->w;
+    double **dv[] = {&s->w, &s->wt, &s->wn, &s->u1, &s->s3, &s->sS, &s->sF, &s->dir, &s->tmp, &s->cen};
+    for (int k = 0; k < 10; k++) *dv[k] = p + (size_t)k * D;
+    p = s->m;
+    double **nvv[] = {&s->m, &s->mt, &s->dl, &s->dist, &s->sqn, &s->heta};
+    for (int k = 0; k < 6; k++) *nvv[k] = p + (size_t)k * n;
+    s->cst = s->cls + n;
+    s->hidx = s->order + n;
+    s->lbuf = s->hidx + n;
+    s->r = s->Q + q * q;
+    s->cc = s->r + q;
+    s->beta = s->cc + q;
+    return NESVM_OK;
+}
+
+static double sqdist(const double *a, const double *b, int64_t D)
+{
+    double s = 0;
+    for (int64_t j = 0; j < D; j++) {
+        double t = a[j] - b[j];
+        s += t * t;
+    }
+    return s;
+}
+
+/* Is p strictly inside the ball (where the inactive rows' sides hold)? */
+static int inside(const hp *s, const double *p)
+{
+    if (isinf(s->R)) return 1;
+    return sqdist(p, s->cen, s->D) < s->R * s->R * (1.0 - 1e-12);
+}
+
+static double dist_at(const hp *s, int64_t k) { return k < s->n ? s->dist[s->order[k]] : INFINITY; }
+
+/* Recompute the sums over the working set's samples on the loss side. */
+static void rebuild_sums(hp *s)
+{
+    s->cS = 0;
+    if (s->na == s->n) {
+        for (int64_t i = 0; i < s->n; i++) {
+            s->dl[i] = s->cls[i] == CLS_S ? s->h.c[i] : 0.0;
+            s->cS += s->dl[i];
+        }
+        nv_hinge_xta(&s->h, s->dl, s->sS);
+        return;
+    }
+    memset(s->sS, 0, (size_t)s->D * sizeof(double));
+    for (int64_t k = 0; k < s->na; k++) {
+        int64_t i = s->order[k];
+        if (s->cls[i] == CLS_S) {
+            nv_hinge_axpy(&s->h, i, s->h.c[i], s->sS);
+            s->cS += s->h.c[i];
+        }
+    }
+}
+
+/* Sample i (in the working set) gets class from its margin; the loss-side sum follows. */
+static void reclass(hp *s, int64_t i)
+{
+    int nc = cls_of(s->m[i]);
+    if ((nc == CLS_S) != (s->cls[i] == CLS_S)) {
+        double a = nc == CLS_S ? s->h.c[i] : -s->h.c[i];
+        nv_hinge_axpy(&s->h, i, a, s->sS);
+        s->cS += a;
+    }
+    s->cls[i] = (signed char)nc;
+}
+
+static int cmp_dist_ctx_sort(const void *a, const void *b, const double *dist)
+{
+    double x = dist[*(const int64_t *)a], y = dist[*(const int64_t *)b];
+    if (x < y) return -1;
+    if (x > y) return 1;
+    int64_t p = *(const int64_t *)a, q = *(const int64_t *)b;
+    return (p > q) - (p < q);
+}
+
+/* qsort has no context argument in C11: a merge sort of the order by distance. */
+static void sort_by_dist(int64_t *o, int64_t *tmp, int64_t n, const double *dist)
+{
+    for (int64_t width = 1; width < n; width *= 2) {
+        for (int64_t lo = 0; lo < n; lo += 2 * width) {
+            int64_t mid = lo + width < n ? lo + width : n, hi = lo + 2 * width < n ? lo + 2 * width : n;
+            int64_t a = lo, b = mid, k = lo;
+            while (a < mid && b < hi)
+                tmp[k++] = cmp_dist_ctx_sort(&o[b], &o[a], dist) < 0 ? o[b++] : o[a++];
+            while (a < mid) tmp[k++] = o[a++];
+            while (b < hi) tmp[k++] = o[b++];
+        }
+        memcpy(o, tmp, (size_t)n * sizeof *o);
+    }
+}
+
+/* Grow the working set to the 2^k nearest hyperplanes with radius > need.
+ * New samples get their margin at w (when w moved from the centre) and at
+ * wt_at (when given). */
+static void grow(hp *s, double need, const double *wt_at)
+{
+    int64_t target = s->na < 8 ? 16 : 2 * s->na;
+    if (target > s->n) target = s->n;
+    while (target < s->n && !(dist_at(s, target) > need)) {
+        target *= 2;
+        if (target > s->n) target = s->n;
+    }
+    for (int64_t k = s->na; k < target; k++) {
+        int64_t i = s->order[k];
+        if (s->moved) s->m[i] = nv_hinge_dot(&s->h, i, s->w);
+        if (wt_at) s->mt[i] = nv_hinge_dot(&s->h, i, wt_at);
+        if (s->cst[i]) {
+            nv_hinge_axpy(&s->h, i, -s->h.c[i], s->sF);
+            s->cF -= s->h.c[i];
+        }
+        s->cls[i] = CLS_I;
+        reclass(s, i);
+    }
+    s->na = target;
+    s->R = dist_at(s, s->na);
+}
+
+/* Centre a new ball on w: every margin at w (one product per sample), the
+ * distances to the hyperplanes sorted, and an empty working set. */
+static void recenter(hp *s)
+{
+    nv_hinge_margins(&s->h, s->w, s->m);
+    for (int64_t i = 0; i < s->n; i++) {
+        s->cst[i] = s->m[i] < 1.0;
+        s->dist[i] = s->sqn[i] > 0 ? fabs(1.0 - s->m[i]) / sqrt(s->sqn[i]) : INFINITY;
+        s->order[i] = i;
+        s->dl[i] = s->cst[i] ? s->h.c[i] : 0.0;
+    }
+    sort_by_dist(s->order, s->hidx, s->n, s->dist);
+    s->cF = 0;
+    for (int64_t i = 0; i < s->n; i++) s->cF += s->dl[i];
+    nv_hinge_xta(&s->h, s->dl, s->sF);
+    memset(s->sS, 0, (size_t)s->D * sizeof(double));
+    s->cS = 0;
+    memcpy(s->cen, s->w, (size_t)s->D * sizeof(double));
+    s->na = 0;
+    s->R = dist_at(s, 0);
+    s->moved = 0;
+}
+
+/* Drop the working set back to no ball: every sample works. */
+static void no_ball(hp *s)
+{
+    nv_hinge_margins(&s->h, s->w, s->m);
+    for (int64_t i = 0; i < s->n; i++) {
+        s->order[i] = i;
+        s->cls[i] = (signed char)cls_of(s->m[i]);
+    }
+    s->na = s->n;
+    s->R = INFINITY;
+    memset(s->sF, 0, (size_t)s->D * sizeof(double));
+    s->cF = 0;
+    rebuild_sums(s);
+}
+
+/* Loss over the working set at margins mm plus the ball's linear part at p. */
+static double loss_at(const hp *s, const double *mm, const double *p)
+{
+    double l = 0;
+    for (int64_t k = 0; k < s->na; k++) {
+        int64_t i = s->order[k];
+        if (mm[i] < 1) l += s->h.c[i] * (1.0 - mm[i]);
+    }
+    if (s->cF != 0 || !isinf(s->R)) l += s->cF - nv_dot(s->sF, p, s->D);
+    return l;
+}
+
+static int cmp_gap(const void *a, const void *b, const double *m)
+{
+    double x = fabs(m[*(const int64_t *)a] - 1.0), y = fabs(m[*(const int64_t *)b] - 1.0);
+    return (x > y) - (x < y);
+}
+
+/* L_A: the working samples on the margin, the NV_HP_MAX_LA closest kept;
+ * the others join g3's linear part (s3, b3). */
+static void pick_la(hp *s, double *b3)
+{
+    int64_t nl = 0;
+    for (int64_t k = 0; k < s->na; k++) {
+        int64_t i = s->order[k];
+        if (s->cls[i] == CLS_L) s->lbuf[nl++] = i;
+    }
+    if (nl > NV_HP_MAX_LA) /* insertion sort by |m - 1| of the few on the margin */
+        for (int64_t a = 1; a < nl; a++) {
+            int64_t v = s->lbuf[a], b = a;
+            while (b > 0 && cmp_gap(&s->lbuf[b - 1], &v, s->m) > 0) {
+                s->lbuf[b] = s->lbuf[b - 1];
+                b--;
+            }
+            s->lbuf[b] = v;
+        }
+    s->K = nl < NV_HP_MAX_LA ? (int)nl : NV_HP_MAX_LA;
+    for (int a = 0; a < s->K; a++) s->la[a] = s->lbuf[a];
+    for (int64_t a = s->K; a < nl; a++) {
+        int64_t i = s->lbuf[a];
+        if (s->m[i] < 1) {
+            nv_hinge_axpy(&s->h, i, s->h.c[i], s->s3);
+            *b3 += s->h.c[i];
+        }
+    }
+}
+
+/* u1 = minus the loss subgradient at w~ (margins mt): from the loss-side sum
+ * at w, corrected by the samples on the other side at w~. */
+static void subgradient_at_wt(hp *s)
+{
+    int64_t changes = 0;
+    for (int64_t k = 0; k < s->na; k++) {
+        int64_t i = s->order[k];
+        changes += (s->mt[i] < 1) != (s->cls[i] == CLS_S);
+    }
+    if (s->na == s->n && changes > s->n / 4) {
+        for (int64_t i = 0; i < s->n; i++) s->dl[i] = s->mt[i] < 1 ? s->h.c[i] : 0.0;
+        nv_hinge_xta(&s->h, s->dl, s->u1);
+        return;
+    }
+    for (int64_t j = 0; j < s->D; j++) s->u1[j] = s->sS[j] + s->sF[j];
+    for (int64_t k = 0; k < s->na && changes > 0; k++) {
+        int64_t i = s->order[k];
+        int in_t = s->mt[i] < 1, in_w = s->cls[i] == CLS_S;
+        if (in_t != in_w) {
+            nv_hinge_axpy(&s->h, i, in_t ? s->h.c[i] : -s->h.c[i], s->u1);
+            changes--;
+        }
+    }
+}
+
+/* Margins at p of every working sample (threaded without a ball). */
+static void work_margins(hp *s, const double *p, double *out)
+{
+    if (s->na == s->n) {
+        nv_hinge_margins(&s->h, p, out);
+        return;
+    }
+    for (int64_t k = 0; k < s->na; k++) {
+        int64_t i = s->order[k];
+        out[i] = nv_hinge_dot(&s->h, i, p);
+    }
+}
+
+/* Steps 1-2: the lower bound's QP; leaves w~_t in s->wn and returns v_t. */
+static nesvm_status lower_bound(hp *s, double v, double *vout, int *qp_iters, nesvm_error *err)
+{
+    const int64_t D = s->D;
+    /* g1 at w~ */
+    subgradient_at_wt(s);
+    double b1 = loss_at(s, s->mt, s->wt) + nv_dot(s->u1, s->wt, D);
+    /* g2 */
+    double b2 = v + 0.5 * nv_dot(s->wt, s->wt, D);
+    /* g3 at w */
+    double b3 = s->cS + s->cF;
+    for (int64_t j = 0; j < D; j++) s->s3[j] = s->sS[j] + s->sF[j];
+    pick_la(s, &b3);
+    const int K = s->K, q = K + 3;
+    double *Q = s->Q;
+    const double *col[3] = {s->u1, s->wt, s->s3};
+    for (int a = 0; a < 3; a++)
+        for (int b = 0; b <= a; b++)
+            Q[(size_t)(K + a) * q + (K + b)] = Q[(size_t)(K + b) * q + (K + a)] = nv_dot(col[a], col[b], D);
+    for (int a = 0; a < K; a++) {
+        int64_t i = s->la[a];
+        memset(s->tmp, 0, (size_t)D * sizeof(double));
+        nv_hinge_axpy(&s->h, i, 1.0, s->tmp); /* y_i z_i */
+        for (int b = 0; b < 3; b++)
+            Q[(size_t)(K + b) * q + a] = Q[(size_t)a * q + (K + b)] = nv_dot(s->tmp, col[b], D);
+        for (int b = 0; b <= a; b++)
+            Q[(size_t)b * q + a] = Q[(size_t)a * q + b] = nv_hinge_dot(&s->h, s->la[b], s->tmp);
+        s->r[a] = 1.0;
+        s->cc[a] = s->h.c[i];
+    }
+    s->r[K] = b1;
+    s->r[K + 1] = b2;
+    s->r[K + 2] = b3;
+    if (nv_hpqp_solve(K, Q, s->r, s->cc, s->beta, qp_iters) != NESVM_OK)
+        return nv_error(err, NESVM_ERR_NOMEM, "out of memory for the lower bound's QP");
+    const double *g = s->beta + K;
+    double dual = g[0] * b1 + g[1] * b2 + g[2] * b3;
+    for (int64_t j = 0; j < D; j++) s->wn[j] = g[0] * s->u1[j] + g[1] * s->wt[j] + g[2] * s->s3[j];
+    for (int a = 0; a < K; a++) {
+        if (s->beta[a] != 0) nv_hinge_axpy(&s->h, s->la[a], s->beta[a], s->wn);
+        dual += s->beta[a];
+    }
+    *vout = dual - 0.5 * nv_dot(s->wn, s->wn, D);
+    return NESVM_OK;
+}
+
+static int cmp_band(const void *a, const void *b, const double *m, const double *sqn)
+{
+    int64_t p = *(const int64_t *)a, q = *(const int64_t *)b;
+    double x = fabs(m[p] - 1.0), y = fabs(m[q] - 1.0);
+    if (sqn) {
+        x /= sqn[p] > 0 ? sqrt(sqn[p]) : 1.0;
+        y /= sqn[q] > 0 ? sqrt(sqn[q]) : 1.0;
+    }
+    return (x > y) - (x < y);
+}
+
+nesvm_status nv_hp_bound_at(nv_hinge *h, const double *m, const double *sqn, double rho, int kmax,
+                            double *bound, double *wout, nesvm_error *err)
+{
+    const int64_t n = h->n, D = h->D;
+    const int q0 = kmax + 3;
+    double *buf = nv_malloc_array((size_t)(2 * D + (int64_t)q0 * q0 + 3 * q0 + n), sizeof(double));
+    int64_t *lst = nv_malloc_array((size_t)(n ? n : 1), sizeof(int64_t));
+    if (!buf || !lst) {
+        nv_free(buf);
+        nv_free(lst);
+        return nv_error(err, NESVM_ERR_NOMEM, "out of memory for a lower bound");
+    }
+    double *s3 = buf, *tmp = s3 + D, *Q = tmp + D, *r = Q + (size_t)q0 * q0, *cc = r + q0, *beta = cc + q0;
+    double *a = beta + q0;
+    /* L_A: the band, nearest first */
+    int64_t nl = 0;
+    for (int64_t i = 0; i < n; i++)
+        if (fabs(m[i] - 1.0) <= rho * (sqn ? sqrt(sqn[i]) : 1.0)) lst[nl++] = i;
+    for (int64_t x = 1; x < nl; x++) { /* insertion sort: the band is small */
+        int64_t v = lst[x], y = x;
+        while (y > 0 && cmp_band(&lst[y - 1], &v, m, sqn) > 0) {
+            lst[y] = lst[y - 1];
+            y--;
+        }
+        lst[y] = v;
+    }
+    const int K = nl < kmax ? (int)nl : kmax, q = K + 3;
+    double b3 = 0;
+    for (int64_t i = 0; i < n; i++) a[i] = m[i] < 1 ? h->c[i] : 0.0;
+    for (int k = 0; k < K; k++) a[lst[k]] = 0;
+    for (int64_t i = 0; i < n; i++) b3 += a[i];
+    nv_hinge_xta(h, a, s3);
+    /* g3 alone: the three cut columns coincide; gamma_1 and gamma_2 get
+     * constants that make them useless */
+    double ss = nv_dot(s3, s3, D);
+    for (int x = 0; x < 3; x++)
+        for (int y = 0; y < 3; y++) Q[(size_t)(K + x) * q + (K + y)] = ss;
+    for (int x = 0; x < K; x++) {
+        memset(tmp, 0, (size_t)D * sizeof(double));
+        nv_hinge_axpy(h, lst[x], 1.0, tmp);
+        double t3 = nv_dot(tmp, s3, D);
+        for (int y = 0; y < 3; y++) Q[(size_t)(K + y) * q + x] = Q[(size_t)x * q + (K + y)] = t3;
+        for (int y = 0; y <= x; y++) Q[(size_t)y * q + x] = Q[(size_t)x * q + y] = nv_hinge_dot(h, lst[y], tmp);
+        r[x] = 1.0;
+        cc[x] = h->c[lst[x]];
+    }
+    /* gamma_1, gamma_2 strictly dominated (so 0 at the optimum, not a tie) */
+    r[K] = r[K + 1] = -1.0;
+    r[K + 2] = b3;
+    nesvm_status st = nv_hpqp_solve(K, Q, r, cc, beta, NULL);
+    if (st == NESVM_OK) {
+        double g = beta[K] + beta[K + 1] + beta[K + 2], dual = g * b3;
+        for (int64_t j = 0; j < D; j++) tmp[j] = g * s3[j];
+        for (int x = 0; x < K; x++) {
+            if (beta[x] != 0) nv_hinge_axpy(h, lst[x], beta[x], tmp);
+            dual += beta[x];
+        }
+        *bound = dual - 0.5 * nv_dot(tmp, tmp, D);
+        if (wout) memcpy(wout, tmp, (size_t)D * sizeof(double));
+    } else
+        st = nv_error(err, st, "out of memory for the lower bound's QP");
+    nv_free(buf);
+    nv_free(lst);
+    return st;
+}
+
+/* Make the ball contain p: grow it (Algorithm 2), or drop it when that would
+ * take most samples (then every sample works, with fresh margins at w and,
+ * when wt_at is given, at wt_at).  Returns 0 when the ball was dropped. */
+static int cover(hp *s, const double *p, const double *wt_at)
+{
+    while (!inside(s, p)) {
+        double need = sqrt(sqdist(p, s->cen, s->D)) * (1.0 + 1e-9);
+        int64_t lo = s->na, hi = s->n; /* first k with dist > need */
+        while (lo < hi) {
+            int64_t mid = lo + (hi - lo) / 2;
+            if (dist_at(s, mid) > need) hi = mid;
+            else lo = mid + 1;
+        }
+        if (lo > s->n / 2) {
+            no_ball(s);
+            if (wt_at) work_margins(s, wt_at, s->mt);
+            return 0;
+        }
+        grow(s, need, wt_at);
+    }
+    return 1;
+}
+
+nesvm_status nv_hyperpass_train(const nv_binary_problem *pb, const nesvm_params *prm,
+                                const nv_progress_sink *sink, nv_binary_result *res,
+                                nesvm_error *err)
+{
+    hp s;
+    memset(&s, 0, sizeof s);
+    double t0 = nv_now();
+    nesvm_status st = nv_hinge_init(&s.h, pb, prm, err);
+    s.n = pb->n;
+    s.D = s.h.D;
+    if (st == NESVM_OK) st = hp_alloc(&s, err);
+    if (st != NESVM_OK) {
+        hp_free(&s);
+        return st;
+    }
+    double *wbest = nv_malloc_array((size_t)(s.D ? s.D : 1), sizeof(double));
+    if (!wbest) {
+        hp_free(&s);
+        return nv_error(err, NESVM_ERR_NOMEM, "out of memory");
+    }
+    const int64_t n = s.n, D = s.D;
+    s.shrink = prm->shrinking;
+    nv_hinge_sqnorms(&s.h, s.sqn);
+    nv_hinge_start(&s.h, pb, s.w);
+    if (prm->warm_pegasos > 0) {
+        st = nv_pegasos_run(&s.h, prm, prm->warm_pegasos, s.w, err);
+        if (st != NESVM_OK) goto out;
+    }
+    memset(s.wt, 0, (size_t)D * sizeof(double)); /* w~_0 = 0, v_0 = 0 */
+    memset(s.mt, 0, (size_t)n * sizeof(double));
+    no_ball(&s);
+    double v = 0, vbest = 0;
+    double P = 0.5 * nv_dot(s.w, s.w, D) + loss_at(&s, s.m, s.w);
+
+    /* the tracker's eps_abs is NESVM's rule; Hyperpass's is the absolute gap */
+    nesvm_params tp = *prm;
+    tp.eps_abs = 0;
+    nv_track tr;
+    nv_track_init(&tr, &tp, sink, (int32_t)D, wbest, t0);
+    memcpy(wbest, s.w, (size_t)D * sizeof(double));
+    tr.best_p = P;
+    tr.best_d = 0;
+    int64_t last_center = 0, backoff = 1;
+    for (int64_t t = 1;; t++) {
+        int qp_iters = 0;
+        double vt = 0;
+        st = lower_bound(&s, v, &vt, &qp_iters, err);
+        if (st != NESVM_OK) break;
+        v = vt;
+        if (v > vbest) vbest = v;
+        /* margins at w~_t for the working set (the ball must contain w~_t) */
+        int dropped = s.shrink && !cover(&s, s.wn, NULL);
+        work_margins(&s, s.wn, s.mt);
+        for (int64_t j = 0; j < D; j++) s.dir[j] = s.wn[j] - s.w[j];
+        double eta;
+        int64_t kink;
+        for (;;) {
+            for (int64_t k = 0; k < s.na; k++) {
+                int64_t i = s.order[k];
+                s.dl[i] = s.mt[i] - s.m[i];
+            }
+            double A = nv_dot(s.w, s.dir, D) - (isinf(s.R) ? 0.0 : nv_dot(s.sF, s.dir, D));
+            double Bq = nv_dot(s.dir, s.dir, D);
+            eta = nv_hp_line_search(s.na, s.na == n ? NULL : s.order, s.m, s.dl, s.h.c, A, Bq,
+                                    s.heta, s.hidx, &kink, NULL);
+            if (isinf(s.R)) break;
+            for (int64_t j = 0; j < D; j++) s.tmp[j] = s.w[j] + eta * s.dir[j];
+            if (inside(&s, s.tmp)) break;
+            dropped |= !cover(&s, s.tmp, s.wn); /* Algorithm 2: a larger ball, search again */
+        }
+        if (eta > 0) {
+            for (int64_t j = 0; j < D; j++) s.w[j] += eta * s.dir[j];
+            for (int64_t k = 0; k < s.na; k++) {
+                int64_t i = s.order[k];
+                s.m[i] += eta * s.dl[i];
+            }
+            if (kink >= 0) s.m[kink] = 1.0; /* on its hinge exactly */
+            s.moved = 1;
+        }
+        for (int64_t k = 0; k < s.na; k++) reclass(&s, s.order[k]);
+        double *sw = s.wt;
+        s.wt = s.wn;
+        s.wn = sw;
+        /* drift: every 64 iterations recompute margins and sums */
+        if (t % 64 == 0) {
+            if (s.shrink && !isinf(s.R)) {
+                recenter(&s);
+                grow(&s, sqrt(sqdist(s.wt, s.w, D)) * 2.0, s.wt);
+                last_center = t;
+            } else {
+                work_margins(&s, s.w, s.m);
+                work_margins(&s, s.wt, s.mt);
+                for (int64_t k = 0; k < s.na; k++) {
+                    int64_t i = s.order[k];
+                    s.cls[i] = (signed char)cls_of(s.m[i]);
+                }
+                rebuild_sums(&s);
+            }
+        }
+        P = 0.5 * nv_dot(s.w, s.w, D) + loss_at(&s, s.m, s.w);
+        nv_obj_eval e;
+        memset(&e, 0, sizeof e);
+        e.P = e.Fmu = P;
+        e.D = e.Dmu = vbest;
+        for (int64_t k = 0; k < s.na; k++) e.nsv += s.cls[s.order[k]] != CLS_I;
+        nv_track_info info = {NAN, NAN, eta, qp_iters, 0};
+        if (nv_track_iterate(&tr, &e, s.w, 0.0, &info, &st, err)) break;
+        if (prm->eps_abs > 0 && (P - vbest) / s.h.csum <= prm->eps_abs) {
+            tr.why = NESVM_EXIT_CONVERGED;
+            break;
+        }
+        if (!(P - vbest > 1e-15 * fabs(P))) {
+            tr.why = NESVM_EXIT_CONVERGED;
+            break;
+        }
+        /* shrinking: a ball that failed (dropped within a few iterations)
+         * doubles the wait before the next one; one that lasted halves it */
+        if (dropped) {
+            backoff = t - last_center < 8 ? (backoff < 256 ? 2 * backoff : 256) : 1;
+            last_center = t;
+        }
+        /* a new ball around w reaching twice the distance to w~, when the
+         * iterates have drifted from the centre (or there is no ball) */
+        if (s.shrink && n > 256 && t - last_center >= backoff) {
+            double step = sqrt(sqdist(s.wt, s.w, D));
+            double drift = isinf(s.R) ? INFINITY : sqrt(sqdist(s.w, s.cen, D));
+            if (drift > 4.0 * step) {
+                recenter(&s);
+                grow(&s, 2.0 * step, s.wt);
+                last_center = t;
+                if (s.na > n / 2) {
+                    no_ball(&s);
+                    backoff = backoff < 256 ? 2 * backoff : 256;
+                }
+            }
+        }
+    }
+    if (st == NESVM_OK) {
+        /* the reported primal from fresh margins at the best point */
+        memcpy(s.w, wbest, (size_t)D * sizeof(double));
+        nv_hinge_margins(&s.h, s.w, s.m);
+        double Pf = nv_hinge_primal(&s.h, s.w, s.m);
+        /* finish: samples whose side at the optimum is certain (|m_i - 1| >
+         * rho ||z_i||, rho = sqrt(2 gap) bounds ||w - w*||) are fixed, the rest
+         * kept as hinges: the exact minimum of that bound is w* itself when
+         * the band holds every margin sample of w* */
+        double vb;
+        st = nv_hp_bound_at(&s.h, s.m, s.sqn, sqrt(2.0 * fmax(Pf - vbest, 0.0)) * 1.01, NV_HP_FINISH_LA,
+                            &vb, s.wn, err);
+        if (st == NESVM_OK) {
+            if (vb > vbest) vbest = vb;
+            nv_hinge_margins(&s.h, s.wn, s.mt);
+            double Pn = nv_hinge_primal(&s.h, s.wn, s.mt);
+            if (Pn < Pf) {
+                Pf = Pn;
+                memcpy(s.w, s.wn, (size_t)D * sizeof(double));
+                memcpy(s.m, s.mt, (size_t)n * sizeof(double));
+            }
+        }
+        res->exit_reason = tr.why;
+        res->iterations = tr.iter;
+        res->primal = Pf;
+        res->lower_bound = vbest;
+        res->gap = nv_track_rel(Pf - vbest, Pf);
+        if (res->gap < 0) res->gap = 0;
+        res->n_sv = 0;
+        for (int64_t i = 0; i < n; i++) res->n_sv += s.m[i] <= 1.0 + NV_HP_MARGIN_TOL;
+        nv_hinge_result(&s.h, s.w, res->w, &res->b);
+        res->dots = s.h.dots;
+        res->axpys = s.h.axpys;
+    }
+out:
+    res->seconds = nv_now() - t0;
+    nv_free(wbest);
+    hp_free(&s);
+    return st;
+}
