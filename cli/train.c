@@ -139,6 +139,7 @@ int run_training(const char *cmd, train_opts *o, const char *data, const char *m
                 printf("primal objective %.10g, relative gap %.3g, support vectors %lld, exit %s\n",
                        stats.primal, stats.gap, (long long)stats.n_sv,
                        nesvm_exit_str(stats.exit_reason));
+                printf("lower bound %.17g\n", stats.lower_bound);
                 long long nnz = 0, all = 0;
                 for (int k = 0; k < nesvm_model_submodels(m); k++) {
                     const double *w;

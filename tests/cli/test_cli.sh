@@ -1023,6 +1023,59 @@ fi
 expect_fail "train: warm start of a kernel model" 1 "warm starts are for linear models" "$T/o.model" -- \
     "$BIN" train -t 2 --init "$T/good.model" "$H" "$T/o.model"
 
+# Hyperpass and Pegasos: linear C-SVM without a free bias (-B B: LIBLINEAR's regularized feature)
+for sv in hyperpass pegasos; do
+    run "$BIN" train --solver $sv -c 1 "$H" "$T/$sv.model"
+    if expect_ok_rc "train --solver $sv"; then
+        grep -qx "solver $sv" "$T/$sv.model" && grep -qx "problem c_svm_hinge_l2_regularized_bias" "$T/$sv.model" &&
+            grep -qx "param bias -1" "$T/$sv.model" && grep -qx "b 0" "$T/$sv.model" &&
+            ok "train --solver $sv: model records the solver, problem and no bias" ||
+            not_ok "train --solver $sv: model" "$(head -n 12 "$T/$sv.model" | tr '\n' '|')"
+        grep -q "^row products [0-9]* ([0-9.]* per row), row updates [0-9]*$" "$T/.out" &&
+            grep -q "^lower bound [0-9.e+-]*$" "$T/.out" && ok "train --solver $sv: reports row products and the bound" ||
+            not_ok "train --solver $sv: summary" "$(tr '\n' '|' <"$T/.out")"
+        run "$BIN" predict "$H" "$T/$sv.model" "$T/$sv.pred"
+        [ "$RC" -eq 0 ] && grep -q "^Accuracy = 8[0-9.]*%" "$T/.out" && ok "predict with a $sv model" ||
+            not_ok "predict with a $sv model" "exit $RC: $(first_line "$T/.out")"
+    fi
+    run "$BIN" train -q --solver $sv -B 1 "$H" "$T/${sv}b.model"
+    if expect_ok_rc "train --solver $sv -B 1"; then
+        grep -qx "param bias 1" "$T/${sv}b.model" && ! grep -qx "b 0" "$T/${sv}b.model" &&
+            ok "train --solver $sv -B 1: a bias" || not_ok "train --solver $sv -B 1" "bias missing"
+    fi
+    for mc in ovo ovr; do
+        run "$BIN" train -q --solver $sv --multiclass $mc -c 10 "$T/three.txt" "$T/three_$sv$mc.model"
+        if expect_ok_rc "train --solver $sv --multiclass $mc"; then
+            run "$BIN" predict "$T/three.txt" "$T/three_$sv$mc.model" "$T/three_$sv$mc.pred"
+            [ "$RC" -eq 0 ] && grep -qx 'Accuracy = 100% (30/30)' "$T/.out" && ok "$sv $mc: 3 classes separated" ||
+                not_ok "$sv $mc: 3 classes" "$(first_line "$T/.out")"
+        fi
+    done
+done
+# --lambda L is -c 1/(L n)
+run "$BIN" train -q --solver hyperpass --lambda 0.001 -e 1e-9 "$H" "$T/hl.model"
+run "$BIN" train -q --solver hyperpass -c 3.7037037037037037 -e 1e-9 "$H" "$T/hc.model"
+nd=$(paste <(sed -n '/^w$/,$p' "$T/hl.model") <(sed -n '/^w$/,$p' "$T/hc.model") |
+    awk 'NR > 1 { d = $1 - $2; if (d < 0) d = -d; if (d > 1e-9) n++ } END { print n + 0 }')
+[ "$nd" = 0 ] && ok "--lambda 0.001 on 270 rows = -c 3.7037" || not_ok "--lambda = -c 1/(lambda n)" "$nd weights differ"
+# warm start from Pegasos, shrinking off
+run "$BIN" train -q --solver hyperpass --warm-start pegasos:3 --shrinking 0 "$H" "$T/hw.model"
+expect_ok_rc "train --solver hyperpass --warm-start pegasos:3 --shrinking 0" && ok "hyperpass warm start and shrinking off"
+expect_fail "option: --solver hyperpass with a kernel" 1 "solver hyperpass trains linear models only" "$T/o.model" -- \
+    "$BIN" train --solver hyperpass -t rbf "$H" "$T/o.model"
+expect_fail "option: --solver hyperpass --svm-type lp" 1 "solver hyperpass has no LP-SVM model" "$T/o.model" -- \
+    "$BIN" train --solver hyperpass --svm-type lp "$H" "$T/o.model"
+expect_fail "option: --warm-start bogus" 2 "invalid value 'pegasos:0' for warm_start: expected none or pegasos:ITER" \
+    "$T/o.model" -- "$BIN" train --solver hyperpass --warm-start pegasos:0 "$H" "$T/o.model"
+expect_fail "option: --lambda -1" 2 "invalid value '-1' for lambda" "$T/o.model" -- \
+    "$BIN" train --lambda -1 "$H" "$T/o.model"
+expect_fail "option: --batch 0" 2 "invalid value '0' for batch" "$T/o.model" -- \
+    "$BIN" train --solver pegasos --batch 0 "$H" "$T/o.model"
+expect_fail "option: --shrinking 2" 2 "invalid value '2' for shrinking" "$T/o.model" -- \
+    "$BIN" train --shrinking 2 "$H" "$T/o.model"
+expect_fail "option: --solver bogus" 2 "unknown solver 'bogus' (available: nesvm, hyperpass, pegasos)" "$T/o.model" -- \
+    "$BIN" train --solver bogus "$H" "$T/o.model"
+
 [ -z "$(tmp_leftovers)" ] && ok "no temporary files left at the end" || not_ok "no temporary files left at the end" "$(tmp_leftovers)"
 
 echo "$PASS passed, $FAIL failed"
