@@ -470,7 +470,7 @@ static int cmp_band(const void *a, const void *b, const double *m, const double 
 }
 
 nesvm_status nv_hp_bound_at(nv_hinge *h, const double *m, const double *sqn, double rho, int kmax,
-                            double *bound, double *wout, nesvm_error *err)
+                            int whole, double *bound, double *wout, nesvm_error *err)
 {
     const int64_t n = h->n, D = h->D;
     const int q0 = kmax + 3;
@@ -483,19 +483,46 @@ nesvm_status nv_hp_bound_at(nv_hinge *h, const double *m, const double *sqn, dou
     }
     double *s3 = buf, *tmp = s3 + D, *Q = tmp + D, *r = Q + (size_t)q0 * q0, *cc = r + q0, *beta = cc + q0;
     double *a = beta + q0;
-    /* L_A: the band, nearest first */
+    /* L_A: the kmax samples of the band nearest the margin, kept in a
+     * max-heap on the distance (O(n log kmax)) */
     int64_t nl = 0;
-    for (int64_t i = 0; i < n; i++)
-        if (fabs(m[i] - 1.0) <= rho * (sqn ? sqrt(sqn[i]) : 1.0)) lst[nl++] = i;
-    for (int64_t x = 1; x < nl; x++) { /* insertion sort: the band is small */
-        int64_t v = lst[x], y = x;
-        while (y > 0 && cmp_band(&lst[y - 1], &v, m, sqn) > 0) {
-            lst[y] = lst[y - 1];
-            y--;
+    for (int64_t i = 0; i < n; i++) {
+        if (!(fabs(m[i] - 1.0) <= rho * (sqn ? sqrt(sqn[i]) : 1.0))) continue;
+        if (nl < kmax) {
+            int64_t k = nl++;
+            lst[k] = i;
+            while (k > 0 && cmp_band(&lst[(k - 1) / 2], &lst[k], m, sqn) < 0) {
+                int64_t p = (k - 1) / 2, t = lst[p];
+                lst[p] = lst[k];
+                lst[k] = t;
+                k = p;
+            }
+        } else if (cmp_band(&i, &lst[0], m, sqn) < 0) {
+            lst[0] = i;
+            for (int64_t k = 0;;) {
+                int64_t l = 2 * k + 1, rr = l + 1, g = k;
+                if (l < nl && cmp_band(&lst[l], &lst[g], m, sqn) > 0) g = l;
+                if (rr < nl && cmp_band(&lst[rr], &lst[g], m, sqn) > 0) g = rr;
+                if (g == k) break;
+                int64_t t = lst[g];
+                lst[g] = lst[k];
+                lst[k] = t;
+                k = g;
+            }
         }
-        lst[y] = v;
     }
-    const int K = nl < kmax ? (int)nl : kmax, q = K + 3;
+    if (whole) { /* only a band that fits whole: count it */
+        int64_t cnt = 0;
+        for (int64_t i = 0; i < n && cnt <= kmax; i++)
+            cnt += fabs(m[i] - 1.0) <= rho * (sqn ? sqrt(sqn[i]) : 1.0);
+        if (cnt > kmax) {
+            *bound = -INFINITY;
+            nv_free(buf);
+            nv_free(lst);
+            return NESVM_OK;
+        }
+    }
+    const int K = (int)nl, q = K + 3;
     double b3 = 0;
     for (int64_t i = 0; i < n; i++) a[i] = m[i] < 1 ? h->c[i] : 0.0;
     for (int k = 0; k < K; k++) a[lst[k]] = 0;
@@ -705,9 +732,13 @@ nesvm_status nv_hyperpass_train(const nv_binary_problem *pb, const nesvm_params 
          * kept as hinges: the exact minimum of that bound is w* itself when
          * the band holds every margin sample of w* */
         double vb;
-        st = nv_hp_bound_at(&s.h, s.m, s.sqn, sqrt(2.0 * fmax(Pf - vbest, 0.0)) * 1.01, NV_HP_FINISH_LA,
-                            &vb, s.wn, err);
-        if (st == NESVM_OK) {
+        /* at most max(sqrt(2n), n/16) samples, in [32, 256]: the Gram matrix
+         * costs at most a few passes */
+        double kf = fmax(sqrt(2.0 * (double)n), (double)n / 16.0);
+        int kfin = kf > NV_HP_FINISH_LA ? NV_HP_FINISH_LA : kf < 32 ? 32 : (int)kf;
+        st = nv_hp_bound_at(&s.h, s.m, s.sqn, sqrt(2.0 * fmax(Pf - vbest, 0.0)) * 1.01, kfin, 0, &vb,
+                            s.wn, err);
+        if (st == NESVM_OK && vb > -INFINITY) {
             if (vb > vbest) vbest = vb;
             nv_hinge_margins(&s.h, s.wn, s.mt);
             double Pn = nv_hinge_primal(&s.h, s.wn, s.mt);
