@@ -4,9 +4,9 @@ For binary linear problems the objective of every model (main runs,
 sweeps, references) is computed here from the model file on the training
 set (objectives.py).  P_best is the smallest of them; the relative gap of a
 run is (P - P_best) / |P_best|.  Dual values printed by the tools (and
-nesvm's trace lower bound) give D_best, a certified lower bound, used only
-to say how close P_best is to the optimum and to catch convention errors
-(P_best < D_best would mean a wrong objective or C).
+nesvm's lower bound, printed and in its trace) give D_best, a certified
+lower bound, used only to say how close P_best is to the optimum and to
+catch convention errors (P_best < D_best would mean a wrong objective or C).
 """
 import glob
 import json
@@ -20,10 +20,12 @@ from lib.cases import HOMOTOPY_OF, LINEAR_BINARY
 from lib.runner import tool_from_dict
 
 GAPS = (1e-2, 1e-3, 1e-4)
-# the `problem` line a nesvm model of each family must carry (docs/format.md)
-NESVM_PROBLEM = {"hinge_nobias": "c_svm_hinge_l2", "hinge_freebias": "c_svm_hinge_l2",
-                 "lp_hinge_l1": "lp_svm_hinge_l1", "ls_squared_l2": "ls_svm_squared_l2",
-                 "homotopy": "c_svm_hinge_l2"}
+# the `problem` lines a nesvm model of each family may carry (docs/format.md;
+# hyperpass and pegasos: c_svm_hinge_l2_regularized_bias, with no bias unless
+# -B > 0, which the no-bias family's b = 0 check catches)
+NESVM_PROBLEM = {"hinge_nobias": ("c_svm_hinge_l2", "c_svm_hinge_l2_regularized_bias"),
+                 "hinge_freebias": ("c_svm_hinge_l2",), "lp_hinge_l1": ("lp_svm_hinge_l1",),
+                 "ls_squared_l2": ("ls_svm_squared_l2",), "homotopy": ("c_svm_hinge_l2",)}
 DUAL_TOLERANCE = 1e-5   # a dual value further above P_best than this is an error
 
 
@@ -97,8 +99,9 @@ def _linear_binary(data, cs, p, runs, refs, log):
         if family == "hinge_nobias" and babs and babs > 0:
             warnings.append(f"{tool.id}: model has b = {model.b:g} in the no-bias family (ignored)")
         want = NESVM_PROBLEM.get(family)
-        if tool.adapter == "nesvm" and want and getattr(model, "problem", want) != want:
-            warnings.append(f"{tool.id}: the model's problem is {model.problem}, expected {want}")
+        if tool.adapter == "nesvm" and want and getattr(model, "problem", want[0]) not in want:
+            warnings.append(f"{tool.id}: the model's problem is {model.problem}, expected "
+                            + " or ".join(want))
         if tool.adapter == "glpk":
             rec["tool_objective"] = model.lp_objective
             if model.status != "OPTIMAL":
@@ -115,18 +118,23 @@ def _linear_binary(data, cs, p, runs, refs, log):
             f", tol {best['tol']:g})" if best.get("tol") is not None else ")")
     else:
         P_best, best_src = None, None
-    # lower bounds: printed duals, nesvm's trace, and for LIBSVM the dual of
-    # its alpha recomputed here (its printed obj uses single-precision kernel
-    # values, so it is kept for the consistency check only).
+    # lower bounds: printed duals, nesvm's `lower bound` line and trace (the
+    # larger: hyperpass's exact finish is not in the trace), and for LIBSVM
+    # the dual of its alpha recomputed here (its printed obj uses
+    # single-precision kernel values, so it is kept for the consistency
+    # check only).
     lowers = []
     for r in runs + refs:
         if r["status"] != "ok":
             continue
         low = r["info"].get("lower")
+        if r["tool"]["adapter"] == "liblinear" and r["info"].get("exit") == "max-iter":
+            low = None    # no bound at the iteration limit (run.json files parsed before this rule)
         if r["tool"]["adapter"] == "nesvm" and r.get("trace"):
             tr = read_trace(os.path.join(r["dir"], r["trace"]))
-            if tr["lower_bound"].size:
-                low = float(np.max(tr["lower_bound"]))
+            lb = tr["lower_bound"][np.isfinite(tr["lower_bound"])]
+            if lb.size:
+                low = float(np.max(lb)) if low is None else max(low, float(np.max(lb)))
         if r["tool"]["adapter"] == "libsvm" and r.get("model") and family == "hinge_freebias":
             if low is not None:
                 lowers.append((low, r["tool"]["id"] + " (printed obj)", False))
@@ -137,7 +145,8 @@ def _linear_binary(data, cs, p, runs, refs, log):
     D_best, D_src = (max(trusted) if trusted else (None, None))
     out = {"family": family, "C": C, "gamma": p.get("gamma"), "key": p["key"],
            "P_best": P_best, "P_best_source": best_src, "D_best": D_best, "D_best_source": D_src,
-           "warnings": warnings, "notes": [], "tools": []}
+           "warnings": warnings, "notes": [], "tools": [],
+           "lower_bounds": [{"source": src, "value": v, "trusted": ok} for v, src, ok in lowers]}
     if P_best is not None and D_best is not None:
         out["certified_gap"] = (P_best - D_best) / abs(P_best)
     if P_best is not None:
@@ -204,6 +213,7 @@ def _tool_summary(tid, recs, P_best, convergence=False):
         s["P"] = first.get("P")
         s["gap"] = _gap(s["P"], P_best)
         s["lower"] = first["info"].get("lower")
+        s["row_products_per_row"] = first["info"].get("row_products_per_row")
         if first.get("accuracy") is not None:
             s["accuracy"], s["accuracy_on"] = first["accuracy"], first["accuracy_on"]
         elif first.get("predict", {}).get("accuracy") is not None:

@@ -12,7 +12,11 @@ from lib.tools import Tool
 # may use {gamma}.
 NESVM_SOLVERS = {
     "hinge_freebias": ["nesvm"],
-    "hinge_nobias": ["nesvm -B 0"],          # add "hyperpass" when it lands
+    # nesvm's C-SVM with the bias fixed at 0; Hyperpass (cutting planes) with
+    # and without shrinking and warm-started by 10 Pegasos passes; Pegasos
+    # (Hyperpass to 1e-4 so that its trace gives the time to 1e-2, 1e-3, 1e-4)
+    "hinge_nobias": ["nesvm -B 0", "hyperpass -e 1e-4", "hyperpass -e 1e-4 --shrinking 0",
+                     "hyperpass -e 1e-4 --warm-start pegasos:10", "pegasos"],
     "sqhinge_regbias": [],                   # add "ssvm", "nssvm"
     "lp_hinge_l1": ["nesvm --svm-type lp"],
     "ls_squared_l2": ["nesvm --svm-type ls"],
@@ -33,7 +37,8 @@ FAMILIES = {
         title="hinge loss + L2, no bias",
         formula="P(w) = 1/2 ||w||^2 + C sum_i max(0, 1 - y_i w.x_i)",
         note="LIBLINEAR -s 3, svmocas -b 0, LinearSVC(loss='hinge', fit_intercept=False), "
-             "SGDClassifier(alpha = 1/(C n)), nesvm -B 0, later hyperpass (C = 1/(lambda n))"),
+             "SGDClassifier(alpha = 1/(C n)), nesvm -B 0, nesvm hyperpass (with and without shrinking, "
+             "warm-started by 10 Pegasos passes) and nesvm pegasos (C = 1/(lambda n))"),
     "hinge_freebias": dict(
         title="hinge loss + L2, free unregularized bias",
         formula="P(w, b) = 1/2 ||w||^2 + C sum_i max(0, 1 - y_i (w.x_i + b))",
@@ -188,12 +193,15 @@ def P(family, C=1.0, gamma=None):
 
 
 LIN = [P(f) for f in ("hinge_nobias", "hinge_freebias", "sqhinge_regbias")]
+# Hyperpass and Pegasos rows: run by the hp-* cases on the large sets
+HP_ROWS = ("nesvm hyperpass", "nesvm pegasos")
 LPLS = [P("lp_hinge_l1"), P("ls_squared_l2")]
 
 CASES = [
     Case("smoke", "heart_scale", [P("hinge_freebias"), P("hinge_nobias")],
          "tiny end-to-end check for ctest (bench_smoke)", modes=("smoke",), runs=1, timeout=60,
-         only=("nesvm t1", "libsvm -t 0", "liblinear -s 3", "svmocas", "sklearn LinearSVC"),
+         only=("nesvm t1", "nesvm hyperpass", "nesvm pegasos", "libsvm -t 0", "liblinear -s 3", "svmocas",
+               "sklearn LinearSVC"),
          sweep_points=3),
     Case("heart_scale", "heart_scale", LIN + LPLS + [P("rbf", 1.0, 1 / 13), P("homotopy")],
          "all linear families at C = 1, RBF at C = 1, gamma = 1/13, homotopy vs plain NESVM; "
@@ -209,22 +217,35 @@ CASES = [
          "linear families at C = 1 (LP-SVM without GLPK: 12,000 rows); RBF at C = 10, gamma = 0.02 "
          "(nesvm's full kernel runs to its time limit)",
          runs=3, nesvm_time_limit=300, timeout=900, read_probe=True,
-         timeouts={"libsvm -t 0": 600, "sklearn SVC": 900}),
+         timeouts={"libsvm -t 0": 600, "sklearn SVC": 900}, skip=("nesvm pegasos",)),
     Case("fmnist-0vr", "fmnist-zero-rest", [P("hinge_freebias"), P("hinge_nobias"), P("sqhinge_regbias")],
          "the issue's key case: nesvm C-SVM at 1 and 2 threads against LIBLINEAR -s 3 -c 1",
          modes=("full", "quick"), runs=3, nesvm_threads=(1, 2), nesvm_time_limit=600, timeout=900,
          timeouts={"libsvm -t 0": 600}, read_probe=True, key=True,
+         skip=HP_ROWS,
          quick=dict(runs=1, nesvm_time_limit=40, problems=[P("hinge_freebias"), P("hinge_nobias")],
-                    skip=("libsvm", "sklearn LinearSVC", "nesvm -B 0"), sweep_points=2)),
+                    skip=("libsvm", "sklearn LinearSVC", "nesvm -B 0") + HP_ROWS, sweep_points=2)),
     Case("fmnist-10", "fmnist-all", [P("multiclass")],
          "10 classes, linear, C = 1", runs=1, nesvm_time_limit=30, timeout=1800,
          timeouts={"libsvm -t 0": 600}),
     Case("synth-sparse", "synth-sparse", LIN, "linear families at C = 1 on the sparse text-like set",
          runs=3, nesvm_time_limit=300, timeout=900, read_probe=True, sweep_points=4,
-         timeouts={"libsvm -t 0": 300}),
+         timeouts={"libsvm -t 0": 300}, skip=HP_ROWS),
     Case("synth-dense", "synth-dense", LIN, "linear families at C = 1 on the dense clustered set",
          runs=3, nesvm_time_limit=300, timeout=900, read_probe=True, sweep_points=4,
-         timeouts={"libsvm -t 0": 300}),
+         timeouts={"libsvm -t 0": 300}, skip=HP_ROWS),
+    # Hyperpass's issue: against LIBLINEAR -s 3, svmocas and Pegasos, no bias,
+    # at C = 1 and C = 0.01 (lambda = 1/(C n)); one run per tool, one thread
+    Case("hp-fmnist-0vr", "fmnist-zero-rest", [P("hinge_nobias", 0.01), P("hinge_nobias", 1.0)],
+         "Hyperpass (with and without shrinking, after 10 Pegasos passes) and Pegasos against "
+         "LIBLINEAR -s 3 and svmocas, no bias, C = 0.01 and 1",
+         runs=1, nesvm_time_limit=300, timeout=900, sweep_points=3, read_probe=True,
+         only=("nesvm", "liblinear -s 3", "svmocas")),
+    Case("hp-synth-sparse", "synth-sparse", [P("hinge_nobias", 0.01), P("hinge_nobias", 1.0)],
+         "Hyperpass (with and without shrinking, after 10 Pegasos passes) and Pegasos against "
+         "LIBLINEAR -s 3 and svmocas, no bias, C = 0.01 and 1",
+         runs=1, nesvm_time_limit=300, timeout=900, sweep_points=3, read_probe=True,
+         only=("nesvm", "liblinear -s 3", "svmocas")),
 ]
 CASES_BY_NAME = {c.name: c for c in CASES}
 

@@ -169,17 +169,21 @@ def _read_cell(t):
 
 
 def linear_table(prob):
+    # products/row only in tables where a run printed it (nesvm hyperpass, pegasos)
+    prods = any(t.get("row_products_per_row") is not None for t in prob["tools"])
     rows = ["| tool | time s: median [min–max] | runs | read s | peak MB | objective P | rel. gap | "
-            "accuracy | exit, iterations |", "|---|---|---:|---:|---:|---:|---:|---:|---|"]
+            "accuracy | exit, iterations |" + (" products/row |" if prods else ""),
+            "|---|---|---:|---:|---:|---:|---:|---:|---|" + ("---:|" if prods else "")]
     for t in prob["tools"]:
         name = esc(t["id"]) + (" ≈" if t.get("approx") else "")
         if t.get("ok", 0):
             tm = f"{ft(t['time_median'])} [{ft(t['time_min'])}–{ft(t['time_max'])}]"
         else:
             tm = "—"
+        pr = t.get("row_products_per_row")
         rows.append(f"| {name} | {tm} | {t['runs']} | {_read_cell(t)} | {fmb(t.get('rss_mb'))} | "
                     f"{fP(t.get('P'))} | {fgap(t.get('gap'))} | {facc(t.get('accuracy'))} | "
-                    f"{esc(_status(t))} |")
+                    f"{esc(_status(t))} |" + ((" —" if pr is None else " %.1f" % pr) + " |" if prods else ""))
     return "\n".join(rows)
 
 
@@ -354,6 +358,9 @@ def write(out_dir, results_path, plots_dir, man, cases_an, notes_dir):
           "- **peak MB**: the child's ru_maxrss (via wait4 in a small launcher), median over runs.",
           "- **objective P**: computed by the harness from the model file on the training set with the "
           "family's formula; **rel. gap** = (P - P_best) / |P_best|.",
+          "- **products/row** (only in tables with nesvm hyperpass or pegasos rows): the row products "
+          "x_i.w the solver computed, divided by the number of training rows (nesvm's `row products` "
+          "line), a machine-independent measure of its work.",
           "- **≈**: the tool solves a nearby problem (noted under the table); its model is still "
           "evaluated with the family's formula.",
           "- **time to gap**: nesvm from its `--trace` (reading time + `seconds` at the first iteration "

@@ -154,7 +154,8 @@ _NUM = r"([-+0-9.eEinfa]+)"
 def parse_output(tool, stdout, stderr, sk_json=None):
     """Facts a run prints: read_time, lower (a dual value, i.e. a lower
     bound on the optimum of the problem the tool solves), exit, iterations,
-    solve_time, time (the time the tables show if not the process wall)."""
+    solve_time, time (the time the tables show if not the process wall),
+    row_products_per_row (nesvm hyperpass and pegasos)."""
     a = tool.adapter
     info = {}
     if a == "nesvm":
@@ -170,10 +171,21 @@ def parse_output(tool, stdout, stderr, sk_json=None):
                       + r", support vectors (\d+), exit (\S+)", stdout)
         if m:
             info["tool_primal"], info["tool_gap"], info["exit"] = float(m.group(1)), float(m.group(2)), m.group(4)
+        m = re.search(r"^lower bound " + _NUM + r"\s*$", stdout, re.M)
+        if m:   # certified: the best dual value of the problem nesvm solved (-c, -B, --svm-type)
+            info["lower"] = float(m.group(1))
+        m = re.search(r"^row products (\d+) \(" + _NUM + r" per row\)", stdout, re.M)
+        if m:   # hyperpass, pegasos: products x_i.w computed, in all and per training row
+            info["row_products"], info["row_products_per_row"] = int(m.group(1)), float(m.group(2))
     elif a == "liblinear":
         vals = re.findall(r"Objective value = " + _NUM, stdout)
-        if vals and tool.opts.get("s") in (1, 3):
-            info["lower"] = -float(vals[-1])  # printed: dual objective in minimization form
+        max_iter = "reaching max number of iterations" in stdout
+        if vals and tool.opts.get("s") in (1, 3) and not max_iter:
+            # printed: dual objective in minimization form.  Not after the
+            # iteration limit: then it was measured above the optimum
+            # (breast_cancer, -s 3, C = 1.7574692442882247, -e 1e-6: -92.408561
+            # against P* = 92.4085586141 from two certified solvers)
+            info["lower"] = -float(vals[-1])
         its = re.findall(r"#iter = (\d+)", stdout)
         if its:
             info["iterations"] = max(int(i) for i in its)
@@ -181,7 +193,7 @@ def parse_output(tool, stdout, stderr, sk_json=None):
             newton = re.findall(r"^iter\s+(\d+)", stdout, re.M)
             if newton:
                 info["iterations"] = max(int(i) for i in newton)
-        if "reaching max number of iterations" in stdout:
+        if max_iter:
             info["exit"] = "max-iter"
     elif a == "libsvm":
         objs = re.findall(r"obj = " + _NUM, stdout)

@@ -4,15 +4,18 @@
     smoke_test.py NESVM_BINARY
 
 1. The harness's unit checks (test_lib.py).
-2. bench/run --cases smoke (nesvm, LIBSVM -t 0, LIBLINEAR -s 3, svmocas,
-   scikit-learn LinearSVC; 1 run) with the given binary, into a temporary
-   folder (bench/RESULTS.md is not touched).
+2. bench/run --cases smoke (nesvm, nesvm hyperpass and pegasos, LIBSVM -t 0,
+   LIBLINEAR -s 3, svmocas, scikit-learn LinearSVC; 1 run) with the given
+   binary, into a temporary folder (bench/RESULTS.md is not touched).
 3. Checks that do not trust the harness: RESULTS.md and a PNG exist; this
    script re-reads the data and the nesvm, LIBSVM and LIBLINEAR model files
    with its own parsing and recomputes their objectives, which must equal
    the harness's; nesvm's and LIBSVM's objectives (same problem) agree within
    1e-2; LIBLINEAR's primal is not below the dual value it printed (weak
-   duality), and the same holds for LIBSVM.
+   duality), and the same holds for LIBSVM.  The no-bias table has the four
+   Hyperpass/Pegasos rows with the row products per row they printed;
+   Hyperpass's objective is recomputed and its printed lower bound brackets
+   it within the default gap and is used for D_best.
 """
 import glob
 import json
@@ -135,14 +138,53 @@ def main():
         ddir = os.path.join(raw, "hinge_nobias-C1", "liblinear_-s_3", "main-1")
         out = open(os.path.join(ddir, "stdout.txt")).read()
         dual = -float(re.findall(r"Objective value = (\S+)", out)[-1])
-        ok(Pll is not None and Pll >= dual - 1e-6, f"LIBLINEAR -s 3 primal {Pll} >= printed dual {dual}")
+        if "reaching max number of iterations" in out:   # its printed dual is no bound then
+            ok(tools[("hinge_nobias-C1", "liblinear -s 3")].get("lower") is None,
+               "LIBLINEAR -s 3 stopped at its iteration limit: its printed dual is not used")
+        else:
+            ok(Pll is not None and Pll >= dual - 1e-6, f"LIBLINEAR -s 3 primal {Pll} >= printed dual {dual}")
         w, pos = liblinear_w(os.path.join(ddir, "model.model"))
         mine = hinge_obj(X, y, w, 0.0, pos)
         ok(abs(mine - Pll) <= 1e-9 * abs(mine), f"LIBLINEAR objective recomputed independently ({mine} vs {Pll})")
+        # Hyperpass and Pegasos rows: products per row as printed, in the no-bias table only
+        nb = probs["hinge_nobias-C1"]
+        HP = "nesvm hyperpass -e 1e-4 t1"
+        new = [HP, "nesvm hyperpass -e 1e-4 --shrinking 0 t1",
+               "nesvm hyperpass -e 1e-4 --warm-start pegasos:10 t1", "nesvm pegasos t1"]
+        ok(all(("hinge_nobias-C1", t) in tools for t in new),
+           "hinge_nobias runs " + ", ".join(new) + f" (has {[t['id'] for t in nb['tools']]})")
+        tables = {m.group(1): m.group(2) for m in re.finditer(
+            r"^### (\S+), C = 1\n(.*?)\nTime to relative", text, re.M | re.S)}
+        nbt = tables.get("hinge_nobias", "")
+        ok("| exit, iterations | products/row |" in nbt and "products/row" not in tables.get("hinge_freebias", "x"),
+           "RESULTS.md: products/row column in the hinge_nobias table only")
+        for tid in new:
+            t = tools.get(("hinge_nobias-C1", tid), {})
+            sdir = os.path.join(raw, "hinge_nobias-C1", re.sub(r"[^A-Za-z0-9.=+-]+", "_", tid), "main-1")
+            m = re.search(r"^row products \d+ \((\S+) per row\)", open(os.path.join(sdir, "stdout.txt")).read(), re.M)
+            row = next((ln for ln in nbt.splitlines() if ln.startswith(f"| {tid} |")), "")
+            ok(m is not None and t.get("row_products_per_row") == float(m.group(1)) > 0
+               and row.endswith(f"| {float(m.group(1)):.1f} |"),
+               f"{tid}: products/row {t.get('row_products_per_row')} as printed, in its table row: {row!r}")
+        hdir = os.path.join(raw, "hinge_nobias-C1", re.sub(r"[^A-Za-z0-9.=+-]+", "_", HP), "main-1")
+        w, b, pos = nesvm_wb(os.path.join(hdir, "model.model"))
+        Ph = tools[("hinge_nobias-C1", HP)]["P"]
+        mine = hinge_obj(X, y, w, 0.0, pos)
+        ok(b == 0.0 and Ph is not None and abs(mine - Ph) <= 1e-9 * abs(mine),
+           f"nesvm hyperpass objective recomputed independently ({mine} vs {Ph}, b = {b})")
+        low = float(re.search(r"^lower bound (\S+)", open(os.path.join(hdir, "stdout.txt")).read(), re.M).group(1))
+        ok(low <= mine * (1 + 1e-12) and mine - low <= 1e-3 * abs(mine),
+           f"nesvm hyperpass: printed lower bound {low} <= P {mine}, within 1e-3")
+        used = [b["value"] for b in nb["lower_bounds"] if b["source"] == HP and b["trusted"]]
+        ok(used == [low] and nb["D_best"] >= low,
+           f"hinge_nobias: hyperpass's lower bound for D_best is its printed one ({used} vs {low})")
         # every P_best is certified: no dual value above it
         for k, p in probs.items():
             ok(p["D_best"] is None or p["D_best"] <= p["P_best"] * (1 + 1e-9) + 1e-6,
                f"{k}: P_best {p['P_best']} >= best dual {p['D_best']}")
+        ok(not any(p["warnings"] for p in probs.values()),
+           "no analysis warnings (model problem lines, b in the no-bias family, duals above P_best): "
+           + str([w for p in probs.values() for w in p["warnings"]]))
         ok(all(t["ok"] == t["runs"] == 1 for t in tools.values()),
            "every tool ran once and succeeded: " + ", ".join(f"{k[1]}={t['statuses']}" for k, t in tools.items()))
     finally:

@@ -14,7 +14,7 @@ import numpy as np
 import scipy.sparse as sp
 
 sys.path.insert(0, os.path.dirname(os.path.dirname(os.path.abspath(__file__))))
-from lib import glpk, models, objectives  # noqa: E402
+from lib import glpk, models, objectives, tools  # noqa: E402
 from lib.libsvm_write import format_rows, write_libsvm  # noqa: E402
 from lib.models import LinearModel  # noqa: E402
 
@@ -255,6 +255,32 @@ def _():
     np.savez(p, coef=np.array([[1.0, 2.0]]), intercept=np.array([-0.5]), classes=np.array([-1.0, 1.0]))
     m = models.read_npz(p)
     assert m.w.tolist() == [1.0, 2.0] and m.b == -0.5 and m.pos_label == 1.0
+
+
+@check("output parsers: nesvm's lower bound and row products; LIBLINEAR's dual only without max-iter")
+def _():
+    hp = tools.parse_nesvm_spec("hyperpass --warm-start pegasos:10", 1)
+    assert hp.id == "nesvm hyperpass --warm-start pegasos:10 t1", hp.id
+    assert hp.opts["solver"] == "hyperpass" and hp.opts["args"] == ["--warm-start", "pegasos:10"]
+    out = ("read 270 rows, 13 features, 3510 stored entries (dense, double) in 0.002 s\n"
+           "classes 2, binary models 1, iterations 60, time 0.005 s\n"
+           "primal objective 96.49827799, relative gap 7.36e-16, support vectors 103, exit converged\n"
+           "lower bound 96.498277994696465\nnon-zero weights 13 of 13\n"
+           "row products 20099 (74.4 per row), row updates 5143\nmodel saved to /tmp/hp.model\n")
+    info = tools.parse_output(hp, out, "")
+    assert info["lower"] == 96.498277994696465 and info["row_products_per_row"] == 74.4, info
+    assert info["row_products"] == 20099 and info["iterations"] == 60 and info["exit"] == "converged"
+    info = tools.parse_output(tools.parse_nesvm_spec("nesvm -B 0", 1),
+                              "\n".join(out.splitlines()[:4]) + "\nmodel saved to m\n", "")
+    assert info["lower"] == 96.498277994696465 and "row_products_per_row" not in info, info
+    ll = tools.Tool("liblinear -s 3", "liblinear", {"s": 3})
+    done = "........*\noptimization finished, #iter = 83\nObjective value = -96.438493\nnSV = 107\n"
+    info = tools.parse_output(ll, done, "")
+    assert info["lower"] == 96.438493 and info["iterations"] == 83 and "exit" not in info, info
+    cut = ("....\noptimization finished, #iter = 1000\n\nWARNING: reaching max number of iterations\n"
+           "Using -s 2 may be faster (also see FAQ)\n\nObjective value = -92.408561\nnSV = 120\n")
+    info = tools.parse_output(ll, cut, "")
+    assert "lower" not in info and info["exit"] == "max-iter" and info["iterations"] == 1000, info
 
 
 def main():

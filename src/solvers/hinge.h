@@ -60,10 +60,9 @@ double nv_hinge_primal(const nv_hinge *h, const double *w, const double *m);
  * ||z_i||^2; NULL: |m_i - 1| <= rho) as L_A, its kmax samples nearest the
  * margin kept as hinges and the others linearized, minimized exactly through
  * the QP's dual.  wout (D entries, may be NULL) receives the minimizer.  One
- * X^T a and O(kmax^2) row products.  whole: when the band holds more than kmax
- * samples, do nothing and return bound = -inf. */
+ * X^T a and O(kmax^2) row products. */
 nesvm_status nv_hp_bound_at(nv_hinge *h, const double *m, const double *sqn, double rho, int kmax,
-                            int whole, double *bound, double *wout, nesvm_error *err);
+                            double *bound, double *wout, nesvm_error *err);
 
 /* Pegasos (pegasos.c): mini-batch steps on P / sum c_i = lambda/2 ||w||^2 +
  * sum_i p_i hinge_i, lambda = 1 / sum c_i, p_i = c_i lambda. */

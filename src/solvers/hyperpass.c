@@ -293,7 +293,7 @@ static void grow(hp *s, double need, const double *wt_at)
  * distances to the hyperplanes sorted, and an empty working set. */
 static void recenter(hp *s)
 {
-    nv_hinge_margins(&s->h, s->w, s->m);
+    if (s->na < s->n || s->moved) nv_hinge_margins(&s->h, s->w, s->m); /* else all are current */
     for (int64_t i = 0; i < s->n; i++) {
         s->cst[i] = s->m[i] < 1.0;
         s->dist[i] = s->sqn[i] > 0 ? fabs(1.0 - s->m[i]) / sqrt(s->sqn[i]) : INFINITY;
@@ -470,7 +470,7 @@ static int cmp_band(const void *a, const void *b, const double *m, const double 
 }
 
 nesvm_status nv_hp_bound_at(nv_hinge *h, const double *m, const double *sqn, double rho, int kmax,
-                            int whole, double *bound, double *wout, nesvm_error *err)
+                            double *bound, double *wout, nesvm_error *err)
 {
     const int64_t n = h->n, D = h->D;
     const int q0 = kmax + 3;
@@ -509,17 +509,6 @@ nesvm_status nv_hp_bound_at(nv_hinge *h, const double *m, const double *sqn, dou
                 lst[k] = t;
                 k = g;
             }
-        }
-    }
-    if (whole) { /* only a band that fits whole: count it */
-        int64_t cnt = 0;
-        for (int64_t i = 0; i < n && cnt <= kmax; i++)
-            cnt += fabs(m[i] - 1.0) <= rho * (sqn ? sqrt(sqn[i]) : 1.0);
-        if (cnt > kmax) {
-            *bound = -INFINITY;
-            nv_free(buf);
-            nv_free(lst);
-            return NESVM_OK;
         }
     }
     const int K = (int)nl, q = K + 3;
@@ -711,7 +700,15 @@ nesvm_status nv_hyperpass_train(const nv_binary_problem *pb, const nesvm_params 
         if (s.shrink && n > 256 && t - last_center >= backoff) {
             double step = sqrt(sqdist(s.wt, s.w, D));
             double drift = isinf(s.R) ? INFINITY : sqrt(sqdist(s.w, s.cen, D));
-            if (drift > 4.0 * step) {
+            /* without a ball every margin is current: count the ball first */
+            int64_t in_ball = 0;
+            if (isinf(s.R))
+                for (int64_t i = 0; i < n; i++)
+                    in_ball += s.sqn[i] > 0 && fabs(1.0 - s.m[i]) <= 2.0 * step * sqrt(s.sqn[i]);
+            if (in_ball > n / 2) {
+                backoff = backoff < 256 ? 2 * backoff : 256;
+                last_center = t;
+            } else if (drift > 4.0 * step) {
                 recenter(&s);
                 grow(&s, 2.0 * step, s.wt);
                 last_center = t;
@@ -736,9 +733,9 @@ nesvm_status nv_hyperpass_train(const nv_binary_problem *pb, const nesvm_params 
          * costs at most a few passes */
         double kf = fmax(sqrt(2.0 * (double)n), (double)n / 16.0);
         int kfin = kf > NV_HP_FINISH_LA ? NV_HP_FINISH_LA : kf < 32 ? 32 : (int)kf;
-        st = nv_hp_bound_at(&s.h, s.m, s.sqn, sqrt(2.0 * fmax(Pf - vbest, 0.0)) * 1.01, kfin, 0, &vb,
-                            s.wn, err);
-        if (st == NESVM_OK && vb > -INFINITY) {
+        st = nv_hp_bound_at(&s.h, s.m, s.sqn, sqrt(2.0 * fmax(Pf - vbest, 0.0)) * 1.01, kfin, &vb, s.wn,
+                            err);
+        if (st == NESVM_OK) {
             if (vb > vbest) vbest = vb;
             nv_hinge_margins(&s.h, s.wn, s.mt);
             double Pn = nv_hinge_primal(&s.h, s.wn, s.mt);
@@ -747,6 +744,18 @@ nesvm_status nv_hyperpass_train(const nv_binary_problem *pb, const nesvm_params 
                 memcpy(s.w, s.wn, (size_t)D * sizeof(double));
                 memcpy(s.m, s.mt, (size_t)n * sizeof(double));
             }
+        }
+        /* the finish is the last iteration of the progress reports and traces */
+        if (st == NESVM_OK) {
+            nv_obj_eval e;
+            memset(&e, 0, sizeof e);
+            e.P = e.Fmu = Pf;
+            e.D = e.Dmu = vbest;
+            for (int64_t i = 0; i < n; i++) e.nsv += s.m[i] <= 1.0 + NV_HP_MARGIN_TOL;
+            nv_track_info info = {NAN, NAN, NAN, 0, 0};
+            nesvm_exit why = tr.why;
+            nv_track_iterate(&tr, &e, s.w, 0.0, &info, &st, err);
+            if (st == NESVM_OK && tr.why != NESVM_EXIT_CONVERGED) tr.why = why;
         }
         res->exit_reason = tr.why;
         res->iterations = tr.iter;

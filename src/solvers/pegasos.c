@@ -121,7 +121,7 @@ nesvm_status nv_pegasos_train(const nv_binary_problem *pb, const nesvm_params *p
         nv_obj_eval e;
         memset(&e, 0, sizeof e);
         e.P = e.Fmu = nv_hinge_primal(&h, w, m);
-        st = nv_hp_bound_at(&h, m, NULL, 0.5, NV_HP_MAX_LA, 0, &e.D, NULL, err);
+        st = nv_hp_bound_at(&h, m, NULL, 0.5, NV_HP_MAX_LA, &e.D, NULL, err);
         if (st != NESVM_OK) break;
         e.Dmu = e.D;
         for (int64_t i = 0; i < h.n; i++) e.nsv += m[i] <= 1.0;
