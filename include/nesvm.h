@@ -191,13 +191,19 @@ NESVM_API nesvm_status nesvm_params_copy(const nesvm_params *src, nesvm_params *
 
 /**
  * Set a parameter by name from its text value.  Names (defaults in brackets):
- *   solver       "nesvm"                                   [nesvm]
+ *   solver       "nesvm" (NESVM: every model, linear and kernel), "hyperpass"
+ *                (cutting planes with exact line search) or "pegasos" (mini-
+ *                batch subgradient): these two solve the C-SVM without a free
+ *                bias, 1/2||w||^2 + sum_i C_i max(0, 1 - y_i w.z_i), linear
+ *                only                                      [nesvm]
  *   svm_type     "c" (C-SVM: 1/2||w||^2 + C sum hinge), "lp" (LP-SVM:
  *                ||w||_1 + C sum hinge), "ls" (LS-SVM: 1/2||w||^2 +
  *                C sum (1 - y f(x))^2)                     [c]
  *   c            C > 0                                     [1]
  *   eps          relative stopping tolerance > 0           [1e-3]
- *   eps_abs      paper's |F_mu(w_k+1)-F_mu(w_k)| < eps_abs; 0 = off  [0]
+ *   eps_abs      nesvm: the paper's |F_mu(w_k+1)-F_mu(w_k)| < eps_abs;
+ *                hyperpass, pegasos: absolute gap (P - lower bound)/sum_i C_i
+ *                < eps_abs (the paper's units); 0 = off  [0]
  *   mu           hinge smoothing > 0, or 0 = continuation  [0]
  *   nu           L1 smoothing (LP-SVM) > 0, or 0 = continuation [0]
  *   continuation "adaptive" (mu shrinks by a factor chosen from the gap)
@@ -209,7 +215,10 @@ NESVM_API nesvm_status nesvm_params_copy(const nesvm_params *src, nesvm_params *
  *   time_limit   seconds per training, 0 = none            [0]
  *   threads      worker threads, 0 = all cores             [1]
  *   seed         random seed (non-negative integer)        [1]
- *   bias         1 = free (unregularized) bias, 0 = none   [1]
+ *   bias         B > 0: a bias; B <= 0: none; "auto": the solver's default
+ *                (nesvm: a free, unregularized bias; hyperpass and pegasos:
+ *                none).  With hyperpass and pegasos a bias is LIBLINEAR's -B:
+ *                z_i = [x_i, B], the bias weight regularized, b = B w_B  [auto]
  *   multiclass   "ovo" or "ovr"                            [ovo]
  *   method       inner minimizer of F_mu: "newton" (truncated Newton, exact
  *                line search) or "nesterov" (the paper's steps 33-35) [newton]
@@ -222,6 +231,13 @@ NESVM_API nesvm_status nesvm_params_copy(const nesvm_params *src, nesvm_params *
  *   basis        reduced kernel: basis size m (random rows, seeded); 0 = the full
  *                kernel (basis = every training row kept by a pivoted Cholesky) [0]
  *   kernel_memory  MB allowed for kernel matrices        [4096]
+ *   lambda       > 0: C = 1/(lambda n) for each binary problem of n rows (the
+ *                papers' lambda/2 ||w||^2 + mean hinge); 0 = use c  [0]
+ *   shrinking    hyperpass: 1 = line searches over a ball of the nearest
+ *                hyperplanes, 0 = over all samples      [1]
+ *   batch        pegasos: mini-batch size > 0           [1000]
+ *   warm_start   hyperpass: "none" or "pegasos:ITER" (ITER Pegasos passes
+ *                first)                                    [none]
  * Unknown names and bad values return NESVM_ERR_ARG with a message.
  */
 NESVM_API nesvm_status nesvm_params_set(nesvm_params *p, const char *name, const char *value,
@@ -263,8 +279,10 @@ typedef struct nesvm_progress {
     double lipschitz;       /**< Lipschitz constant (inverse step) in use */
     int64_t n_sv;           /**< samples with non-zero dual weight */
     int64_t n_bounded;      /**< samples at the upper bound (u = 1) */
-    double step;            /**< line-search step length of the last step (method newton), or NaN */
-    int64_t inner;          /**< conjugate-gradient iterations of the last step (method newton), or 0 */
+    double step;            /**< line-search step length of the last step (method newton;
+                                 hyperpass: eta along w~ - w; pegasos: eta_t), or NaN */
+    int64_t inner;          /**< conjugate-gradient iterations of the last step (method newton;
+                                 hyperpass: interior-point iterations of the lower bound's QP), or 0 */
 } nesvm_progress;
 
 /** Return non-zero to cancel the training at this iteration boundary. */
@@ -327,7 +345,7 @@ NESVM_API int nesvm_model_classes(const nesvm_model *m);
 NESVM_API const double *nesvm_model_labels(const nesvm_model *m);
 NESVM_API int32_t nesvm_model_features(const nesvm_model *m);
 NESVM_API int nesvm_model_submodels(const nesvm_model *m);
-/** Solver name ("nesvm") and multiclass scheme ("ovo"/"ovr"). */
+/** Solver name ("nesvm", "hyperpass", "pegasos") and multiclass scheme ("ovo"/"ovr"). */
 NESVM_API const char *nesvm_model_solver(const nesvm_model *m);
 NESVM_API const char *nesvm_model_multiclass(const nesvm_model *m);
 /**
@@ -339,7 +357,8 @@ NESVM_API const char *nesvm_model_multiclass(const nesvm_model *m);
 NESVM_API nesvm_status nesvm_model_linear(const nesvm_model *m, int k, const double **w,
                                           double *b, int *pos, int *neg, nesvm_error *err);
 
-/** The exact problem solved: "c_svm_hinge_l2", "lp_svm_hinge_l1" or "ls_svm_squared_l2". */
+/** The exact problem solved: "c_svm_hinge_l2", "lp_svm_hinge_l1", "ls_svm_squared_l2"
+ * (nesvm) or "c_svm_hinge_l2_regularized_bias" (hyperpass, pegasos). */
 NESVM_API const char *nesvm_model_problem(const nesvm_model *m);
 /** Kernel name: "linear", "poly", "rbf" or "sigmoid" (parameters: nesvm_params_get on
  * the model's params are not exposed; the model file lists them). */
