@@ -460,6 +460,47 @@ static void test_pegasos(void)
     free_toy(&t);
 }
 
+/* Multiclass through the C API: three well-separated classes, one-vs-one and
+ * one-vs-rest, every sub-model certified and every row predicted right. */
+static void test_multiclass(void)
+{
+    enum { N = 300, Dm = 2 };
+    static double X[N * Dm], y[N];
+    uint64_t s = 5;
+    for (int i = 0; i < N; i++) {
+        int c = i % 3;
+        double ang = 2.0944 * c;
+        X[i * Dm] = 3 * cos(ang) + (urand(&s) - 0.5);
+        X[i * Dm + 1] = 3 * sin(ang) + (urand(&s) - 0.5);
+        y[i] = c + 1;
+    }
+    nesvm_dataset *ds;
+    CHECK(nesvm_dataset_wrap_dense(N, Dm, X, y, &ds, NULL) == NESVM_OK);
+    const char *const solvers[2] = {"hyperpass", "pegasos"};
+    for (int sv = 0; sv < 2; sv++)
+        for (int ovr = 0; ovr < 2; ovr++) {
+            nesvm_stats st;
+            const char *kv[] = {"solver", solvers[sv], "multiclass", ovr ? "ovr" : "ovo", "c", "1", "bias", "1",
+                                "eps", "1e-3", NULL};
+            nesvm_model *m = train(ds, kv, &st);
+            CHECK(m && nesvm_model_submodels(m) == 3 && st.n_submodels == 3);
+            for (int k = 0; m && k < 3; k++) {
+                double gap;
+                nesvm_exit why;
+                nesvm_model_training(m, k, &why, NULL, NULL, &gap, NULL);
+                CHECK_MSG(why == NESVM_EXIT_CONVERGED && gap <= 1e-3, "%s %s sub-model %d: gap %g", solvers[sv],
+                          ovr ? "ovr" : "ovo", k, gap);
+            }
+            double pred[N];
+            int right = 0;
+            CHECK(m && nesvm_model_predict(m, ds, 1, pred, NULL, NULL) == NESVM_OK);
+            for (int i = 0; i < N; i++) right += pred[i] == y[i];
+            CHECK_MSG(right == N, "%s %s: %d of %d right", solvers[sv], ovr ? "ovr" : "ovo", right, N);
+            nesvm_model_destroy(m);
+        }
+    nesvm_dataset_destroy(ds);
+}
+
 int main(void)
 {
     test_qp();
@@ -467,5 +508,6 @@ int main(void)
     test_certificate_and_shrinking();
     test_bias_feature();
     test_pegasos();
+    test_multiclass();
     CHECK_DONE();
 }
