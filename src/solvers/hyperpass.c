@@ -339,10 +339,50 @@ static double loss_at(const hp *s, const double *mm, const double *p)
     return l;
 }
 
-static int cmp_gap(const void *a, const void *b, const double *m)
+static int cmp_band(const void *a, const void *b, const double *m, const double *sqn)
 {
-    double x = fabs(m[*(const int64_t *)a] - 1.0), y = fabs(m[*(const int64_t *)b] - 1.0);
+    int64_t p = *(const int64_t *)a, q = *(const int64_t *)b;
+    double x = fabs(m[p] - 1.0), y = fabs(m[q] - 1.0);
+    if (sqn) {
+        x /= sqn[p] > 0 ? sqrt(sqn[p]) : 1.0;
+        y /= sqn[q] > 0 ? sqrt(sqn[q]) : 1.0;
+    }
     return (x > y) - (x < y);
+}
+
+/* Keep in heap[0..*len) the at most kmax samples nearest the margin (key
+ * |m_i - 1|, divided by ||z_i|| when sqn is given): a max-heap on the key,
+ * O(log kmax) per offer.  Returns the sample left out by this offer (i itself
+ * or the one it evicted), -1 if none. */
+static int64_t nearest_offer(int64_t *heap, int64_t *len, int64_t kmax, int64_t i, const double *m,
+                             const double *sqn)
+{
+    int64_t out = -1;
+    if (*len < kmax) {
+        int64_t k = (*len)++;
+        heap[k] = i;
+        while (k > 0 && cmp_band(&heap[(k - 1) / 2], &heap[k], m, sqn) < 0) {
+            int64_t p = (k - 1) / 2, t = heap[p];
+            heap[p] = heap[k];
+            heap[k] = t;
+            k = p;
+        }
+        return -1;
+    }
+    if (kmax == 0 || cmp_band(&i, &heap[0], m, sqn) >= 0) return i;
+    out = heap[0];
+    heap[0] = i;
+    for (int64_t k = 0;;) {
+        int64_t l = 2 * k + 1, r = l + 1, g = k;
+        if (l < *len && cmp_band(&heap[l], &heap[g], m, sqn) > 0) g = l;
+        if (r < *len && cmp_band(&heap[r], &heap[g], m, sqn) > 0) g = r;
+        if (g == k) break;
+        int64_t t = heap[g];
+        heap[g] = heap[k];
+        heap[k] = t;
+        k = g;
+    }
+    return out;
 }
 
 /* L_A: the working samples on the margin, the NV_HP_MAX_LA closest kept;
@@ -352,26 +392,15 @@ static void pick_la(hp *s, double *b3)
     int64_t nl = 0;
     for (int64_t k = 0; k < s->na; k++) {
         int64_t i = s->order[k];
-        if (s->cls[i] == CLS_L) s->lbuf[nl++] = i;
-    }
-    if (nl > NV_HP_MAX_LA) /* insertion sort by |m - 1| of the few on the margin */
-        for (int64_t a = 1; a < nl; a++) {
-            int64_t v = s->lbuf[a], b = a;
-            while (b > 0 && cmp_gap(&s->lbuf[b - 1], &v, s->m) > 0) {
-                s->lbuf[b] = s->lbuf[b - 1];
-                b--;
-            }
-            s->lbuf[b] = v;
+        if (s->cls[i] != CLS_L) continue;
+        int64_t out = nearest_offer(s->lbuf, &nl, NV_HP_MAX_LA, i, s->m, NULL);
+        if (out >= 0 && s->m[out] < 1) {
+            nv_hinge_axpy(&s->h, out, s->h.c[out], s->s3);
+            *b3 += s->h.c[out];
         }
-    s->K = nl < NV_HP_MAX_LA ? (int)nl : NV_HP_MAX_LA;
+    }
+    s->K = (int)nl;
     for (int a = 0; a < s->K; a++) s->la[a] = s->lbuf[a];
-    for (int64_t a = s->K; a < nl; a++) {
-        int64_t i = s->lbuf[a];
-        if (s->m[i] < 1) {
-            nv_hinge_axpy(&s->h, i, s->h.c[i], s->s3);
-            *b3 += s->h.c[i];
-        }
-    }
 }
 
 /* u1 = minus the loss subgradient at w~ (margins mt): from the loss-side sum
@@ -458,17 +487,6 @@ static nesvm_status lower_bound(hp *s, double v, double *vout, int *qp_iters, ne
     return NESVM_OK;
 }
 
-static int cmp_band(const void *a, const void *b, const double *m, const double *sqn)
-{
-    int64_t p = *(const int64_t *)a, q = *(const int64_t *)b;
-    double x = fabs(m[p] - 1.0), y = fabs(m[q] - 1.0);
-    if (sqn) {
-        x /= sqn[p] > 0 ? sqrt(sqn[p]) : 1.0;
-        y /= sqn[q] > 0 ? sqrt(sqn[q]) : 1.0;
-    }
-    return (x > y) - (x < y);
-}
-
 nesvm_status nv_hp_bound_at(nv_hinge *h, const double *m, const double *sqn, double rho, int kmax,
                             double *bound, double *wout, nesvm_error *err)
 {
@@ -483,34 +501,10 @@ nesvm_status nv_hp_bound_at(nv_hinge *h, const double *m, const double *sqn, dou
     }
     double *s3 = buf, *tmp = s3 + D, *Q = tmp + D, *r = Q + (size_t)q0 * q0, *cc = r + q0, *beta = cc + q0;
     double *a = beta + q0;
-    /* L_A: the kmax samples of the band nearest the margin, kept in a
-     * max-heap on the distance (O(n log kmax)) */
+    /* L_A: the kmax samples of the band nearest the margin */
     int64_t nl = 0;
-    for (int64_t i = 0; i < n; i++) {
-        if (!(fabs(m[i] - 1.0) <= rho * (sqn ? sqrt(sqn[i]) : 1.0))) continue;
-        if (nl < kmax) {
-            int64_t k = nl++;
-            lst[k] = i;
-            while (k > 0 && cmp_band(&lst[(k - 1) / 2], &lst[k], m, sqn) < 0) {
-                int64_t p = (k - 1) / 2, t = lst[p];
-                lst[p] = lst[k];
-                lst[k] = t;
-                k = p;
-            }
-        } else if (cmp_band(&i, &lst[0], m, sqn) < 0) {
-            lst[0] = i;
-            for (int64_t k = 0;;) {
-                int64_t l = 2 * k + 1, rr = l + 1, g = k;
-                if (l < nl && cmp_band(&lst[l], &lst[g], m, sqn) > 0) g = l;
-                if (rr < nl && cmp_band(&lst[rr], &lst[g], m, sqn) > 0) g = rr;
-                if (g == k) break;
-                int64_t t = lst[g];
-                lst[g] = lst[k];
-                lst[k] = t;
-                k = g;
-            }
-        }
-    }
+    for (int64_t i = 0; i < n; i++)
+        if (fabs(m[i] - 1.0) <= rho * (sqn ? sqrt(sqn[i]) : 1.0)) nearest_offer(lst, &nl, kmax, i, m, sqn);
     const int K = (int)nl, q = K + 3;
     double b3 = 0;
     for (int64_t i = 0; i < n; i++) a[i] = m[i] < 1 ? h->c[i] : 0.0;
