@@ -316,6 +316,36 @@ static nesvm_model *train(const nesvm_dataset *ds, const char *const *kv, nesvm_
 }
 
 /* P of sub-model 0 of m (whose positive class may be either label). */
+/* Per-iteration figures from the progress callback. */
+typedef struct {
+    int64_t n;
+    double P[4096], lb[4096];
+} rec;
+
+static int record(const nesvm_progress *pg, void *user)
+{
+    rec *r = user;
+    if (r->n < 4096) {
+        r->P[r->n] = pg->primal;
+        r->lb[r->n] = pg->lower_bound;
+        r->n++;
+    }
+    return 0;
+}
+
+static nesvm_model *train_rec(const nesvm_dataset *ds, const char *const *kv, nesvm_stats *st, rec *r)
+{
+    nesvm_params *p;
+    nesvm_params_create(&p, NULL);
+    for (int k = 0; kv[k]; k += 2) CHECK_MSG(nesvm_params_set(p, kv[k], kv[k + 1], NULL) == NESVM_OK, "%s", kv[k]);
+    nesvm_model *m = NULL;
+    nesvm_error err = {0};
+    r->n = 0;
+    CHECK_MSG(nesvm_train(ds, p, record, r, &m, st, &err) == NESVM_OK, "%s", err.message);
+    nesvm_params_destroy(p);
+    return m;
+}
+
 static double primal_of(const toy *t, const nesvm_model *m, double B, double C)
 {
     const double *w;
@@ -349,7 +379,27 @@ static void test_certificate_and_shrinking(void)
         nesvm_model *mr = train(t.ds, ref, &sr);
         const char *on[] = {"solver", "hyperpass", "c", "0.5", "eps", "1e-4", "shrinking", "1", NULL};
         const char *off[] = {"solver", "hyperpass", "c", "0.5", "eps", "1e-4", "shrinking", "0", NULL};
-        nesvm_model *m1 = train(t.ds, on, &s1), *m0 = train(t.ds, off, &s0);
+        static rec r1, r0;
+        nesvm_model *m1 = train_rec(t.ds, on, &s1, &r1), *m0 = train_rec(t.ds, off, &s0, &r0);
+        /* every lower bound on the way is one (a ball's linear part must be exact) */
+        for (int64_t k = 0; k < r1.n; k++)
+            CHECK_MSG(r1.lb[k] <= sr.primal * (1 + 1e-13), "kind %d iteration %lld: bound %.17g > P* %.17g", kind,
+                      (long long)k + 1, r1.lb[k], sr.primal);
+        /* each P is that of an actual iterate and the line search never goes
+         * up: a ball whose linear part is wrong shows as a jump when the ball
+         * changes */
+        for (int64_t k = 1; k < r1.n; k++)
+            CHECK_MSG(r1.P[k] <= r1.P[k - 1] * (1 + 1e-12) && r1.P[k] >= sr.lower_bound * (1 - 1e-13),
+                      "kind %d iteration %lld: P %.17g after %.17g (P* >= %.17g)", kind, (long long)k + 1, r1.P[k],
+                      r1.P[k - 1], sr.lower_bound);
+        /* shrinking changes which products are computed, not the iterates:
+         * the same primal values until rounding differences grow */
+        int64_t same = 0, close = 0;
+        while (same < r1.n && same < r0.n && fabs(r1.P[same] - r0.P[same]) <= 1e-9 * r0.P[same]) same++;
+        while (close < r1.n && close < r0.n && fabs(r1.P[close] - r0.P[close]) <= 1e-6 * r0.P[close]) close++;
+        printf("kind %d: within 1e-6 for %lld iterations\n", kind, (long long)close);
+        printf("kind %d: the same iterates for %lld of %lld iterations\n", kind, (long long)same, (long long)r0.n);
+        CHECK_MSG(same >= 20, "kind %d: shrinking changes the iterates at iteration %lld", kind, (long long)same + 1);
         /* v <= P* <= P: the reference's primal bounds v, its lower bound bounds P */
         CHECK_MSG(s1.lower_bound <= sr.primal * (1 + 1e-13), "lower bound %.17g > P* %.17g", s1.lower_bound, sr.primal);
         CHECK_MSG(s1.primal >= sr.lower_bound * (1 - 1e-13), "primal %.17g < reference bound %.17g", s1.primal, sr.lower_bound);
@@ -460,6 +510,44 @@ static void test_pegasos(void)
     free_toy(&t);
 }
 
+/* Pegasos's projection: after one step from 0 every sample is a violator, so
+ * w = (n/k) sum_batch c_i y_i z_i; with a large C it is far outside the ball
+ * of radius 1/sqrt(lambda) = sqrt(sum c_i) and lands on its surface. */
+static void test_pegasos_projection(void)
+{
+    toy t;
+    make_toy(&t, 200, 4, 0, 0, 31);
+    double cost[200];
+    for (int i = 0; i < 200; i++) cost[i] = 50.0;
+    nv_binary_problem pb = {t.ds, NULL, 200, t.y, cost, NULL, 0.0};
+    nesvm_params *p;
+    nesvm_params_create(&p, NULL);
+    nesvm_params_set(p, "batch", "50", NULL);
+    nv_hinge h;
+    nv_pegasos pg;
+    CHECK(nv_hinge_init(&h, &pb, p, NULL) == NESVM_OK);
+    CHECK(nv_pegasos_init(&pg, &h, p, NULL) == NESVM_OK);
+    double w[4] = {0, 0, 0, 0}, radius = sqrt(h.csum);
+    for (int step = 0; step < 3; step++) {
+        /* one pass = 4 steps; check the norm after each pass */
+        nv_pegasos_epochs(&pg, &h, 1, w);
+        double nw = sqrt(nv_dot(w, w, 4));
+        CHECK_MSG(nw <= radius * (1 + 1e-12), "pass %d: ||w|| %.17g > %.17g", step + 1, nw, radius);
+    }
+    /* the first step alone: exactly on the sphere */
+    nv_pegasos pg1;
+    nesvm_params_set(p, "batch", "200", NULL); /* one step of every sample */
+    CHECK(nv_pegasos_init(&pg1, &h, p, NULL) == NESVM_OK);
+    double w1[4] = {0, 0, 0, 0};
+    nv_pegasos_epochs(&pg1, &h, 1, w1);
+    CHECK_REL(sqrt(nv_dot(w1, w1, 4)), radius, 1e-12);
+    nv_pegasos_free(&pg);
+    nv_pegasos_free(&pg1);
+    nv_hinge_free(&h);
+    nesvm_params_destroy(p);
+    free_toy(&t);
+}
+
 /* Multiclass through the C API: three well-separated classes, one-vs-one and
  * one-vs-rest, every sub-model certified and every row predicted right. */
 static void test_multiclass(void)
@@ -509,5 +597,6 @@ int main(void)
     test_bias_feature();
     test_pegasos();
     test_multiclass();
+    test_pegasos_projection();
     CHECK_DONE();
 }
