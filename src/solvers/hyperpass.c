@@ -733,7 +733,9 @@ nesvm_status nv_hyperpass_train(const nv_binary_problem *pb, const nesvm_params 
             if (vb > vbest) vbest = vb;
             nv_hinge_margins(&s.h, s.wn, s.mt);
             double Pn = nv_hinge_primal(&s.h, s.wn, s.mt);
-            if (Pn < Pf) {
+            /* kept when lower, or equal to rounding: then it is the canonical
+             * point (the band's exact minimizer, the same whatever the path) */
+            if (Pn <= Pf + 1e-14 * fabs(Pf)) {
                 Pf = Pn;
                 memcpy(s.w, s.wn, (size_t)D * sizeof(double));
                 memcpy(s.m, s.mt, (size_t)n * sizeof(double));
