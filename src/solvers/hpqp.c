@@ -39,11 +39,92 @@ static double max_step(const double *v, const double *dv, int m)
     return a;
 }
 
-/* Solve M dx = rhs with M = Q + G^T W G (Cholesky; a growing diagonal shift
- * if rounding makes M indefinite). */
-static int newton_solve(int K, const double *Q, const double *W, double *M, double *rhs)
+/* Dense kernels for the small systems: a library call costs more than the
+ * work there, and a threaded BLAS wakes its threads for every 5 x 5
+ * factorization. */
+
+/* In-place Cholesky M = L L^T of a symmetric n x n matrix, L stored by rows
+ * (L[i][k] at M[i n + k], k <= i: every inner product is contiguous); 0 if M
+ * is not positive definite. */
+static int chol(int n, double *M)
 {
-    const int n = K + 3;
+    for (int j = 0; j < n; j++) {
+        double *Lj = M + (size_t)j * n;
+        double d = Lj[j];
+        for (int k = 0; k < j; k++) d -= Lj[k] * Lj[k];
+        if (!(d > 0)) return 0;
+        d = sqrt(d);
+        Lj[j] = d;
+        for (int i = j + 1; i < n; i++) {
+            double *Li = M + (size_t)i * n;
+            double v = Li[j];
+            for (int k = 0; k < j; k++) v -= Li[k] * Lj[k];
+            Li[j] = v / d;
+        }
+    }
+    return 1;
+}
+
+/* b <- (L L^T)^-1 b, L from chol */
+static void chol_solve(int n, const double *L, double *b)
+{
+    for (int i = 0; i < n; i++) {
+        const double *Li = L + (size_t)i * n;
+        double v = b[i];
+        for (int k = 0; k < i; k++) v -= Li[k] * b[k];
+        b[i] = v / Li[i];
+    }
+    for (int i = n - 1; i >= 0; i--) {
+        double v = b[i];
+        for (int k = i + 1; k < n; k++) v -= L[(size_t)k * n + i] * b[k];
+        b[i] = v / L[(size_t)i * n + i];
+    }
+}
+
+/* b <- A^-1 b by LU with partial pivoting (A column-major, overwritten); 0 if
+ * A is singular to working precision. */
+static int lu_solve(int n, double *A, double *b)
+{
+    double amax = 0;
+    for (size_t k = 0; k < (size_t)n * n; k++) amax = fmax(amax, fabs(A[k]));
+    for (int c = 0; c < n; c++) {
+        int p = c;
+        for (int r = c + 1; r < n; r++)
+            if (fabs(A[(size_t)c * n + r]) > fabs(A[(size_t)c * n + p])) p = r;
+        if (!(fabs(A[(size_t)c * n + p]) > 1e-14 * amax)) return 0;
+        if (p != c) {
+            for (int k = 0; k < n; k++) {
+                double t = A[(size_t)k * n + c];
+                A[(size_t)k * n + c] = A[(size_t)k * n + p];
+                A[(size_t)k * n + p] = t;
+            }
+            double t = b[c];
+            b[c] = b[p];
+            b[p] = t;
+        }
+        for (int r = c + 1; r < n; r++) {
+            double f = A[(size_t)c * n + r] / A[(size_t)c * n + c];
+            if (f == 0) continue;
+            for (int k = c + 1; k < n; k++) A[(size_t)k * n + r] -= f * A[(size_t)k * n + c];
+            b[r] -= f * b[c];
+        }
+    }
+    for (int c = n - 1; c >= 0; c--) {
+        double v = b[c];
+        for (int k = c + 1; k < n; k++) v -= A[(size_t)k * n + c] * b[k];
+        b[c] = v / A[(size_t)c * n + c];
+    }
+    return 1;
+}
+
+/* Factor M = Q + G^T W G, W = z/s (Cholesky, lower triangle; a growing
+ * diagonal shift if rounding makes M indefinite).  Past BIG variables the
+ * threaded LAPACK pays for itself. */
+enum { BIG = 96 };
+static int newton_factor(int K, const double *Q, const double *s, const double *z, double *W, double *M)
+{
+    const int n = K + 3, m = 2 * K + 4;
+    for (int k = 0; k < m; k++) W[k] = z[k] / s[k];
     double shift = 0;
     for (int attempt = 0; attempt < 6; attempt++) {
         memcpy(M, Q, (size_t)n * (size_t)n * sizeof *M);
@@ -57,10 +138,7 @@ static int newton_solve(int K, const double *Q, const double *W, double *M, doub
         }
         for (int a = n - 3; a < n; a++)
             for (int b = n - 3; b < n; b++) M[(size_t)a * n + b] += W[n + K];
-        if (LAPACKE_dpotrf_work(LAPACK_COL_MAJOR, 'L', n, M, n) == 0) {
-            LAPACKE_dpotrs_work(LAPACK_COL_MAJOR, 'L', n, 1, M, n, rhs, n);
-            return 1;
-        }
+        if (n >= BIG ? LAPACKE_dpotrf_work(LAPACK_COL_MAJOR, 'L', n, M, n) == 0 : chol(n, M)) return 1;
         double tr = 0;
         for (int j = 0; j < n; j++) tr += fabs(Q[(size_t)j * n + j]) + W[j];
         shift = shift > 0 ? shift * 100 : 1e-14 * (tr > 0 ? tr : 1.0);
@@ -68,25 +146,24 @@ static int newton_solve(int K, const double *Q, const double *W, double *M, doub
     return 0;
 }
 
-/* One Newton direction for the residuals: rc = complementarity target. */
-static int direction(int K, const double *Q, const double *s, const double *z, const double *rd,
-                     const double *rp, const double *rc, double *W, double *M, double *t,
-                     double *dx, double *ds, double *dz)
+/* One Newton direction for the residuals, M factored (newton_factor); rc is
+ * the complementarity target. */
+static void direction(int K, const double *M, const double *s, const double *z, const double *rd,
+                      const double *rp, const double *rc, double *t, double *dx, double *ds, double *dz)
 {
     const int n = K + 3, m = 2 * K + 4;
-    for (int k = 0; k < m; k++) {
-        W[k] = z[k] / s[k];
-        t[k] = (z[k] * rp[k] - rc[k]) / s[k];
-    }
+    for (int k = 0; k < m; k++) t[k] = (z[k] * rp[k] - rc[k]) / s[k];
     gt_mul(K, t, dx);
     for (int j = 0; j < n; j++) dx[j] = -rd[j] - dx[j];
-    if (!newton_solve(K, Q, W, M, dx)) return 0;
+    if (n >= BIG)
+        LAPACKE_dpotrs_work(LAPACK_COL_MAJOR, 'L', n, 1, M, n, dx, n);
+    else
+        chol_solve(n, M, dx);
     g_mul(K, dx, t);
     for (int k = 0; k < m; k++) {
         ds[k] = -rp[k] - t[k];
         dz[k] = (z[k] * (rp[k] + t[k]) - rc[k]) / s[k];
     }
-    return 1;
 }
 
 static double qp_obj(int n, const double *Q, const double *q, const double *x)
@@ -113,8 +190,7 @@ static void crossover(int K, const double *Qs, const double *q, const double *s,
     int *map = n <= 64 ? var : nv_malloc_array((size_t)n, sizeof(int));
     double *T = nv_malloc_array((size_t)n * (size_t)n + (size_t)(n + 1) * (size_t)(n + 1) + 3 * (size_t)(n + 1),
                                 sizeof(double));
-    lapack_int *piv = nv_malloc_array((size_t)(n + 1), sizeof(lapack_int));
-    if (!map || !T || !piv) goto out;
+    if (!map || !T) goto out;
     /* map[j]: the reduced variable of x_j, -1 = fixed at 0; tied u_i = gamma_3 */
     int p = 0;
     const int g3 = n - 1;
@@ -142,7 +218,7 @@ static void crossover(int K, const double *Qs, const double *q, const double *s,
             if (map[j] >= 0) H[(size_t)p * P + map[j]] = H[(size_t)map[j] * P + p] = 1.0;
         rhs[p] = 1.0;
     }
-    if (LAPACKE_dgesv_work(LAPACK_COL_MAJOR, P, 1, H, P, piv, rhs, P) != 0) goto out;
+    if (!lu_solve(P, H, rhs)) goto out;
     for (int j = 0; j < n; j++) xc[j] = map[j] < 0 ? 0.0 : rhs[map[j]];
     /* feasible (to rounding) and no worse */
     double gs = 0;
@@ -156,7 +232,6 @@ static void crossover(int K, const double *Qs, const double *q, const double *s,
 out:
     if (map != var) nv_free(map);
     nv_free(T);
-    nv_free(piv);
 }
 
 nesvm_status nv_hpqp_solve(int K, const double *Q, const double *r, const double *c, double *beta,
@@ -226,7 +301,8 @@ nesvm_status nv_hpqp_solve(int K, const double *Q, const double *r, const double
         double mu = sz / m;
         /* predictor */
         for (int k = 0; k < m; k++) rc[k] = s[k] * z[k];
-        if (!direction(K, Qs, s, z, rd, rp, rc, W, M, t, dxa, dsa, dza)) break;
+        if (!newton_factor(K, Qs, s, z, W, M)) break;
+        direction(K, M, s, z, rd, rp, rc, t, dxa, dsa, dza);
         double ap = max_step(s, dsa, m), ad = max_step(z, dza, m);
         double aa = ap < ad ? ap : ad, mua = 0;
         for (int k = 0; k < m; k++) mua += (s[k] + aa * dsa[k]) * (z[k] + aa * dza[k]);
@@ -235,7 +311,7 @@ nesvm_status nv_hpqp_solve(int K, const double *Q, const double *r, const double
         sigma = sigma * sigma * sigma;
         /* corrector */
         for (int k = 0; k < m; k++) rc[k] = s[k] * z[k] + dsa[k] * dza[k] - sigma * mu;
-        if (!direction(K, Qs, s, z, rd, rp, rc, W, M, t, dx, ds, dz)) break;
+        direction(K, M, s, z, rd, rp, rc, t, dx, ds, dz);
         ap = max_step(s, ds, m);
         ad = max_step(z, dz, m);
         double a = 0.99 * (ap < ad ? ap : ad);
