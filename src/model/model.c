@@ -357,8 +357,17 @@ nesvm_status nv_train_rows(const nesvm_dataset *ds, const int64_t *rows, int64_t
                     cnt++;
                 }
             }
-            if (params->lambda > 0)
+            if (params->lambda > 0) {
                 for (int64_t a = 0; a < cnt; a++) cost[a] /= params->lambda * (double)cnt;
+                if (!isfinite(cost[0]) || !(cost[0] > 0)) {
+                    char lb[32];
+                    nv_format_double(params->lambda, lb);
+                    st = nv_error(err, NESVM_ERR_ARG,
+                                  "lambda %s gives C = 1/(lambda n) = %g for a binary problem of %lld rows: "
+                                  "out of range", lb, cost[0], (long long)cnt);
+                    break;
+                }
+            }
             nv_submodel *sm = &m->sub[s];
             sm->pos = i;
             sm->neg = ovr ? -1 : j;

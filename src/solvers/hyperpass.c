@@ -109,7 +109,7 @@ double nv_hp_line_search(int64_t na, const int64_t *act, const double *m, const 
         /* phi'(eta) = A + eta Bq - S on the current segment */
         double root = (S - A) / Bq;
         double next = L > 0 ? heta[0] : INFINITY;
-        if (root <= next) {
+        if (!(root > next)) { /* also a NaN root (overflowing data): the caller sees it */
             if (popped) *popped = pops;
             if (root <= lo) {
                 *kink = last;
@@ -616,6 +616,12 @@ nesvm_status nv_hyperpass_train(const nv_binary_problem *pb, const nesvm_params 
         double vt = 0;
         st = lower_bound(&s, v, &vt, &qp_iters, err);
         if (st != NESVM_OK) break;
+        if (!isfinite(vt)) {
+            tr.why = NESVM_EXIT_NUMERIC;
+            st = nv_error(err, NESVM_ERR_NUMERIC,
+                          "non-finite lower bound at iteration %lld (check the data scale and -B)", (long long)t);
+            break;
+        }
         v = vt;
         if (v > vbest) vbest = v;
         /* margins at w~_t for the working set (the ball must contain w~_t) */

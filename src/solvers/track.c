@@ -52,7 +52,7 @@ int nv_track_iterate(nv_track *t, const nv_obj_eval *e, const double *w, double 
     if (!isfinite(e->P) || !isfinite(e->Fmu) || !isfinite(e->D)) {
         t->why = NESVM_EXIT_NUMERIC;
         *st = nv_error(err, NESVM_ERR_NUMERIC,
-                       "NESVM: non-finite objective at iteration %lld (check the data scale)",
+                       "non-finite objective at iteration %lld (check the data scale)",
                        (long long)t->iter + 1);
         return 1;
     }

@@ -1075,6 +1075,12 @@ expect_fail "option: --warm-start bogus" 2 "invalid value 'pegasos:0' for warm_s
     "$T/o.model" -- "$BIN" train --solver hyperpass --warm-start pegasos:0 "$H" "$T/o.model"
 expect_fail "option: --lambda -1" 2 "invalid value '-1' for lambda" "$T/o.model" -- \
     "$BIN" train --lambda -1 "$H" "$T/o.model"
+expect_fail "train: --lambda so small that C overflows" 1 "gives C = 1/(lambda n) = inf for a binary problem of 270 rows: out of range" "$T/o.model" -- \
+    "$BIN" train --solver hyperpass --lambda 1e-320 "$H" "$T/o.model"
+expect_fail "train: hyperpass with a bias feature whose square overflows" 1 "non-finite lower bound at iteration 1" \
+    "$T/o.model" -- "$BIN" train --solver hyperpass -B 1e300 "$H" "$T/o.model"
+expect_fail "train: pegasos with a bias feature whose square overflows" 1 "non-finite objective at iteration 1" \
+    "$T/o.model" -- "$BIN" train --solver pegasos -B 1e300 "$H" "$T/o.model"
 expect_fail "option: --batch 0" 2 "invalid value '0' for batch" "$T/o.model" -- \
     "$BIN" train --solver pegasos --batch 0 "$H" "$T/o.model"
 expect_fail "option: --shrinking 2" 2 "invalid value '2' for shrinking" "$T/o.model" -- \
