@@ -52,7 +52,6 @@
 #include "track.h"
 
 #include <math.h>
-#include <stdlib.h>
 #include <string.h>
 
 enum { CLS_S = 0, CLS_L = 1, CLS_I = 2 };
