@@ -303,18 +303,6 @@ static void free_toy(toy *t)
     free(t->y);
 }
 
-static nesvm_model *train(const nesvm_dataset *ds, const char *const *kv, nesvm_stats *st)
-{
-    nesvm_params *p;
-    nesvm_params_create(&p, NULL);
-    for (int k = 0; kv[k]; k += 2) CHECK_MSG(nesvm_params_set(p, kv[k], kv[k + 1], NULL) == NESVM_OK, "%s", kv[k]);
-    nesvm_model *m = NULL;
-    nesvm_error err = {0};
-    CHECK_MSG(nesvm_train(ds, p, NULL, NULL, &m, st, &err) == NESVM_OK, "%s", err.message);
-    nesvm_params_destroy(p);
-    return m;
-}
-
 /* P of sub-model 0 of m (whose positive class may be either label). */
 /* Per-iteration figures from the progress callback. */
 typedef struct {
@@ -325,6 +313,7 @@ typedef struct {
 static int record(const nesvm_progress *pg, void *user)
 {
     rec *r = user;
+    if (!r) return 0;
     if (r->n < 4096) {
         r->P[r->n] = pg->primal;
         r->lb[r->n] = pg->lower_bound;
@@ -340,10 +329,15 @@ static nesvm_model *train_rec(const nesvm_dataset *ds, const char *const *kv, ne
     for (int k = 0; kv[k]; k += 2) CHECK_MSG(nesvm_params_set(p, kv[k], kv[k + 1], NULL) == NESVM_OK, "%s", kv[k]);
     nesvm_model *m = NULL;
     nesvm_error err = {0};
-    r->n = 0;
+    if (r) r->n = 0;
     CHECK_MSG(nesvm_train(ds, p, record, r, &m, st, &err) == NESVM_OK, "%s", err.message);
     nesvm_params_destroy(p);
     return m;
+}
+
+static nesvm_model *train(const nesvm_dataset *ds, const char *const *kv, nesvm_stats *st)
+{
+    return train_rec(ds, kv, st, NULL);
 }
 
 static double primal_of(const toy *t, const nesvm_model *m, double B, double C)
