@@ -110,14 +110,15 @@ void train_opts_help(FILE *f)
           "  --lambda L           L > 0: C = 1/(L n) for each binary problem of n rows\n"
           "                       (the papers' lambda/2 ||w||^2 + mean hinge); 0 = use -c\n"
           "  -B B                 B > 0: a bias. nesvm: free, unregularized (default);\n"
-          "                       hyperpass, pegasos: a constant feature B, regularized\n"
-          "                       (LIBLINEAR's -B). B <= 0: no bias (hyperpass, pegasos:\n"
-          "                       default)\n"
+          "                       hyperpass, pegasos, ssvm, nssvm: a constant feature B,\n"
+          "                       regularized (LIBLINEAR's -B; ssvm/nssvm default 1).\n"
+          "                       B <= 0: no bias (hyperpass, pegasos: default)\n"
           "  -e EPS               stop at relative duality gap EPS (default 0.001)\n"
           "  --solver NAME        nesvm (default): NESVM, every model, linear and kernel;\n"
           "                       hyperpass: cutting planes with exact line search,\n"
           "                       C-SVM, linear; pegasos: mini-batch subgradient steps,\n"
-          "                       C-SVM, linear\n"
+          "                       C-SVM, linear; ssvm, nssvm: smoothing Newton, squared\n"
+          "                       hinge, linear and kernel (GSVM/RSVM)\n"
           "  --svm-type c|lp|ls   c: C-SVM, 1/2||w||^2 + C sum hinge (default);\n"
           "                       lp: LP-SVM, ||w||_1 + C sum hinge (sparse weights);\n"
           "                       ls: LS-SVM, 1/2||w||^2 + C sum (1 - y f(x))^2\n"
@@ -142,6 +143,16 @@ void train_opts_help(FILE *f)
           "  --warm-start none|pegasos:ITER  hyperpass: start from ITER Pegasos passes\n"
           "  --batch K            pegasos: mini-batch size (default 1000); one iteration\n"
           "                       is a pass of n/K steps\n"
+          ,
+          f);
+    fputs("SSVM and NSSVM (smoothing Newton; -e E: stop at ||G_p|| <= E ||G_p(0)||,\n"
+          "--eps-abs E: at ||G_p|| < E, the paper's rule):\n"
+          "  --smooth-p P         smoothing parameter p (default 1e8)\n"
+          "  --scheme optimal|1|2|3|cg  Newton system: optimal (default) picks SMW (3)\n"
+          "                       when |J| <= D, else the updated Hessian (2); 1 forms\n"
+          "                       the Hessian each step; cg: conjugate gradients\n"
+          "  --tau T              prune Newton weights below T (default 1e-10)\n"
+          "  --merit smooth|f     Armijo on the smoothed function (default) or on f\n"
           "Kernel (LIBSVM's names; the model stores the basis vectors and coefficients;\n"
           "a full kernel is solved on its expansion with K as an operator; a reduced\n"
           "basis, and LP-SVM with nesterov, on kernel features Phi, Phi Phi^T = K):\n"
@@ -149,10 +160,14 @@ void train_opts_help(FILE *f)
           "  -g, --gamma G        gamma of poly/rbf/sigmoid (default 1/num_features)\n"
           "  -d, --degree D       degree of poly (default 3)\n"
           "  -r, --coef0 R        coef0 of poly/sigmoid (default 0)\n"
-          "  --basis M            reduced kernel: M basis vectors drawn at random\n"
-          "                       (seeded); 0 = the full kernel (default)\n"
+          "  --basis M|auto       reduced kernel of M basis vectors; 0 = the full kernel;\n"
+          "                       auto (default): nesvm full, ssvm/nssvm 0.1 n clipped\n"
+          "                       to [100, 1000] (RSVM's; full when that reaches n)\n"
+          "  --basis-select random|greedy  reduced basis drawn at random (seeded,\n"
+          "                       default) or the pivots of a greedy pivoted Cholesky of K\n"
           "  --kernel-memory MB   memory for kernel matrices (default 4096); a full\n"
-          "                       kernel that does not fit is computed on the fly\n"
+          "                       kernel that does not fit is computed on the fly;\n"
+          "                       also bounds ssvm/nssvm's dense Newton matrices\n"
           "  --max-iter N         iteration limit per binary problem (default 100000)\n"
           "  --time-limit SEC     stop each training after SEC seconds (0 = none)\n"
           "  --threads N          threads for reading and training (default 1; 0 = all cores)\n"
@@ -192,7 +207,8 @@ int train_opt(cli_args *a, train_opts *o)
         {"multiclass", "multiclass"}, {"max_iter", "max_iter"}, {"time_limit", "time_limit"},
         {"threads", "threads"}, {"seed", "seed"}, {"lambda", "lambda"},
         {"shrinking", "shrinking"}, {"batch", "batch"},
-        {"warm_start", "warm_start"},
+        {"warm_start", "warm_start"}, {"basis_select", "basis_select"},
+        {"smooth_p", "smooth_p"}, {"scheme", "scheme"}, {"tau", "tau"}, {"merit", "merit"},
     };
     for (size_t i = 0; i < sizeof map / sizeof map[0]; i++) {
         if (strcmp(n, map[i].opt) == 0) {
@@ -270,10 +286,12 @@ int progress_cb(const nesvm_progress *p, void *user)
     progress_state *ps = user;
     if (ps->trace) {
         fprintf(ps->trace,
-                "%d,%lld,%.6f,%.17g,%.17g,%.17g,%.17g,%.17g,%.17g,%.17g,%lld,%lld,%.17g,%lld\n",
+                "%d,%lld,%.6f,%.17g,%.17g,%.17g,%.17g,%.17g,%.17g,%.17g,%lld,%lld,%.17g,%lld,"
+                "%lld,%lld,%d,%.17g,%.17g\n",
                 p->submodel, (long long)p->iteration, p->elapsed, p->primal, p->best_primal,
                 p->smoothed, p->lower_bound, p->gap, p->mu, p->lipschitz, (long long)p->n_sv,
-                (long long)p->n_bounded, p->step, (long long)p->inner);
+                (long long)p->n_bounded, p->step, (long long)p->inner, (long long)p->n_active,
+                (long long)p->n_changed, p->scheme, p->residual, p->grad_norm);
     }
     if (ps->tty) {
         struct timespec ts;

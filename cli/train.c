@@ -34,7 +34,11 @@ static void usage(FILE *f)
           "  ls  min_{w,b} 1/2 ||w||^2 + sum_i C_i r_i^2\n"
           "Hyperpass and Pegasos (--solver) solve c without a free bias:\n"
           "      min_w   1/2 ||w||^2 + sum_i C_i max(0, 1 - y_i w.z_i),\n"
-          "  z_i = x_i, or [x_i, B] with -B B > 0 (b = B w_B, regularized).\n\n",
+          "  z_i = x_i, or [x_i, B] with -B B > 0 (b = B w_B, regularized).\n"
+          "SSVM and NSSVM (--solver) solve the squared hinge with z_i = [x_i, B], B = 1:\n"
+          "      min_w   1/2 ||w||^2 + 1/2 sum_i C_i max(0, 1 - y_i w.z_i)^2\n"
+          "  (LIBLINEAR -s 2 -B 1 with its -c = C/2); with a kernel, x_i becomes\n"
+          "  [K(x_i, b_1) .. K(x_i, b_M)] over the basis and w its coefficients.\n\n",
           f);
     train_opts_help(f);
     fputs("  --init MODEL         warm start: begin from MODEL's weights (same classes)\n"
@@ -51,7 +55,7 @@ static int open_trace(const char *cmd, const char *path, nv_atomic_file *af)
     nesvm_error err = {0};
     if (nv_atomic_open(af, path, &err) != NESVM_OK) return cli_error(cmd, "%s", err.message);
     fputs("submodel,iteration,seconds,primal,best_primal,smoothed,lower_bound,gap,mu,lipschitz,"
-          "n_sv,n_bounded,step,inner\n",
+          "n_sv,n_bounded,step,inner,n_active,n_changed,scheme,residual,grad_norm\n",
           af->fp);
     return CLI_OK;
 }

@@ -283,6 +283,12 @@ typedef struct nesvm_progress {
                                  hyperpass: eta along w~ - w; pegasos: eta_t), or NaN */
     int64_t inner;          /**< conjugate-gradient iterations of the last step (method newton;
                                  hyperpass: interior-point iterations of the lower bound's QP), or 0 */
+    int64_t n_active;       /**< ssvm, nssvm: |J|, samples with a Newton weight >= tau (m~) */
+    int64_t n_changed;      /**< ssvm, nssvm: |J0|, samples whose weight changed (m^) */
+    int scheme;             /**< ssvm, nssvm: Newton scheme of the last step (1, 2, 3, 4 = cg;
+                                 0 before the first step and for other solvers) */
+    double residual;        /**< ssvm: ||grad f_p||, nssvm: ||G_p||; NaN for other solvers */
+    double grad_norm;       /**< ssvm, nssvm: ||grad f|| of the unsmoothed problem; else NaN */
 } nesvm_progress;
 
 /** Return non-zero to cancel the training at this iteration boundary. */

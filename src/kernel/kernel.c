@@ -169,17 +169,137 @@ void nv_kfeat_free(nv_kfeat *f)
     memset(f, 0, sizeof *f);
 }
 
+/*
+ * The greedy basis: the pivots of a pivoted (incomplete) Cholesky
+ * factorization of K, each the row with the largest residual diagonal
+ * K_ii - ||L_i||^2 (the Nystrom approximation's error there), computed in
+ * blocks: the NV_GREEDY_BLOCK rows of largest residual get their kernel
+ * columns at once (one nv_kernel_block) and their residual columns from one
+ * dgemm; within the block a candidate is taken only while its updated
+ * residual is still the largest (at least every candidate's left and the
+ * largest residual outside the block), so the result is exactly sequential
+ * greedy pivoting.  Stops early when the largest residual is <= 1e-12 of the
+ * largest diagonal (the rest is numerically in the span).  Cost: n m kernel
+ * values and O(n m^2) flops; memory n m doubles.  B gets the chosen
+ * positions, sorted; *nb their number (<= m).
+ */
+#define NV_GREEDY_BLOCK 32
+static nesvm_status greedy_basis(const nv_kernel *k, const nesvm_dataset *X, const int64_t *xr,
+                                 const double *sq, int64_t n, int64_t m, int threads, int64_t *B,
+                                 int64_t *nb, int64_t *evals, nesvm_error *err)
+{
+    const int64_t bs = NV_GREEDY_BLOCK;
+    double *L = nv_malloc_array((size_t)n * (size_t)m, sizeof(double));
+    double *res = nv_malloc_array((size_t)n, sizeof(double));
+    double *C = nv_malloc_array((size_t)n * (size_t)bs, sizeof(double));
+    double *Lc = nv_malloc_array((size_t)bs * (size_t)m, sizeof(double));
+    int64_t *cand = nv_malloc_array((size_t)bs, sizeof(int64_t));
+    int64_t *crow = nv_malloc_array((size_t)bs, sizeof(int64_t));
+    double *csq = nv_malloc_array((size_t)bs, sizeof(double));
+    char *taken = nv_calloc((size_t)n, 1);
+    nesvm_status st = NESVM_OK;
+    if (!L || !res || !C || !Lc || !cand || !crow || !csq || !taken) {
+        st = nv_error(err, NESVM_ERR_NOMEM, "out of memory for the greedy basis (%lld x %lld)",
+                      (long long)n, (long long)m);
+        goto out;
+    }
+    double dmax = 0;
+    for (int64_t i = 0; i < n; i++) {
+        res[i] = nv_kernel_value(k, sq[i], sq[i], sq[i]);
+        if (res[i] > dmax) dmax = res[i];
+    }
+    if (!(dmax > 0)) {
+        st = nv_kernel_psd_error(k, err);
+        goto out;
+    }
+    int64_t t = 0;
+    while (t < m) {
+        /* candidates: the bs largest residuals not taken (ties: lowest index) */
+        int64_t nc = 0;
+        for (int64_t i = 0; i < n; i++) {
+            if (taken[i] || !(res[i] > 1e-12 * dmax)) continue;
+            int64_t q = nc < bs ? nc++ : bs;
+            if (q == bs) {
+                if (!(res[i] > res[cand[bs - 1]])) continue;
+                q = bs - 1;
+            }
+            while (q > 0 && res[cand[q - 1]] < res[i]) {
+                cand[q] = cand[q - 1];
+                q--;
+            }
+            cand[q] = i;
+        }
+        if (nc == 0) break;
+        /* the largest residual outside the block bounds what a candidate must keep */
+        double outside = 0;
+        if (nc == bs)
+            for (int64_t i = 0; i < n; i++) {
+                int in = 0;
+                for (int64_t q = 0; q < nc && !in; q++) in = cand[q] == i;
+                if (!taken[i] && !in && res[i] > outside) outside = res[i];
+            }
+        for (int64_t q = 0; q < nc; q++) {
+            crow[q] = xr[cand[q]];
+            csq[q] = sq[cand[q]];
+        }
+        st = nv_kernel_block(k, X, xr, n, sq, X, crow, nc, csq, C, nc, threads, err);
+        if (st != NESVM_OK) goto out;
+        *evals += n * nc;
+        if (t > 0) {
+            for (int64_t q = 0; q < nc; q++) memcpy(Lc + q * t, L + cand[q] * m, (size_t)t * sizeof(double));
+            /* C -= L[:, :t] Lc^T */
+            cblas_dgemm(CblasRowMajor, CblasNoTrans, CblasTrans, (int)n, (int)nc, (int)t, -1.0, L, (int)m,
+                        Lc, (int)t, 1.0, C, (int)nc);
+        }
+        /* within the block: take the largest updated residual while it stays the largest */
+        char used[NV_GREEDY_BLOCK] = {0};
+        for (int64_t took = 0; took < nc && t < m; took++) {
+            int64_t qb = -1;
+            for (int64_t q = 0; q < nc; q++)
+                if (!used[q] && (qb < 0 || C[cand[q] * nc + q] > C[cand[qb] * nc + qb])) qb = q;
+            double dq = C[cand[qb] * nc + qb];
+            if (took > 0 && (dq < outside || !(dq > 1e-12 * dmax))) break;
+            used[qb] = 1;
+            double inv = 1.0 / sqrt(dq);
+            int64_t piv = cand[qb];
+            for (int64_t i = 0; i < n; i++) {
+                double l = C[i * nc + qb] * inv;
+                L[i * m + t] = l;
+                res[i] -= l * l;
+                for (int64_t q = 0; q < nc; q++)
+                    if (!used[q]) C[i * nc + q] -= l * L[cand[q] * m + t];
+            }
+            res[piv] = 0;
+            taken[piv] = 1;
+            B[t++] = piv;
+        }
+    }
+    *nb = t;
+    qsort(B, (size_t)t, sizeof(int64_t), nv_cmp_i64);
+out:
+    nv_free(L);
+    nv_free(res);
+    nv_free(C);
+    nv_free(Lc);
+    nv_free(cand);
+    nv_free(crow);
+    nv_free(csq);
+    nv_free(taken);
+    return st;
+}
+
 nesvm_status nv_kfeat_build(const nv_kernel *k, const nesvm_dataset *X, const int64_t *rows,
-                            int64_t n, int64_t m, int transform, uint64_t seed, double mem_mb,
-                            int threads, nv_kfeat *out, nesvm_error *err)
+                            int64_t n, int64_t m, int transform, int select, uint64_t seed,
+                            double mem_mb, int threads, nv_kfeat *out, nesvm_error *err)
 {
     memset(out, 0, sizeof *out);
     out->k = *k;
     const int full = m <= 0 || m >= n;
-    const int64_t nb = full ? n : m;
+    int64_t nb = full ? n : m;
     const double mb = 1048576.0;
     double need = transform ? ((double)nb * (double)nb + (double)n * (double)nb) * 8.0
                             : (double)n * (double)nb * 8.0;
+    if (!full && select == NV_BASIS_GREEDY) need += (double)n * (double)nb * 8.0;
     if (need > mem_mb * mb)
         return nv_error(err, NESVM_ERR_NOMEM,
                         "the %s kernel needs %.0f MB (%lld x %lld basis), more than the kernel memory "
@@ -194,8 +314,12 @@ nesvm_status nv_kfeat_build(const nv_kernel *k, const nesvm_dataset *X, const in
     nesvm_status st = NESVM_OK;
     if (!B || !sq || !xr) goto nomem;
     for (int64_t i = 0; i < n; i++) xr[i] = rows ? rows[i] : i;
+    nv_kernel_sqnorms(X, xr, n, sq);
     if (full) {
         for (int64_t i = 0; i < n; i++) B[i] = i;
+    } else if (select == NV_BASIS_GREEDY) {
+        st = greedy_basis(k, X, xr, sq, n, m, threads, B, &nb, &out->evals, err);
+        if (st != NESVM_OK) goto fail;
     } else {
         int64_t *perm = nv_malloc_array((size_t)n, sizeof(int64_t));
         if (!perm) goto nomem;
@@ -212,7 +336,6 @@ nesvm_status nv_kfeat_build(const nv_kernel *k, const nesvm_dataset *X, const in
         nv_free(perm);
         qsort(B, (size_t)nb, sizeof(int64_t), nv_cmp_i64);
     }
-    nv_kernel_sqnorms(X, xr, n, sq);
     int64_t *bx = nv_malloc_array((size_t)(nb ? nb : 1), sizeof(int64_t));
     double *bsq = nv_malloc_array((size_t)(nb ? nb : 1), sizeof(double));
     if (!bx || !bsq) {
@@ -231,7 +354,7 @@ nesvm_status nv_kfeat_build(const nv_kernel *k, const nesvm_dataset *X, const in
             nv_free(bsq);
             goto nomem;
         }
-        out->evals = n * nb;
+        out->evals += n * nb;
         st = nv_kernel_block(k, X, xr, n, sq, X, bx, nb, bsq, out->phi, nb, threads, err);
         nv_free(bx);
         nv_free(bsq);
@@ -247,7 +370,7 @@ nesvm_status nv_kfeat_build(const nv_kernel *k, const nesvm_dataset *X, const in
             nv_free(bsq);
             goto nomem;
         }
-        out->evals = nb * nb;
+        out->evals += nb * nb;
         st = nv_kernel_block(k, X, bx, nb, bsq, X, bx, nb, bsq, K, nb, threads, err);
         nv_free(bx);
         nv_free(bsq);

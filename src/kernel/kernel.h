@@ -18,6 +18,8 @@
 #include "../data/dataset_internal.h"
 
 enum { NV_KERNEL_LINEAR = 0, NV_KERNEL_POLY = 1, NV_KERNEL_RBF = 2, NV_KERNEL_SIGMOID = 3 };
+/* how a reduced basis is chosen (nv_kfeat_build) */
+enum { NV_BASIS_RANDOM = 0, NV_BASIS_GREEDY = 1 };
 
 typedef struct nv_kernel {
     int type;
@@ -56,8 +58,11 @@ nesvm_status nv_kernel_block(const nv_kernel *k, const nesvm_dataset *X, const i
  * Kernel features: a dense n x r matrix Phi with Phi Phi^T = K (or K_nB for
  * LP-SVM), so that a linear solver on Phi solves the kernel problem.
  *
- *   basis B  all n rows (full kernel) or m of them drawn at random (reduced,
- *            seeded); a pivoted Cholesky factorization (LAPACK dpstrf) of K_BB
+ *   basis B  all n rows (full kernel), or m of them: drawn at random (select
+ *            NV_BASIS_RANDOM, seeded) or the pivots of a greedy pivoted
+ *            Cholesky factorization of K (NV_BASIS_GREEDY: each row the one the
+ *            Nystrom approximation so far fits worst; deterministic; n m more
+ *            kernel values); a pivoted Cholesky factorization (LAPACK dpstrf) of K_BB
  *            keeps the r <= |B| pivots that are numerically independent:
  *            P^T K_BB P = U^T U with U upper triangular r x r;
  *   factor   (transform = 1) Phi = K_{n,B_r} U^{-1}, hence Phi Phi^T =
@@ -81,8 +86,8 @@ typedef struct nv_kfeat {
 } nv_kfeat;
 
 nesvm_status nv_kfeat_build(const nv_kernel *k, const nesvm_dataset *X, const int64_t *rows,
-                            int64_t n, int64_t m, int transform, uint64_t seed, double mem_mb,
-                            int threads, nv_kfeat *out, nesvm_error *err);
+                            int64_t n, int64_t m, int transform, int select, uint64_t seed,
+                            double mem_mb, int threads, nv_kfeat *out, nesvm_error *err);
 /* beta (r entries) of the expansion whose feature weights are v. */
 void nv_kfeat_coef(const nv_kfeat *f, const double *v, double *beta);
 void nv_kfeat_free(nv_kfeat *f);

@@ -193,8 +193,9 @@ nesvm_status nv_train_rows(const nesvm_dataset *ds, const int64_t *rows, int64_t
     /* a full kernel is solved on its expansion coefficients with K as an
      * operator (stored or on the fly); a reduced basis and LP-SVM with the
      * Nesterov method go through kernel features (kernel.h) */
-    const int beta_space = kernel && solver && strcmp(solver->name, "nesvm") == 0 &&
-                           (params->basis <= 0 || params->basis >= n) &&
+    const int64_t nbasis = nv_params_basis(params, n);
+    const int beta_space = kernel && solver && solver->kernels == NV_KERNELS_NESVM &&
+                           (nbasis <= 0 || nbasis >= n) &&
                            (params->svm_type != NV_SVM_LP || params->method == NV_METHOD_NEWTON);
     nesvm_status st = NESVM_OK;
     if (stats) {
@@ -207,9 +208,10 @@ nesvm_status nv_train_rows(const nesvm_dataset *ds, const int64_t *rows, int64_t
         st = nv_error(err, NESVM_ERR_ARG, "unknown solver '%s'", params->solver);
         goto done;
     }
-    if (kernel && !solver->kernels) {
+    if (kernel && solver->kernels == NV_KERNELS_NONE) {
         st = nv_error(err, NESVM_ERR_UNSUPPORTED,
-                      "solver %s trains linear models only (kernel %s): use --solver nesvm for kernels",
+                      "solver %s trains linear models only (kernel %s): use --solver nesvm, ssvm or "
+                      "nssvm for kernels",
                       solver->name, nv_kernel_names[params->kernel]);
         goto done;
     }
@@ -262,8 +264,11 @@ nesvm_status nv_train_rows(const nesvm_dataset *ds, const int64_t *rows, int64_t
         }
     } else if (kernel) {
         /* the kernel problem becomes a linear one on kernel features */
-        st = nv_kfeat_build(&kk, ds, rows, n, params->basis, params->svm_type != NV_SVM_LP,
-                            params->seed, params->kernel_memory, params->threads, &kf, err);
+        /* NESVM's penalty is the RKHS norm (transformed features, except LP-SVM's
+         * L1 norm on the coefficients); GSVM/RSVM's is ||beta||^2 (plain) */
+        int transform = solver->kernels == NV_KERNELS_NESVM && params->svm_type != NV_SVM_LP;
+        st = nv_kfeat_build(&kk, ds, rows, n, nbasis, transform, params->basis_select, params->seed,
+                            params->kernel_memory, params->threads, &kf, err);
         if (st != NESVM_OK) goto done;
         v = nv_malloc_array((size_t)kf.r, sizeof(double));
         if (!v) {
@@ -301,6 +306,7 @@ nesvm_status nv_train_rows(const nesvm_dataset *ds, const int64_t *rows, int64_t
     if (st != NESVM_OK) goto done;
     nv_params_resolve(m->params);
     if (kernel) m->params->gamma = kk.gamma; /* resolved */
+    m->params->basis = nbasis;
     if (kernel && !beta_space) {
         int64_t *brows = nv_malloc_array((size_t)kf.r, sizeof(int64_t));
         if (!brows) {

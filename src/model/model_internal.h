@@ -17,7 +17,7 @@ typedef struct nv_submodel {
 
 struct nesvm_model {
     nesvm_params *params; /* the parameters it was trained with */
-    char problem[32];
+    char problem[64];
     int nr_class;
     double *labels;
     int32_t d;

@@ -284,7 +284,7 @@ nesvm_status nesvm_model_load(const char *path, nesvm_model **out, nesvm_error *
     if (!solver) FAIL("unknown solver '%.40s'", lx.tok[1]);
     snprintf(prm->solver, sizeof prm->solver, "%s", lx.tok[1]);
     TRY(expect(&lx, "problem", 2));
-    char problem[32];
+    char problem[64];
     snprintf(problem, sizeof problem, "%s", lx.tok[1]);
     TRY(expect(&lx, "kernel", 2));
     if (nesvm_params_set(prm, "kernel", lx.tok[1], NULL) != NESVM_OK || isdigit((unsigned char)lx.tok[1][0]))
@@ -350,7 +350,7 @@ nesvm_status nesvm_model_load(const char *path, nesvm_model **out, nesvm_error *
     {
         const char *want_problem = nv_solver_problem(solver, prm);
         if (!want_problem || strcmp(problem, want_problem) != 0)
-            FAIL("problem '%.40s' does not match solver %s with svm_type %s (expected %s)", problem,
+            FAIL("problem '%.60s' does not match solver %s with svm_type %s (expected %s)", problem,
                  solver->name, prm->svm_type == NV_SVM_LP ? "lp" : prm->svm_type == NV_SVM_LS ? "ls" : "c",
                  want_problem ? want_problem : "none");
     }

@@ -1,6 +1,8 @@
 /* params.c - training parameters, set and read by name. */
 #include "params_internal.h"
 #include "../solvers/solver.h"
+#include "../solvers/ssvm.h"
+#include "../kernel/kernel.h"
 
 #include <errno.h>
 #include <inttypes.h>
@@ -12,11 +14,15 @@ const char *const nv_param_names[] = {
     "solver", "svm_type", "c", "eps", "eps_abs", "mu", "nu", "continuation", "mu0", "nu0",
     "mu_star", "stage_eps", "max_iter", "time_limit", "threads", "seed", "bias", "multiclass",
     "method", "lipschitz", "progress_every", "kernel", "gamma", "degree", "coef0", "basis",
-    "kernel_memory", "lambda", "shrinking", "batch", "warm_start", NULL};
+    "kernel_memory", "lambda", "shrinking", "batch", "warm_start", "basis_select", "smooth_p",
+    "scheme", "tau", "merit", NULL};
 
 static const char *const svm_type_names[] = {"c", "lp", "ls"};
 static const char *const continuation_names[] = {"adaptive", "paper"};
 static const char *const kernel_names[] = {"linear", "poly", "rbf", "sigmoid"};
+static const char *const scheme_names[] = {"optimal", "1", "2", "3", "cg"};
+static const char *const merit_names[] = {"smooth", "f"};
+static const char *const basis_select_names[] = {"random", "greedy"};
 
 static int lookup(const char *const *names, int n, const char *v)
 {
@@ -56,8 +62,13 @@ nesvm_status nesvm_params_create(nesvm_params **out, nesvm_error *err)
     p->gamma = 0.0;
     p->degree = 3;
     p->coef0 = 0.0;
-    p->basis = 0;
+    p->basis = -1;
+    p->basis_select = NV_BASIS_RANDOM;
     p->kernel_memory = 4096.0;
+    p->smooth_p = 1e8;
+    p->scheme = NV_SCHEME_OPTIMAL;
+    p->tau = 1e-10;
+    p->merit = NV_MERIT_SMOOTH;
     return NESVM_OK;
 }
 
@@ -126,7 +137,8 @@ nesvm_status nesvm_params_set(nesvm_params *p, const char *name, const char *val
     } while (0)
     if (strcmp(name, "solver") == 0) {
         if (!nv_solver_find(value))
-            return nv_error(err, NESVM_ERR_ARG, "unknown solver '%s' (available: nesvm, hyperpass, pegasos)", value);
+            return nv_error(err, NESVM_ERR_ARG, "unknown solver '%s' (available: %s)", value,
+                            nv_solver_names());
         snprintf(p->solver, sizeof p->solver, "%s", value);
     } else if (strcmp(name, "c") == 0) {
         NEED_NUM(d > 0, "a number > 0");
@@ -243,8 +255,35 @@ nesvm_status nesvm_params_set(nesvm_params *p, const char *name, const char *val
         NEED_NUM(1, "a number");
         p->coef0 = d;
     } else if (strcmp(name, "basis") == 0) {
-        NEED_INT(i >= 0, "an integer >= 0 (0 = the full kernel)");
-        p->basis = i;
+        if (strcmp(value, "auto") == 0)
+            p->basis = -1;
+        else {
+            NEED_INT(i >= 0, "an integer >= 0 (0 = the full kernel) or auto");
+            p->basis = i;
+        }
+    } else if (strcmp(name, "basis_select") == 0) {
+        int k = lookup(basis_select_names, 2, value);
+        if (k < 0)
+            return nv_error(err, NESVM_ERR_ARG, "invalid value '%s' for basis_select: expected random or greedy",
+                            value);
+        p->basis_select = k;
+    } else if (strcmp(name, "smooth_p") == 0) {
+        NEED_NUM(d > 0, "a number > 0");
+        p->smooth_p = d;
+    } else if (strcmp(name, "scheme") == 0) {
+        int k = lookup(scheme_names, 5, value);
+        if (k < 0)
+            return nv_error(err, NESVM_ERR_ARG, "invalid value '%s' for scheme: expected optimal, 1, 2, 3 or cg",
+                            value);
+        p->scheme = k;
+    } else if (strcmp(name, "tau") == 0) {
+        NEED_NUM(d >= 0 && d < 1, "a number in [0, 1)");
+        p->tau = d;
+    } else if (strcmp(name, "merit") == 0) {
+        int k = lookup(merit_names, 2, value);
+        if (k < 0)
+            return nv_error(err, NESVM_ERR_ARG, "invalid value '%s' for merit: expected smooth or f", value);
+        p->merit = k;
     } else if (strcmp(name, "kernel_memory") == 0) {
         NEED_NUM(d > 0, "megabytes > 0");
         p->kernel_memory = d;
@@ -301,7 +340,15 @@ nesvm_status nesvm_params_get(const nesvm_params *p, const char *name, char *buf
     else if (strcmp(name, "gamma") == 0) nv_format_double(p->gamma, num);
     else if (strcmp(name, "degree") == 0) snprintf(num, sizeof num, "%d", p->degree);
     else if (strcmp(name, "coef0") == 0) nv_format_double(p->coef0, num);
-    else if (strcmp(name, "basis") == 0) snprintf(num, sizeof num, "%" PRId64, p->basis);
+    else if (strcmp(name, "basis") == 0) {
+        if (p->basis < 0) s = "auto";
+        else snprintf(num, sizeof num, "%" PRId64, p->basis);
+    }
+    else if (strcmp(name, "basis_select") == 0) s = basis_select_names[p->basis_select];
+    else if (strcmp(name, "smooth_p") == 0) nv_format_double(p->smooth_p, num);
+    else if (strcmp(name, "scheme") == 0) s = scheme_names[p->scheme];
+    else if (strcmp(name, "tau") == 0) nv_format_double(p->tau, num);
+    else if (strcmp(name, "merit") == 0) s = merit_names[p->merit];
     else if (strcmp(name, "kernel_memory") == 0) nv_format_double(p->kernel_memory, num);
     else return nv_error(err, NESVM_ERR_ARG, "unknown parameter '%s'", name);
     if (strlen(s) + 1 > size) return nv_error(err, NESVM_ERR_ARG, "buffer too small for %s", name);
@@ -335,7 +382,19 @@ nesvm_status nesvm_params_set_class_weight(nesvm_params *p, double label, double
 
 void nv_params_resolve(nesvm_params *p)
 {
-    if (isnan(p->bias)) p->bias = strcmp(p->solver, "nesvm") == 0 ? 1.0 : -1.0;
+    const nv_solver *s = nv_solver_find(p->solver);
+    if (isnan(p->bias)) p->bias = s ? s->bias : 1.0;
+}
+
+int64_t nv_params_basis(const nesvm_params *p, int64_t n)
+{
+    if (p->basis >= 0) return p->basis;
+    const nv_solver *s = nv_solver_find(p->solver);
+    if (!s || s->kernels != NV_KERNELS_RSVM) return 0;
+    int64_t m = n / 10;
+    if (m < 100) m = 100;
+    if (m > 1000) m = 1000;
+    return m >= n ? 0 : m;
 }
 
 double nv_params_class_weight(const nesvm_params *p, double label)

@@ -41,7 +41,13 @@ struct nesvm_params {
     double gamma;        /* 0 = 1/num_features */
     int degree;
     double coef0;
-    int64_t basis;       /* reduced basis size; 0 = the full kernel */
+    int64_t basis;       /* reduced basis size; 0 = the full kernel; -1 = the solver's
+                          * default (nv_params_basis) */
+    int basis_select;    /* NV_BASIS_RANDOM, NV_BASIS_GREEDY (kernel/kernel.h) */
+    double smooth_p;     /* ssvm, nssvm: the smoothing parameter p */
+    int scheme;          /* ssvm, nssvm: NV_SCHEME_* (solvers/ssvm.h) */
+    double tau;          /* ssvm, nssvm: Newton weights below tau are pruned */
+    int merit;           /* ssvm, nssvm: NV_MERIT_* (line-search function) */
     double kernel_memory;/* MB for kernel matrices */
     int n_weights;
     double *weight_label;
@@ -50,10 +56,15 @@ struct nesvm_params {
 
 /* Does the model have a bias?  (p->bias resolved: see nv_params_resolve.) */
 static inline int nv_params_bias(const nesvm_params *p) { return p->bias > 0; }
-/* Replace "the solver's default" values by the solver's choice: bias 1 for
- * nesvm (a free bias), none for hyperpass and pegasos (as the paper and
- * LIBLINEAR's default). */
+/* Replace "the solver's default" values by the solver's choice (registry.c):
+ * bias 1 for nesvm (a free bias) and ssvm/nssvm (a regularized feature 1, the
+ * paper's H_i = y_i [x_i 1]), none for hyperpass and pegasos (as the paper
+ * and LIBLINEAR's default). */
 void nv_params_resolve(nesvm_params *p);
+/* The reduced basis size for n training rows: params basis, or for -1 the
+ * solver's default (nesvm: 0, the full kernel; ssvm, nssvm: RSVM's 0.1 n
+ * clipped to [100, 1000]; 0 when that reaches n). */
+int64_t nv_params_basis(const nesvm_params *p, int64_t n);
 
 /* C multiplier for a label (1 if not set). */
 double nv_params_class_weight(const nesvm_params *p, double label);

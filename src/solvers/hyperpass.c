@@ -678,7 +678,7 @@ nesvm_status nv_hyperpass_train(const nv_binary_problem *pb, const nesvm_params 
         e.P = e.Fmu = P;
         e.D = e.Dmu = vbest;
         for (int64_t k = 0; k < s.na; k++) e.nsv += s.cls[s.order[k]] != CLS_I;
-        nv_track_info info = {NAN, NAN, eta, qp_iters, 0};
+        nv_track_info info = {NAN, NAN, eta, qp_iters, 0, 0, 0, 0, NAN, NAN};
         if (nv_track_iterate(&tr, &e, s.w, 0.0, &info, &st, err)) break;
         if (prm->eps_abs > 0 && (P - vbest) / s.h.csum <= prm->eps_abs) {
             tr.why = NESVM_EXIT_CONVERGED;
@@ -753,7 +753,7 @@ nesvm_status nv_hyperpass_train(const nv_binary_problem *pb, const nesvm_params 
             e.P = e.Fmu = Pf;
             e.D = e.Dmu = vbest;
             for (int64_t i = 0; i < n; i++) e.nsv += s.m[i] <= 1.0 + NV_HP_MARGIN_TOL;
-            nv_track_info info = {NAN, NAN, NAN, 0, 0};
+            nv_track_info info = {NAN, NAN, NAN, 0, 0, 0, 0, 0, NAN, NAN};
             nesvm_exit why = tr.why;
             nv_track_iterate(&tr, &e, s.w, 0.0, &info, &st, err);
             if (st == NESVM_OK && tr.why != NESVM_EXIT_CONVERGED) tr.why = why;

@@ -480,7 +480,7 @@ static nesvm_status nesterov_loop(kws *ws, nv_obj *obj, const nesvm_params *prm,
         for (int64_t i = 0; i < n; i++) obj->m[i] = ws->kb[i] + (ws->bias ? b : 0.0);
         st = evaluate_nesterov(ws, &nw, obj, sc.mu, sc.nu, &e);
         if (st != NESVM_OK) break;
-        nv_track_info info = {sc.mu, L, NAN, 0, sc.final};
+        nv_track_info info = {sc.mu, L, NAN, 0, sc.final, 0, 0, 0, NAN, NAN};
         if (nv_track_iterate(tr, &e, ws->beta, b, &info, &st, err)) break;
         int overshoot = !restart && k > 0 && e.Fmu > fmu_prev;
         fmu_prev = e.Fmu;
@@ -778,7 +778,7 @@ static nesvm_status lp_newton_loop(kws *ws, nv_obj *obj, const nesvm_params *prm
         st = evaluate_nesterov(ws, &nw, obj, sc.mu, sc.nu, &e);
         if (st != NESVM_OK) break;
         if (isfinite(f_before)) stalls = e.Fmu < f_before - 1e-15 * fabs(f_before) ? 0 : stalls + 1;
-        nv_track_info info = {sc.mu, NAN, step, ws->nz, sc.final};
+        nv_track_info info = {sc.mu, NAN, step, ws->nz, sc.final, 0, 0, 0, NAN, NAN};
         if (nv_track_iterate(tr, &e, ws->beta, b, &info, &st, err)) {
             if (st != NESVM_OK || tr->why != NESVM_EXIT_CONVERGED || mask) break;
             /* polish for a sparse expansion: the coefficients inside Huber's
@@ -1042,7 +1042,7 @@ nesvm_status nv_nesvm_kernel_train(const nv_kernel_problem *kp, const nesvm_para
         if (st != NESVM_OK) break;
         if (isfinite(f_before))
             stalls = e.Fmu < f_before - stall_tol * fabs(f_before) ? 0 : stalls + 1;
-        nv_track_info info = {sc.mu, NAN, step, ws.nz, sc.final};
+        nv_track_info info = {sc.mu, NAN, step, ws.nz, sc.final, 0, 0, 0, NAN, NAN};
         if (nv_track_iterate(&tr, &e, ws.beta, b, &info, &st, err)) {
             if (st != NESVM_OK || tr.why != NESVM_EXIT_CONVERGED || prm->svm_type != NV_SVM_C || polished)
                 break;

@@ -109,7 +109,7 @@ nesvm_status nv_nesvm_linear_train(const nv_binary_problem *pb, const nesvm_para
             restart = 0;
         }
         nv_obj_evaluate(&obj, w, b, sc.mu, sc.nu, &e);
-        nv_track_info info = {sc.mu, L, NAN, 0, sc.final};
+        nv_track_info info = {sc.mu, L, NAN, 0, sc.final, 0, 0, 0, NAN, NAN};
         if (nv_track_iterate(&tr, &e, w, b, &info, &st, err)) break;
         /* adaptive restart: F went up, so the momentum overshoots; restart
          * the estimate sequence from the current point (keeps mu and L) */

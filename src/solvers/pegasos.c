@@ -125,7 +125,7 @@ nesvm_status nv_pegasos_train(const nv_binary_problem *pb, const nesvm_params *p
         if (st != NESVM_OK) break;
         e.Dmu = e.D;
         for (int64_t i = 0; i < h.n; i++) e.nsv += m[i] <= 1.0;
-        nv_track_info info = {NAN, NAN, h.csum / (double)pg.t, 0, 0}; /* step: eta_t */
+        nv_track_info info = {NAN, NAN, h.csum / (double)pg.t, 0, 0, 0, 0, 0, NAN, NAN}; /* step: eta_t */
         int stop = nv_track_iterate(&tr, &e, w, 0.0, &info, &st, err);
         gap = nv_track_rel(tr.best_p - tr.best_d, tr.best_p);
         if (stop) break;

@@ -4,10 +4,17 @@
 #include <string.h>
 
 static const nv_solver solvers[] = {
-    {"nesvm", {"c_svm_hinge_l2", "lp_svm_hinge_l1", "ls_svm_squared_l2"}, nv_nesvm_linear_train, 1},
+    {"nesvm", {"c_svm_hinge_l2", "lp_svm_hinge_l1", "ls_svm_squared_l2"}, nv_nesvm_linear_train,
+     NV_KERNELS_NESVM, 1.0},
     /* bias <= 0: no bias; bias B > 0: a constant feature B, regularized */
-    {"hyperpass", {"c_svm_hinge_l2_regularized_bias", NULL, NULL}, nv_hyperpass_train, 0},
-    {"pegasos", {"c_svm_hinge_l2_regularized_bias", NULL, NULL}, nv_pegasos_train, 0},
+    {"hyperpass", {"c_svm_hinge_l2_regularized_bias", NULL, NULL}, nv_hyperpass_train,
+     NV_KERNELS_NONE, -1.0},
+    {"pegasos", {"c_svm_hinge_l2_regularized_bias", NULL, NULL}, nv_pegasos_train, NV_KERNELS_NONE,
+     -1.0},
+    {"ssvm", {"c_svm_squared_hinge_l2_regularized_bias", NULL, NULL}, nv_ssvm_train,
+     NV_KERNELS_RSVM, 1.0},
+    {"nssvm", {"c_svm_squared_hinge_l2_regularized_bias", NULL, NULL}, nv_nssvm_train,
+     NV_KERNELS_RSVM, 1.0},
 };
 
 const nv_solver *nv_solver_find(const char *name)
@@ -16,6 +23,8 @@ const nv_solver *nv_solver_find(const char *name)
         if (strcmp(solvers[i].name, name) == 0) return &solvers[i];
     return NULL;
 }
+
+const char *nv_solver_names(void) { return "nesvm, hyperpass, pegasos, ssvm, nssvm"; }
 
 const char *nv_solver_problem(const nv_solver *s, const nesvm_params *p)
 {

@@ -63,11 +63,20 @@ typedef struct nv_solver {
      * in model files; NULL where the solver has no such model */
     const char *problem[3];
     nv_train_binary_fn train_binary;
-    int kernels;         /* trains kernel models (else linear only) */
+    int kernels;         /* NV_KERNELS_*: how it trains kernel models */
+    double bias;         /* the default bias (params bias "auto") */
 } nv_solver;
+enum {
+    NV_KERNELS_NONE = 0,  /* linear models only */
+    NV_KERNELS_NESVM = 1, /* NESVM's: the RKHS norm (expansion or transformed features) */
+    NV_KERNELS_RSVM = 2   /* the expansion coefficients as weights, ||beta||^2 + b^2
+                           * regularized (GSVM / RSVM): linear on the features K(x, basis) */
+};
 
 /* The registry: NULL if no solver has this name. */
 const nv_solver *nv_solver_find(const char *name);
+/* "nesvm, hyperpass, ...": every registered name, for messages. */
+const char *nv_solver_names(void);
 /* The problem a solver solves with these parameters (NULL if it cannot). */
 const char *nv_solver_problem(const nv_solver *s, const nesvm_params *p);
 
@@ -94,5 +103,12 @@ nesvm_status nv_hyperpass_train(const nv_binary_problem *pb, const nesvm_params 
 nesvm_status nv_pegasos_train(const nv_binary_problem *pb, const nesvm_params *p,
                               const nv_progress_sink *sink, nv_binary_result *res,
                               nesvm_error *err);
+
+/* SSVM and NSSVM (ssvm.c): 1/2 ||z||^2 + 1/2 sum_i c_i max(0, 1 - y_i <z_i, w>)^2,
+ * z_i = [x_i, B] (ssvm.h). */
+nesvm_status nv_ssvm_train(const nv_binary_problem *pb, const nesvm_params *p,
+                           const nv_progress_sink *sink, nv_binary_result *res, nesvm_error *err);
+nesvm_status nv_nssvm_train(const nv_binary_problem *pb, const nesvm_params *p,
+                            const nv_progress_sink *sink, nv_binary_result *res, nesvm_error *err);
 
 #endif

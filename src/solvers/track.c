@@ -70,7 +70,9 @@ int nv_track_iterate(nv_track *t, const nv_obj_eval *e, const double *w, double 
     if (sink && sink->fn && (t->iter % prm->progress_every == 0 || t->iter == 1)) {
         nesvm_progress pg = {sink->submodel, sink->n_submodels, t->iter, nv_now() - t->t0,
                              e->P, t->best_p, e->Fmu, t->best_d, gap, info->mu,
-                             info->lipschitz, e->nsv, e->nbound, info->step, info->inner};
+                             info->lipschitz, e->nsv, e->nbound, info->step, info->inner,
+                             info->n_active, info->n_changed, info->scheme,
+                             info->residual, info->grad_norm};
         if (sink->fn(&pg, sink->user)) {
             t->why = NESVM_EXIT_CANCELLED;
             *st = nv_error(err, NESVM_ERR_CANCELLED, "training cancelled at iteration %lld",

@@ -38,6 +38,11 @@ typedef struct nv_track_info {
     double mu, lipschitz, step;
     int64_t inner;
     int final_stage;
+    /* Newton schemes (ssvm, nssvm; 0, 0, 0, NaN, NaN for the others): |J|,
+     * |J0|, the scheme of the last step (0 = none yet), ||G_p|| and ||grad f|| */
+    int64_t n_active, n_changed;
+    int scheme;
+    double residual, grad_norm;
 } nv_track_info;
 
 /* Record the evaluated iterate (w, b).  Returns 1 when training must stop:

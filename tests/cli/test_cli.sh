@@ -1085,7 +1085,73 @@ expect_fail "option: --batch 0" 2 "invalid value '0' for batch" "$T/o.model" -- 
     "$BIN" train --solver pegasos --batch 0 "$H" "$T/o.model"
 expect_fail "option: --shrinking 2" 2 "invalid value '2' for shrinking" "$T/o.model" -- \
     "$BIN" train --shrinking 2 "$H" "$T/o.model"
-expect_fail "option: --solver bogus" 2 "unknown solver 'bogus' (available: nesvm, hyperpass, pegasos)" "$T/o.model" -- \
+# SSVM and NSSVM: squared hinge with a regularized bias feature, linear and kernel
+for sv in ssvm nssvm; do
+    run "$BIN" train --solver $sv --trace "$T/$sv.csv" "$H" "$T/$sv.model"
+    if expect_ok_rc "train --solver $sv"; then
+        grep -qx "solver $sv" "$T/$sv.model" && grep -qx "problem c_svm_squared_hinge_l2_regularized_bias" "$T/$sv.model" &&
+            grep -qx "param bias 1" "$T/$sv.model" && grep -qx "param smooth_p 100000000" "$T/$sv.model" &&
+            grep -qx "param scheme optimal" "$T/$sv.model" &&
+            ok "train --solver $sv: model records the solver, problem, bias and smoothing" ||
+            not_ok "train --solver $sv: model" "$(head -n 12 "$T/$sv.model" | tr '\n' '|')"
+        grep -q "^lower bound [0-9.e+-]*$" "$T/.out" && grep -q "exit converged" "$T/.out" &&
+            ok "train --solver $sv: converged with a lower bound" || not_ok "train --solver $sv: summary" "$(tr '\n' '|' <"$T/.out")"
+        # trace: the paper's figures; scheme 3 (SMW, |J| <= D) or 2 after the first step
+        head -n 1 "$T/$sv.csv" | grep -q ",n_active,n_changed,scheme,residual,grad_norm$" &&
+            awk -F, 'NR == 2 { ok = $17 == 0 } NR > 2 { ok = ok && ($17 == 1 || $17 == 2 || $17 == 3) && $15 >= 0 && $18 >= 0 }
+                     END { exit !(ok && NR > 3) }' "$T/$sv.csv" &&
+            ok "train --solver $sv --trace: |J|, |J0|, scheme, residual, grad norm" ||
+            not_ok "train --solver $sv --trace" "$(head -n 3 "$T/$sv.csv" | tr '\n' '|')"
+        run "$BIN" predict "$H" "$T/$sv.model" "$T/$sv.pred"
+        [ "$RC" -eq 0 ] && grep -q "^Accuracy = 8[0-9.]*%" "$T/.out" && ok "predict with a $sv model" ||
+            not_ok "predict with a $sv model" "exit $RC: $(first_line "$T/.out")"
+    fi
+    for mc in ovo ovr; do
+        run "$BIN" train -q --solver $sv --multiclass $mc -c 10 "$T/three.txt" "$T/three_$sv$mc.model"
+        if expect_ok_rc "train --solver $sv --multiclass $mc"; then
+            run "$BIN" predict "$T/three.txt" "$T/three_$sv$mc.model" "$T/three_$sv$mc.pred"
+            [ "$RC" -eq 0 ] && grep -qx 'Accuracy = 100% (30/30)' "$T/.out" && ok "$sv $mc: 3 classes separated" ||
+                not_ok "$sv $mc: 3 classes" "$(first_line "$T/.out")"
+        fi
+    done
+    # kernels: the default reduced basis (RSVM: 0.1 n clipped to [100, 1000]: 100 of 270 rows), the full one (GSVM)
+    run "$BIN" train --solver $sv -t rbf -g 0.1 "$H" "$T/${sv}k.model"
+    if expect_ok_rc "train --solver $sv -t rbf"; then
+        grep -qx "param basis 100" "$T/${sv}k.model" && grep -qx "nr_basis 100" "$T/${sv}k.model" &&
+            ok "train --solver $sv -t rbf: RSVM's default basis of 100" || not_ok "$sv rbf basis" "$(grep basis "$T/${sv}k.model" | head -n 3 | tr '\n' '|')"
+        run "$BIN" predict "$H" "$T/${sv}k.model" "$T/${sv}k.pred"
+        [ "$RC" -eq 0 ] && grep -q "^Accuracy = [89][0-9.]*%" "$T/.out" && ok "predict with a reduced-kernel $sv model" ||
+            not_ok "predict with a reduced-kernel $sv model" "exit $RC: $(first_line "$T/.out")"
+    fi
+    run "$BIN" train -q --solver $sv -t rbf -g 0.1 --basis 0 --basis-select greedy "$H" "$T/${sv}f.model"
+    expect_ok_rc "train --solver $sv -t rbf --basis 0" && grep -qx "nr_basis 270" "$T/${sv}f.model" &&
+        ok "train --solver $sv --basis 0: the full kernel (GSVM)" || not_ok "$sv full kernel" "$(grep nr_basis "$T/${sv}f.model")"
+done
+for sc in 1 2 3 cg; do
+    run "$BIN" train --solver nssvm --scheme $sc -e 1e-12 "$H" "$T/sc$sc.model"
+    p=$(sed -n 's/^primal objective \([^,]*\),.*/\1/p' "$T/.out")
+    [ "$RC" -eq 0 ] && [ "$p" = "57.97066685" ] && ok "nssvm --scheme $sc: the same optimum" ||
+        not_ok "nssvm --scheme $sc" "exit $RC, primal '$p'"
+done
+run "$BIN" train -q --solver ssvm --merit f --tau 0 --smooth-p 1000 "$H" "$T/o.model"
+expect_ok_rc "train --solver ssvm --merit f --tau 0 --smooth-p 1000" && ok "ssvm with the paper's Remark 1 merit"
+expect_fail "option: --solver ssvm --svm-type ls" 1 "solver ssvm has no LS-SVM model" "$T/o.model" -- \
+    "$BIN" train --solver ssvm --svm-type ls "$H" "$T/o.model"
+expect_fail "option: --scheme 4" 2 "invalid value '4' for scheme: expected optimal, 1, 2, 3 or cg" "$T/o.model" -- \
+    "$BIN" train --solver ssvm --scheme 4 "$H" "$T/o.model"
+expect_fail "option: --smooth-p 0" 2 "invalid value '0' for smooth_p: expected a number > 0" "$T/o.model" -- \
+    "$BIN" train --solver ssvm --smooth-p 0 "$H" "$T/o.model"
+expect_fail "option: --tau 1" 2 "invalid value '1' for tau" "$T/o.model" -- \
+    "$BIN" train --solver ssvm --tau 1 "$H" "$T/o.model"
+expect_fail "option: --merit bogus" 2 "invalid value 'bogus' for merit: expected smooth or f" "$T/o.model" -- \
+    "$BIN" train --solver ssvm --merit bogus "$H" "$T/o.model"
+expect_fail "option: --basis-select bogus" 2 "invalid value 'bogus' for basis_select: expected random or greedy" "$T/o.model" -- \
+    "$BIN" train --solver ssvm --basis-select bogus "$H" "$T/o.model"
+expect_fail "train: ssvm scheme 1 over the memory budget" 1 "Newton scheme 1 needs" "$T/o.model" -- \
+    "$BIN" train --solver ssvm --scheme 1 -t rbf --basis 0 --kernel-memory 1 "$H" "$T/o.model"
+expect_fail "train: ssvm with a bias feature whose square overflows" 1 "non-finite objective at iteration" \
+    "$T/o.model" -- "$BIN" train --solver ssvm -B 1e300 "$H" "$T/o.model"
+expect_fail "option: --solver bogus" 2 "unknown solver 'bogus' (available: nesvm, hyperpass, pegasos, ssvm, nssvm)" "$T/o.model" -- \
     "$BIN" train --solver bogus "$H" "$T/o.model"
 
 [ -z "$(tmp_leftovers)" ] && ok "no temporary files left at the end" || not_ok "no temporary files left at the end" "$(tmp_leftovers)"

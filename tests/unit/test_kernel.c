@@ -133,7 +133,7 @@ int main(void)
         for (int mode = 0; mode < 3; mode++) { /* full, reduced m = 8, LP (no transform) */
             nv_kfeat f;
             int64_t m = mode == 1 ? 8 : 0;
-            CHECK(nv_kfeat_build(&k, xd, rows, 30, m, mode != 2, 11, 100, 1, &f, NULL) == NESVM_OK);
+            CHECK(nv_kfeat_build(&k, xd, rows, 30, m, mode != 2, NV_BASIS_RANDOM, 11, 100, 1, &f, NULL) == NESVM_OK);
             double worst = 0, worst_exp = 0;
             uint64_t s2 = 3;
             double v[30], beta[30];
@@ -177,7 +177,7 @@ int main(void)
         /* the memory budget is enforced with a clear message */
         nv_kfeat f;
         nesvm_error err = {0};
-        CHECK(nv_kfeat_build(&k, xd, rows, 30, 0, 1, 1, 1e-6, 1, &f, &err) == NESVM_ERR_NOMEM);
+        CHECK(nv_kfeat_build(&k, xd, rows, 30, 0, 1, NV_BASIS_RANDOM, 1, 1e-6, 1, &f, &err) == NESVM_ERR_NOMEM);
         CHECK_CONTAINS(err.message, "raise --kernel-memory");
     }
     /* the kernel matrix operator: stored (float) and on the fly against the
