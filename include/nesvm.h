@@ -195,15 +195,20 @@ NESVM_API nesvm_status nesvm_params_copy(const nesvm_params *src, nesvm_params *
  *                (cutting planes with exact line search) or "pegasos" (mini-
  *                batch subgradient): these two solve the C-SVM without a free
  *                bias, 1/2||w||^2 + sum_i C_i max(0, 1 - y_i w.z_i), linear
- *                only                                      [nesvm]
+ *                only; "ssvm" or "nssvm" (smoothing Newton): the squared
+ *                hinge with a regularized bias, 1/2||z||^2 + 1/2 sum_i C_i
+ *                max(0, 1 - y_i z.[x_i, B])^2 (LIBLINEAR -s 2 -B 1 with its
+ *                c = C/2), linear, full or reduced kernel  [nesvm]
  *   svm_type     "c" (C-SVM: 1/2||w||^2 + C sum hinge), "lp" (LP-SVM:
  *                ||w||_1 + C sum hinge), "ls" (LS-SVM: 1/2||w||^2 +
  *                C sum (1 - y f(x))^2)                     [c]
  *   c            C > 0                                     [1]
- *   eps          relative stopping tolerance > 0           [1e-3]
+ *   eps          relative stopping tolerance > 0 (nesvm, hyperpass, pegasos:
+ *                relative duality gap; ssvm, nssvm: ||G_p(z)|| <= eps ||G_p(0)||) [1e-3]
  *   eps_abs      nesvm: the paper's |F_mu(w_k+1)-F_mu(w_k)| < eps_abs;
  *                hyperpass, pegasos: absolute gap (P - lower bound)/sum_i C_i
- *                < eps_abs (the paper's units); 0 = off  [0]
+ *                < eps_abs (the paper's units); ssvm, nssvm: ||G_p(z)|| <
+ *                eps_abs (the paper's rule); 0 = off  [0]
  *   mu           hinge smoothing > 0, or 0 = continuation  [0]
  *   nu           L1 smoothing (LP-SVM) > 0, or 0 = continuation [0]
  *   continuation "adaptive" (mu shrinks by a factor chosen from the gap)
@@ -217,7 +222,7 @@ NESVM_API nesvm_status nesvm_params_copy(const nesvm_params *src, nesvm_params *
  *   seed         random seed (non-negative integer)        [1]
  *   bias         B > 0: a bias; B <= 0: none; "auto": the solver's default
  *                (nesvm: a free, unregularized bias; hyperpass and pegasos:
- *                none).  With hyperpass and pegasos a bias is LIBLINEAR's -B:
+ *                none; ssvm, nssvm: a regularized feature 1).  With hyperpass and pegasos a bias is LIBLINEAR's -B:
  *                z_i = [x_i, B], the bias weight regularized, b = B w_B  [auto]
  *   multiclass   "ovo" or "ovr"                            [ovo]
  *   method       inner minimizer of F_mu: "newton" (truncated Newton, exact
@@ -228,8 +233,12 @@ NESVM_API nesvm_status nesvm_params_copy(const nesvm_params *src, nesvm_params *
  *   gamma        kernel gamma > 0, 0 = 1/num_features      [0]
  *   degree       polynomial degree                         [3]
  *   coef0        poly/sigmoid coef0                        [0]
- *   basis        reduced kernel: basis size m (random rows, seeded); 0 = the full
- *                kernel (basis = every training row kept by a pivoted Cholesky) [0]
+ *   basis        reduced kernel: basis size m; 0 = the full kernel (nesvm: every
+ *                training row kept by a pivoted Cholesky); "auto" = the solver's
+ *                default (nesvm: 0; ssvm, nssvm: 0.1 n clipped to [100, 1000],
+ *                RSVM's)                                   [auto]
+ *   basis_select "random" (seeded) or "greedy" (pivots of a greedy pivoted
+ *                Cholesky of K)                            [random]
  *   kernel_memory  MB allowed for kernel matrices        [4096]
  *   lambda       > 0: C = 1/(lambda n) for each binary problem of n rows (the
  *                papers' lambda/2 ||w||^2 + mean hinge); 0 = use c  [0]
@@ -238,6 +247,11 @@ NESVM_API nesvm_status nesvm_params_copy(const nesvm_params *src, nesvm_params *
  *   batch        pegasos: mini-batch size > 0           [1000]
  *   warm_start   hyperpass: "none" or "pegasos:ITER" (ITER Pegasos passes
  *                first)                                    [none]
+ *   smooth_p     ssvm, nssvm: the smoothing parameter p > 0 [1e8]
+ *   scheme       ssvm, nssvm: Newton system "optimal", "1" (Hessian formed),
+ *                "2" (Hessian updated), "3" (SMW), "cg"    [optimal]
+ *   tau          ssvm, nssvm: Newton weights below tau pruned, in [0, 1) [1e-10]
+ *   merit        ssvm, nssvm: Armijo on "smooth" (f_p, h_p) or "f" [smooth]
  * Unknown names and bad values return NESVM_ERR_ARG with a message.
  */
 NESVM_API nesvm_status nesvm_params_set(nesvm_params *p, const char *name, const char *value,
@@ -364,7 +378,8 @@ NESVM_API nesvm_status nesvm_model_linear(const nesvm_model *m, int k, const dou
                                           double *b, int *pos, int *neg, nesvm_error *err);
 
 /** The exact problem solved: "c_svm_hinge_l2", "lp_svm_hinge_l1", "ls_svm_squared_l2"
- * (nesvm) or "c_svm_hinge_l2_regularized_bias" (hyperpass, pegasos). */
+ * (nesvm), "c_svm_hinge_l2_regularized_bias" (hyperpass, pegasos) or
+ * "c_svm_squared_hinge_l2_regularized_bias" (ssvm, nssvm). */
 NESVM_API const char *nesvm_model_problem(const nesvm_model *m);
 /** Kernel name: "linear", "poly", "rbf" or "sigmoid" (parameters: nesvm_params_get on
  * the model's params are not exposed; the model file lists them). */

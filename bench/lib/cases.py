@@ -17,11 +17,16 @@ NESVM_SOLVERS = {
     # (Hyperpass to 1e-4 so that its trace gives the time to 1e-2, 1e-3, 1e-4)
     "hinge_nobias": ["nesvm -B 0", "hyperpass -e 1e-4", "hyperpass -e 1e-4 --shrinking 0",
                      "hyperpass -e 1e-4 --warm-start pegasos:10", "pegasos"],
-    "sqhinge_regbias": [],                   # add "ssvm", "nssvm"
+    # SSVM and NSSVM (smoothing Newton); nesvm's -c is the paper's C, twice the
+    # family's (tools.train_argv doubles it)
+    "sqhinge_regbias": ["ssvm", "nssvm"],
     "lp_hinge_l1": ["nesvm --svm-type lp"],
     "ls_squared_l2": ["nesvm --svm-type ls"],
-    # full kernel (pivoted Cholesky of K) and reduced kernel on 1000 random rows
-    "rbf": ["nesvm -t 2 -g {gamma}", "nesvm -t 2 -g {gamma} --basis 1000"],
+    # full kernel (pivoted Cholesky of K) and reduced kernel on 1000 random rows;
+    # RSVM by NSSVM and SSVM (squared hinge, C doubled as above; basis 0.1 n
+    # clipped to [100, 1000], random, and greedy for NSSVM)
+    "rbf": ["nesvm -t 2 -g {gamma}", "nesvm -t 2 -g {gamma} --basis 1000",
+            "nssvm -t 2 -g {gamma}", "ssvm -t 2 -g {gamma}", "nssvm -t 2 -g {gamma} --basis-select greedy"],
     "multiclass": ["nesvm --multiclass ovo", "nesvm --multiclass ovr"],
     # homotopy NESVM (the paper's Algorithm 2: mu_t = mu0/(t+1) down to mu*)
     # against plain NESVM at mu = mu*, C-SVM, both inner methods; its table
@@ -46,7 +51,8 @@ FAMILIES = {
     "sqhinge_regbias": dict(
         title="squared hinge + L2, regularized bias (bias feature 1)",
         formula="P(w, b) = 1/2 (||w||^2 + b^2) + C sum_i max(0, 1 - y_i (w.x_i + b))^2",
-        note="LIBLINEAR -s 2 -B 1 and -s 1 -B 1, LinearSVC(loss='squared_hinge'), later ssvm/nssvm"),
+        note="LIBLINEAR -s 2 -B 1 and -s 1 -B 1, LinearSVC(loss='squared_hinge'), nesvm ssvm and nssvm "
+             "(smoothing Newton; their -c is twice the family's C)"),
     "lp_hinge_l1": dict(
         title="LP-SVM: hinge loss + L1, free unregularized bias",
         formula="P(w, b) = ||w||_1 + C sum_i max(0, 1 - y_i (w.x_i + b))",
@@ -246,6 +252,20 @@ CASES = [
          "LIBLINEAR -s 3 and svmocas, no bias, C = 0.01 and 1",
          runs=1, nesvm_time_limit=300, timeout=900, sweep_points=3, read_probe=True,
          only=("nesvm", "liblinear -s 3", "svmocas")),
+]
+# SSVM/NSSVM's issue: linear against LIBLINEAR -s 2 -B 1, RSVM against LIBSVM's
+# RBF C-SVC (C = 10, gamma = 0.02) on Fashion-MNIST T-shirt vs Shirt and 0 vs rest
+SS_ONLY = ("nesvm ssvm", "nesvm nssvm", "liblinear -s 2", "libsvm -t 2")
+CASES += [
+    Case("ss-fmnist-tshirt-shirt", "fmnist-tshirt-shirt", [P("sqhinge_regbias"), P("rbf", 10.0, 0.02)],
+         "SSVM/NSSVM: linear against LIBLINEAR -s 2 -B 1 at C = 1; RSVM (basis 1,000 random or greedy) "
+         "against LIBSVM's RBF C-SVC at C = 10, gamma = 0.02",
+         runs=1, nesvm_time_limit=600, timeout=900, sweep_points=3, only=SS_ONLY),
+    Case("ss-fmnist-0vr", "fmnist-zero-rest", [P("sqhinge_regbias"), P("rbf", 10.0, 0.02)],
+         "SSVM/NSSVM: linear against LIBLINEAR -s 2 -B 1 at C = 1; RSVM (basis 1,000) against LIBSVM's "
+         "RBF C-SVC at C = 10, gamma = 0.02 on 60,000 rows",
+         runs=1, nesvm_time_limit=600, timeout=900, sweep_points=3, only=SS_ONLY,
+         timeouts={"libsvm -t 2": 5400}),
 ]
 CASES_BY_NAME = {c.name: c for c in CASES}
 

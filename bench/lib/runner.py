@@ -76,7 +76,12 @@ def execute(tool, ctx, rundir, kind, timeout, tol=None, predict=False, extra=Non
     argv = tools.train_argv(tool, ctx, tol=tol, read_probe=(kind == "read"))
     out, err = os.path.join(rundir, "stdout.txt"), os.path.join(rundir, "stderr.txt")
     started = time.strftime("%Y-%m-%dT%H:%M:%S")
-    r = proc.run(argv, out, err, timeout=timeout)
+    env = None
+    if tool.adapter == "nesvm":
+        # nesvm's dense algebra (kernel blocks, ssvm/nssvm's Newton systems) is
+        # OpenBLAS's: keep it to the run's thread count, as --threads does the rest
+        env = dict(os.environ, OPENBLAS_NUM_THREADS=str(tool.opts.get("threads", 1)))
+    r = proc.run(argv, out, err, timeout=timeout, env=env)
     stdout, stderr = _read(out), _read(err)
     sk = None
     if os.path.exists(ctx["json"]):

@@ -48,6 +48,9 @@ def train_argv(tool, ctx, tol=None, read_probe=False):
     a, o = tool.adapter, tool.opts
     C = fmt(ctx["C"])
     if a == "nesvm":
+        # ssvm/nssvm's C is the paper's, on 1/2 sum of squared hinges: twice the family's
+        if o.get("solver") in ("ssvm", "nssvm"):
+            C = fmt(2 * ctx["C"])
         argv = [ctx["nesvm_bin"], "train", "--solver", o.get("solver", "nesvm"), "-c", C]
         argv += [s.format(gamma=ctx.get("gamma")) for s in o.get("args", [])]
         argv += ["--threads", str(o.get("threads", 1))]
