@@ -262,10 +262,14 @@ static nesvm_status greedy_basis(const nv_kernel *k, const nesvm_dataset *X, con
             used[qb] = 1;
             double inv = 1.0 / sqrt(dq);
             int64_t piv = cand[qb];
+            /* the new column first: the updates below read it at the candidates' rows */
             for (int64_t i = 0; i < n; i++) {
                 double l = C[i * nc + qb] * inv;
                 L[i * m + t] = l;
                 res[i] -= l * l;
+            }
+            for (int64_t i = 0; i < n; i++) {
+                double l = L[i * m + t];
                 for (int64_t q = 0; q < nc; q++)
                     if (!used[q]) C[i * nc + q] -= l * L[cand[q] * m + t];
             }
