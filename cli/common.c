@@ -118,7 +118,8 @@ void train_opts_help(FILE *f)
           "                       hyperpass: cutting planes with exact line search,\n"
           "                       C-SVM, linear; pegasos: mini-batch subgradient steps,\n"
           "                       C-SVM, linear; ssvm, nssvm: smoothing Newton, squared\n"
-          "                       hinge, linear and kernel (GSVM/RSVM)\n"
+          "                       hinge, linear and kernel (GSVM/RSVM); gs: greedy\n"
+          "                       stagewise kernel SVM, no C (kernels only)\n"
           "  --svm-type c|lp|ls   c: C-SVM, 1/2||w||^2 + C sum hinge (default);\n"
           "                       lp: LP-SVM, ||w||_1 + C sum hinge (sparse weights);\n"
           "                       ls: LS-SVM, 1/2||w||^2 + C sum (1 - y f(x))^2\n"
@@ -145,7 +146,12 @@ void train_opts_help(FILE *f)
           "                       is a pass of n/K steps\n"
           ,
           f);
-    fputs("SSVM and NSSVM (smoothing Newton; -e E: stop at ||G_p|| <= E ||G_p(0)||,\n"
+    fputs("GS-SVM (--solver gs; --max-iter N: at most N basis functions; -B B > 0:\n"
+          "the kernel K + B^2, a bias B^2 sum alpha_i y_i; default none, as the paper):\n"
+          "  --cap C              soft margin: alpha_i <= C (times -w weights); 0 = none\n"
+          "                       (default: the hard-margin dual)\n"
+          "  -m, --cache-size MB  kernel column cache (default 100; 0 = none)\n"
+          "SSVM and NSSVM (smoothing Newton; -e E: stop at ||G_p|| <= E ||G_p(0)||,\n"
           "--eps-abs E: at ||G_p|| < E, the paper's rule):\n"
           "  --smooth-p P         smoothing parameter p (default 1e8)\n"
           "  --scheme optimal|1|2|3|cg  Newton system: optimal (default) picks SMW (3)\n"
@@ -209,6 +215,7 @@ int train_opt(cli_args *a, train_opts *o)
         {"shrinking", "shrinking"}, {"batch", "batch"},
         {"warm_start", "warm_start"}, {"basis_select", "basis_select"},
         {"smooth_p", "smooth_p"}, {"scheme", "scheme"}, {"tau", "tau"}, {"merit", "merit"},
+        {"cap", "cap"}, {"m", "cache_size"}, {"cache_size", "cache_size"},
     };
     for (size_t i = 0; i < sizeof map / sizeof map[0]; i++) {
         if (strcmp(n, map[i].opt) == 0) {

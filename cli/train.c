@@ -140,10 +140,16 @@ int run_training(const char *cmd, train_opts *o, const char *data, const char *m
                 printf("classes %d, binary models %d, iterations %lld, time %.3f s\n",
                        nesvm_model_classes(m), stats.n_submodels, (long long)stats.iterations,
                        stats.seconds);
-                printf("primal objective %.10g, relative gap %.3g, support vectors %lld, exit %s\n",
-                       stats.primal, stats.gap, (long long)stats.n_sv,
-                       nesvm_exit_str(stats.exit_reason));
-                printf("lower bound %.17g\n", stats.lower_bound);
+                if (strcmp(nesvm_model_solver(m), "gs") == 0) {
+                    /* GS-SVM has no primal: its objective is the dual loss (10) */
+                    printf("dual loss %.10g, support vectors %lld, exit %s\n", stats.primal,
+                           (long long)stats.n_sv, nesvm_exit_str(stats.exit_reason));
+                } else {
+                    printf("primal objective %.10g, relative gap %.3g, support vectors %lld, exit %s\n",
+                           stats.primal, stats.gap, (long long)stats.n_sv,
+                           nesvm_exit_str(stats.exit_reason));
+                    printf("lower bound %.17g\n", stats.lower_bound);
+                }
                 long long nnz = 0, all = 0;
                 for (int k = 0; k < nesvm_model_submodels(m); k++) {
                     const double *w;
@@ -156,10 +162,15 @@ int run_training(const char *cmd, train_opts *o, const char *data, const char *m
                     printf("kernel %s, basis %lld vectors, non-zero coefficients %lld of %lld\n",
                            nesvm_model_kernel(m), (long long)nesvm_dataset_rows(nesvm_model_basis(m)),
                            nnz, all);
-                    printf("kernel evaluations %lld, %s\n", (long long)stats.kernel_evals,
-                           stats.kernel_matrix == 1   ? "kernel matrix stored (single precision)"
-                           : stats.kernel_matrix == 0 ? "kernel matrix computed on the fly"
-                                                      : "kernel features");
+                    if (stats.kernel_columns > 0)
+                        printf("kernel evaluations %lld, kernel columns computed %lld, cache hits %lld\n",
+                               (long long)stats.kernel_evals, (long long)stats.kernel_columns,
+                               (long long)stats.cache_hits);
+                    else
+                        printf("kernel evaluations %lld, %s\n", (long long)stats.kernel_evals,
+                               stats.kernel_matrix == 1   ? "kernel matrix stored (single precision)"
+                               : stats.kernel_matrix == 0 ? "kernel matrix computed on the fly"
+                                                          : "kernel features");
                 } else
                     printf("non-zero weights %lld of %lld\n", nnz, all);
                 if (stats.dots > 0)

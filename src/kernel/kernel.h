@@ -133,4 +133,40 @@ nesvm_status nv_kmat_block(nv_kmat *km, const int64_t *ri, int64_t nr, const int
 /* K[i, i]. */
 double nv_kmat_diag(const nv_kmat *km, int64_t i);
 
+/*
+ * Kernel columns with an LRU cache (GS-SVM): column j is K(x_i, x_j) for
+ * every training position i (0..n-1, the rows given to nv_kcache_init),
+ * computed from the squared norms (precomputed) and one dot product per row
+ * with x_j scattered into a dense vector (CSR and dense rows alike; threaded
+ * over rows with `threads` when the column is large enough)
+ * and kept in a least-recently-used cache of mem_mb megabytes (LIBSVM's -m;
+ * 0 = no cache).  Counters: hits, misses (columns computed) and kernel values
+ * computed.  A returned column stays valid until the next call.
+ */
+typedef struct nv_kcache {
+    nv_kernel k;
+    const nesvm_dataset *X;
+    int64_t n;
+    int64_t *rows;        /* n dataset rows */
+    double *sq;           /* n squared norms */
+    int threads;
+    int64_t nslots;       /* columns the cache holds (0: none) */
+    double *store;        /* nslots x n, or one scratch column */
+    int64_t *slot_of;     /* n: position -> slot or -1 */
+    int64_t *key;         /* nslots: slot -> position or -1 */
+    int64_t *prev, *next; /* LRU list over slots; head = most recent */
+    int64_t head, tail, used;
+    double *z;            /* X->d scratch: the column's row, dense */
+    int64_t hits, misses, evals;
+} nv_kcache;
+
+nesvm_status nv_kcache_init(nv_kcache *c, const nv_kernel *k, const nesvm_dataset *X,
+                            const int64_t *rows, int64_t n, double mem_mb, int threads,
+                            nesvm_error *err);
+void nv_kcache_free(nv_kcache *c);
+/* *col = the n values K(x_i, x_pos), i = 0..n-1. */
+nesvm_status nv_kcache_column(nv_kcache *c, int64_t pos, const double **col, nesvm_error *err);
+/* K(x_pos, x_pos). */
+double nv_kcache_diag(const nv_kcache *c, int64_t pos);
+
 #endif

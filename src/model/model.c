@@ -189,7 +189,11 @@ nesvm_status nv_train_rows(const nesvm_dataset *ds, const int64_t *rows, int64_t
     nv_kmat km;
     memset(&km, 0, sizeof km);
     int64_t *krows = NULL;
+    double *capv = NULL;
+    nv_kcache kc;
+    memset(&kc, 0, sizeof kc);
     const int kernel = params->kernel != NV_KERNEL_LINEAR;
+    const int gs = solver && solver->kernels == NV_KERNELS_GS;
     /* a full kernel is solved on its expansion coefficients with K as an
      * operator (stored or on the fly); a reduced basis and LP-SVM with the
      * Nesterov method go through kernel features (kernel.h) */
@@ -213,6 +217,11 @@ nesvm_status nv_train_rows(const nesvm_dataset *ds, const int64_t *rows, int64_t
                       "solver %s trains linear models only (kernel %s): use --solver nesvm, ssvm or "
                       "nssvm for kernels",
                       solver->name, nv_kernel_names[params->kernel]);
+        goto done;
+    }
+    if (gs && !kernel) {
+        st = nv_error(err, NESVM_ERR_UNSUPPORTED,
+                      "solver gs trains kernel models: give a kernel with -t (rbf, poly or sigmoid)");
         goto done;
     }
     if (n == 0) {
@@ -250,7 +259,17 @@ nesvm_status nv_train_rows(const nesvm_dataset *ds, const int64_t *rows, int64_t
     const int shared_k = beta_space && (double)n * (double)n * sizeof(float) <= params->kernel_memory * 1048576.0;
     int kstored = -1;
     int64_t kevals = 0;
-    if (beta_space) {
+    if (gs) {
+        /* one column cache over all rows, shared by the sub-problems */
+        st = nv_kcache_init(&kc, &kk, ds, rows, n, params->cache_size, params->threads, err);
+        if (st != NESVM_OK) goto done;
+        v = nv_malloc_array((size_t)n, sizeof(double));
+        capv = nv_malloc_array((size_t)n, sizeof(double));
+        if (!v || !capv) {
+            st = nv_error(err, NESVM_ERR_NOMEM, "out of memory");
+            goto done;
+        }
+    } else if (beta_space) {
         if (shared_k) {
             st = nv_kmat_init(&km, &kk, ds, rows, n, params->kernel_memory, params->threads, err);
             if (st != NESVM_OK) goto done;
@@ -297,7 +316,7 @@ nesvm_status nv_train_rows(const nesvm_dataset *ds, const int64_t *rows, int64_t
             goto done;
         }
     }
-    st = nv_model_alloc(k, nsub, ds->d, beta_space ? n : kernel ? kf.r : ds->d, &m, err);
+    st = nv_model_alloc(k, nsub, ds->d, beta_space || gs ? n : kernel ? kf.r : ds->d, &m, err);
     if (st != NESVM_OK) goto done;
     memcpy(m->labels, classes, (size_t)k * sizeof(double));
     nesvm_params_destroy(m->params);
@@ -307,7 +326,7 @@ nesvm_status nv_train_rows(const nesvm_dataset *ds, const int64_t *rows, int64_t
     nv_params_resolve(m->params);
     if (kernel) m->params->gamma = kk.gamma; /* resolved */
     m->params->basis = nbasis;
-    if (kernel && !beta_space) {
+    if (kernel && !beta_space && !gs) {
         int64_t *brows = nv_malloc_array((size_t)kf.r, sizeof(int64_t));
         if (!brows) {
             st = nv_error(err, NESVM_ERR_NOMEM, "out of memory");
@@ -358,6 +377,9 @@ nesvm_status nv_train_rows(const nesvm_dataset *ds, const int64_t *rows, int64_t
                 if (ovr || c == i || c == j) {
                     /* kernel features are indexed by position in rows */
                     sub_rows[cnt] = kernel ? r : (rows ? rows[r] : r);
+                    if (capv)
+                        capv[cnt] = params->cap > 0 ? params->cap * nv_params_class_weight(params, classes[c])
+                                                    : INFINITY;
                     y[cnt] = c == i ? 1.0 : -1.0;
                     cost[cnt] = cw[c];
                     cnt++;
@@ -383,7 +405,12 @@ nesvm_status nv_train_rows(const nesvm_dataset *ds, const int64_t *rows, int64_t
             memset(&res, 0, sizeof res);
             res.w = kernel ? v : sm->w;
             nv_progress_sink sink = {progress, user, s, nsub};
-            if (beta_space) {
+            if (gs) {
+                double B = nv_params_bias(m->params) ? m->params->bias : 0.0;
+                nv_gs_problem gp = {&kc, sub_rows, cnt, y, capv, B * B};
+                st = nv_gs_train(&gp, m->params, &sink, &res, err);
+                for (int64_t a = 0; a < cnt; a++) sm->w[sub_rows[a]] = v[a];
+            } else if (beta_space) {
                 nv_kernel_problem kp = {&km, sub_rows, cnt, y, cost};
                 nv_kmat own;
                 memset(&own, 0, sizeof own);
@@ -422,10 +449,12 @@ nesvm_status nv_train_rows(const nesvm_dataset *ds, const int64_t *rows, int64_t
         if (k == 2) break;
     }
     nv_free(cw);
-    if (beta_space && st == NESVM_OK) st = compact_expansion(m, ds, rows, n, err);
+    if ((beta_space || gs) && st == NESVM_OK) st = compact_expansion(m, ds, rows, n, err);
     if (stats && kernel) {
-        stats->kernel_evals = beta_space ? kevals + km.evals : kf.evals;
+        stats->kernel_evals = gs ? kc.evals : beta_space ? kevals + km.evals : kf.evals;
         stats->kernel_matrix = kstored;
+        stats->kernel_columns = kc.misses;
+        stats->cache_hits = kc.hits;
     }
 done:
     if (stats) stats->seconds = nv_now() - t0;
@@ -439,6 +468,8 @@ done:
     nv_kfeat_free(&kf);
     nv_kmat_free(&km);
     nv_free(krows);
+    nv_free(capv);
+    nv_kcache_free(&kc);
     nesvm_params_destroy(defaults);
     if (st != NESVM_OK) {
         nesvm_model_destroy(m);

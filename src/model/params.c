@@ -15,7 +15,7 @@ const char *const nv_param_names[] = {
     "mu_star", "stage_eps", "max_iter", "time_limit", "threads", "seed", "bias", "multiclass",
     "method", "lipschitz", "progress_every", "kernel", "gamma", "degree", "coef0", "basis",
     "kernel_memory", "lambda", "shrinking", "batch", "warm_start", "basis_select", "smooth_p",
-    "scheme", "tau", "merit", NULL};
+    "scheme", "tau", "merit", "cap", "cache_size", NULL};
 
 static const char *const svm_type_names[] = {"c", "lp", "ls"};
 static const char *const continuation_names[] = {"adaptive", "paper"};
@@ -69,6 +69,8 @@ nesvm_status nesvm_params_create(nesvm_params **out, nesvm_error *err)
     p->scheme = NV_SCHEME_OPTIMAL;
     p->tau = 1e-10;
     p->merit = NV_MERIT_SMOOTH;
+    p->cap = 0.0;
+    p->cache_size = 100.0;
     return NESVM_OK;
 }
 
@@ -279,6 +281,12 @@ nesvm_status nesvm_params_set(nesvm_params *p, const char *name, const char *val
     } else if (strcmp(name, "tau") == 0) {
         NEED_NUM(d >= 0 && d < 1, "a number in [0, 1)");
         p->tau = d;
+    } else if (strcmp(name, "cap") == 0) {
+        NEED_NUM(d >= 0, "a number >= 0 (0 = none)");
+        p->cap = d;
+    } else if (strcmp(name, "cache_size") == 0) {
+        NEED_NUM(d >= 0, "megabytes >= 0 (0 = no cache)");
+        p->cache_size = d;
     } else if (strcmp(name, "merit") == 0) {
         int k = lookup(merit_names, 2, value);
         if (k < 0)
@@ -349,6 +357,8 @@ nesvm_status nesvm_params_get(const nesvm_params *p, const char *name, char *buf
     else if (strcmp(name, "scheme") == 0) s = scheme_names[p->scheme];
     else if (strcmp(name, "tau") == 0) nv_format_double(p->tau, num);
     else if (strcmp(name, "merit") == 0) s = merit_names[p->merit];
+    else if (strcmp(name, "cap") == 0) nv_format_double(p->cap, num);
+    else if (strcmp(name, "cache_size") == 0) nv_format_double(p->cache_size, num);
     else if (strcmp(name, "kernel_memory") == 0) nv_format_double(p->kernel_memory, num);
     else return nv_error(err, NESVM_ERR_ARG, "unknown parameter '%s'", name);
     if (strlen(s) + 1 > size) return nv_error(err, NESVM_ERR_ARG, "buffer too small for %s", name);

@@ -48,6 +48,8 @@ struct nesvm_params {
     int scheme;          /* ssvm, nssvm: NV_SCHEME_* (solvers/ssvm.h) */
     double tau;          /* ssvm, nssvm: Newton weights below tau are pruned */
     int merit;           /* ssvm, nssvm: NV_MERIT_* (line-search function) */
+    double cap;          /* gs: alpha_i <= cap C_i-weight (soft margin); 0 = none */
+    double cache_size;   /* gs: kernel column cache, MB (LIBSVM's -m) */
     double kernel_memory;/* MB for kernel matrices */
     int n_weights;
     double *weight_label;

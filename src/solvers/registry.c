@@ -15,6 +15,8 @@ static const nv_solver solvers[] = {
      NV_KERNELS_RSVM, 1.0},
     {"nssvm", {"c_svm_squared_hinge_l2_regularized_bias", NULL, NULL}, nv_nssvm_train,
      NV_KERNELS_RSVM, 1.0},
+    /* kernel only: the expansion over the selected training rows */
+    {"gs", {"svm_dual_greedy_stagewise", NULL, NULL}, NULL, NV_KERNELS_GS, -1.0},
 };
 
 const nv_solver *nv_solver_find(const char *name)
@@ -24,7 +26,7 @@ const nv_solver *nv_solver_find(const char *name)
     return NULL;
 }
 
-const char *nv_solver_names(void) { return "nesvm, hyperpass, pegasos, ssvm, nssvm"; }
+const char *nv_solver_names(void) { return "nesvm, hyperpass, pegasos, ssvm, nssvm, gs"; }
 
 const char *nv_solver_problem(const nv_solver *s, const nesvm_params *p)
 {

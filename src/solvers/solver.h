@@ -69,8 +69,9 @@ typedef struct nv_solver {
 enum {
     NV_KERNELS_NONE = 0,  /* linear models only */
     NV_KERNELS_NESVM = 1, /* NESVM's: the RKHS norm (expansion or transformed features) */
-    NV_KERNELS_RSVM = 2   /* the expansion coefficients as weights, ||beta||^2 + b^2
+    NV_KERNELS_RSVM = 2,  /* the expansion coefficients as weights, ||beta||^2 + b^2
                            * regularized (GSVM / RSVM): linear on the features K(x, basis) */
+    NV_KERNELS_GS = 3     /* kernel only, on kernel columns (nv_gs_train; no train_binary) */
 };
 
 /* The registry: NULL if no solver has this name. */
@@ -103,6 +104,21 @@ nesvm_status nv_hyperpass_train(const nv_binary_problem *pb, const nesvm_params 
 nesvm_status nv_pegasos_train(const nv_binary_problem *pb, const nesvm_params *p,
                               const nv_progress_sink *sink, nv_binary_result *res,
                               nesvm_error *err);
+
+/* GS-SVM (gs.c): greedy stagewise minimization of the hard-margin dual over
+ * the n training positions of a kernel column cache; res->w gets the n
+ * expansion coefficients alpha_i y_i (0 for unselected samples). */
+struct nv_kcache;
+typedef struct nv_gs_problem {
+    struct nv_kcache *kc;
+    const int64_t *pos;  /* n positions into kc (NULL: 0..n-1) */
+    int64_t n;
+    const double *y;
+    const double *cap;   /* per-sample bound on alpha (INFINITY: hard margin) */
+    double B2;           /* B^2 added to the kernel for a bias, else 0 */
+} nv_gs_problem;
+nesvm_status nv_gs_train(const nv_gs_problem *gp, const nesvm_params *p, const nv_progress_sink *sink,
+                         nv_binary_result *res, nesvm_error *err);
 
 /* SSVM and NSSVM (ssvm.c): 1/2 ||z||^2 + 1/2 sum_i c_i max(0, 1 - y_i <z_i, w>)^2,
  * z_i = [x_i, B] (ssvm.h). */

@@ -1151,7 +1151,48 @@ expect_fail "train: ssvm scheme 1 over the memory budget" 1 "Newton scheme 1 nee
     "$BIN" train --solver ssvm --scheme 1 -t rbf --basis 0 --kernel-memory 1 "$H" "$T/o.model"
 expect_fail "train: ssvm with a bias feature whose square overflows" 1 "non-finite objective at iteration" \
     "$T/o.model" -- "$BIN" train --solver ssvm -B 1e300 "$H" "$T/o.model"
-expect_fail "option: --solver bogus" 2 "unknown solver 'bogus' (available: nesvm, hyperpass, pegasos, ssvm, nssvm)" "$T/o.model" -- \
+# GS-SVM: greedy stagewise kernel SVM (no C), the expansion over the selected rows
+run "$BIN" train --solver gs -t rbf -g 0.1 --trace "$T/gs.csv" "$H" "$T/gs.model"
+if expect_ok_rc "train --solver gs"; then
+    grep -qx "solver gs" "$T/gs.model" && grep -qx "problem svm_dual_greedy_stagewise" "$T/gs.model" &&
+        grep -qx "param bias -1" "$T/gs.model" && grep -qx "b 0" "$T/gs.model" &&
+        ok "train --solver gs: model records the solver, problem and no bias" ||
+        not_ok "train --solver gs: model" "$(head -n 12 "$T/gs.model" | tr '\n' '|')"
+    nsv=$(sed -n 's/^nr_basis //p' "$T/gs.model")
+    grep -q "^dual loss -[0-9.]*, support vectors $nsv, exit converged$" "$T/.out" &&
+        grep -q "^kernel evaluations $((nsv * 270)), kernel columns computed $nsv, cache hits 0$" "$T/.out" &&
+        ok "train --solver gs: the dual loss, and n_sv columns of 270 kernel values" ||
+        not_ok "train --solver gs: summary" "$(tr '\n' '|' <"$T/.out")"
+    # the trace: one row per basis function, the loss decreasing
+    awk -F, 'NR > 2 && $4 >= prev { bad = 1 } NR > 1 { prev = $4 } END { exit bad || NR < 3 }' "$T/gs.csv" &&
+        ok "train --solver gs --trace: the loss decreases at every step" || not_ok "gs trace" "$(head -n 3 "$T/gs.csv" | tr '\n' '|')"
+    run "$BIN" predict "$H" "$T/gs.model" "$T/gs.pred"
+    [ "$RC" -eq 0 ] && grep -q "^Accuracy = [89][0-9.]*%" "$T/.out" && ok "predict with a gs model" ||
+        not_ok "predict with a gs model" "exit $RC: $(first_line "$T/.out")"
+fi
+run "$BIN" train -q --solver gs -t rbf -g 0.1 --max-iter 10 "$H" "$T/gs10.model"
+expect_ok_rc "train --solver gs --max-iter 10" && grep -qx "nr_basis 10" "$T/gs10.model" &&
+    grep -q " exit max-iter iterations 10 " "$T/gs10.model" && ok "gs --max-iter 10: 10 basis functions" ||
+    not_ok "gs --max-iter" "$(grep -E 'nr_basis|^submodel' "$T/gs10.model" | tr '\n' '|')"
+for mc in ovo ovr; do
+    run "$BIN" train -q --solver gs -t rbf -g 1 --multiclass $mc "$T/three.txt" "$T/three_gs$mc.model"
+    if expect_ok_rc "train --solver gs --multiclass $mc"; then
+        run "$BIN" predict "$T/three.txt" "$T/three_gs$mc.model" "$T/three_gs$mc.pred"
+        [ "$RC" -eq 0 ] && grep -qx 'Accuracy = 100% (30/30)' "$T/.out" && ok "gs $mc: 3 classes separated" ||
+            not_ok "gs $mc: 3 classes" "$(first_line "$T/.out")"
+    fi
+done
+run "$BIN" train -q --solver gs -t rbf -g 0.1 -m 0 --cap 0.5 -B 1 "$H" "$T/gsc.model"
+expect_ok_rc "train --solver gs -m 0 --cap 0.5 -B 1" && grep -qx "param cap 0.5" "$T/gsc.model" &&
+    grep -qx "param cache_size 0" "$T/gsc.model" && ! grep -qx "b 0" "$T/gsc.model" &&
+    ok "gs with the soft-margin cap, no cache and a bias" || not_ok "gs --cap -m -B" "$(grep -E '^param (cap|cache)|^b ' "$T/gsc.model" | tr '\n' '|')"
+expect_fail "train: gs without a kernel" 1 "solver gs trains kernel models: give a kernel with -t" "$T/o.model" -- \
+    "$BIN" train --solver gs "$H" "$T/o.model"
+expect_fail "option: --cap -1" 2 "invalid value '-1' for cap" "$T/o.model" -- \
+    "$BIN" train --solver gs -t 2 --cap -1 "$H" "$T/o.model"
+expect_fail "option: -m -1" 2 "invalid value '-1' for cache_size" "$T/o.model" -- \
+    "$BIN" train --solver gs -t 2 -m -1 "$H" "$T/o.model"
+expect_fail "option: --solver bogus" 2 "unknown solver 'bogus' (available: nesvm, hyperpass, pegasos, ssvm, nssvm, gs)" "$T/o.model" -- \
     "$BIN" train --solver bogus "$H" "$T/o.model"
 
 [ -z "$(tmp_leftovers)" ] && ok "no temporary files left at the end" || not_ok "no temporary files left at the end" "$(tmp_leftovers)"

@@ -1,0 +1,124 @@
+/*
+ * gs.c - GS-SVM, the greedy stagewise algorithm for kernel SVMs
+ * (papers/gs-svm-greedy-stagewise.md, Algorithm 1).
+ *
+ * Loss (eq. 10, the hard-margin dual):
+ *     L(alpha) = 1/2 sum_ij alpha_i alpha_j y_i y_j K'_ij - sum_i alpha_i,  alpha >= 0,
+ * with K' = K + B^2 when a bias feature B is asked for (-B B > 0: the bias is
+ * then b = B^2 sum_i alpha_i y_i, a regularized bias as in the dual (18) of
+ * the NSSVM paper; the GS-SVM paper has none, which is nesvm's default).
+ * Each step adds one kernel function: with g_i = y_i sum_k alpha_k y_k K'_ik - 1
+ * (eq. 15), the unselected sample with the most negative
+ *     h_i = min_{0 <= a <= cap_i} 1/2 a^2 K'_ii + a g_i      (eq. 20; eq. 23 for K_ii = 1)
+ * is selected (eq. 21) with a = min(cap_i, -g_i / K'_ii) (eq. 22; cap_i = C_i
+ * with --cap, the soft-margin bound of Section III, else infinite), and g is
+ * updated with its kernel column.  Each sample is selected at most once; the
+ * training stops when no unselected sample has g_i < 0 (the loss cannot
+ * decrease: exit converged) or after max_iter selections (exit max-iter).
+ * L decreases by -h at every step.  Cost: one kernel column (n values) and
+ * O(n) work per selected sample, O(n_sv n) in all.
+ */
+#include "solver.h"
+#include "../kernel/kernel.h"
+
+#include <math.h>
+#include <string.h>
+
+nesvm_status nv_gs_train(const nv_gs_problem *gp, const nesvm_params *prm, const nv_progress_sink *sink,
+                         nv_binary_result *res, nesvm_error *err)
+{
+    double t0 = nv_now();
+    const int64_t n = gp->n;
+    const double B2 = gp->B2;
+    double *g = nv_malloc_array((size_t)(n ? n : 1), sizeof(double));
+    double *kd = nv_malloc_array((size_t)(n ? n : 1), sizeof(double));
+    char *sel = nv_calloc((size_t)(n ? n : 1), 1);
+    nesvm_status st = NESVM_OK;
+    if (!g || !kd || !sel) {
+        st = nv_error(err, NESVM_ERR_NOMEM, "out of memory");
+        goto out;
+    }
+    memset(res->w, 0, (size_t)n * sizeof(double));
+    for (int64_t a = 0; a < n; a++) {
+        g[a] = -1.0;
+        kd[a] = nv_kcache_diag(gp->kc, gp->pos ? gp->pos[a] : a) + B2;
+    }
+    double loss = 0, bsum = 0;
+    int64_t m = 0;
+    nesvm_exit why = NESVM_EXIT_CONVERGED;
+    for (;;) {
+        /* eq. 20-21: the unselected sample of most negative h */
+        int64_t best = -1;
+        double hb = 0, ab = 0;
+        for (int64_t a = 0; a < n; a++) {
+            if (sel[a] || !(g[a] < 0) || !(kd[a] > 0)) continue;
+            double al = -g[a] / kd[a];
+            if (al > gp->cap[a]) al = gp->cap[a];
+            double h = al * (0.5 * al * kd[a] + g[a]);
+            if (h < hb) {
+                hb = h;
+                ab = al;
+                best = a;
+            }
+        }
+        if (best < 0) break; /* min over Q of g >= 0: the loss stops decreasing */
+        if (m >= prm->max_iter) {
+            why = NESVM_EXIT_MAX_ITER;
+            break;
+        }
+        if (prm->time_limit > 0 && nv_now() - t0 >= prm->time_limit) {
+            why = NESVM_EXIT_TIME_LIMIT;
+            break;
+        }
+        const double *col;
+        st = nv_kcache_column(gp->kc, gp->pos ? gp->pos[best] : best, &col, err);
+        if (st != NESVM_OK) break;
+        const double yb = gp->y[best], ay = ab * yb;
+        sel[best] = 1;
+        res->w[best] = ay;
+        bsum += ay;
+        loss += hb;
+        m++;
+        for (int64_t a = 0; a < n; a++)
+            if (!sel[a]) g[a] += ay * gp->y[a] * (col[gp->pos ? gp->pos[a] : a] + B2);
+        if (!isfinite(loss)) {
+            why = NESVM_EXIT_NUMERIC;
+            st = nv_error(err, NESVM_ERR_NUMERIC, "non-finite loss at step %lld (check the kernel and -B)",
+                          (long long)m);
+            break;
+        }
+        if (sink && sink->fn && (m % prm->progress_every == 0 || m == 1)) {
+            nesvm_progress pg;
+            memset(&pg, 0, sizeof pg);
+            pg.submodel = sink->submodel;
+            pg.n_submodels = sink->n_submodels;
+            pg.iteration = m;
+            pg.elapsed = nv_now() - t0;
+            pg.primal = pg.best_primal = pg.smoothed = loss;
+            pg.lower_bound = pg.gap = pg.mu = pg.lipschitz = NAN;
+            pg.n_sv = m;
+            pg.step = ab;
+            pg.residual = pg.grad_norm = NAN;
+            if (sink->fn(&pg, sink->user)) {
+                why = NESVM_EXIT_CANCELLED;
+                st = nv_error(err, NESVM_ERR_CANCELLED, "training cancelled at step %lld", (long long)m);
+                break;
+            }
+        }
+    }
+    if (st == NESVM_OK) {
+        res->exit_reason = why;
+        res->iterations = m;
+        res->primal = loss;
+        res->lower_bound = NAN;
+        res->gap = NAN;
+        res->n_sv = m;
+        res->b = B2 > 0 ? B2 * bsum : 0.0; /* not -0 */
+    }
+out:
+    res->seconds = nv_now() - t0;
+    nv_free(g);
+    nv_free(kd);
+    nv_free(sel);
+    return st;
+}
