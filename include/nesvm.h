@@ -198,7 +198,8 @@ NESVM_API nesvm_status nesvm_params_copy(const nesvm_params *src, nesvm_params *
  *                only; "ssvm" or "nssvm" (smoothing Newton): the squared
  *                hinge with a regularized bias, 1/2||z||^2 + 1/2 sum_i C_i
  *                max(0, 1 - y_i z.[x_i, B])^2 (LIBLINEAR -s 2 -B 1 with its
- *                c = C/2), linear, full or reduced kernel  [nesvm]
+ *                c = C/2), linear, full or reduced kernel; "gs" (GS-SVM:
+ *                greedy stagewise on the hard-margin dual, kernels only) [nesvm]
  *   svm_type     "c" (C-SVM: 1/2||w||^2 + C sum hinge), "lp" (LP-SVM:
  *                ||w||_1 + C sum hinge), "ls" (LS-SVM: 1/2||w||^2 +
  *                C sum (1 - y f(x))^2)                     [c]
@@ -252,6 +253,9 @@ NESVM_API nesvm_status nesvm_params_copy(const nesvm_params *src, nesvm_params *
  *                "2" (Hessian updated), "3" (SMW), "cg"    [optimal]
  *   tau          ssvm, nssvm: Newton weights below tau pruned, in [0, 1) [1e-10]
  *   merit        ssvm, nssvm: Armijo on "smooth" (f_p, h_p) or "f" [smooth]
+ *   cap          gs: alpha_i <= cap (times the class weight); 0 = none [0]
+ *   cache_size   gs: kernel column cache in MB, 0 = none   [100]
+ *   (gs: max_iter bounds the basis functions; bias B > 0 uses K + B^2)
  * Unknown names and bad values return NESVM_ERR_ARG with a message.
  */
 NESVM_API nesvm_status nesvm_params_set(nesvm_params *p, const char *name, const char *value,
@@ -381,7 +385,7 @@ NESVM_API nesvm_status nesvm_model_linear(const nesvm_model *m, int k, const dou
 
 /** The exact problem solved: "c_svm_hinge_l2", "lp_svm_hinge_l1", "ls_svm_squared_l2"
  * (nesvm), "c_svm_hinge_l2_regularized_bias" (hyperpass, pegasos) or
- * "c_svm_squared_hinge_l2_regularized_bias" (ssvm, nssvm). */
+ * "c_svm_squared_hinge_l2_regularized_bias" (ssvm, nssvm) or "svm_dual_greedy_stagewise" (gs). */
 NESVM_API const char *nesvm_model_problem(const nesvm_model *m);
 /** Kernel name: "linear", "poly", "rbf" or "sigmoid" (parameters: nesvm_params_get on
  * the model's params are not exposed; the model file lists them). */
