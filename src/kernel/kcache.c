@@ -2,6 +2,7 @@
 #include "kernel.h"
 #include "../linalg/linalg.h"
 
+#include <cblas.h>
 #include <string.h>
 
 nesvm_status nv_kcache_init(nv_kcache *c, const nv_kernel *k, const nesvm_dataset *X,
@@ -105,12 +106,17 @@ nesvm_status nv_kcache_column(nv_kcache *c, int64_t pos, const double **col, nes
     nv_row_axpy(c->X, c->rows[pos], 1.0, z);
     const double sqp = c->sq[pos];
     const nv_kernel *k = &c->k;
+    /* dense double rows: BLAS ddot (vectorized; the plain loop is one long
+     * dependent chain of additions) */
+    const int dense_d = c->X->storage == NESVM_STORAGE_DENSE && c->X->prec == NESVM_DOUBLE;
+    const double *V = (const double *)c->X->values;
+    const int d = c->X->d;
     int par = c->threads > 1 && (double)n * (double)(c->X->storage == NESVM_STORAGE_DENSE ? c->X->d : c->X->nnz / (c->X->n ? c->X->n : 1)) >= NV_PAR_MIN_WORK;
     (void)par;
 #ifdef _OPENMP
 #pragma omp parallel for schedule(static) num_threads(c->threads) if (par)
 #endif
-    for (int64_t i = 0; i < n; i++) out[i] = nv_kernel_value(k, nv_row_dot(c->X, c->rows[i], z), c->sq[i], sqp);
+    for (int64_t i = 0; i < n; i++) out[i] = nv_kernel_value(k, dense_d ? cblas_ddot(d, V + (size_t)c->rows[i] * (size_t)d, 1, z, 1) : nv_row_dot(c->X, c->rows[i], z), c->sq[i], sqp);
     *col = out;
     (void)err;
     return NESVM_OK;

@@ -59,9 +59,15 @@ nesvm_status nv_kernel_psd_error(const nv_kernel *k, nesvm_error *err)
                     nv_kernel_names[k->type]);
 }
 
-/* Copy row r of a dense dataset's first dc columns into dst as doubles. */
+/* Row r's first dc features as a dense vector (dense or CSR storage). */
 static void dense_row(const nesvm_dataset *X, int64_t r, int32_t dc, double *dst)
 {
+    if (X->storage != NESVM_STORAGE_DENSE) {
+        memset(dst, 0, (size_t)dc * sizeof(double));
+        for (int64_t p = X->indptr[r]; p < X->indptr[r + 1]; p++)
+            if (X->indices[p] < dc) dst[X->indices[p]] = nv_val(X, p);
+        return;
+    }
     int64_t o = r * (int64_t)X->d;
     if (X->prec == NESVM_DOUBLE)
         memcpy(dst, (const double *)X->values + o, (size_t)dc * sizeof(double));
@@ -92,8 +98,11 @@ nesvm_status nv_kernel_block(const nv_kernel *k, const nesvm_dataset *X, const i
     if (nx == 0 || nz == 0) return NESVM_OK;
     threads = nv_threads(threads);
     const int32_t dc = X->d < Z->d ? X->d : Z->d; /* columns that can meet */
-    if (X->storage == NESVM_STORAGE_DENSE && Z->storage == NESVM_STORAGE_DENSE && dc > 0) {
-        /* gather Z's rows once, X's in blocks of about 32 MB, then dgemm */
+    /* One side dense (so the width is modest; Z's rows as a dense block stay
+     * within 256 MB): gather Z's rows once, X's in blocks of about 32 MB,
+     * then dgemm.  Both sides CSR: sparse dot products. */
+    if ((X->storage == NESVM_STORAGE_DENSE || Z->storage == NESVM_STORAGE_DENSE) && dc > 0 &&
+        (double)nz * (double)dc <= 33554432.0) {
         int64_t bx = (int64_t)(4194304 / dc);
         if (bx < 64) bx = 64;
         if (bx > nx) bx = nx;
