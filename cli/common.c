@@ -119,7 +119,7 @@ void train_opts_help(FILE *f)
           "                       C-SVM, linear; pegasos: mini-batch subgradient steps,\n"
           "                       C-SVM, linear; ssvm, nssvm: smoothing Newton, squared\n"
           "                       hinge, linear and kernel (GSVM/RSVM); gs: greedy\n"
-          "                       stagewise kernel SVM, no C (kernels only)\n"
+          "                       stagewise kernel SVM, no C\n"
           "  --svm-type c|lp|ls   c: C-SVM, 1/2||w||^2 + C sum hinge (default);\n"
           "                       lp: LP-SVM, ||w||_1 + C sum hinge (sparse weights);\n"
           "                       ls: LS-SVM, 1/2||w||^2 + C sum (1 - y f(x))^2\n"

@@ -162,17 +162,17 @@ int run_training(const char *cmd, train_opts *o, const char *data, const char *m
                     printf("kernel %s, basis %lld vectors, non-zero coefficients %lld of %lld\n",
                            nesvm_model_kernel(m), (long long)nesvm_dataset_rows(nesvm_model_basis(m)),
                            nnz, all);
-                    if (stats.kernel_columns > 0)
-                        printf("kernel evaluations %lld, kernel columns computed %lld, cache hits %lld\n",
-                               (long long)stats.kernel_evals, (long long)stats.kernel_columns,
-                               (long long)stats.cache_hits);
-                    else
+                    if (stats.kernel_columns == 0)
                         printf("kernel evaluations %lld, %s\n", (long long)stats.kernel_evals,
                                stats.kernel_matrix == 1   ? "kernel matrix stored (single precision)"
                                : stats.kernel_matrix == 0 ? "kernel matrix computed on the fly"
                                                           : "kernel features");
                 } else
                     printf("non-zero weights %lld of %lld\n", nnz, all);
+                if (stats.kernel_columns > 0) /* GS-SVM's column cache */
+                    printf("kernel evaluations %lld, kernel columns computed %lld, cache hits %lld\n",
+                           (long long)stats.kernel_evals, (long long)stats.kernel_columns,
+                           (long long)stats.cache_hits);
                 if (stats.dots > 0)
                     printf("row products %lld (%.1f per row), row updates %lld\n",
                            (long long)stats.dots,

@@ -194,6 +194,9 @@ nesvm_status nv_train_rows(const nesvm_dataset *ds, const int64_t *rows, int64_t
     memset(&kc, 0, sizeof kc);
     const int kernel = params->kernel != NV_KERNEL_LINEAR;
     const int gs = solver && solver->kernels == NV_KERNELS_GS;
+    /* GS-SVM works on expansion coefficients for every kernel; with the
+     * linear kernel they are folded into a weight vector at the end */
+    const int expand = kernel || gs;
     /* a full kernel is solved on its expansion coefficients with K as an
      * operator (stored or on the fly); a reduced basis and LP-SVM with the
      * Nesterov method go through kernel features (kernel.h) */
@@ -217,11 +220,6 @@ nesvm_status nv_train_rows(const nesvm_dataset *ds, const int64_t *rows, int64_t
                       "solver %s trains linear models only (kernel %s): use --solver nesvm, ssvm or "
                       "nssvm for kernels",
                       solver->name, nv_kernel_names[params->kernel]);
-        goto done;
-    }
-    if (gs && !kernel) {
-        st = nv_error(err, NESVM_ERR_UNSUPPORTED,
-                      "solver gs trains kernel models: give a kernel with -t (rbf, poly or sigmoid)");
         goto done;
     }
     if (n == 0) {
@@ -316,7 +314,7 @@ nesvm_status nv_train_rows(const nesvm_dataset *ds, const int64_t *rows, int64_t
             goto done;
         }
     }
-    st = nv_model_alloc(k, nsub, ds->d, beta_space || gs ? n : kernel ? kf.r : ds->d, &m, err);
+    st = nv_model_alloc(k, nsub, ds->d, beta_space || (gs && kernel) ? n : kernel ? kf.r : ds->d, &m, err);
     if (st != NESVM_OK) goto done;
     memcpy(m->labels, classes, (size_t)k * sizeof(double));
     nesvm_params_destroy(m->params);
@@ -376,7 +374,7 @@ nesvm_status nv_train_rows(const nesvm_dataset *ds, const int64_t *rows, int64_t
                 int c = row_class[r];
                 if (ovr || c == i || c == j) {
                     /* kernel features are indexed by position in rows */
-                    sub_rows[cnt] = kernel ? r : (rows ? rows[r] : r);
+                    sub_rows[cnt] = expand ? r : (rows ? rows[r] : r);
                     if (capv)
                         capv[cnt] = params->cap > 0 ? params->cap * nv_params_class_weight(params, classes[c])
                                                     : INFINITY;
@@ -403,13 +401,21 @@ nesvm_status nv_train_rows(const nesvm_dataset *ds, const int64_t *rows, int64_t
             if (init && warm_point(init, classes, i, ovr ? -1 : j, ds->d, w0, &pb.b0)) pb.w0 = w0;
             nv_binary_result res;
             memset(&res, 0, sizeof res);
-            res.w = kernel ? v : sm->w;
+            res.w = expand ? v : sm->w;
             nv_progress_sink sink = {progress, user, s, nsub};
             if (gs) {
                 double B = nv_params_bias(m->params) ? m->params->bias : 0.0;
                 nv_gs_problem gp = {&kc, sub_rows, cnt, y, capv, B * B};
                 st = nv_gs_train(&gp, m->params, &sink, &res, err);
-                for (int64_t a = 0; a < cnt; a++) sm->w[sub_rows[a]] = v[a];
+                if (kernel) {
+                    for (int64_t a = 0; a < cnt; a++) sm->w[sub_rows[a]] = v[a];
+                } else {
+                    /* linear kernel: w = sum_a beta_a x_a */
+                    memset(sm->w, 0, (size_t)ds->d * sizeof(double));
+                    for (int64_t a = 0; a < cnt; a++)
+                        if (v[a] != 0)
+                            nv_row_axpy(ds, rows ? rows[sub_rows[a]] : sub_rows[a], v[a], sm->w);
+                }
             } else if (beta_space) {
                 nv_kernel_problem kp = {&km, sub_rows, cnt, y, cost};
                 nv_kmat own;
@@ -449,8 +455,8 @@ nesvm_status nv_train_rows(const nesvm_dataset *ds, const int64_t *rows, int64_t
         if (k == 2) break;
     }
     nv_free(cw);
-    if ((beta_space || gs) && st == NESVM_OK) st = compact_expansion(m, ds, rows, n, err);
-    if (stats && kernel) {
+    if ((beta_space || (gs && kernel)) && st == NESVM_OK) st = compact_expansion(m, ds, rows, n, err);
+    if (stats && expand) {
         stats->kernel_evals = gs ? kc.evals : beta_space ? kevals + km.evals : kf.evals;
         stats->kernel_matrix = kstored;
         stats->kernel_columns = kc.misses;

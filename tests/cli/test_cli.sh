@@ -1186,8 +1186,17 @@ run "$BIN" train -q --solver gs -t rbf -g 0.1 -m 0 --cap 0.5 -B 1 "$H" "$T/gsc.m
 expect_ok_rc "train --solver gs -m 0 --cap 0.5 -B 1" && grep -qx "param cap 0.5" "$T/gsc.model" &&
     grep -qx "param cache_size 0" "$T/gsc.model" && ! grep -qx "b 0" "$T/gsc.model" &&
     ok "gs with the soft-margin cap, no cache and a bias" || not_ok "gs --cap -m -B" "$(grep -E '^param (cap|cache)|^b ' "$T/gsc.model" | tr '\n' '|')"
-expect_fail "train: gs without a kernel" 1 "solver gs trains kernel models: give a kernel with -t" "$T/o.model" -- \
-    "$BIN" train --solver gs "$H" "$T/o.model"
+# the linear kernel: a weight vector, the same decisions as poly of degree 1
+run "$BIN" train --solver gs -B 1 "$H" "$T/gsl.model"
+expect_ok_rc "train --solver gs (linear kernel)" && grep -q "^kernel evaluations [0-9]*, kernel columns computed [1-9]" "$T/.out" &&
+    grep -q "^non-zero weights" "$T/.out" && ! grep -q "^SV" "$T/gsl.model" && ok "gs linear: weights, columns counted" ||
+    not_ok "gs linear" "$(tr '\n' '|' < "$T/.out")"
+run "$BIN" train -q --solver gs -t poly -g 1 -r 0 -d 1 -B 1 "$H" "$T/gsp.model"
+run "$BIN" predict --decision-values "$H" "$T/gsl.model" "$T/gsl.pred"
+run "$BIN" predict --decision-values "$H" "$T/gsp.model" "$T/gsp.pred"
+paste "$T/gsl.pred" "$T/gsp.pred" | awk '{ d = $2 - $4; if (d < 0) d = -d; if (d > 1e-9 * (1 + ($4 < 0 ? -$4 : $4))) bad++; n++ }
+    END { exit !(n == 270 && bad == 0) }' && ok "gs linear = poly degree 1 on heart_scale" ||
+    not_ok "gs linear vs poly" "$(paste "$T/gsl.pred" "$T/gsp.pred" | sed -n 1,2p | tr '\n' '|')"
 expect_fail "option: --cap -1" 2 "invalid value '-1' for cap" "$T/o.model" -- \
     "$BIN" train --solver gs -t 2 --cap -1 "$H" "$T/o.model"
 expect_fail "option: -m -1" 2 "invalid value '-1' for cache_size" "$T/o.model" -- \

@@ -1,6 +1,7 @@
 /* test_gs.c - GS-SVM: the loss and stopping rule against an explicit kernel
  * matrix, a separable set with a closed-form hard-margin solution, kernel
- * columns against the naive kernel, the column cache, the cap, the bias. */
+ * columns against the naive kernel, the column cache, the cap, the bias,
+ * the linear kernel. */
 #include "check.h"
 
 #include "kernel/kernel.h"
@@ -302,6 +303,46 @@ static void test_bias(void)
     free_toy(&t);
 }
 
+/* The linear kernel: the same steps as poly of degree 1 (gamma 1, coef0 0,
+ * the same K), folded into a weight vector w = sum_j beta_j x_j. */
+static void test_linear(void)
+{
+    for (int csr = 0; csr <= 1; csr++) {
+        toy t;
+        make_toy(&t, 150, 5, 1, csr, 23);
+        const char *kl[] = {"bias", "1", NULL};
+        const char *kp[] = {"kernel", "poly", "gamma", "1", "coef0", "0", "degree", "1", "bias", "1", NULL};
+        nesvm_stats sl, sp;
+        nesvm_model *ml = train_gs(t.ds, kl, &sl, NULL), *mp = train_gs(t.ds, kp, &sp, NULL);
+        CHECK(nesvm_model_basis(ml) == NULL);
+        CHECK(sl.kernel_columns == sp.kernel_columns && sl.kernel_columns > 0);
+        CHECK(sl.iterations == sp.iterations);
+        CHECK_REL(sl.primal, sp.primal, 1e-12);
+        const double *wl, *cp;
+        int64_t nl, np;
+        double bl, bp;
+        nesvm_model_expansion(ml, 0, &wl, &nl, &bl, NULL, NULL, NULL);
+        nesvm_model_expansion(mp, 0, &cp, &np, &bp, NULL, NULL, NULL);
+        CHECK(nl == t.d);
+        CHECK_REL(bl, bp, 1e-12);
+        double w[8] = {0};
+        const nesvm_dataset *B = nesvm_model_basis(mp);
+        for (int64_t j = 0; j < np; j++) nv_row_axpy(B, j, cp[j], w);
+        for (int q = 0; q < t.d; q++) CHECK_MSG(fabs(wl[q] - w[q]) <= 1e-10 * (1 + fabs(w[q])), "w[%d] %g vs %g", q, wl[q], w[q]);
+        double *dl = malloc(sizeof(double) * (size_t)t.n), *dp = malloc(sizeof(double) * (size_t)t.n),
+               *lab = malloc(sizeof(double) * (size_t)t.n);
+        CHECK(nesvm_model_predict(ml, t.ds, 1, lab, dl, NULL) == NESVM_OK);
+        CHECK(nesvm_model_predict(mp, t.ds, 1, lab, dp, NULL) == NESVM_OK);
+        for (int64_t i = 0; i < t.n; i++) CHECK(fabs(dl[i] - dp[i]) <= 1e-10 * (1 + fabs(dp[i])));
+        free(dl);
+        free(dp);
+        free(lab);
+        nesvm_model_destroy(ml);
+        nesvm_model_destroy(mp);
+        free_toy(&t);
+    }
+}
+
 int main(void)
 {
     test_loss_and_stop();
@@ -309,5 +350,6 @@ int main(void)
     test_columns();
     test_cache();
     test_bias();
+    test_linear();
     CHECK_DONE();
 }
