@@ -1182,6 +1182,10 @@ for mc in ovo ovr; do
             not_ok "gs $mc: 3 classes" "$(first_line "$T/.out")"
     fi
 done
+# cross-validation with gs: the three separated clusters are right in every fold
+run "$BIN" cv -q -v 3 --solver gs -t rbf -g 1 "$T/three.txt"
+[ "$RC" -eq 0 ] && grep -qx 'Cross Validation Accuracy = 100%' "$T/.out" && ok "cv --solver gs (3 classes)" ||
+    not_ok "cv --solver gs" "exit $RC, stdout: $(first_line "$T/.out")"
 run "$BIN" train -q --solver gs -t rbf -g 0.1 -m 0 --cap 0.5 -B 1 "$H" "$T/gsc.model"
 expect_ok_rc "train --solver gs -m 0 --cap 0.5 -B 1" && grep -qx "param cap 0.5" "$T/gsc.model" &&
     grep -qx "param cache_size 0" "$T/gsc.model" && ! grep -qx "b 0" "$T/gsc.model" &&
