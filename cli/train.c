@@ -170,9 +170,10 @@ int run_training(const char *cmd, train_opts *o, const char *data, const char *m
                 } else
                     printf("non-zero weights %lld of %lld\n", nnz, all);
                 if (stats.kernel_columns > 0) /* GS-SVM's column cache */
-                    printf("kernel evaluations %lld, kernel columns computed %lld, cache hits %lld\n",
-                           (long long)stats.kernel_evals, (long long)stats.kernel_columns,
-                           (long long)stats.cache_hits);
+                    printf("kernel evaluations %lld (%lld without the cache), kernel columns computed "
+                           "%lld, cache hits %lld\n",
+                           (long long)stats.kernel_evals, (long long)stats.kernel_asked,
+                           (long long)stats.kernel_columns, (long long)stats.cache_hits);
                 if (stats.dots > 0)
                     printf("row products %lld (%.1f per row), row updates %lld\n",
                            (long long)stats.dots,

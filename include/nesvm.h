@@ -330,8 +330,11 @@ typedef struct nesvm_stats {
     int64_t dots;           /**< row products y_i <x_i, v> computed (hyperpass, pegasos; 0 for
                                  nesvm): the paper's cost measure, dots / rows = passes */
     int64_t row_updates;    /**< row updates v += a x_i (hyperpass, pegasos; 0 for nesvm) */
-    int64_t kernel_columns; /**< gs: kernel columns computed (cache misses); else 0 */
-    int64_t cache_hits;     /**< gs: kernel columns found in the cache; else 0 */
+    int64_t kernel_columns; /**< gs: kernel columns computed (cache misses; one-vs-one: column
+                                 segments, one per class of the pair); else 0 */
+    int64_t cache_hits;     /**< gs: kernel columns (segments) found in the cache; else 0 */
+    int64_t kernel_asked;   /**< gs: kernel values asked for, what a training without the
+                                 cache computes (the GS-SVM paper's K2); else 0 */
 } nesvm_stats;
 
 /* ------------------------------------------------------------------- model */

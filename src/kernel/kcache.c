@@ -1,13 +1,14 @@
-/* kcache.c - kernel columns of the training rows with a least-recently-used cache (kernel.h). */
+/* kcache.c - kernel column segments of the training rows with a least-recently-used cache (kernel.h). */
 #include "kernel.h"
 #include "../linalg/linalg.h"
 
 #include <cblas.h>
+#include <stdint.h>
 #include <string.h>
 
 nesvm_status nv_kcache_init(nv_kcache *c, const nv_kernel *k, const nesvm_dataset *X,
-                            const int64_t *rows, int64_t n, double mem_mb, int threads,
-                            nesvm_error *err)
+                            const int64_t *rows, int64_t n, const int *group, int ngroups,
+                            double mem_mb, int threads, nesvm_error *err)
 {
     memset(c, 0, sizeof *c);
     c->k = *k;
@@ -15,45 +16,61 @@ nesvm_status nv_kcache_init(nv_kcache *c, const nv_kernel *k, const nesvm_datase
     c->n = n;
     c->threads = threads;
     c->head = c->tail = -1;
-    size_t nn = (size_t)(n ? n : 1);
-    double cols = mem_mb * 1048576.0 / (8.0 * (double)nn);
-    c->nslots = cols >= (double)n ? n : cols >= 1 ? (int64_t)cols : 0;
+    if (!group || ngroups < 1 || (double)n * (double)ngroups > NV_KCACHE_MAX_KEYS) ngroups = 1;
+    c->ngroups = ngroups;
+    size_t nn = (size_t)(n ? n : 1), keys = nn * (size_t)ngroups;
+    double b = mem_mb * 1048576.0 / 8.0;
+    c->budget = b >= 9e18 ? INT64_MAX : (int64_t)b;
     c->rows = nv_malloc_array(nn, sizeof(int64_t));
     c->sq = nv_malloc_array(nn, sizeof(double));
-    c->slot_of = nv_malloc_array(nn, sizeof(int64_t));
-    size_t ns = (size_t)(c->nslots ? c->nslots : 1);
-    c->store = nv_malloc_array(ns * nn, sizeof(double));
-    c->key = nv_malloc_array(ns, sizeof(int64_t));
-    c->prev = nv_malloc_array(ns, sizeof(int64_t));
-    c->next = nv_malloc_array(ns, sizeof(int64_t));
+    c->within = nv_malloc_array(nn, sizeof(int64_t));
+    c->order = nv_malloc_array(nn, sizeof(int64_t));
+    c->gstart = nv_calloc((size_t)ngroups + 1, sizeof(int64_t));
+    c->seg = nv_calloc(keys, sizeof(double *));
+    c->prev = nv_malloc_array(keys, sizeof(int64_t));
+    c->next = nv_malloc_array(keys, sizeof(int64_t));
+    c->scratch = nv_malloc_array(nn, sizeof(double));
+    c->out = nv_malloc_array(nn, sizeof(double));
     c->z = nv_malloc_array((size_t)(X->d ? X->d : 1), sizeof(double));
-    if (!c->z || !c->rows || !c->sq || !c->slot_of || !c->store || !c->key || !c->prev || !c->next) {
+    if (ngroups > 1) c->group = nv_malloc_array(nn, sizeof(int));
+    if (!c->z || !c->rows || !c->sq || !c->within || !c->order || !c->gstart || !c->seg || !c->prev ||
+        !c->next || !c->scratch || !c->out || (ngroups > 1 && !c->group)) {
         nv_kcache_free(c);
         return nv_error(err, NESVM_ERR_NOMEM, "out of memory for the kernel column cache (%lld rows)",
                         (long long)n);
     }
     for (int64_t i = 0; i < n; i++) {
         c->rows[i] = rows ? rows[i] : i;
-        c->slot_of[i] = -1;
+        int g = ngroups > 1 ? group[i] : 0;
+        if (c->group) c->group[i] = g;
+        c->within[i] = c->gstart[g + 1]++; /* counts first */
     }
+    for (int g = 0; g < ngroups; g++) c->gstart[g + 1] += c->gstart[g];
+    for (int64_t i = 0; i < n; i++) c->order[c->gstart[c->group ? c->group[i] : 0] + c->within[i]] = i;
     nv_kernel_sqnorms(X, c->rows, n, c->sq);
     return NESVM_OK;
 }
 
 void nv_kcache_free(nv_kcache *c)
 {
+    if (c->seg)
+        for (int64_t key = c->head; key >= 0; key = c->next[key]) nv_free(c->seg[key]);
     nv_free(c->rows);
     nv_free(c->sq);
-    nv_free(c->slot_of);
-    nv_free(c->store);
-    nv_free(c->key);
+    nv_free(c->group);
+    nv_free(c->within);
+    nv_free(c->gstart);
+    nv_free(c->order);
+    nv_free(c->seg);
     nv_free(c->prev);
     nv_free(c->next);
+    nv_free(c->scratch);
+    nv_free(c->out);
     nv_free(c->z);
     memset(c, 0, sizeof *c);
 }
 
-static void unlink_slot(nv_kcache *c, int64_t s)
+static void unlink_key(nv_kcache *c, int64_t s)
 {
     if (c->prev[s] >= 0) c->next[c->prev[s]] = c->next[s];
     else c->head = c->next[s];
@@ -70,55 +87,103 @@ static void push_front(nv_kcache *c, int64_t s)
     if (c->tail < 0) c->tail = s;
 }
 
-nesvm_status nv_kcache_column(nv_kcache *c, int64_t pos, const double **col, nesvm_error *err)
+/* out[t] = K(x_{order[g0 + t]}, x_pos) for t < len: x_pos scattered into a
+ * dense vector, then one dot product per row (threaded); one read of those
+ * rows, CSR or dense alike. */
+static void compute_segment(nv_kcache *c, int64_t pos, int64_t g0, int64_t len, double *out)
 {
-    const int64_t n = c->n;
-    int64_t s = c->slot_of[pos];
-    if (s >= 0) {
-        c->hits++;
-        unlink_slot(c, s);
-        push_front(c, s);
-        *col = c->store + (size_t)s * (size_t)n;
-        return NESVM_OK;
-    }
-    if (c->nslots == 0) {
-        s = 0;
-    } else if (c->used < c->nslots) {
-        s = c->used++;
-        push_front(c, s);
-    } else {
-        s = c->tail; /* evict the least recently used */
-        if (c->key[s] >= 0) c->slot_of[c->key[s]] = -1;
-        unlink_slot(c, s);
-        push_front(c, s);
-    }
-    if (c->nslots) {
-        c->key[s] = pos;
-        c->slot_of[pos] = s;
-    }
-    double *out = c->store + (size_t)s * (size_t)n;
-    c->misses++;
-    c->evals += n;
-    /* x_pos scattered into a dense vector, then one dot product per row
-     * (threaded): one read of X per column, CSR or dense alike */
     double *z = c->z;
-    memset(z, 0, (size_t)(c->X->d ? c->X->d : 1) * sizeof(double));
-    nv_row_axpy(c->X, c->rows[pos], 1.0, z);
+    const nesvm_dataset *X = c->X;
+    memset(z, 0, (size_t)(X->d ? X->d : 1) * sizeof(double));
+    nv_row_axpy(X, c->rows[pos], 1.0, z);
     const double sqp = c->sq[pos];
     const nv_kernel *k = &c->k;
     /* dense double rows: BLAS ddot (vectorized; the plain loop is one long
      * dependent chain of additions) */
-    const int dense_d = c->X->storage == NESVM_STORAGE_DENSE && c->X->prec == NESVM_DOUBLE;
-    const double *V = (const double *)c->X->values;
-    const int d = c->X->d;
-    int par = c->threads > 1 && (double)n * (double)(c->X->storage == NESVM_STORAGE_DENSE ? c->X->d : c->X->nnz / (c->X->n ? c->X->n : 1)) >= NV_PAR_MIN_WORK;
+    const int dense_d = X->storage == NESVM_STORAGE_DENSE && X->prec == NESVM_DOUBLE;
+    const double *V = (const double *)X->values;
+    const int d = X->d;
+    const int64_t *ord = c->order + g0;
+    int par = c->threads > 1 &&
+              (double)len * (double)(X->storage == NESVM_STORAGE_DENSE ? X->d : X->nnz / (X->n ? X->n : 1)) >=
+                  NV_PAR_MIN_WORK;
     (void)par;
 #ifdef _OPENMP
 #pragma omp parallel for schedule(static) num_threads(c->threads) if (par)
 #endif
-    for (int64_t i = 0; i < n; i++) out[i] = nv_kernel_value(k, dense_d ? cblas_ddot(d, V + (size_t)c->rows[i] * (size_t)d, 1, z, 1) : nv_row_dot(c->X, c->rows[i], z), c->sq[i], sqp);
-    *col = out;
+    for (int64_t t = 0; t < len; t++) {
+        int64_t i = ord[t], r = c->rows[i];
+        double dot = dense_d ? cblas_ddot(d, V + (size_t)r * (size_t)d, 1, z, 1) : nv_row_dot(X, r, z);
+        out[t] = nv_kernel_value(k, dot, c->sq[i], sqp);
+    }
+}
+
+/* Segment (pos, g), from the cache or computed (and cached when it fits). */
+static const double *segment(nv_kcache *c, int64_t pos, int g)
+{
+    const int64_t key = pos * c->ngroups + g, g0 = c->gstart[g], len = c->gstart[g + 1] - g0;
+    if (c->seg[key]) {
+        c->hits++;
+        unlink_key(c, key);
+        push_front(c, key);
+        return c->seg[key];
+    }
+    c->misses++;
+    c->evals += len;
+    double *buf = NULL;
+    if (len > 0 && len <= c->budget) {
+        while (c->used + len > c->budget && c->tail >= 0) { /* evict the least recently used */
+            int64_t old = c->tail;
+            unlink_key(c, old);
+            c->used -= c->gstart[old % c->ngroups + 1] - c->gstart[old % c->ngroups];
+            nv_free(c->seg[old]);
+            c->seg[old] = NULL;
+        }
+        buf = nv_malloc_array((size_t)len, sizeof(double));
+    }
+    if (buf) {
+        c->seg[key] = buf;
+        c->used += len;
+        push_front(c, key);
+    } else {
+        buf = c->scratch; /* no cache, too long for it, or no memory: not kept */
+    }
+    compute_segment(c, pos, g0, len, buf);
+    return buf;
+}
+
+nesvm_status nv_kcache_column(nv_kcache *c, int64_t pos, const int64_t *sub, int64_t nsub,
+                              const int *groups, int ng, const double **col, nesvm_error *err)
+{
     (void)err;
+    if (!sub) nsub = c->n;
+    c->asked += nsub;
+    if (c->ngroups == 1) {
+        const double *s = segment(c, pos, 0); /* the whole column, in position order */
+        if (!sub) {
+            *col = s;
+            return NESVM_OK;
+        }
+        for (int64_t a = 0; a < nsub; a++) c->out[a] = s[sub[a]];
+        *col = c->out;
+        return NESVM_OK;
+    }
+    /* one segment at a time, gathered before the next can evict it */
+    if (!sub) {
+        groups = NULL;
+        ng = c->ngroups;
+    }
+    for (int q = 0; q < ng; q++) {
+        int g = groups ? groups[q] : q;
+        const double *s = segment(c, pos, g);
+        if (!sub) {
+            for (int64_t t = c->gstart[g]; t < c->gstart[g + 1]; t++) c->out[c->order[t]] = s[t - c->gstart[g]];
+        } else {
+            for (int64_t a = 0; a < nsub; a++)
+                if (c->group[sub[a]] == g) c->out[a] = s[c->within[sub[a]]];
+        }
+    }
+    *col = c->out;
     return NESVM_OK;
 }
 

@@ -134,14 +134,19 @@ nesvm_status nv_kmat_block(nv_kmat *km, const int64_t *ri, int64_t nr, const int
 double nv_kmat_diag(const nv_kmat *km, int64_t i);
 
 /*
- * Kernel columns with an LRU cache (GS-SVM): column j is K(x_i, x_j) for
- * every training position i (0..n-1, the rows given to nv_kcache_init),
- * computed from the squared norms (precomputed) and one dot product per row
- * with x_j scattered into a dense vector (CSR and dense rows alike; threaded
- * over rows with `threads` when the column is large enough)
- * and kept in a least-recently-used cache of mem_mb megabytes (LIBSVM's -m;
- * 0 = no cache).  Counters: hits, misses (columns computed) and kernel values
- * computed.  A returned column stays valid until the next call.
+ * Kernel columns with an LRU cache (GS-SVM).  The n training positions
+ * (the rows given to nv_kcache_init) fall into groups: one, or the classes
+ * of a one-vs-one training.  The cache holds column segments: segment
+ * (j, g) is K(x_i, x_j) for the positions i of group g.  A one-vs-one pair
+ * asks for the segments of its two classes, so x_j's segment over its own
+ * class serves every pair x_j is selected in, and no pair computes the
+ * rows of the other classes.  Values come from the squared norms
+ * (precomputed) and one dot product per row with x_j scattered into a dense
+ * vector (BLAS ddot for dense double rows; threaded over rows with `threads`
+ * when the segment is large enough).  Segments are kept least-recently-used
+ * within mem_mb megabytes (LIBSVM's -m; 0 = no cache).  Counters: hits and
+ * misses (segments), evals (values computed) and asked (values requested:
+ * what a run without the cache computes).
  */
 typedef struct nv_kcache {
     nv_kernel k;
@@ -150,22 +155,35 @@ typedef struct nv_kcache {
     int64_t *rows;        /* n dataset rows */
     double *sq;           /* n squared norms */
     int threads;
-    int64_t nslots;       /* columns the cache holds (0: none) */
-    double *store;        /* nslots x n, or one scratch column */
-    int64_t *slot_of;     /* n: position -> slot or -1 */
-    int64_t *key;         /* nslots: slot -> position or -1 */
-    int64_t *prev, *next; /* LRU list over slots; head = most recent */
-    int64_t head, tail, used;
+    int ngroups;          /* groups of positions (segments per column) */
+    int *group;           /* n: position -> group (NULL with one group) */
+    int64_t *within;      /* n: position -> index within its group */
+    int64_t *gstart;      /* ngroups + 1: group g is order[gstart[g] .. gstart[g+1]) */
+    int64_t *order;       /* n positions, stably sorted by group */
+    int64_t budget;       /* doubles the cache may hold */
+    int64_t used;         /* doubles held */
+    double **seg;         /* n * ngroups: segment (j, g) at j * ngroups + g, or NULL */
+    int64_t *prev, *next; /* LRU list over cached keys; head = most recent */
+    int64_t head, tail;
+    double *scratch;      /* n: a segment that is not cached */
+    double *out;          /* n: a column gathered for a subset of positions */
     double *z;            /* X->d scratch: the column's row, dense */
-    int64_t hits, misses, evals;
+    int64_t hits, misses, evals, asked;
 } nv_kcache;
 
+/* Segments per column are capped: with more than NV_KCACHE_MAX_KEYS
+ * (position, group) keys the cache keeps whole columns (one group). */
+#define NV_KCACHE_MAX_KEYS 16777216
+/* group: n group numbers in [0, ngroups) (NULL or ngroups <= 1: one group). */
 nesvm_status nv_kcache_init(nv_kcache *c, const nv_kernel *k, const nesvm_dataset *X,
-                            const int64_t *rows, int64_t n, double mem_mb, int threads,
-                            nesvm_error *err);
+                            const int64_t *rows, int64_t n, const int *group, int ngroups,
+                            double mem_mb, int threads, nesvm_error *err);
 void nv_kcache_free(nv_kcache *c);
-/* *col = the n values K(x_i, x_pos), i = 0..n-1. */
-nesvm_status nv_kcache_column(nv_kcache *c, int64_t pos, const double **col, nesvm_error *err);
+/* *col[a] = K(x_{sub[a]}, x_pos) for a < nsub, where sub's positions all lie
+ * in the groups groups[0..ng) (sub == NULL: every position in order, nsub = n,
+ * and groups may be NULL).  The column stays valid until the next call. */
+nesvm_status nv_kcache_column(nv_kcache *c, int64_t pos, const int64_t *sub, int64_t nsub,
+                              const int *groups, int ng, const double **col, nesvm_error *err);
 /* K(x_pos, x_pos). */
 double nv_kcache_diag(const nv_kcache *c, int64_t pos);
 

@@ -259,7 +259,10 @@ nesvm_status nv_train_rows(const nesvm_dataset *ds, const int64_t *rows, int64_t
     int64_t kevals = 0;
     if (gs) {
         /* one column cache over all rows, shared by the sub-problems */
-        st = nv_kcache_init(&kc, &kk, ds, rows, n, params->cache_size, params->threads, err);
+        /* one-vs-one: column segments per class (kernel.h) */
+        int ovo = k > 2 && params->multiclass != NV_OVR;
+        st = nv_kcache_init(&kc, &kk, ds, rows, n, ovo ? row_class : NULL, ovo ? k : 1, params->cache_size,
+                            params->threads, err);
         if (st != NESVM_OK) goto done;
         v = nv_malloc_array((size_t)n, sizeof(double));
         capv = nv_malloc_array((size_t)n, sizeof(double));
@@ -405,7 +408,9 @@ nesvm_status nv_train_rows(const nesvm_dataset *ds, const int64_t *rows, int64_t
             nv_progress_sink sink = {progress, user, s, nsub};
             if (gs) {
                 double B = nv_params_bias(m->params) ? m->params->bias : 0.0;
-                nv_gs_problem gp = {&kc, sub_rows, cnt, y, capv, B * B};
+                /* every row (binary, one-vs-rest): whole columns in row order */
+                int pair[2] = {i, j};
+                nv_gs_problem gp = {&kc, cnt == n ? NULL : sub_rows, cnt == n ? NULL : pair, 2, cnt, y, capv, B * B};
                 st = nv_gs_train(&gp, m->params, &sink, &res, err);
                 if (kernel) {
                     for (int64_t a = 0; a < cnt; a++) sm->w[sub_rows[a]] = v[a];
@@ -461,6 +466,7 @@ nesvm_status nv_train_rows(const nesvm_dataset *ds, const int64_t *rows, int64_t
         stats->kernel_matrix = kstored;
         stats->kernel_columns = kc.misses;
         stats->cache_hits = kc.hits;
+        stats->kernel_asked = kc.asked;
     }
 done:
     if (stats) stats->seconds = nv_now() - t0;

@@ -71,7 +71,8 @@ nesvm_status nv_gs_train(const nv_gs_problem *gp, const nesvm_params *prm, const
             break;
         }
         const double *col;
-        st = nv_kcache_column(gp->kc, gp->pos ? gp->pos[best] : best, &col, err);
+        st = nv_kcache_column(gp->kc, gp->pos ? gp->pos[best] : best, gp->pos, n, gp->groups, gp->ngroups,
+                              &col, err);
         if (st != NESVM_OK) break;
         const double yb = gp->y[best], ay = ab * yb;
         sel[best] = 1;
@@ -80,7 +81,7 @@ nesvm_status nv_gs_train(const nv_gs_problem *gp, const nesvm_params *prm, const
         loss += hb;
         m++;
         for (int64_t a = 0; a < n; a++)
-            if (!sel[a]) g[a] += ay * gp->y[a] * (col[gp->pos ? gp->pos[a] : a] + B2);
+            if (!sel[a]) g[a] += ay * gp->y[a] * (col[a] + B2);
         if (!isfinite(loss)) {
             why = NESVM_EXIT_NUMERIC;
             st = nv_error(err, NESVM_ERR_NUMERIC, "non-finite loss at step %lld (check the kernel and -B)",

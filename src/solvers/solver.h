@@ -112,6 +112,8 @@ struct nv_kcache;
 typedef struct nv_gs_problem {
     struct nv_kcache *kc;
     const int64_t *pos;  /* n positions into kc (NULL: 0..n-1) */
+    const int *groups;   /* the kc groups pos lies in (NULL with pos NULL) */
+    int ngroups;
     int64_t n;
     const double *y;
     const double *cap;   /* per-sample bound on alpha (INFINITY: hard margin) */

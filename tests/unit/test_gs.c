@@ -190,10 +190,10 @@ static void test_columns(void)
         for (int kk = 0; kk < 3; kk++)
             for (int threads = 1; threads <= 2; threads++) {
                 nv_kcache c;
-                CHECK(nv_kcache_init(&c, &ks[kk], t.ds, rows, 40, 0, threads, NULL) == NESVM_OK);
+                CHECK(nv_kcache_init(&c, &ks[kk], t.ds, rows, 40, NULL, 1, 0, threads, NULL) == NESVM_OK);
                 for (int64_t p = 0; p < 40; p += 7) {
                     const double *col;
-                    CHECK(nv_kcache_column(&c, p, &col, NULL) == NESVM_OK);
+                    CHECK(nv_kcache_column(&c, p, NULL, 0, NULL, 0, &col, NULL) == NESVM_OK);
                     for (int64_t i = 0; i < 40; i++) {
                         const double *a = t.X + rows[i] * 6, *b = t.X + rows[p] * 6;
                         double dot = nv_dot(a, b, 6), want;
@@ -204,7 +204,38 @@ static void test_columns(void)
                     }
                     CHECK_REL(nv_kcache_diag(&c, p), kk == 0 ? 1.0 : kk == 1 ? pow(0.5 * nv_dot(t.X + rows[p] * 6, t.X + rows[p] * 6, 6) + 1, 3) : tanh(0.1 * nv_dot(t.X + rows[p] * 6, t.X + rows[p] * 6, 6) + 0.2), 1e-13);
                 }
-                CHECK(c.misses == 6 && c.hits == 0 && c.evals == 240);
+                CHECK(c.misses == 6 && c.hits == 0 && c.evals == 240 && c.asked == 240);
+                nv_kcache_free(&c);
+                /* three groups (position mod 3): a subset of groups 2 and 0 in
+                 * descending order, and every position, from their segments */
+                int grp[40];
+                for (int a = 0; a < 40; a++) grp[a] = a % 3;
+                CHECK(nv_kcache_init(&c, &ks[kk], t.ds, rows, 40, grp, 3, 1, threads, NULL) == NESVM_OK);
+                CHECK(c.ngroups == 3);
+                int64_t sub[40];
+                int nsub = 0;
+                for (int a = 39; a >= 0; a--)
+                    if (a % 3 != 1) sub[nsub++] = a;
+                const int gq[2] = {2, 0};
+                for (int pass = 0; pass < 2; pass++)
+                    for (int64_t p = 1; p < 40; p += 9) {
+                        const double *col;
+                        CHECK(nv_kcache_column(&c, p, pass ? NULL : sub, pass ? 0 : nsub, pass ? NULL : gq, 2, &col,
+                                               NULL) == NESVM_OK);
+                        for (int a = 0; a < (pass ? 40 : nsub); a++) {
+                            int64_t i = pass ? a : sub[a];
+                            const double *u = t.X + rows[i] * 6, *v = t.X + rows[p] * 6;
+                            double dot = nv_dot(u, v, 6), want;
+                            if (kk == 0) want = rbf(u, v, 6, 0.3);
+                            else if (kk == 1) want = pow(0.5 * dot + 1, 3);
+                            else want = tanh(0.1 * dot + 0.2);
+                            CHECK_MSG(fabs(col[a] - want) <= 1e-12 * (1 + fabs(want)), "group %d: %.17g vs %.17g",
+                                      pass, col[a], want);
+                        }
+                    }
+                /* pass 0: groups 2 and 0 (13 + 14 values) for 5 columns; pass 1:
+                 * those from the cache, group 1 (13 values) computed */
+                CHECK(c.misses == 15 && c.hits == 10 && c.evals == 5 * 40 && c.asked == 5 * (27 + 40));
                 nv_kcache_free(&c);
             }
         free_toy(&t);
@@ -219,20 +250,43 @@ static void test_cache(void)
     nv_kernel k = {NV_KERNEL_RBF, 0.5, 0, 3};
     nv_kcache c;
     /* room for 2 columns of 50 doubles */
-    CHECK(nv_kcache_init(&c, &k, t.ds, NULL, 50, 2 * 50 * 8 / 1048576.0, 1, NULL) == NESVM_OK);
-    CHECK(c.nslots == 2);
+    CHECK(nv_kcache_init(&c, &k, t.ds, NULL, 50, NULL, 1, 2 * 50 * 8 / 1048576.0, 1, NULL) == NESVM_OK);
+    CHECK(c.budget == 100);
     const double *col;
     double first;
-    nv_kcache_column(&c, 3, &col, NULL);
+    nv_kcache_column(&c, 3, NULL, 0, NULL, 0, &col, NULL);
     first = col[10];
-    nv_kcache_column(&c, 4, &col, NULL);
-    nv_kcache_column(&c, 3, &col, NULL); /* hit; 4 is now least recent */
+    nv_kcache_column(&c, 4, NULL, 0, NULL, 0, &col, NULL);
+    nv_kcache_column(&c, 3, NULL, 0, NULL, 0, &col, NULL); /* hit; 4 is now least recent */
     CHECK(c.hits == 1 && c.misses == 2 && col[10] == first);
-    nv_kcache_column(&c, 5, &col, NULL); /* evicts 4 */
-    nv_kcache_column(&c, 3, &col, NULL); /* still there */
+    nv_kcache_column(&c, 5, NULL, 0, NULL, 0, &col, NULL); /* evicts 4 */
+    nv_kcache_column(&c, 3, NULL, 0, NULL, 0, &col, NULL); /* still there */
     CHECK(c.hits == 2 && c.misses == 3 && col[10] == first);
-    nv_kcache_column(&c, 4, &col, NULL); /* recomputed */
+    nv_kcache_column(&c, 4, NULL, 0, NULL, 0, &col, NULL); /* recomputed */
     CHECK(c.misses == 4);
+    nv_kcache_free(&c);
+    /* segments of different lengths: groups of 10 and 40 positions, room for
+     * 50 values; the 40-long segment evicts until it fits */
+    int grp[50];
+    for (int a = 0; a < 50; a++) grp[a] = a < 10 ? 0 : 1;
+    CHECK(nv_kcache_init(&c, &k, t.ds, NULL, 50, grp, 2, 50 * 8 / 1048576.0, 1, NULL) == NESVM_OK);
+    const int g0[1] = {0}, g1[1] = {1};
+    int64_t q0[10], q1[40];
+    for (int a = 0; a < 10; a++) q0[a] = a;
+    for (int a = 0; a < 40; a++) q1[a] = 10 + a;
+    nv_kcache_column(&c, 1, q0, 10, g0, 1, &col, NULL);
+    nv_kcache_column(&c, 2, q0, 10, g0, 1, &col, NULL);
+    nv_kcache_column(&c, 3, q0, 10, g0, 1, &col, NULL);
+    CHECK(c.used == 30 && c.misses == 3);
+    nv_kcache_column(&c, 1, q0, 10, g0, 1, &col, NULL); /* hit: 2 is now least recent */
+    nv_kcache_column(&c, 1, q1, 40, g1, 1, &col, NULL); /* 40 more: evicts 2 and 3 */
+    CHECK(c.used == 50 && c.hits == 1 && c.misses == 4);
+    nv_kcache_column(&c, 1, q0, 10, g0, 1, &col, NULL);
+    CHECK(c.hits == 2);
+    nv_kcache_column(&c, 3, q0, 10, g0, 1, &col, NULL); /* recomputed, evicts the 40 */
+    CHECK(c.misses == 5 && c.used == 20);
+    nv_kcache_column(&c, 2, q0, 10, g0, 1, &col, NULL);
+    CHECK(c.misses == 6 && c.used == 30 && c.evals == 5 * 10 + 40);
     nv_kcache_free(&c);
     free_toy(&t);
     /* three classes, one-vs-one: the cache serves the sub-problems that share a class */
@@ -253,6 +307,10 @@ static void test_cache(void)
     CHECK(s1.cache_hits > 0 && s2.cache_hits == 0);
     CHECK(s1.kernel_columns + s1.cache_hits == s2.kernel_columns);
     CHECK(s1.kernel_evals < s2.kernel_evals);
+    /* each pair asks its two classes' 100 rows per basis function; without
+     * the cache all of it is computed */
+    CHECK(s1.kernel_asked == 100 * s1.n_sv && s2.kernel_asked == s1.kernel_asked);
+    CHECK(s2.kernel_evals == s2.kernel_asked);
     CHECK(nesvm_model_submodels(m1) == 3);
     for (int sm = 0; sm < 3; sm++) {
         const double *c1, *c2;
