@@ -24,9 +24,11 @@ NESVM_SOLVERS = {
     "ls_squared_l2": ["nesvm --svm-type ls"],
     # full kernel (pivoted Cholesky of K) and reduced kernel on 1000 random rows;
     # RSVM by NSSVM and SSVM (squared hinge, C doubled as above; basis 0.1 n
-    # clipped to [100, 1000], random, and greedy for NSSVM)
+    # clipped to [100, 1000], random, and greedy for NSSVM); GS-SVM (no C: early
+    # stopping; bench/gs_svm.py is its paper-style comparison)
     "rbf": ["nesvm -t 2 -g {gamma}", "nesvm -t 2 -g {gamma} --basis 1000",
-            "nssvm -t 2 -g {gamma}", "ssvm -t 2 -g {gamma}", "nssvm -t 2 -g {gamma} --basis-select greedy"],
+            "nssvm -t 2 -g {gamma}", "ssvm -t 2 -g {gamma}", "nssvm -t 2 -g {gamma} --basis-select greedy",
+            "gs -t 2 -g {gamma}"],
     "multiclass": ["nesvm --multiclass ovo", "nesvm --multiclass ovr"],
     # homotopy NESVM (the paper's Algorithm 2: mu_t = mu0/(t+1) down to mu*)
     # against plain NESVM at mu = mu*, C-SVM, both inner methods; its table
@@ -65,7 +67,8 @@ FAMILIES = {
              "reference: the normal equations solved by numpy"),
     "rbf": dict(
         title="RBF-kernel C-SVC (compared by accuracy and time at the same C and gamma)",
-        formula="", note="LIBSVM -t 2, sklearn SVC, Nystroem + LinearSVC, nesvm -t 2 full and --basis 1000"),
+        formula="", note="LIBSVM -t 2, sklearn SVC, Nystroem + LinearSVC, nesvm -t 2 full and --basis 1000, "
+             "RSVM by nssvm/ssvm, GS-SVM (which has no C)"),
     "homotopy": dict(
         title="C-SVM: homotopy NESVM (--continuation paper --mu0 1 --mu-star 0.01) against plain "
               "NESVM at --mu 0.01, both inner methods (iterations and time; P with the "
