@@ -283,6 +283,31 @@ def _():
     assert "lower" not in info and info["exit"] == "max-iter" and info["iterations"] == 1000, info
 
 
+
+@check("expcount.c: svm-predict's RBF makes exactly test rows x support vectors exp() calls; linear none")
+def _():
+    so = os.path.join(TMP, "expcount.so")
+    subprocess.run(["gcc", "-O2", "-shared", "-fPIC", "-o", so, os.path.join(BENCH, "lib", "expcount.c"), "-ldl"],
+                   check=True)
+    rng = np.random.default_rng(3)
+    X = rng.normal(size=(60, 4))
+    y = np.where(X[:, 0] + 0.5 * rng.normal(size=60) > 0, 1, -1)
+    data = write("ec.svm", "".join(f"{t} " + " ".join(f"{j + 1}:{v:.6f}" for j, v in enumerate(r)) + "\n"
+                                   for r, t in zip(X, y)))
+    model, cnt = os.path.join(TMP, "ec.model"), os.path.join(TMP, "ec.count")
+
+    def count(argv):
+        env = dict(os.environ, LD_PRELOAD=so, EXPCOUNT_FILE=cnt)
+        subprocess.run(argv, check=True, capture_output=True, env=env)
+        with open(cnt) as f:
+            return int(f.read())
+    assert count(["svm-train", "-t", "2", "-g", "0.5", "-c", "1", data, model]) > 0
+    with open(model) as f:
+        nsv = int(next(line for line in f if line.startswith("total_sv")).split()[1])
+    assert count(["svm-predict", data, model, os.path.join(TMP, "ec.out")]) == 60 * nsv, nsv
+    assert count(["svm-train", "-t", "0", "-c", "1", data, model]) == 0
+
+
 def main():
     failed = 0
     for name, f in CHECKS:
