@@ -8,7 +8,7 @@
 
 nesvm_status nv_kcache_init(nv_kcache *c, const nv_kernel *k, const nesvm_dataset *X,
                             const int64_t *rows, int64_t n, const int *group, int ngroups,
-                            double mem_mb, int threads, nesvm_error *err)
+                            double mem_mb, double copy_mb, int threads, nesvm_error *err)
 {
     memset(c, 0, sizeof *c);
     c->k = *k;
@@ -48,6 +48,20 @@ nesvm_status nv_kcache_init(nv_kcache *c, const nv_kernel *k, const nesvm_datase
     for (int g = 0; g < ngroups; g++) c->gstart[g + 1] += c->gstart[g];
     for (int64_t i = 0; i < n; i++) c->order[c->gstart[c->group ? c->group[i] : 0] + c->within[i]] = i;
     nv_kernel_sqnorms(X, c->rows, n, c->sq);
+    const size_t d = (size_t)X->d;
+    const int dense_d = X->storage == NESVM_STORAGE_DENSE && X->prec == NESVM_DOUBLE;
+    const double density = X->n > 0 && d > 0 ? (double)X->nnz / ((double)X->n * (double)d) : 0.0;
+    if ((ngroups > 1 || !dense_d) && density >= NV_KCACHE_COPY_DENSITY && d > 0 &&
+        (double)n * (double)d * 8.0 <= copy_mb * 1048576.0) {
+        c->Xg = nv_malloc_array(nn * d, sizeof(double)); /* no room: read in place */
+        if (c->Xg) {
+            for (int64_t t = 0; t < n; t++) {
+                double *dst = c->Xg + (size_t)t * d;
+                memset(dst, 0, d * sizeof(double));
+                nv_row_axpy(X, c->rows[c->order[t]], 1.0, dst);
+            }
+        }
+    }
     return NESVM_OK;
 }
 
@@ -67,6 +81,7 @@ void nv_kcache_free(nv_kcache *c)
     nv_free(c->scratch);
     nv_free(c->out);
     nv_free(c->z);
+    nv_free(c->Xg);
     memset(c, 0, sizeof *c);
 }
 
@@ -101,7 +116,7 @@ static void compute_segment(nv_kcache *c, int64_t pos, int64_t g0, int64_t len, 
     /* dense double rows: BLAS ddot (vectorized; the plain loop is one long
      * dependent chain of additions) */
     const int dense_d = X->storage == NESVM_STORAGE_DENSE && X->prec == NESVM_DOUBLE;
-    const double *V = (const double *)X->values;
+    const double *V = (const double *)X->values, *G = c->Xg ? c->Xg + (size_t)g0 * (size_t)X->d : NULL;
     const int d = X->d;
     const int64_t *ord = c->order + g0;
     int par = c->threads > 1 &&
@@ -113,7 +128,9 @@ static void compute_segment(nv_kcache *c, int64_t pos, int64_t g0, int64_t len, 
 #endif
     for (int64_t t = 0; t < len; t++) {
         int64_t i = ord[t], r = c->rows[i];
-        double dot = dense_d ? cblas_ddot(d, V + (size_t)r * (size_t)d, 1, z, 1) : nv_row_dot(X, r, z);
+        double dot = G         ? cblas_ddot(d, G + (size_t)t * (size_t)d, 1, z, 1)
+                     : dense_d ? cblas_ddot(d, V + (size_t)r * (size_t)d, 1, z, 1)
+                               : nv_row_dot(X, r, z);
         out[t] = nv_kernel_value(k, dot, c->sq[i], sqp);
     }
 }

@@ -262,7 +262,7 @@ nesvm_status nv_train_rows(const nesvm_dataset *ds, const int64_t *rows, int64_t
         /* one-vs-one: column segments per class (kernel.h) */
         int ovo = k > 2 && params->multiclass != NV_OVR;
         st = nv_kcache_init(&kc, &kk, ds, rows, n, ovo ? row_class : NULL, ovo ? k : 1, params->cache_size,
-                            params->threads, err);
+                            params->kernel_memory, params->threads, err);
         if (st != NESVM_OK) goto done;
         v = nv_malloc_array((size_t)n, sizeof(double));
         capv = nv_malloc_array((size_t)n, sizeof(double));

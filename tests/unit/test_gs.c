@@ -190,7 +190,7 @@ static void test_columns(void)
         for (int kk = 0; kk < 3; kk++)
             for (int threads = 1; threads <= 2; threads++) {
                 nv_kcache c;
-                CHECK(nv_kcache_init(&c, &ks[kk], t.ds, rows, 40, NULL, 1, 0, threads, NULL) == NESVM_OK);
+                CHECK(nv_kcache_init(&c, &ks[kk], t.ds, rows, 40, NULL, 1, 0, 0, threads, NULL) == NESVM_OK);
                 for (int64_t p = 0; p < 40; p += 7) {
                     const double *col;
                     CHECK(nv_kcache_column(&c, p, NULL, 0, NULL, 0, &col, NULL) == NESVM_OK);
@@ -210,33 +210,36 @@ static void test_columns(void)
                  * descending order, and every position, from their segments */
                 int grp[40];
                 for (int a = 0; a < 40; a++) grp[a] = a % 3;
-                CHECK(nv_kcache_init(&c, &ks[kk], t.ds, rows, 40, grp, 3, 1, threads, NULL) == NESVM_OK);
-                CHECK(c.ngroups == 3);
-                int64_t sub[40];
-                int nsub = 0;
-                for (int a = 39; a >= 0; a--)
-                    if (a % 3 != 1) sub[nsub++] = a;
-                const int gq[2] = {2, 0};
-                for (int pass = 0; pass < 2; pass++)
-                    for (int64_t p = 1; p < 40; p += 9) {
-                        const double *col;
-                        CHECK(nv_kcache_column(&c, p, pass ? NULL : sub, pass ? 0 : nsub, pass ? NULL : gq, 2, &col,
-                                               NULL) == NESVM_OK);
-                        for (int a = 0; a < (pass ? 40 : nsub); a++) {
-                            int64_t i = pass ? a : sub[a];
-                            const double *u = t.X + rows[i] * 6, *v = t.X + rows[p] * 6;
-                            double dot = nv_dot(u, v, 6), want;
-                            if (kk == 0) want = rbf(u, v, 6, 0.3);
-                            else if (kk == 1) want = pow(0.5 * dot + 1, 3);
-                            else want = tanh(0.1 * dot + 0.2);
-                            CHECK_MSG(fabs(col[a] - want) <= 1e-12 * (1 + fabs(want)), "group %d: %.17g vs %.17g",
-                                      pass, col[a], want);
+                /* copy: rows copied dense and grouped (1 MB allowed: the toy is 20% non-zero), or read in place */
+                for (int copy = 0; copy < 2; copy++) {
+                    CHECK(nv_kcache_init(&c, &ks[kk], t.ds, rows, 40, grp, 3, 1, copy, threads, NULL) == NESVM_OK);
+                    CHECK(c.ngroups == 3 && (c.Xg != NULL) == copy);
+                    int64_t sub[40];
+                    int nsub = 0;
+                    for (int a = 39; a >= 0; a--)
+                        if (a % 3 != 1) sub[nsub++] = a;
+                    const int gq[2] = {2, 0};
+                    for (int pass = 0; pass < 2; pass++)
+                        for (int64_t p = 1; p < 40; p += 9) {
+                            const double *col;
+                            CHECK(nv_kcache_column(&c, p, pass ? NULL : sub, pass ? 0 : nsub, pass ? NULL : gq, 2, &col,
+                                                   NULL) == NESVM_OK);
+                            for (int a = 0; a < (pass ? 40 : nsub); a++) {
+                                int64_t i = pass ? a : sub[a];
+                                const double *u = t.X + rows[i] * 6, *v = t.X + rows[p] * 6;
+                                double dot = nv_dot(u, v, 6), want;
+                                if (kk == 0) want = rbf(u, v, 6, 0.3);
+                                else if (kk == 1) want = pow(0.5 * dot + 1, 3);
+                                else want = tanh(0.1 * dot + 0.2);
+                                CHECK_MSG(fabs(col[a] - want) <= 1e-12 * (1 + fabs(want)), "group %d: %.17g vs %.17g",
+                                          pass, col[a], want);
+                            }
                         }
-                    }
-                /* pass 0: groups 2 and 0 (13 + 14 values) for 5 columns; pass 1:
-                 * those from the cache, group 1 (13 values) computed */
-                CHECK(c.misses == 15 && c.hits == 10 && c.evals == 5 * 40 && c.asked == 5 * (27 + 40));
-                nv_kcache_free(&c);
+                    /* pass 0: groups 2 and 0 (13 + 14 values) for 5 columns; pass 1:
+                     * those from the cache, group 1 (13 values) computed */
+                    CHECK(c.misses == 15 && c.hits == 10 && c.evals == 5 * 40 && c.asked == 5 * (27 + 40));
+                    nv_kcache_free(&c);
+                }
             }
         free_toy(&t);
     }
@@ -250,7 +253,7 @@ static void test_cache(void)
     nv_kernel k = {NV_KERNEL_RBF, 0.5, 0, 3};
     nv_kcache c;
     /* room for 2 columns of 50 doubles */
-    CHECK(nv_kcache_init(&c, &k, t.ds, NULL, 50, NULL, 1, 2 * 50 * 8 / 1048576.0, 1, NULL) == NESVM_OK);
+    CHECK(nv_kcache_init(&c, &k, t.ds, NULL, 50, NULL, 1, 2 * 50 * 8 / 1048576.0, 0, 1, NULL) == NESVM_OK);
     CHECK(c.budget == 100);
     const double *col;
     double first;
@@ -269,7 +272,7 @@ static void test_cache(void)
      * 50 values; the 40-long segment evicts until it fits */
     int grp[50];
     for (int a = 0; a < 50; a++) grp[a] = a < 10 ? 0 : 1;
-    CHECK(nv_kcache_init(&c, &k, t.ds, NULL, 50, grp, 2, 50 * 8 / 1048576.0, 1, NULL) == NESVM_OK);
+    CHECK(nv_kcache_init(&c, &k, t.ds, NULL, 50, grp, 2, 50 * 8 / 1048576.0, 0, 1, NULL) == NESVM_OK);
     const int g0[1] = {0}, g1[1] = {1};
     int64_t q0[10], q1[40];
     for (int a = 0; a < 10; a++) q0[a] = a;
