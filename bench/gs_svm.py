@@ -69,6 +69,7 @@ SETS = {"ts": ("fmnist-tshirt-shirt", "T-shirt vs Shirt", [2000, 6000, 12000]),
         "0vr": ("fmnist-zero-rest", "0 vs rest", [2000, 6000, 12000, 60000])}
 MULTI = ("fmnist-all", "10 classes", [12000, 60000])
 SEL_N, SEL_FOLDS, SIZE_FOLDS = 2000, 5, 3
+CV_MAX_N = 12000  # LIBSVM's C by CV on training sets up to this size
 
 
 class Bench:
@@ -221,11 +222,9 @@ class Bench:
         self.data.ensure(name)
         test = self.data.path(name, "test")
         rows = []
-        C = None
         for n in sizes:
-            full = n >= self.data.meta(name)["n_train"] and n > 12000
-            if not full or C is None:
-                C, k, cvs = self.choose_C(name, n, sel["libsvm_gamma"], sel)
+            if n <= CV_MAX_N:  # larger sets keep the C chosen at the largest CV size
+                C, _, cvs = self.choose_C(name, n, sel["libsvm_gamma"], sel)
                 cfrom = n
             tr = self.subset(name, n)
             g = self.cached(f"size/{name}/{n}/gs/g{sel['gs_gamma']}", lambda: self.gs(tr, test, sel["gs_gamma"]))

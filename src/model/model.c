@@ -260,7 +260,7 @@ nesvm_status nv_train_rows(const nesvm_dataset *ds, const int64_t *rows, int64_t
     if (gs) {
         /* one column cache over all rows, shared by the sub-problems */
         /* one-vs-one: column segments per class (kernel.h) */
-        int ovo = k > 2 && params->multiclass != NV_OVR;
+        int ovo = k > 2 && !ovr;
         st = nv_kcache_init(&kc, &kk, ds, rows, n, ovo ? row_class : NULL, ovo ? k : 1, params->cache_size,
                             params->kernel_memory, params->threads, err);
         if (st != NESVM_OK) goto done;
