@@ -66,21 +66,15 @@ const char *cli_value(cli_args *a)
     return a->argv[a->i++];
 }
 
-int cli_parse_double(const char *s, double *out)
-{
-    char *e;
-    double v = strtod(s, &e);
-    if (e == s || *e != '\0' || !isfinite(v)) return 0;
-    *out = v;
-    return 1;
-}
+/* The library's parsers: the CLI and nesvm_params_set read every number the
+ * same way (no spaces, no locale; integers are plain decimal). */
+int cli_parse_double(const char *s, double *out) { return nv_parse_finite(s, out); }
 
 int cli_parse_int(const char *s, long long *out)
 {
-    char *e;
-    long long v = strtoll(s, &e, 10);
-    if (e == s || *e != '\0') return 0;
-    *out = v;
+    int64_t v;
+    if (!nv_parse_int64(s, &v)) return 0;
+    *out = (long long)v;
     return 1;
 }
 

@@ -53,6 +53,12 @@ static inline int nv_cmp_i64(const void *a, const void *b)
 /* Parse a decimal or hex floating number (also "inf"/"nan").  Returns the
  * pointer past the number, or NULL if none was recognised at s. */
 const char *nv_parse_double(const char *s, const char *end, double *out);
+/* Parse a whole string as a decimal integer: an optional sign and digits,
+ * nothing else (no spaces, exponent or hex), within int64.  1 on success.
+ * The one integer syntax of the library and the CLI. */
+int nv_parse_int64(const char *s, int64_t *out);
+/* Parse a whole string as a finite number (nv_parse_double, no spaces). */
+int nv_parse_finite(const char *s, double *out);
 /* Shortest text that reads back to exactly x; buf needs 32 bytes. */
 int nv_format_double(double x, char *buf);
 

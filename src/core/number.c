@@ -5,7 +5,9 @@
  * digits, fits in 2^53 and the decimal exponent is within [-22, 22], the
  * result m * 10^e is one correctly rounded IEEE operation, hence exact (the
  * Clinger fast path); this covers nearly all numbers in data files.  Other
- * numbers fall back to strtod_l with the "C" locale, which rounds correctly.
+ * numbers fall back to strtod_l with the "C" locale, which rounds correctly,
+ * on a bounded canonical copy (canonical()), so numbers of any length read
+ * exactly.
  * Formatting: the shortest of %.15g, %.16g, %.17g that reads back to the same
  * double, with any locale decimal separator replaced by '.'.
  */
@@ -27,6 +29,11 @@ static pthread_once_t c_locale_once = PTHREAD_ONCE_INIT;
 static locale_t c_locale = (locale_t)0;
 static void make_c_locale(void) { c_locale = newlocale(LC_ALL_MASK, "C", (locale_t)0); }
 
+static int is_hex(char c)
+{
+    return (c >= '0' && c <= '9') || (c >= 'a' && c <= 'f') || (c >= 'A' && c <= 'F');
+}
+
 static int lower(int c) { return (c >= 'A' && c <= 'Z') ? c + 32 : c; }
 
 static int match_word(const char *s, const char *end, const char *word)
@@ -38,19 +45,103 @@ static int match_word(const char *s, const char *end, const char *word)
     return 1;
 }
 
-static const char *slow_parse(const char *s, const char *end, double *out)
+/* Copy the number at s (at most up to end) into buf (NV_CANON_MAX bytes) in a
+ * form strtod_l reads to the same double, whatever the number's length: the
+ * sign, at most KEEP significant digits, a sticky '1' standing for any
+ * non-zero digits dropped beyond them, and the exponent adjusted for the
+ * dropped and fractional digits.  Halfway points between doubles have at
+ * most 767 significant decimal digits (hex: 14), so rounding is unchanged.
+ * *stop is set past the number as strtod would read it.  Returns the length
+ * written, or 0 when there are no digits. */
+#define NV_CANON_MAX 1024
+static size_t canonical(const char *s, const char *end, int hex, char *buf, const char **stop)
 {
-    char buf[512];
-    size_t n = (size_t)(end - s);
-    if (n >= sizeof buf) n = sizeof buf - 1;
-    memcpy(buf, s, n);
-    buf[n] = '\0';
+    const size_t keep = hex ? 40 : 800;
+    const int64_t shift = hex ? 4 : 1; /* exponent units per digit: binary for hex */
+    const char *p = s;
+    size_t n = 0;
+    if (p < end && (*p == '+' || *p == '-')) buf[n++] = *p++;
+    const char *zero = p; /* a bare "0x" reads as the number 0 */
+    if (hex) {
+        buf[n++] = '0';
+        buf[n++] = 'x';
+        p += 2;
+    }
+    size_t kept = 0;
+    int sticky = 0, any = 0;
+    int64_t adj = 0; /* exponent adjustment, in the exponent's units */
+    for (int frac = 0; frac < 2; frac++) {
+        if (frac) {
+            if (!(p < end && *p == '.')) break;
+            p++;
+        }
+        while (p < end && (hex ? is_hex(*p) : (unsigned)(*p - '0') < 10)) {
+            any = 1;
+            if (kept == 0 && *p == '0') { /* a leading zero */
+                if (frac) adj -= shift;
+            } else if (kept < keep) {
+                buf[n++] = *p;
+                kept++;
+                if (frac) adj -= shift;
+            } else {
+                if (*p != '0') sticky = 1;
+                if (!frac) adj += shift;
+            }
+            p++;
+        }
+    }
+    if (!any) {
+        if (!hex) return 0;
+        /* "0x" without digits: strtod reads the "0" alone */
+        n = 0;
+        if (zero > s) buf[n++] = *s;
+        buf[n++] = '0';
+        buf[n] = '\0';
+        *stop = zero + 1;
+        return n;
+    }
+    if (kept == 0) buf[n++] = '0';
+    if (sticky) {
+        buf[n++] = '1';
+        adj -= shift;
+    }
+    int64_t e = 0;
+    const char echar = hex ? 'p' : 'e';
+    if (p < end && (*p == echar || *p == echar - 32)) {
+        const char *q = p + 1;
+        int eneg = 0;
+        if (q < end && (*q == '+' || *q == '-')) eneg = *q++ == '-';
+        if (q < end && (unsigned)(*q - '0') < 10) {
+            while (q < end && (unsigned)(*q - '0') < 10) {
+                if (e < 1000000000) e = e * 10 + (*q - '0');
+                q++;
+            }
+            if (eneg) e = -e;
+            p = q;
+        }
+    }
+    e += adj;
+    if (e > 2000000000) e = 2000000000;
+    if (e < -2000000000) e = -2000000000;
+    n += (size_t)snprintf(buf + n, NV_CANON_MAX - n, "%c%lld", echar, (long long)e);
+    *stop = p;
+    return n;
+}
+
+/* Numbers the fast path cannot round exactly go to strtod_l in the "C"
+ * locale, on the canonical copy above (any length reads correctly). */
+static const char *slow_parse(const char *s, const char *end, int hex, double *out)
+{
+    char buf[NV_CANON_MAX];
+    const char *stop;
+    size_t n = canonical(s, end, hex, buf, &stop);
+    if (n == 0) return NULL;
     pthread_once(&c_locale_once, make_c_locale);
-    char *stop;
-    double v = c_locale ? strtod_l(buf, &stop, c_locale) : strtod(buf, &stop);
-    if (stop == buf) return NULL;
+    char *q;
+    double v = c_locale ? strtod_l(buf, &q, c_locale) : strtod(buf, &q);
+    if (q != buf + n) return NULL;
     *out = v;
-    return s + (stop - buf);
+    return stop;
 }
 
 const char *nv_parse_double(const char *s, const char *end, double *out)
@@ -76,7 +167,7 @@ const char *nv_parse_double(const char *s, const char *end, double *out)
         }
         return NULL;
     }
-    if (p + 1 < end && p[0] == '0' && (p[1] == 'x' || p[1] == 'X')) return slow_parse(s, end, out);
+    if (p + 1 < end && p[0] == '0' && (p[1] == 'x' || p[1] == 'X')) return slow_parse(s, end, 1, out);
 
     uint64_t m = 0;
     int digits = 0;   /* significant digits accumulated into m */
@@ -137,8 +228,25 @@ const char *nv_parse_double(const char *s, const char *end, double *out)
         *out = neg ? -0.0 : 0.0;
         return p;
     }
-    const char *r = slow_parse(s, p, out);
-    return r ? p : NULL;
+    return slow_parse(s, p, 0, out);
+}
+
+int nv_parse_int64(const char *s, int64_t *out)
+{
+    const char *p = s;
+    int neg = 0;
+    if (*p == '+' || *p == '-') neg = *p++ == '-';
+    if ((unsigned)(*p - '0') >= 10) return 0;
+    uint64_t v = 0;
+    const uint64_t limit = neg ? (uint64_t)INT64_MAX + 1 : (uint64_t)INT64_MAX;
+    for (; (unsigned)(*p - '0') < 10; p++) {
+        unsigned dgt = (unsigned)(*p - '0');
+        if (v > (limit - dgt) / 10) return 0;
+        v = v * 10 + dgt;
+    }
+    if (*p != '\0') return 0;
+    *out = neg ? (int64_t)(0 - v) : (int64_t)v;
+    return 1;
 }
 
 int nv_format_double(double x, char *buf)
@@ -162,4 +270,14 @@ int nv_format_double(double x, char *buf)
         if (nv_parse_double(buf, buf + n, &back) && back == x) break;
     }
     return n;
+}
+
+int nv_parse_finite(const char *s, double *out)
+{
+    const char *end = s + strlen(s);
+    double v;
+    const char *q = nv_parse_double(s, end, &v);
+    if (!q || q != end || !isfinite(v)) return 0;
+    *out = v;
+    return 1;
 }

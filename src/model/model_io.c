@@ -132,11 +132,9 @@ static int tok_double(const char *t, double *out)
 
 static int tok_int(const char *t, long long lo, long long hi, long long *out)
 {
-    char *e;
-    errno = 0;
-    long long v = strtoll(t, &e, 10);
-    if (errno || *e || e == t || v < lo || v > hi) return 0;
-    *out = v;
+    int64_t v;
+    if (!nv_parse_int64(t, &v) || v < lo || v > hi) return 0;
+    *out = (long long)v;
     return 1;
 }
 

@@ -104,20 +104,9 @@ nesvm_status nesvm_params_copy(const nesvm_params *src, nesvm_params **out, nesv
     return NESVM_OK;
 }
 
-static int parse_num(const char *v, double *out)
-{
-    const char *end = v + strlen(v);
-    const char *q = nv_parse_double(v, end, out);
-    return q && q == end && isfinite(*out);
-}
+static int parse_num(const char *v, double *out) { return nv_parse_finite(v, out); }
 
-static int parse_int(const char *v, int64_t *out)
-{
-    double d;
-    if (!parse_num(v, &d) || d != floor(d) || fabs(d) > 9e15) return 0;
-    *out = (int64_t)d;
-    return 1;
-}
+static int parse_int(const char *v, int64_t *out) { return nv_parse_int64(v, out); }
 
 nesvm_status nesvm_params_set(nesvm_params *p, const char *name, const char *value,
                               nesvm_error *err)

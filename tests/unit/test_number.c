@@ -41,6 +41,67 @@ int main(void)
     const char *s = "1.5:2";
     CHECK(nv_parse_double(s, s + 5, &v) == s + 3 && v == 1.5);
 
+    /* numbers longer than any buffer read exactly (issue 16 #3: 1. + 600 zeros
+     * + e5 was read as 1); strtod on the whole NUL-terminated text is the truth */
+    {
+        const char *shapes[][3] = {
+            /* prefix, repeated digit run, suffix */
+            {"1.", "0", "e5"},       {"0.", "0", "1e700"},      {"1", "0", "e-600"},
+            {"-0.", "0", "12345e650"}, {"9.", "9", "e-5"},      {"1.", "0", "1"},
+            {"2.4703282292062327", "0", "1e-324"},  /* just above half the least subnormal */
+            {"2.4703282292062327208828439643411068618252990130716238221279284125033775363510437593264991818081799618989828234772285886546332835517796989819938739800539093906315035659515570226392290858392449105184435931802849936536152500319370457678249219365623669863658480757001585769269903706311928279558551332927834338409351978015531246597263579574622766465272827220056374006485499977096599470454020828166226237857393450736339007967761930577506740176324673600968951340535537458516661134223766678604162159680461914467291840300530057530849048765391711386591646239524912623653881879636239373280423891018672348497668235089863388587925628302755995657524455507255189313690836254779186948667994968324049705821028513185451396213837722826145437693412532098591327667236328125", "0", "1e-324"},
+            {"0x1.", "0", "1p3"},    {"0x", "0", "1p-1080"},    {"-0x1", "0", ".8p-4000"},
+        };
+        int reps[] = {1, 100, 511, 512, 600, 5000};
+        for (size_t c = 0; c < sizeof shapes / sizeof shapes[0]; c++)
+            for (size_t r = 0; r < sizeof reps / sizeof reps[0]; r++) {
+                size_t lp = strlen(shapes[c][0]), ls = strlen(shapes[c][2]);
+                size_t len = lp + (size_t)reps[r] + ls;
+                char *t = malloc(len + 1);
+                memcpy(t, shapes[c][0], lp);
+                memset(t + lp, shapes[c][1][0], (size_t)reps[r]);
+                memcpy(t + lp + reps[r], shapes[c][2], ls + 1);
+                char *stop;
+                double want = strtod(t, &stop);
+                double got = -12345;
+                const char *q = nv_parse_double(t, t + len, &got);
+                CHECK_MSG(q == t + len && stop == t + len, "%.20s... (%zu chars) not read whole", t, len);
+                CHECK_MSG(memcmp(&want, &got, sizeof want) == 0, "%.20s... (%zu chars): %.17g vs %.17g",
+                          t, len, got, want);
+                free(t);
+            }
+        /* the 600-zero case of the issue: exactly 1e5 */
+        char t[700] = "1.";
+        memset(t + 2, '0', 600);
+        strcpy(t + 602, "e5");
+        CHECK(parse(t) == 1e5);
+        /* a number inside a longer buffer stops where strtod stops */
+        const char *s2 = "0x1p3 4";
+        CHECK(nv_parse_double(s2, s2 + 7, &v) == s2 + 5 && v == 8);
+        const char *s3 = "0xg";
+        CHECK(nv_parse_double(s3, s3 + 3, &v) == s3 + 1 && v == 0);
+        const char *s4 = "1e+:";
+        CHECK(nv_parse_double(s4, s4 + 4, &v) == s4 + 1 && v == 1);
+    }
+
+    /* one integer syntax for the library and the CLI (issue 16 #8) */
+    {
+        int64_t iv = 0;
+        CHECK(nv_parse_int64("0", &iv) && iv == 0);
+        CHECK(nv_parse_int64("+42", &iv) && iv == 42);
+        CHECK(nv_parse_int64("-7", &iv) && iv == -7);
+        CHECK(nv_parse_int64("9223372036854775807", &iv) && iv == INT64_MAX);
+        CHECK(nv_parse_int64("-9223372036854775808", &iv) && iv == INT64_MIN);
+        const char *badi[] = {"", " 1", "1 ", "1e3", "0x3e8", "1.0", "+", "9223372036854775808",
+                              "-9223372036854775809", "12a", "--1"};
+        for (size_t i = 0; i < sizeof badi / sizeof badi[0]; i++)
+            CHECK_MSG(!nv_parse_int64(badi[i], &iv), "'%s' accepted as an integer", badi[i]);
+        double dv;
+        CHECK(nv_parse_finite("1e3", &dv) && dv == 1000);
+        CHECK(!nv_parse_finite(" 1", &dv) && !nv_parse_finite("1 ", &dv) && !nv_parse_finite("inf", &dv) &&
+              !nv_parse_finite("nan", &dv) && !nv_parse_finite("1e400", &dv));
+    }
+
     /* random doubles: format then parse is the identity; text is short */
     uint64_t st = 42;
     char buf[32];
