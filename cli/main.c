@@ -1,6 +1,7 @@
 /* main.c - `nesvm`: dispatch to subcommands. */
 #include "cli.h"
 
+#include <errno.h>
 #include <string.h>
 
 static void usage(FILE *f)
@@ -18,7 +19,7 @@ static void usage(FILE *f)
             nesvm_version());
 }
 
-int main(int argc, char **argv)
+static int dispatch(int argc, char **argv)
 {
     if (argc < 2) {
         usage(stderr);
@@ -40,4 +41,19 @@ int main(int argc, char **argv)
     if (strcmp(c, "info") == 0) return cmd_info(argc - 1, argv + 1);
     fprintf(stderr, "nesvm: unknown command '%s'\nTry 'nesvm --help'.\n", c);
     return CLI_USAGE;
+}
+
+/* Output lost on standard output (a full disk, a closed pipe's EIO, ...) is
+ * an error, whatever the command printed. */
+int main(int argc, char **argv)
+{
+    int rc = dispatch(argc, argv);
+    errno = 0;
+    if (fflush(stdout) != 0 || ferror(stdout)) {
+        int e = errno;
+        fprintf(stderr, "nesvm: error: cannot write to standard output: %s\n",
+                e ? strerror(e) : "write error");
+        return rc == CLI_OK ? CLI_ERROR : rc;
+    }
+    return rc;
 }

@@ -10,7 +10,8 @@ static void usage(FILE *f)
     fputs("Usage: nesvm predict [options] DATA MODEL [OUTPUT]\n"
           "Predict the rows of DATA (LIBSVM format; '-' = stdin; .gz accepted) with MODEL,\n"
           "print 'Accuracy = X% (correct/total)' against DATA's labels, and write one\n"
-          "predicted label per line to OUTPUT (atomically) when given.\n\n"
+          "predicted label per line to OUTPUT (atomically) when given; OUTPUT '-' is\n"
+          "standard output (the accuracy then goes to standard error).\n\n"
           "Options:\n"
           "  --decision-values    after each label, write the decision value of every\n"
           "                       binary sub-model (in model order) to OUTPUT\n"
@@ -90,10 +91,11 @@ int cmd_predict(int argc, char **argv)
         }
     }
     if (!quiet) {
+        FILE *info = npos == 3 && strcmp(pos[2], "-") == 0 ? stderr : stdout;
         const double *truth = nesvm_dataset_labels(ds);
         int64_t correct = 0;
         for (int64_t i = 0; i < n; i++) correct += labels[i] == truth[i];
-        printf("Accuracy = %g%% (%lld/%lld)\n", 100.0 * (double)correct / (double)n,
+        fprintf(info, "Accuracy = %g%% (%lld/%lld)\n", 100.0 * (double)correct / (double)n,
                (long long)correct, (long long)n);
     }
 done:

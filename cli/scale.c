@@ -12,9 +12,10 @@ static void usage(FILE *f)
           "  -l LOWER             lower bound (default -1)\n"
           "  -u UPPER             upper bound (default +1)\n"
           "  -y YLOWER YUPPER     also scale labels to [YLOWER, YUPPER] (default: no)\n"
-          "  -s FILE              save the scaling parameters to FILE\n"
+          "  -s FILE              save the scaling parameters to FILE ('-': standard\n"
+          "                       output; the data then need -o FILE)\n"
           "  -r FILE              restore scaling parameters from FILE (e.g. for test data)\n"
-          "  -o FILE              write the scaled data to FILE (atomically) instead of stdout\n"
+          "  -o FILE              write the scaled data to FILE (atomically; '-' = stdout)\n"
           "  -h, --help           this help\n\n"
           "Parameter files use svm-scale's format, so files from either tool work in both.\n",
           f);
@@ -58,6 +59,9 @@ int cmd_scale(int argc, char **argv)
     if (!data) return cli_usage(cmd, "missing DATA file");
     if (!(lower < upper)) return cli_usage(cmd, "lower (%g) must be below upper (%g)", lower, upper);
     if (save && restore) return cli_usage(cmd, "-s and -r cannot be used together");
+    if (save && strcmp(save, "-") == 0 && (!out || strcmp(out, "-") == 0))
+        return cli_usage(cmd, "-s - writes the scaling parameters to standard output: give the "
+                              "scaled data a file with -o FILE");
     nesvm_error err = {0};
     nesvm_dataset *ds = NULL, *scaled = NULL;
     nesvm_scaling *sc = NULL;
@@ -84,11 +88,7 @@ int cmd_scale(int argc, char **argv)
         rc = cli_error(cmd, "%s", err.message);
         goto done;
     }
-    if (out) {
-        if (nesvm_dataset_write(scaled, out, &err) != NESVM_OK) rc = cli_error(cmd, "%s", err.message);
-    } else if (nesvm_dataset_write_stream(scaled, stdout, &err) != NESVM_OK || fflush(stdout) != 0) {
-        rc = cli_error(cmd, "cannot write to standard output");
-    }
+    if (nesvm_dataset_write(scaled, out ? out : "-", &err) != NESVM_OK) rc = cli_error(cmd, "%s", err.message);
 done:
     nesvm_dataset_destroy(scaled);
     nesvm_dataset_destroy(ds);

@@ -49,7 +49,8 @@ static void usage(FILE *f)
 }
 
 /* The trace is written to a temporary file and renamed into place only when
- * the run succeeds, so a failed run leaves no partial trace. */
+ * the run succeeds, so a failed run leaves no partial trace (a device, FIFO
+ * or '-' gets the rows as they come). */
 static int open_trace(const char *cmd, const char *path, nv_atomic_file *af)
 {
     nesvm_error err = {0};
@@ -60,17 +61,7 @@ static int open_trace(const char *cmd, const char *path, nv_atomic_file *af)
     return CLI_OK;
 }
 
-static int close_trace(const char *cmd, nv_atomic_file *af, int keep)
-{
-    if (!af->fp) return CLI_OK;
-    if (!keep) {
-        nv_atomic_abort(af);
-        return CLI_OK;
-    }
-    nesvm_error err = {0};
-    if (nv_atomic_commit(af, &err) != NESVM_OK) return cli_error(cmd, "%s", err.message);
-    return CLI_OK;
-}
+static int is_stdout(const char *path) { return path && strcmp(path, "-") == 0; }
 
 int run_training(const char *cmd, train_opts *o, const char *data, const char *model_path)
 {
@@ -78,6 +69,10 @@ int run_training(const char *cmd, train_opts *o, const char *data, const char *m
     nesvm_dataset *ds = NULL;
     nesvm_model *init = NULL;
     if (o->init && o->folds > 0) return cli_usage(cmd, "--init cannot be combined with -v");
+    if (is_stdout(model_path) && is_stdout(o->trace))
+        return cli_usage(cmd, "the model and the trace cannot both go to standard output ('-')");
+    /* the summary goes to stderr when an output takes standard output */
+    FILE *info = is_stdout(model_path) || is_stdout(o->trace) ? stderr : stdout;
     if (o->init && nesvm_model_load(o->init, &init, &err) != NESVM_OK)
         return cli_error(cmd, "warm-start model: %s", err.message);
     double t_read = nv_now();
@@ -87,7 +82,7 @@ int run_training(const char *cmd, train_opts *o, const char *data, const char *m
     }
     t_read = nv_now() - t_read;
     if (!o->quiet)
-        printf("read %lld rows, %d features, %lld stored entries (%s, %s) in %.3f s\n",
+        fprintf(info, "read %lld rows, %d features, %lld stored entries (%s, %s) in %.3f s\n",
                (long long)nesvm_dataset_rows(ds), nesvm_dataset_features(ds),
                (long long)nesvm_dataset_nnz(ds),
                nesvm_dataset_storage(ds) == NESVM_STORAGE_DENSE ? "dense" : "csr",
@@ -118,7 +113,7 @@ int run_training(const char *cmd, train_opts *o, const char *data, const char *m
             rc = cli_error(cmd, "%s", err.message);
         } else {
             progress_end(&rs.ps);
-            printf("Cross Validation Accuracy = %g%%\n", 100.0 * acc);
+            fprintf(info, "Cross Validation Accuracy = %g%%\n", 100.0 * acc);
         }
         free(pred);
     } else {
@@ -130,25 +125,27 @@ int run_training(const char *cmd, train_opts *o, const char *data, const char *m
             rc = cli_error(cmd, "%s", err.message);
         } else {
             progress_end(&rs.ps);
-            /* the trace goes in place first: if that fails, no model is written */
-            rc = close_trace(cmd, &trace, 1);
-            if (rc == CLI_OK && nesvm_model_save(m, model_path, &err) != NESVM_OK) {
+            /* the trace is complete before the model is saved, and renamed into
+             * place after it: a failure on either side leaves neither half */
+            if (trace.fp && nv_atomic_finish(&trace, &err) != NESVM_OK)
                 rc = cli_error(cmd, "%s", err.message);
-                if (o->trace) unlink(o->trace);
-            }
+            if (rc == CLI_OK && nesvm_model_save(m, model_path, &err) != NESVM_OK)
+                rc = cli_error(cmd, "%s", err.message);
+            if (rc == CLI_OK && (trace.fp || trace.tmp_path) && nv_atomic_commit(&trace, &err) != NESVM_OK)
+                rc = cli_error(cmd, "%s", err.message);
             if (rc == CLI_OK && !o->quiet) {
-                printf("classes %d, binary models %d, iterations %lld, time %.3f s\n",
+                fprintf(info, "classes %d, binary models %d, iterations %lld, time %.3f s\n",
                        nesvm_model_classes(m), stats.n_submodels, (long long)stats.iterations,
                        stats.seconds);
                 if (strcmp(nesvm_model_solver(m), "gs") == 0) {
                     /* GS-SVM has no primal: its objective is the dual loss (10) */
-                    printf("dual loss %.10g, support vectors %lld, exit %s\n", stats.primal,
+                    fprintf(info, "dual loss %.10g, support vectors %lld, exit %s\n", stats.primal,
                            (long long)stats.n_sv, nesvm_exit_str(stats.exit_reason));
                 } else {
-                    printf("primal objective %.10g, relative gap %.3g, support vectors %lld, exit %s\n",
+                    fprintf(info, "primal objective %.10g, relative gap %.3g, support vectors %lld, exit %s\n",
                            stats.primal, stats.gap, (long long)stats.n_sv,
                            nesvm_exit_str(stats.exit_reason));
-                    printf("lower bound %.17g\n", stats.lower_bound);
+                    fprintf(info, "lower bound %.17g\n", stats.lower_bound);
                 }
                 long long nnz = 0, all = 0;
                 for (int k = 0; k < nesvm_model_submodels(m); k++) {
@@ -159,32 +156,39 @@ int run_training(const char *cmd, train_opts *o, const char *data, const char *m
                     all += nc;
                 }
                 if (nesvm_model_basis(m)) {
-                    printf("kernel %s, basis %lld vectors, non-zero coefficients %lld of %lld\n",
+                    fprintf(info, "kernel %s, basis %lld vectors, non-zero coefficients %lld of %lld\n",
                            nesvm_model_kernel(m), (long long)nesvm_dataset_rows(nesvm_model_basis(m)),
                            nnz, all);
                     if (stats.kernel_columns == 0)
-                        printf("kernel evaluations %lld, %s\n", (long long)stats.kernel_evals,
+                        fprintf(info, "kernel evaluations %lld, %s\n", (long long)stats.kernel_evals,
                                stats.kernel_matrix == 1   ? "kernel matrix stored (single precision)"
                                : stats.kernel_matrix == 0 ? "kernel matrix computed on the fly"
                                                           : "kernel features");
                 } else
-                    printf("non-zero weights %lld of %lld\n", nnz, all);
+                    fprintf(info, "non-zero weights %lld of %lld\n", nnz, all);
                 if (stats.kernel_columns > 0) /* GS-SVM's column cache */
-                    printf("kernel evaluations %lld (%lld without the cache), kernel columns computed "
+                    fprintf(info, "kernel evaluations %lld (%lld without the cache), kernel columns computed "
                            "%lld, cache hits %lld\n",
                            (long long)stats.kernel_evals, (long long)stats.kernel_asked,
                            (long long)stats.kernel_columns, (long long)stats.cache_hits);
                 if (stats.dots > 0)
-                    printf("row products %lld (%.1f per row), row updates %lld\n",
+                    fprintf(info, "row products %lld (%.1f per row), row updates %lld\n",
                            (long long)stats.dots,
                            (double)stats.dots / (double)nesvm_dataset_rows(ds),
                            (long long)stats.row_updates);
-                printf("model saved to %s\n", model_path);
+                fprintf(info, "model saved to %s\n", is_stdout(model_path) ? "standard output" : model_path);
             }
         }
         nesvm_model_destroy(m);
     }
-    if (close_trace(cmd, &trace, rc == CLI_OK) != CLI_OK) rc = CLI_ERROR;
+    if (trace.fp || trace.tmp_path) {
+        /* cross-validation's trace, or a failed run's (removed) */
+        if (rc == CLI_OK) {
+            if (nv_atomic_commit(&trace, &err) != NESVM_OK) rc = cli_error(cmd, "%s", err.message);
+        } else {
+            nv_atomic_abort(&trace);
+        }
+    }
     nesvm_dataset_destroy(ds);
     nesvm_model_destroy(init);
     if (interrupted && rc != CLI_OK) return 130;

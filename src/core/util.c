@@ -1,8 +1,10 @@
-/* util.c - time, thread counts, atomic files. */
-#define _POSIX_C_SOURCE 200809L
+/* util.c - time, thread counts, output files. */
+#define _XOPEN_SOURCE 700
 #include "internal.h"
 
+#include <dirent.h>
 #include <errno.h>
+#include <signal.h>
 #include <fcntl.h>
 #include <sys/stat.h>
 #include <stdlib.h>
@@ -48,26 +50,153 @@ static unsigned nv_umask(void)
     return mask;
 }
 
+/* ---- output files
+ *
+ * Regular files (and new paths) are replaced atomically: the text goes to a
+ * temporary file in the same folder, named ".NAME.nesvm-tmp-PID-XXXXXX", which
+ * is flushed, synced and renamed over NAME; a failure removes it.  Stale
+ * temporaries of that pattern left by a killed process (its PID no longer
+ * runs) are removed on the next save of the same NAME.  A symbolic link is
+ * followed: the file it points to is replaced, in that file's folder, and the
+ * link stays; a link to nothing is refused.  Devices, FIFOs and sockets are
+ * written directly (never replaced, never removed), and "-" is standard
+ * output. */
+
+#define NV_TMP_TAG ".nesvm-tmp-"
+#define NV_TMP_BASE_MAX 180 /* bytes of NAME kept in a temporary's name */
+
+static void free_paths(nv_atomic_file *af)
+{
+    nv_free(af->tmp_path);
+    nv_free(af->final_path);
+    af->tmp_path = af->final_path = NULL;
+}
+
+static char *dup_str(const char *s)
+{
+    size_t len = strlen(s);
+    char *d = nv_malloc(len + 1);
+    if (d) memcpy(d, s, len + 1);
+    return d;
+}
+
+/* The temporary-name prefix ".NAME.nesvm-tmp-" of path's base name, and the
+ * folder part of path ("" for the current folder, "/" kept). */
+static void tmp_prefix(const char *path, char *prefix, size_t size, size_t *dirlen)
+{
+    const char *slash = strrchr(path, '/');
+    const char *base = slash ? slash + 1 : path;
+    *dirlen = slash ? (size_t)(slash - path) + 1 : 0;
+    size_t blen = strlen(base);
+    if (blen > NV_TMP_BASE_MAX) blen = NV_TMP_BASE_MAX;
+    snprintf(prefix, size, ".%.*s" NV_TMP_TAG, (int)blen, base);
+}
+
+/* Remove temporaries of path's pattern whose writer no longer runs. */
+static void clean_stale(const char *path)
+{
+    char prefix[NV_TMP_BASE_MAX + 32];
+    size_t dirlen;
+    tmp_prefix(path, prefix, sizeof prefix, &dirlen);
+    char *dir = nv_malloc(dirlen + 2);
+    if (!dir) return;
+    if (dirlen) memcpy(dir, path, dirlen);
+    dir[dirlen] = '\0';
+    DIR *d = opendir(dirlen ? dir : ".");
+    if (!d) {
+        nv_free(dir);
+        return;
+    }
+    size_t plen = strlen(prefix);
+    struct dirent *e;
+    while ((e = readdir(d)) != NULL) {
+        if (strncmp(e->d_name, prefix, plen) != 0) continue;
+        char *end;
+        long pid = strtol(e->d_name + plen, &end, 10);
+        if (pid <= 0 || *end != '-' || strlen(end) != 7) continue;
+        if (kill((pid_t)pid, 0) == 0 || errno != ESRCH) continue; /* still running */
+        size_t len = dirlen + strlen(e->d_name) + 1;
+        char *full = nv_malloc(len);
+        if (!full) break;
+        snprintf(full, len, "%s%s", dir, e->d_name);
+        unlink(full);
+        nv_free(full);
+    }
+    closedir(d);
+    nv_free(dir);
+}
+
+static nesvm_status open_direct(nv_atomic_file *af, const char *path, nesvm_error *err)
+{
+    int fd = open(path, O_WRONLY | O_NOCTTY);
+    if (fd < 0) {
+        int e = errno;
+        free_paths(af);
+        return nv_error(err, NESVM_ERR_IO, "cannot open '%s' for writing: %s", path, strerror(e));
+    }
+    af->fp = fdopen(fd, "w");
+    if (!af->fp) {
+        close(fd);
+        free_paths(af);
+        return nv_error(err, NESVM_ERR_NOMEM, "cannot open '%s': out of memory", path);
+    }
+    af->direct = 1;
+    return NESVM_OK;
+}
+
 nesvm_status nv_atomic_open(nv_atomic_file *af, const char *path, nesvm_error *err)
 {
     memset(af, 0, sizeof *af);
-    size_t len = strlen(path);
-    af->final_path = nv_malloc(len + 1);
-    af->tmp_path = nv_malloc(len + 16);
-    if (!af->final_path || !af->tmp_path) {
-        nv_free(af->final_path);
-        nv_free(af->tmp_path);
-        af->final_path = af->tmp_path = NULL;
+    if (!path || !path[0]) return nv_error(err, NESVM_ERR_ARG, "empty output path");
+    if (strcmp(path, "-") == 0) {
+        af->fp = stdout;
+        af->direct = 2;
+        return NESVM_OK;
+    }
+    struct stat lst, st;
+    char *target = NULL;
+    if (lstat(path, &lst) == 0 && S_ISLNK(lst.st_mode)) {
+        target = realpath(path, NULL);
+        if (!target || stat(target, &st) != 0) {
+            int e = errno;
+            free(target);
+            return nv_error(err, NESVM_ERR_IO,
+                            "'%s' is a symbolic link to a file that cannot be reached (%s): nesvm "
+                            "replaces the file a link points to, so the target must exist",
+                            path, strerror(e));
+        }
+    } else if (lstat(path, &lst) == 0) {
+        st = lst;
+    } else if (errno != ENOENT) {
+        return nv_error(err, NESVM_ERR_IO, "cannot write '%s': %s", path, strerror(errno));
+    } else {
+        st.st_mode = S_IFREG; /* a new file */
+    }
+    af->final_path = dup_str(target ? target : path);
+    free(target);
+    if (!af->final_path) return nv_error(err, NESVM_ERR_NOMEM, "out of memory opening '%s'", path);
+    if (S_ISDIR(st.st_mode)) {
+        free_paths(af);
+        return nv_error(err, NESVM_ERR_IO, "cannot write '%s': %s", path, strerror(EISDIR));
+    }
+    if (!S_ISREG(st.st_mode)) return open_direct(af, af->final_path, err);
+
+    clean_stale(af->final_path);
+    char prefix[NV_TMP_BASE_MAX + 32];
+    size_t dirlen;
+    tmp_prefix(af->final_path, prefix, sizeof prefix, &dirlen);
+    size_t len = dirlen + strlen(prefix) + 40;
+    af->tmp_path = nv_malloc(len);
+    if (!af->tmp_path) {
+        free_paths(af);
         return nv_error(err, NESVM_ERR_NOMEM, "out of memory opening '%s'", path);
     }
-    memcpy(af->final_path, path, len + 1);
-    snprintf(af->tmp_path, len + 16, "%s.tmpXXXXXX", path);
+    snprintf(af->tmp_path, len, "%.*s%s%ld-XXXXXX", (int)dirlen, af->final_path, prefix,
+             (long)getpid());
     int fd = mkstemp(af->tmp_path);
     if (fd < 0) {
         int e = errno;
-        nv_free(af->final_path);
-        nv_free(af->tmp_path);
-        af->final_path = af->tmp_path = NULL;
+        free_paths(af);
         return nv_error(err, NESVM_ERR_IO, "cannot create '%s': %s", path, strerror(e));
     }
     /* mkstemp creates 0600; give the file the mode a plain creat() would */
@@ -77,9 +206,7 @@ nesvm_status nv_atomic_open(nv_atomic_file *af, const char *path, nesvm_error *e
         int e = errno;
         close(fd);
         unlink(af->tmp_path);
-        nv_free(af->final_path);
-        nv_free(af->tmp_path);
-        af->final_path = af->tmp_path = NULL;
+        free_paths(af);
         return nv_error(err, NESVM_ERR_IO, "cannot create '%s': %s", path, strerror(e));
     }
     return NESVM_OK;
@@ -87,51 +214,64 @@ nesvm_status nv_atomic_open(nv_atomic_file *af, const char *path, nesvm_error *e
 
 void nv_atomic_abort(nv_atomic_file *af)
 {
-    if (af->fp) fclose(af->fp);
+    if (af->fp && af->direct != 2) fclose(af->fp);
     if (af->tmp_path) unlink(af->tmp_path);
-    nv_free(af->tmp_path);
-    nv_free(af->final_path);
+    free_paths(af);
     memset(af, 0, sizeof *af);
 }
 
-nesvm_status nv_atomic_commit(nv_atomic_file *af, nesvm_error *err)
+/* Flush (and for a temporary, sync and close) the stream; 0 or an errno. */
+static int finish_stream(nv_atomic_file *af)
 {
-    int bad = ferror(af->fp) || fflush(af->fp) != 0;
-    int e = errno;
-    if (!bad && fsync(fileno(af->fp)) != 0) {
-        bad = 1;
-        e = errno;
-    }
-    if (fclose(af->fp) != 0 && !bad) {
-        bad = 1;
-        e = errno;
-    }
+    errno = 0;
+    int e = 0;
+    if (fflush(af->fp) != 0 || ferror(af->fp)) e = errno ? errno : EIO;
+    if (af->direct == 2) return e; /* standard output stays open */
+    if (!e && !af->direct && fsync(fileno(af->fp)) != 0) e = errno;
+    if (fclose(af->fp) != 0 && !e) e = errno ? errno : EIO;
     af->fp = NULL;
-    if (!bad && rename(af->tmp_path, af->final_path) != 0) {
-        bad = 1;
-        e = errno;
-    }
-    if (bad) {
+    return e;
+}
+
+nesvm_status nv_atomic_finish(nv_atomic_file *af, nesvm_error *err)
+{
+    if (!af->fp || af->direct) return NESVM_OK; /* direct streams finish in commit */
+    int e = finish_stream(af);
+    if (e) {
         nv_error(err, NESVM_ERR_IO, "cannot write '%s': %s", af->final_path, strerror(e));
         nv_atomic_abort(af);
         return NESVM_ERR_IO;
     }
-    /* make the rename durable */
-    char *slash = strrchr(af->final_path, '/');
-    int dfd;
-    if (slash) {
-        *slash = '\0';
-        dfd = open(af->final_path[0] ? af->final_path : "/", O_RDONLY);
-        *slash = '/';
-    } else {
-        dfd = open(".", O_RDONLY);
+    return NESVM_OK;
+}
+
+nesvm_status nv_atomic_commit(nv_atomic_file *af, nesvm_error *err)
+{
+    int e = af->fp ? finish_stream(af) : 0;
+    if (!e && af->tmp_path && rename(af->tmp_path, af->final_path) != 0) e = errno;
+    if (e) {
+        nv_error(err, NESVM_ERR_IO, "cannot write '%s': %s",
+                 af->direct == 2 ? "standard output" : af->final_path, strerror(e));
+        nv_atomic_abort(af);
+        return NESVM_ERR_IO;
     }
-    if (dfd >= 0) {
-        fsync(dfd);
-        close(dfd);
+    if (af->tmp_path) {
+        /* make the rename durable */
+        char *slash = strrchr(af->final_path, '/');
+        int dfd;
+        if (slash) {
+            *slash = '\0';
+            dfd = open(af->final_path[0] ? af->final_path : "/", O_RDONLY);
+            *slash = '/';
+        } else {
+            dfd = open(".", O_RDONLY);
+        }
+        if (dfd >= 0) {
+            fsync(dfd);
+            close(dfd);
+        }
     }
-    nv_free(af->tmp_path);
-    nv_free(af->final_path);
+    free_paths(af);
     memset(af, 0, sizeof *af);
     return NESVM_OK;
 }

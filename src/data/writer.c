@@ -1,6 +1,7 @@
 /* writer.c - write a dataset as LIBSVM text. */
 #include "dataset_internal.h"
 
+#include <errno.h>
 #include <string.h>
 
 nesvm_status nesvm_dataset_write_stream(const nesvm_dataset *ds, FILE *fp, nesvm_error *err)
@@ -25,9 +26,9 @@ nesvm_status nesvm_dataset_write_stream(const nesvm_dataset *ds, FILE *fp, nesvm
                 fprintf(fp, " %d:%s", ds->indices[k] + 1, num);
             }
         }
-        fputc('\n', fp);
+        if (fputc('\n', fp) == EOF || ferror(fp)) /* errno is the first failure's */
+            return nv_error(err, NESVM_ERR_IO, "write error: %s", strerror(errno));
     }
-    if (ferror(fp)) return nv_error(err, NESVM_ERR_IO, "write error");
     return NESVM_OK;
 }
 
@@ -39,8 +40,9 @@ nesvm_status nesvm_dataset_write(const nesvm_dataset *ds, const char *path, nesv
     if (st != NESVM_OK) return st;
     st = nesvm_dataset_write_stream(ds, af.fp, err);
     if (st != NESVM_OK) {
+        nv_error_prefix(err, "cannot write '%s'", strcmp(path, "-") == 0 ? "standard output" : path);
         nv_atomic_abort(&af);
-        return nv_error(err, st, "cannot write '%s'", path);
+        return st;
     }
     return nv_atomic_commit(&af, err);
 }
