@@ -232,7 +232,7 @@ int train_opt(cli_args *a, train_opts *o)
         nesvm_error err = {0};
         if (!cli_parse_double(v, &weight) ||
             nesvm_params_set_class_weight(o->params, label, weight, &err) != NESVM_OK) {
-            cli_usage(a->cmd, "bad weight '%s' for option '-%s' (expected a number > 0)", v, n);
+            cli_usage(a->cmd, "bad weight '%s' for option '-%s' (expected a number in [1e-100, 1e100])", v, n);
             return -1;
         }
         return 1;

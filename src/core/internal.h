@@ -98,6 +98,10 @@ static inline double nv_rng_uniform(uint64_t *state)
     return (double)(nv_rng_next(state) >> 11) * (1.0 / 9007199254740992.0);
 }
 
+/* ---- memory */
+/* Bytes of physical memory (0 when unknown). */
+double nv_physical_memory(void);
+
 /* ---- threads */
 /* Number of threads to use for a request of `threads` (0 = all cores). */
 int nv_threads(int threads);

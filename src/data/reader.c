@@ -204,6 +204,11 @@ static nesvm_status parse_line(parse_ctx *ctx, builder *b, const char *p, const 
         if (!isfinite(v))
             return perr(ctx, vstart, "value '%s' is not a finite number (NaN or Inf)",
                         token_text(vstart, end, tok));
+        if (b->fl && isinf((float)v))
+            return perr(ctx, vstart,
+                        "value '%s' overflows single precision (--float stores magnitudes up to "
+                        "3.4028235e+38; read without --float)",
+                        token_text(vstart, end, tok));
         p = q;
         if (b->nnz == b->cap_nnz && !grow_nnz(b, b->nnz + 1))
             return nv_error(ctx->err, NESVM_ERR_NOMEM, "%s:%lld: out of memory", ctx->path,

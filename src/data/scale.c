@@ -13,6 +13,7 @@
 #include "dataset_internal.h"
 
 #include <errno.h>
+#include <sys/stat.h>
 #include <math.h>
 #include <string.h>
 
@@ -222,6 +223,8 @@ nesvm_status nesvm_scaling_load(const char *path, nesvm_scaling **out, nesvm_err
     *out = NULL;
     FILE *f = fopen(path, "r");
     if (!f) return nv_error(err, NESVM_ERR_IO, "cannot open scaling file '%s': %s", path, strerror(errno));
+    struct stat fst;
+    const off_t fsize = fstat(fileno(f), &fst) == 0 ? fst.st_size : 0;
     char line[512];
     long long ln = 0;
     nesvm_scaling *sc = NULL;
@@ -264,6 +267,13 @@ nesvm_status nesvm_scaling_load(const char *path, nesvm_scaling **out, nesvm_err
             int32_t idx = (int32_t)v[0];
             if (idx <= maxidx) {
                 st = nv_error(err, NESVM_ERR_PARSE, "%s:%lld: feature index %d not ascending", path, ln, idx);
+                goto done;
+            }
+            if (idx > cap && 16.0 * idx > 268435456.0 && 16.0 * idx > 64.0 * (double)fsize) {
+                st = nv_error(err, NESVM_ERR_PARSE,
+                              "%s:%lld: feature index %d in a scaling file of %lld bytes: the ranges "
+                              "of %d features need %.0f MB (a wrong index?)",
+                              path, ln, idx, (long long)fsize, idx, 16.0 * idx / 1048576.0);
                 goto done;
             }
             if (idx > cap) {

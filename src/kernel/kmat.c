@@ -1,6 +1,8 @@
 /* kmat.c - the kernel matrix of the training rows as an operator: stored in single precision when it fits the budget, computed blockwise on the fly otherwise. */
 #include "kernel.h"
 
+#include <math.h>
+
 #include <cblas.h>
 #ifdef _OPENMP
 #include <omp.h>
@@ -109,6 +111,16 @@ nesvm_status nv_kmat_init(nv_kmat *km, const nv_kernel *k, const nesvm_dataset *
             float *dst = km->K + a * n;
             for (int64_t j = 0; j <= a; j++) {
                 float v = (float)src[j];
+                if (!isfinite(v)) {
+                    char g[32];
+                    nv_format_double(km->k.gamma, g);
+                    nv_kmat_free(km);
+                    return nv_error(err, NESVM_ERR_NUMERIC,
+                                    "a kernel value %s %g does not fit the stored kernel matrix "
+                                    "(single precision) with gamma %s, coef0 %g, degree %d: lower "
+                                    "-g, -r or -d, or scale the data",
+                                    isfinite(src[j]) ? "of" : "is", src[j], g, km->k.coef0, km->k.degree);
+                }
                 dst[j] = v;
                 km->K[j * n + a] = v;
             }

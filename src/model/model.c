@@ -16,6 +16,16 @@
 #include <stdlib.h>
 #include <string.h>
 
+int nv_model_first_nonfinite(const nesvm_model *m)
+{
+    for (int s = 0; s < m->nsub; s++) {
+        if (!isfinite(m->sub[s].b)) return s;
+        for (int64_t j = 0; j < m->ncoef; j++)
+            if (!isfinite(m->sub[s].w[j])) return s;
+    }
+    return -1;
+}
+
 nesvm_status nv_model_alloc(int nr_class, int nsub, int32_t d, int64_t ncoef, nesvm_model **out,
                             nesvm_error *err)
 {
@@ -76,9 +86,12 @@ nesvm_status nv_label_classes(const double *labels, const int64_t *rows, int64_t
     int64_t u = 0;
     for (int64_t i = 0; i < n; i++)
         if (u == 0 || sorted[i] != sorted[u - 1]) sorted[u++] = sorted[i];
-    if (u > 1000000) {
+    if (u > NV_MAX_CLASSES) {
         nv_free(sorted);
-        return nv_error(err, NESVM_ERR_DATA, "%lld distinct labels: too many classes", (long long)u);
+        return nv_error(err, NESVM_ERR_DATA,
+                        "%lld distinct labels in %lld rows: more than %d classes (are the labels "
+                        "regression targets?)",
+                        (long long)u, (long long)n, NV_MAX_CLASSES);
     }
     /* first-appearance order */
     int *order = nv_malloc_array((size_t)(u ? u : 1), sizeof(int));
@@ -166,6 +179,78 @@ static nesvm_status compact_expansion(nesvm_model *m, const nesvm_dataset *ds, c
     return st;
 }
 
+/* No model with a non-finite number leaves training: name the sub-model and
+ * the options that differ from their defaults (the likely cause). */
+static nesvm_status check_finite(const nesvm_model *m, const nesvm_params *p, nesvm_error *err)
+{
+    int s = nv_model_first_nonfinite(m);
+    if (s < 0) return NESVM_OK;
+    static const char *const names[] = {"c", "bias", "lambda", "gamma", "coef0", "degree", "mu",
+                                        "nu", "mu0", "nu0", "mu_star", "smooth_p", "cap", NULL};
+    nesvm_params *def = NULL;
+    char opts[400] = "", a[48], b[48];
+    size_t len = 0;
+    if (nesvm_params_create(&def, NULL) == NESVM_OK) {
+        for (int i = 0; names[i]; i++) {
+            if (nesvm_params_get(p, names[i], a, sizeof a, NULL) != NESVM_OK ||
+                nesvm_params_get(def, names[i], b, sizeof b, NULL) != NESVM_OK || strcmp(a, b) == 0)
+                continue;
+            int w = snprintf(opts + len, sizeof opts - len, "%s%s %s", len ? ", " : "", names[i], a);
+            if (w < 0 || (size_t)w >= sizeof opts - len) break;
+            len += (size_t)w;
+        }
+        nesvm_params_destroy(def);
+    }
+    for (int c = 0; c < p->n_weights && len + 40 < sizeof opts; c++) {
+        nv_format_double(p->weight_label[c], a);
+        nv_format_double(p->weight[c], b);
+        len += (size_t)snprintf(opts + len, sizeof opts - len, "%sweight of class %s %s", len ? ", " : "",
+                                a, b);
+    }
+    return nv_error(err, NESVM_ERR_NUMERIC,
+                    "training produced a non-finite %s in binary model %d: the problem is degenerate "
+                    "for these option values (%s)",
+                    isfinite(m->sub[s].b) ? "weight" : "bias", s, len ? opts : "all defaults");
+}
+
+/* Refuse, before any work, trainings whose size does not follow the data:
+ * classes that look like regression targets, one-vs-one sub-models beyond
+ * memory, and dense weights over a feature range the data barely use. */
+static nesvm_status check_sizes(const nesvm_dataset *ds, int64_t n, int k, int64_t nsub, int ovr,
+                                int kernel, nesvm_error *err)
+{
+    if (k > 1000 && (int64_t)k * 2 > n)
+        return nv_error(err, NESVM_ERR_DATA,
+                        "%d classes in %lld rows: most classes have a single row, so no classifier "
+                        "can learn them (are the labels regression targets?)",
+                        k, (long long)n);
+    const double phys = nv_physical_memory();
+    const double mb = 1048576.0;
+    if (!kernel) {
+        /* a linear solver keeps several dense vectors of d weights */
+        const double vec = 8.0 * (double)ds->d;
+        const double data = 12.0 * (double)ds->nnz + 16.0 * (double)ds->n;
+        if (vec > 256 * mb && vec > 64 * data)
+            return nv_error(err, NESVM_ERR_DATA,
+                            "the largest feature index is %d but the data hold only %lld values: "
+                            "every dense weight vector over %d features needs %.0f MB and a solver "
+                            "keeps several; renumber the features to the ones used",
+                            ds->d, (long long)ds->nnz, ds->d, vec / mb);
+    }
+    if (nsub > INT32_MAX)
+        return nv_error(err, NESVM_ERR_DATA, "%d classes need %lld one-vs-one models: too many; use "
+                        "--multiclass ovr", k, (long long)nsub);
+    const double coef = kernel ? (double)n : (double)ds->d;
+    const double need = (double)nsub * (coef + 1) * 8.0;
+    if (phys > 0 && need > phys)
+        return nv_error(err, NESVM_ERR_DATA,
+                        "%d classes need %lld %s models of %.0f coefficients each: %.1f GB, more "
+                        "than this machine's %.1f GB%s",
+                        k, (long long)nsub, ovr ? "one-vs-rest" : "one-vs-one", coef, need / (1024 * mb),
+                        phys / (1024 * mb), ovr ? "" : "; --multiclass ovr needs k models");
+    return NESVM_OK;
+}
+
 nesvm_status nv_train_rows(const nesvm_dataset *ds, const int64_t *rows, int64_t n,
                            const nesvm_params *params, const nesvm_model *init,
                            nesvm_progress_fn progress, void *user, nesvm_model **out,
@@ -243,7 +328,11 @@ nesvm_status nv_train_rows(const nesvm_dataset *ds, const int64_t *rows, int64_t
         goto done;
     }
     int ovr = params->multiclass == NV_OVR && k > 2;
-    int nsub = k == 2 ? 1 : (ovr ? k : k * (k - 1) / 2);
+    /* 64-bit: k (k - 1) / 2 overflows int from k = 46,342 */
+    const int64_t nsub64 = k == 2 ? 1 : (ovr ? k : (int64_t)k * (k - 1) / 2);
+    st = check_sizes(ds, n, k, nsub64, ovr, kernel, err);
+    if (st != NESVM_OK) goto done;
+    const int nsub = (int)nsub64;
     if (init && (kernel || init->basis)) {
         st = nv_error(err, NESVM_ERR_UNSUPPORTED, "warm starts are for linear models (kernel %s)",
                       nv_kernel_names[kernel ? params->kernel : init->params->kernel]);
@@ -361,8 +450,22 @@ nesvm_status nv_train_rows(const nesvm_dataset *ds, const int64_t *rows, int64_t
         goto done;
     }
     /* with lambda, C = 1/(lambda n) for each binary problem of n rows (below) */
-    for (int c = 0; c < k; c++)
+    for (int c = 0; c < k; c++) {
         cw[c] = (params->lambda > 0 ? 1.0 : params->c) * nv_params_class_weight(params, classes[c]);
+        if (params->lambda > 0) continue; /* checked per binary problem below */
+        if (!(cw[c] >= 1e-100 && cw[c] <= 1e100)) {
+            char lb[32], cb[32], wb[32];
+            nv_format_double(classes[c], lb);
+            nv_format_double(params->c, cb);
+            nv_format_double(nv_params_class_weight(params, classes[c]), wb);
+            st = nv_error(err, NESVM_ERR_ARG,
+                          "the cost of class %s, C x weight = %s x %s (-c and -w%s), is outside "
+                          "[1e-100, 1e100], where the objective over- or underflows",
+                          lb, cb, wb, lb);
+            nv_free(cw);
+            goto done;
+        }
+    }
 
     if (stats) {
         stats->n_submodels = nsub;
@@ -387,13 +490,17 @@ nesvm_status nv_train_rows(const nesvm_dataset *ds, const int64_t *rows, int64_t
                 }
             }
             if (params->lambda > 0) {
-                for (int64_t a = 0; a < cnt; a++) cost[a] /= params->lambda * (double)cnt;
-                if (!isfinite(cost[0]) || !(cost[0] > 0)) {
+                int bad = 0;
+                for (int64_t a = 0; a < cnt; a++) {
+                    cost[a] /= params->lambda * (double)cnt;
+                    bad |= !(cost[a] >= 1e-100 && cost[a] <= 1e100);
+                }
+                if (bad) {
                     char lb[32];
                     nv_format_double(params->lambda, lb);
                     st = nv_error(err, NESVM_ERR_ARG,
-                                  "lambda %s gives C = 1/(lambda n) = %g for a binary problem of %lld rows: "
-                                  "out of range", lb, cost[0], (long long)cnt);
+                                  "lambda %s gives costs 1/(lambda n) x weight outside [1e-100, 1e100] "
+                                  "for a binary problem of %lld rows (--lambda, -w)", lb, (long long)cnt);
                     break;
                 }
             }
@@ -461,6 +568,7 @@ nesvm_status nv_train_rows(const nesvm_dataset *ds, const int64_t *rows, int64_t
     }
     nv_free(cw);
     if ((beta_space || (gs && kernel)) && st == NESVM_OK) st = compact_expansion(m, ds, rows, n, err);
+    if (st == NESVM_OK) st = check_finite(m, params, err);
     if (stats && expand) {
         stats->kernel_evals = gs ? kc.evals : beta_space ? kevals + km.evals : kf.evals;
         stats->kernel_matrix = kstored;

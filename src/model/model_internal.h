@@ -5,6 +5,9 @@
 #include "../solvers/solver.h"
 #include "../kernel/kernel.h"
 
+/* The most classes a model can have (training and model files). */
+#define NV_MAX_CLASSES 65536
+
 typedef struct nv_submodel {
     int pos, neg;         /* class indices; neg = -1 for one-vs-rest */
     double b;
@@ -32,6 +35,8 @@ struct nesvm_model {
  * sub-models of ncoef coefficients. */
 nesvm_status nv_model_alloc(int nr_class, int nsub, int32_t d, int64_t ncoef, nesvm_model **out,
                             nesvm_error *err);
+/* The first sub-model holding a non-finite bias or coefficient, or -1. */
+int nv_model_first_nonfinite(const nesvm_model *m);
 /* The model's kernel (params kernel, gamma, degree, coef0). */
 nv_kernel nv_model_kernel(const nesvm_model *m);
 

@@ -18,6 +18,10 @@
 nesvm_status nesvm_model_save(const nesvm_model *m, const char *path, nesvm_error *err)
 {
     if (!m || !path) return nv_error(err, NESVM_ERR_ARG, "NULL argument to nesvm_model_save");
+    int bad = nv_model_first_nonfinite(m);
+    if (bad >= 0)
+        return nv_error(err, NESVM_ERR_NUMERIC,
+                        "binary model %d holds a non-finite number: not saved to '%s'", bad, path);
     nv_atomic_file af;
     nesvm_status st = nv_atomic_open(&af, path, err);
     if (st != NESVM_OK) return st;
@@ -292,7 +296,8 @@ nesvm_status nesvm_model_load(const char *path, nesvm_model **out, nesvm_error *
         FAIL("bad multiclass scheme '%.40s' (expected ovo or ovr)", lx.tok[1]);
     TRY(expect(&lx, "nr_class", 2));
     long long k;
-    if (!tok_int(lx.tok[1], 2, 100000, &k)) FAIL("bad nr_class '%.40s' (expected an integer >= 2)", lx.tok[1]);
+    if (!tok_int(lx.tok[1], 2, NV_MAX_CLASSES, &k))
+        FAIL("bad nr_class '%.40s' (expected an integer in [2, %d])", lx.tok[1], NV_MAX_CLASSES);
     /* labels may be long: parse the raw line */
     {
         int r = next_line(&lx);
@@ -358,6 +363,14 @@ nesvm_status nesvm_model_load(const char *path, nesvm_model **out, nesvm_error *
     if (!tok_int(lx.tok[1], 1, 1000000000, &nsub) || nsub != want)
         FAIL("nr_submodel is '%.40s', expected %lld for %lld classes (%s)", lx.tok[1], want, k,
              prm->multiclass == NV_OVR ? "ovr" : "ovo");
+    {
+        /* every coefficient takes a line of at least two bytes: a short file
+         * cannot claim a huge model (no allocation before this check) */
+        const double ncoef = (double)(prm->kernel ? nbasis : d);
+        if ((double)nsub * ncoef * 2.0 > (double)len)
+            FAIL("%lld sub-models of %.0f coefficients cannot fit in a file of %zu bytes "
+                 "(truncated, or a wrong nr_feature/nr_basis)", nsub, ncoef, len);
+    }
     TRY(nv_model_alloc((int)k, (int)nsub, (int32_t)d, prm->kernel ? nbasis : d, &m, err));
     m->basis = basis;
     basis = NULL;

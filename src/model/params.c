@@ -104,6 +104,16 @@ nesvm_status nesvm_params_copy(const nesvm_params *src, nesvm_params **out, nesv
     return NESVM_OK;
 }
 
+/* Scale-like values (costs, smoothing, gamma, ...) live in [1e-100, 1e100]:
+ * beyond it squares and products of them over- or underflow in double
+ * precision, and training would fail (or stall) far from the option. */
+#define NV_VALUE_MIN 1e-100
+#define NV_VALUE_MAX 1e100
+#define IN_RANGE(d) ((d) >= NV_VALUE_MIN && (d) <= NV_VALUE_MAX)
+#define ZERO_OR_RANGE(d) ((d) == 0 || IN_RANGE(d))
+/* the smallest relative gap double precision certifies */
+#define NV_EPS_MIN 1e-15
+
 static int parse_num(const char *v, double *out) { return nv_parse_finite(v, out); }
 
 static int parse_int(const char *v, int64_t *out) { return nv_parse_int64(v, out); }
@@ -132,10 +142,11 @@ nesvm_status nesvm_params_set(nesvm_params *p, const char *name, const char *val
                             nv_solver_names());
         snprintf(p->solver, sizeof p->solver, "%s", value);
     } else if (strcmp(name, "c") == 0) {
-        NEED_NUM(d > 0, "a number > 0");
+        NEED_NUM(IN_RANGE(d), "a number in [1e-100, 1e100]");
         p->c = d;
     } else if (strcmp(name, "eps") == 0) {
-        NEED_NUM(d > 0 && d < 1, "a number in (0, 1)");
+        NEED_NUM(d >= NV_EPS_MIN && d < 1,
+                 "a number in [1e-15, 1) (smaller gaps cannot be certified in double precision)");
         p->eps = d;
     } else if (strcmp(name, "eps_abs") == 0) {
         NEED_NUM(d >= 0, "a number >= 0");
@@ -146,10 +157,10 @@ nesvm_status nesvm_params_set(nesvm_params *p, const char *name, const char *val
             return nv_error(err, NESVM_ERR_ARG, "invalid value '%s' for svm_type: expected c, lp or ls", value);
         p->svm_type = k;
     } else if (strcmp(name, "mu") == 0) {
-        NEED_NUM(d >= 0, "a number >= 0 (0 = continuation)");
+        NEED_NUM(ZERO_OR_RANGE(d), "0 (continuation) or a number in [1e-100, 1e100]");
         p->mu = d;
     } else if (strcmp(name, "nu") == 0) {
-        NEED_NUM(d >= 0, "a number >= 0 (0 = continuation)");
+        NEED_NUM(ZERO_OR_RANGE(d), "0 (continuation) or a number in [1e-100, 1e100]");
         p->nu = d;
     } else if (strcmp(name, "continuation") == 0) {
         int k = lookup(continuation_names, 2, value);
@@ -157,13 +168,13 @@ nesvm_status nesvm_params_set(nesvm_params *p, const char *name, const char *val
             return nv_error(err, NESVM_ERR_ARG, "invalid value '%s' for continuation: expected adaptive or paper", value);
         p->continuation = k;
     } else if (strcmp(name, "mu0") == 0) {
-        NEED_NUM(d >= 0, "a number >= 0 (0 = default)");
+        NEED_NUM(ZERO_OR_RANGE(d), "0 (default) or a number in [1e-100, 1e100]");
         p->mu0 = d;
     } else if (strcmp(name, "nu0") == 0) {
-        NEED_NUM(d >= 0, "a number >= 0 (0 = default)");
+        NEED_NUM(ZERO_OR_RANGE(d), "0 (default) or a number in [1e-100, 1e100]");
         p->nu0 = d;
     } else if (strcmp(name, "mu_star") == 0) {
-        NEED_NUM(d >= 0, "a number >= 0 (0 = none)");
+        NEED_NUM(ZERO_OR_RANGE(d), "0 (none) or a number in [1e-100, 1e100]");
         p->mu_star = d;
     } else if (strcmp(name, "stage_eps") == 0) {
         NEED_NUM(d >= 0 && d < 1, "a number in [0, 1) (0 = automatic)");
@@ -184,11 +195,11 @@ nesvm_status nesvm_params_set(nesvm_params *p, const char *name, const char *val
         if (strcmp(value, "auto") == 0)
             p->bias = NAN;
         else {
-            NEED_NUM(1, "a number (> 0: a bias, <= 0: none) or auto");
+            NEED_NUM(d <= NV_VALUE_MAX, "a number <= 1e100 (> 0: a bias, <= 0: none) or auto");
             p->bias = d;
         }
     } else if (strcmp(name, "lambda") == 0) {
-        NEED_NUM(d >= 0, "a number >= 0 (0 = use c)");
+        NEED_NUM(ZERO_OR_RANGE(d), "0 (use c) or a number in [1e-100, 1e100]");
         p->lambda = d;
     } else if (strcmp(name, "shrinking") == 0) {
         NEED_INT(i == 0 || i == 1, "0 or 1");
@@ -237,13 +248,13 @@ nesvm_status nesvm_params_set(nesvm_params *p, const char *name, const char *val
                             "invalid value '%s' for kernel: expected linear, poly, rbf, sigmoid or 0-3", value);
         p->kernel = k;
     } else if (strcmp(name, "gamma") == 0) {
-        NEED_NUM(d >= 0, "a number >= 0 (0 = 1/num_features)");
+        NEED_NUM(ZERO_OR_RANGE(d), "0 (1/num_features) or a number in [1e-100, 1e100]");
         p->gamma = d;
     } else if (strcmp(name, "degree") == 0) {
         NEED_INT(i >= 0 && i <= 1000, "an integer in [0, 1000]");
         p->degree = (int)i;
     } else if (strcmp(name, "coef0") == 0) {
-        NEED_NUM(1, "a number");
+        NEED_NUM(fabs(d) <= NV_VALUE_MAX, "a number in [-1e100, 1e100]");
         p->coef0 = d;
     } else if (strcmp(name, "basis") == 0) {
         if (strcmp(value, "auto") == 0)
@@ -259,7 +270,7 @@ nesvm_status nesvm_params_set(nesvm_params *p, const char *name, const char *val
                             value);
         p->basis_select = k;
     } else if (strcmp(name, "smooth_p") == 0) {
-        NEED_NUM(d > 0, "a number > 0");
+        NEED_NUM(IN_RANGE(d), "a number in [1e-100, 1e100]");
         p->smooth_p = d;
     } else if (strcmp(name, "scheme") == 0) {
         int k = lookup(scheme_names, 5, value);
@@ -271,7 +282,7 @@ nesvm_status nesvm_params_set(nesvm_params *p, const char *name, const char *val
         NEED_NUM(d >= 0 && d < 1, "a number in [0, 1)");
         p->tau = d;
     } else if (strcmp(name, "cap") == 0) {
-        NEED_NUM(d >= 0, "a number >= 0 (0 = none)");
+        NEED_NUM(ZERO_OR_RANGE(d), "0 (none) or a number in [1e-100, 1e100]");
         p->cap = d;
     } else if (strcmp(name, "cache_size") == 0) {
         NEED_NUM(d >= 0, "megabytes >= 0 (0 = no cache)");
@@ -359,8 +370,8 @@ nesvm_status nesvm_params_set_class_weight(nesvm_params *p, double label, double
                                            nesvm_error *err)
 {
     if (!p) return nv_error(err, NESVM_ERR_ARG, "params must not be NULL");
-    if (!isfinite(label) || !isfinite(weight) || weight <= 0)
-        return nv_error(err, NESVM_ERR_ARG, "class weight must be finite and > 0 (label %g, weight %g)",
+    if (!isfinite(label) || !(weight >= NV_VALUE_MIN && weight <= NV_VALUE_MAX))
+        return nv_error(err, NESVM_ERR_ARG, "class weight must be in [1e-100, 1e100] (label %g, weight %g)",
                         label, weight);
     for (int k = 0; k < p->n_weights; k++)
         if (p->weight_label[k] == label) {

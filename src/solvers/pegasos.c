@@ -92,11 +92,23 @@ nesvm_status nv_pegasos_run(nv_hinge *h, const nesvm_params *prm, int64_t epochs
     return NESVM_OK;
 }
 
+#define NV_PEGASOS_EPS_MIN 1e-6
+
 nesvm_status nv_pegasos_train(const nv_binary_problem *pb, const nesvm_params *prm,
                               const nv_progress_sink *sink, nv_binary_result *res,
                               nesvm_error *err)
 {
     double t0 = nv_now();
+    /* a subgradient method reaches a relative gap eps after about 1/eps
+     * passes: below 1e-6 it would run to --max-iter, not to the gap */
+    if (prm->eps < NV_PEGASOS_EPS_MIN && !(prm->eps_abs >= NV_PEGASOS_EPS_MIN)) {
+        char e[32];
+        nv_format_double(prm->eps, e);
+        return nv_error(err, NESVM_ERR_ARG,
+                        "-e %s is below what Pegasos can reach (a relative gap eps takes about "
+                        "1/eps passes): use -e 1e-6 or more, or --solver hyperpass for tight gaps",
+                        e);
+    }
     nv_hinge h;
     nv_pegasos pg;
     memset(&pg, 0, sizeof pg);

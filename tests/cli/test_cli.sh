@@ -171,7 +171,7 @@ expect_fail "option: unknown option" 2 "nesvm train: unknown option '--bogus'" "
     "$BIN" train --bogus "$H" "$T/o.model"
 expect_fail "option: unknown short option" 2 "nesvm train: unknown option '-z'" "$T/o.model" -- \
     "$BIN" train -z "$H" "$T/o.model"
-expect_fail "option: -c 0" 2 "invalid value '0' for c: expected a number > 0" "$T/o.model" -- \
+expect_fail "option: -c 0" 2 "invalid value '0' for c: expected a number in [1e-100, 1e100]" "$T/o.model" -- \
     "$BIN" train -c 0 "$H" "$T/o.model"
 expect_fail "option: -c -1" 2 "invalid value '-1' for c" "$T/o.model" -- \
     "$BIN" train -c -1 "$H" "$T/o.model"
@@ -990,11 +990,38 @@ expect_fail "option: --warm-start bogus" 2 "invalid value 'pegasos:0' for warm_s
     "$T/o.model" -- "$BIN" train --solver hyperpass --warm-start pegasos:0 "$H" "$T/o.model"
 expect_fail "option: --lambda -1" 2 "invalid value '-1' for lambda" "$T/o.model" -- \
     "$BIN" train --lambda -1 "$H" "$T/o.model"
-expect_fail "train: --lambda so small that C overflows" 1 "gives C = 1/(lambda n) = inf for a binary problem of 270 rows: out of range" "$T/o.model" -- \
+expect_fail "option: --lambda so small that C overflows" 2 "invalid value '1e-320' for lambda: expected 0 (use c) or a number in [1e-100, 1e100]" "$T/o.model" -- \
     "$BIN" train --solver hyperpass --lambda 1e-320 "$H" "$T/o.model"
-expect_fail "train: hyperpass with a bias feature whose square overflows" 1 "non-finite lower bound at iteration 1" \
+expect_fail "train: --lambda with costs 1/(lambda n) out of range" 1 "lambda 1e-100 gives costs 1/(lambda n) x weight outside [1e-100, 1e100] for a binary problem of 270 rows (--lambda, -w)" "$T/o.model" -- \
+    "$BIN" train --solver hyperpass --lambda 1e-100 -w1 1000 "$H" "$T/o.model"
+expect_fail "train: -c x -w out of range names both" 1 "the cost of class 1, C x weight = 1e-10 x 1e-100 (-c and -w1), is outside [1e-100, 1e100]" "$T/o.model" -- \
+    "$BIN" train -t 2 -c 1e-10 -w1 1e-100 "$H" "$T/o.model"
+expect_fail "option: -w1 4.9e-324" 2 "bad weight '4.9e-324' for option '-w1' (expected a number in [1e-100, 1e100])" "$T/o.model" -- \
+    "$BIN" train -t 2 -w1 4.9e-324 "$H" "$T/o.model"
+expect_fail "option: -c 1e308" 2 "invalid value '1e308' for c: expected a number in [1e-100, 1e100]" "$T/o.model" -- \
+    "$BIN" train -c 1e308 "$H" "$T/o.model"
+expect_fail "option: --smooth-p 1e-300" 2 "invalid value '1e-300' for smooth_p: expected a number in [1e-100, 1e100]" "$T/o.model" -- \
+    "$BIN" train --solver nssvm --smooth-p 1e-300 "$H" "$T/o.model"
+expect_fail "option: --mu 1e-320" 2 "invalid value '1e-320' for mu: expected 0 (continuation) or a number in [1e-100, 1e100]" "$T/o.model" -- \
+    "$BIN" train --mu 1e-320 "$H" "$T/o.model"
+expect_fail "option: -e 4.9e-324" 2 "invalid value '4.9e-324' for eps: expected a number in [1e-15, 1)" "$T/o.model" -- \
+    "$BIN" train --solver pegasos -e 4.9e-324 "$H" "$T/o.model"
+expect_fail "train: pegasos -e 1e-7 (about 1e7 passes)" 1 "-e 1e-07 is below what Pegasos can reach" "$T/o.model" -- \
+    "$BIN" train --solver pegasos -e 1e-7 "$H" "$T/o.model"
+expect_fail "option: gs -B 1e160 (B^2 overflows)" 2 "invalid value '1e160' for bias: expected a number <= 1e100" "$T/o.model" -- \
+    "$BIN" train --solver gs -t 2 -B 1e160 "$H" "$T/o.model"
+for o in "--seed 1e3" "--seed 0x3e8" "--threads 0x10" "--max-iter 1e3" "--seed +-1"; do
+    set -- $o
+    expect_fail "option: $o (one integer syntax)" 2 "invalid value '$2' for" "$T/o.model" -- \
+        "$BIN" train "$1" "$2" "$H" "$T/o.model"
+done
+expect_fail "option: --threads ' 1' (no spaces in integers)" 2 "invalid value ' 1' for threads" "$T/o.model" -- \
+    "$BIN" train --threads ' 1' "$H" "$T/o.model"
+expect_fail "option: -w1 ' 1' (no spaces in numbers)" 2 "bad weight ' 1' for option '-w1'" "$T/o.model" -- \
+    "$BIN" train -w1 ' 1' "$H" "$T/o.model"
+expect_fail "option: hyperpass with a bias feature whose square overflows" 2 "invalid value '1e300' for bias" \
     "$T/o.model" -- "$BIN" train --solver hyperpass -B 1e300 "$H" "$T/o.model"
-expect_fail "train: pegasos with a bias feature whose square overflows" 1 "non-finite objective at iteration 1" \
+expect_fail "option: pegasos with a bias feature whose square overflows" 2 "invalid value '1e300' for bias" \
     "$T/o.model" -- "$BIN" train --solver pegasos -B 1e300 "$H" "$T/o.model"
 expect_fail "option: --batch 0" 2 "invalid value '0' for batch" "$T/o.model" -- \
     "$BIN" train --solver pegasos --batch 0 "$H" "$T/o.model"
@@ -1054,7 +1081,7 @@ expect_fail "option: --solver ssvm --svm-type ls" 1 "solver ssvm has no LS-SVM m
     "$BIN" train --solver ssvm --svm-type ls "$H" "$T/o.model"
 expect_fail "option: --scheme 4" 2 "invalid value '4' for scheme: expected optimal, 1, 2, 3 or cg" "$T/o.model" -- \
     "$BIN" train --solver ssvm --scheme 4 "$H" "$T/o.model"
-expect_fail "option: --smooth-p 0" 2 "invalid value '0' for smooth_p: expected a number > 0" "$T/o.model" -- \
+expect_fail "option: --smooth-p 0" 2 "invalid value '0' for smooth_p: expected a number in [1e-100, 1e100]" "$T/o.model" -- \
     "$BIN" train --solver ssvm --smooth-p 0 "$H" "$T/o.model"
 expect_fail "option: --tau 1" 2 "invalid value '1' for tau" "$T/o.model" -- \
     "$BIN" train --solver ssvm --tau 1 "$H" "$T/o.model"
@@ -1064,7 +1091,7 @@ expect_fail "option: --basis-select bogus" 2 "invalid value 'bogus' for basis_se
     "$BIN" train --solver ssvm --basis-select bogus "$H" "$T/o.model"
 expect_fail "train: ssvm scheme 1 over the memory budget" 1 "Newton scheme 1 needs" "$T/o.model" -- \
     "$BIN" train --solver ssvm --scheme 1 -t rbf --basis 0 --kernel-memory 1 "$H" "$T/o.model"
-expect_fail "train: ssvm with a bias feature whose square overflows" 1 "non-finite objective at iteration" \
+expect_fail "option: ssvm with a bias feature whose square overflows" 2 "invalid value '1e300' for bias" \
     "$T/o.model" -- "$BIN" train --solver ssvm -B 1e300 "$H" "$T/o.model"
 # GS-SVM: greedy stagewise kernel SVM (no C), the expansion over the selected rows
 run "$BIN" train --solver gs -t rbf -g 0.1 --trace "$T/gs.csv" "$H" "$T/gs.model"
