@@ -60,9 +60,11 @@ int run_training(const char *cmd, train_opts *o, const char *data, const char *m
 /* Progress: trace file (CSV) and a status line on a terminal. */
 typedef struct progress_state {
     FILE *trace;
+    int trace_errno; /* the first write error of the trace (stops the run) */
     int tty;
     double last_print;
 } progress_state;
+/* Non-zero (cancel) once the trace cannot be written. */
 int progress_cb(const nesvm_progress *p, void *user);
 void progress_end(progress_state *ps);
 

@@ -2,6 +2,7 @@
 #include "cli.h"
 #include "core/internal.h"
 
+#include <errno.h>
 #include <math.h>
 #include <stdarg.h>
 #include <stdlib.h>
@@ -293,6 +294,8 @@ int progress_cb(const nesvm_progress *p, void *user)
                 p->smoothed, p->lower_bound, p->gap, p->mu, p->lipschitz, (long long)p->n_sv,
                 (long long)p->n_bounded, p->step, (long long)p->inner, (long long)p->n_active,
                 (long long)p->n_changed, p->scheme, p->residual, p->grad_norm);
+        /* a trace that cannot be written stops the run at once, with the reason */
+        if (ferror(ps->trace) && ps->trace_errno == 0) ps->trace_errno = errno ? errno : EIO;
     }
     if (ps->tty) {
         struct timespec ts;
@@ -306,7 +309,7 @@ int progress_cb(const nesvm_progress *p, void *user)
             fflush(stderr);
         }
     }
-    return 0;
+    return ps->trace_errno != 0;
 }
 
 void progress_end(progress_state *ps)

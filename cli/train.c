@@ -7,18 +7,22 @@
 #include <string.h>
 #include <unistd.h>
 
-/* Set by SIGINT/SIGTERM; the progress callback then cancels training cleanly. */
+/* Set by SIGINT/SIGTERM (the signal's number); the progress callback then
+ * cancels training cleanly and the command exits with 128 + the number. */
 static volatile sig_atomic_t interrupted = 0;
-static void on_signal(int sig)
-{
-    (void)sig;
-    interrupted = 1;
-}
+static void on_signal(int sig) { interrupted = sig; }
 
 static int train_progress(const nesvm_progress *p, void *user)
 {
-    progress_cb(p, user);
-    return interrupted ? 1 : 0;
+    return progress_cb(p, user) || interrupted ? 1 : 0;
+}
+
+/* The error of a run: a trace that could not be written explains a cancel. */
+static int run_error(const char *cmd, const progress_state *ps, const char *trace, const nesvm_error *err)
+{
+    if (ps->trace_errno)
+        return cli_error(cmd, "cannot write '%s': %s", trace, strerror(ps->trace_errno));
+    return cli_error(cmd, "%s", err->message);
 }
 
 static void usage(FILE *f)
@@ -110,7 +114,7 @@ int run_training(const char *cmd, train_opts *o, const char *data, const char *m
         } else if (nesvm_cross_validate(ds, o->params, o->folds, (uint64_t)o->seed, train_progress,
                                         &rs.ps, pred, &acc, &err) != NESVM_OK) {
             progress_end(&rs.ps);
-            rc = cli_error(cmd, "%s", err.message);
+            rc = run_error(cmd, &rs.ps, o->trace, &err);
         } else {
             progress_end(&rs.ps);
             fprintf(info, "Cross Validation Accuracy = %g%%\n", 100.0 * acc);
@@ -122,7 +126,7 @@ int run_training(const char *cmd, train_opts *o, const char *data, const char *m
         if (nesvm_train_warm(ds, o->params, init, train_progress, &rs.ps, &m, &stats, &err) !=
             NESVM_OK) {
             progress_end(&rs.ps);
-            rc = cli_error(cmd, "%s", err.message);
+            rc = run_error(cmd, &rs.ps, o->trace, &err);
         } else {
             progress_end(&rs.ps);
             /* the trace is complete before the model is saved, and renamed into
@@ -191,7 +195,7 @@ int run_training(const char *cmd, train_opts *o, const char *data, const char *m
     }
     nesvm_dataset_destroy(ds);
     nesvm_model_destroy(init);
-    if (interrupted && rc != CLI_OK) return 130;
+    if (interrupted && rc != CLI_OK) return 128 + (int)interrupted;
     return rc;
 }
 

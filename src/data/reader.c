@@ -9,8 +9,9 @@
  *   - '#' starts a comment running to the end of the line;
  *   - a line with a label and no features is a sample with no features;
  *   - blank and comment-only lines are skipped.
- * Input is read in large chunks through zlib, which decompresses gzip data
- * and passes plain files through unchanged.  Every malformed line is an error
+ * Input is read in large chunks; gzip data (one or more members) are
+ * inflated through zlib, and anything after the last member is an error.
+ * A UTF-8 byte-order mark at the start is skipped.  Every malformed line is an error
  * "PATH:LINE:COLUMN: what was found, what was expected"; nothing is skipped.
  */
 #include "dataset_internal.h"
@@ -329,6 +330,158 @@ static nesvm_status parse_block(reader *r, const char *p, const char *end)
     return NESVM_OK;
 }
 
+/* ---- input: plain bytes or gzip members, through zlib's inflate
+ * A gzip file may hold several members one after another (as gzip -c a b
+ * makes); anything else after a member is an error, as are truncated and
+ * corrupt members.  Messages name the file, not a descriptor. */
+#define RAW_CHUNK (1u << 20)
+typedef struct nv_input {
+    int fd;
+    const char *name;
+    int gz;             /* the input starts with the gzip magic */
+    int zinit;
+    z_stream zs;
+    unsigned char *raw; /* RAW_CHUNK bytes of compressed input */
+    size_t raw_len;     /* bytes in raw (plain mode: not yet handed out) */
+    size_t raw_pos;
+    int raw_eof;
+    int done;
+    int64_t raw_total;  /* compressed bytes read */
+} nv_input;
+
+static nesvm_status input_fill(nv_input *in, nesvm_error *err)
+{
+    if (in->raw_eof) return NESVM_OK;
+    ssize_t got;
+    do got = read(in->fd, in->raw, RAW_CHUNK);
+    while (got < 0 && errno == EINTR);
+    if (got < 0) return nv_error(err, NESVM_ERR_IO, "%s: read error: %s", in->name, strerror(errno));
+    if (got == 0) in->raw_eof = 1;
+    in->raw_len = (size_t)got;
+    in->raw_pos = 0;
+    in->raw_total += got;
+    return NESVM_OK;
+}
+
+static nesvm_status input_open(nv_input *in, int fd, const char *name, nesvm_error *err)
+{
+    memset(in, 0, sizeof *in);
+    in->fd = fd;
+    in->name = name;
+    in->raw = nv_malloc(RAW_CHUNK + 1); /* + 1: a carried byte (input_read) */
+    if (!in->raw) return nv_error(err, NESVM_ERR_NOMEM, "out of memory reading '%s'", name);
+    nesvm_status st = input_fill(in, err);
+    if (st != NESVM_OK) return st;
+    /* a one-byte first read cannot show the magic: read on until two bytes */
+    while (in->raw_len == 1 && !in->raw_eof) {
+        unsigned char c = in->raw[0];
+        st = input_fill(in, err);
+        if (st != NESVM_OK) return st;
+        memmove(in->raw + 1, in->raw, in->raw_len);
+        in->raw[0] = c;
+        in->raw_len++;
+    }
+    in->gz = in->raw_len >= 2 && in->raw[0] == 0x1f && in->raw[1] == 0x8b;
+    if (in->gz) {
+        if (inflateInit2(&in->zs, 15 + 16) != Z_OK)
+            return nv_error(err, NESVM_ERR_NOMEM, "out of memory reading '%s'", name);
+        in->zinit = 1;
+        in->zs.next_in = in->raw;
+        in->zs.avail_in = (uInt)in->raw_len;
+    }
+    return NESVM_OK;
+}
+
+static void input_close(nv_input *in)
+{
+    if (in->zinit) inflateEnd(&in->zs);
+    nv_free(in->raw);
+    if (in->fd >= 0) close(in->fd);
+}
+
+static nesvm_status gz_error(nv_input *in, const char *what, nesvm_error *err)
+{
+    return nv_error(err, NESVM_ERR_IO, "%s: %s (truncated or corrupt gzip data after %lld bytes)",
+                    in->name, what, (long long)in->raw_total);
+}
+
+/* Up to want bytes of (decompressed) data into buf; *got = 0 at the end. */
+static nesvm_status input_read(nv_input *in, char *buf, size_t want, size_t *got, nesvm_error *err)
+{
+    *got = 0;
+    if (in->done) return NESVM_OK;
+    nesvm_status st;
+    if (!in->gz) {
+        if (in->raw_pos == in->raw_len) {
+            /* plain data go straight into the caller's buffer */
+            ssize_t n;
+            do n = read(in->fd, buf, want > (1u << 30) ? (1u << 30) : want);
+            while (n < 0 && errno == EINTR);
+            if (n < 0) return nv_error(err, NESVM_ERR_IO, "%s: read error: %s", in->name, strerror(errno));
+            in->done = n == 0;
+            *got = (size_t)n;
+            return NESVM_OK;
+        }
+        size_t n = in->raw_len - in->raw_pos;
+        if (n > want) n = want;
+        memcpy(buf, in->raw + in->raw_pos, n);
+        in->raw_pos += n;
+        *got = n;
+        return NESVM_OK;
+    }
+    z_stream *zs = &in->zs;
+    if (want > (1u << 30)) want = 1u << 30;
+    zs->next_out = (Bytef *)buf;
+    zs->avail_out = (uInt)want;
+    while (zs->avail_out > 0) {
+        if (zs->avail_in == 0 && !in->raw_eof) {
+            if ((st = input_fill(in, err)) != NESVM_OK) return st;
+            zs->next_in = in->raw;
+            zs->avail_in = (uInt)in->raw_len;
+        }
+        if (zs->avail_in == 0 && in->raw_eof) {
+            *got = want - zs->avail_out;
+            if (*got > 0) return NESVM_OK;
+            return gz_error(in, "unexpected end of file", err);
+        }
+        int rc = inflate(zs, Z_NO_FLUSH);
+        if (rc == Z_STREAM_END) {
+            /* another member, the end of the file, or trailing bytes */
+            if (zs->avail_in == 0 && !in->raw_eof) {
+                if ((st = input_fill(in, err)) != NESVM_OK) return st;
+                zs->next_in = in->raw;
+                zs->avail_in = (uInt)in->raw_len;
+            }
+            if (zs->avail_in == 0) {
+                in->done = 1;
+                break;
+            }
+            if (zs->avail_in == 1 && !in->raw_eof) {
+                /* one byte left in the block: join it to the next block */
+                unsigned char c = zs->next_in[0];
+                if ((st = input_fill(in, err)) != NESVM_OK) return st;
+                memmove(in->raw + 1, in->raw, in->raw_len);
+                in->raw[0] = c;
+                in->raw_len++;
+                zs->next_in = in->raw;
+                zs->avail_in = (uInt)in->raw_len;
+            }
+            if (zs->avail_in < 2 || zs->next_in[0] != 0x1f || zs->next_in[1] != 0x8b)
+                return nv_error(err, NESVM_ERR_PARSE,
+                                "%s: data after the end of the gzip stream (byte %lld of the file is "
+                                "not the start of another gzip member)",
+                                in->name, (long long)(in->raw_total - zs->avail_in));
+            inflateReset(zs);
+            continue;
+        }
+        if (rc == Z_MEM_ERROR) return nv_error(err, NESVM_ERR_NOMEM, "out of memory reading '%s'", in->name);
+        if (rc != Z_OK && rc != Z_BUF_ERROR)
+            return gz_error(in, zs->msg ? zs->msg : "invalid gzip data", err);
+    }
+    *got = want - zs->avail_out;
+    return NESVM_OK;
+}
+
 nesvm_status nesvm_dataset_read(const char *path, const nesvm_read_options *opt_in,
                                 nesvm_dataset **out, nesvm_error *err)
 {
@@ -343,20 +496,15 @@ nesvm_status nesvm_dataset_read(const char *path, const nesvm_read_options *opt_
     int use_stdin = strcmp(path, "-") == 0;
     const char *name = use_stdin ? "<stdin>" : path;
 
-    gzFile gz;
-    if (use_stdin) {
-        int fd = dup(0);
-        gz = fd >= 0 ? gzdopen(fd, "rb") : NULL;
-        if (!gz && fd >= 0) close(fd);
-    } else {
-        int fd = open(path, O_RDONLY);
-        if (fd < 0)
-            return nv_error(err, NESVM_ERR_IO, "cannot open '%s': %s", path, strerror(errno));
-        gz = gzdopen(fd, "rb");
-        if (!gz) close(fd);
+    int fd = use_stdin ? dup(0) : open(path, O_RDONLY);
+    if (fd < 0)
+        return nv_error(err, NESVM_ERR_IO, "cannot open '%s': %s", name, strerror(errno));
+    nv_input in;
+    nesvm_status ist = input_open(&in, fd, name, err);
+    if (ist != NESVM_OK) {
+        input_close(&in);
+        return ist;
     }
-    if (!gz) return nv_error(err, NESVM_ERR_NOMEM, "cannot open '%s': out of memory", name);
-    gzbuffer(gz, 1u << 20);
 
     nesvm_status st = NESVM_OK;
     size_t cap = CHUNK;
@@ -399,27 +547,19 @@ nesvm_status nesvm_dataset_read(const char *path, const nesvm_read_options *opt_
             }
             size_t want = cap - have;
             if (want > (1u << 30)) want = 1u << 30;
-            int got = gzread(gz, buf + have, (unsigned)want);
-            if (got < 0) {
-                int zerr;
-                const char *zmsg = gzerror(gz, &zerr);
-                st = nv_error(err, NESVM_ERR_IO, "%s: read error: %s", name,
-                              zerr == Z_ERRNO ? strerror(errno) : zmsg);
-                goto done;
+            size_t got = 0;
+            st = input_read(&in, buf + have, want, &got, err);
+            if (st != NESVM_OK) goto done;
+            if (got == 0) eof = 1;
+            /* a UTF-8 byte-order mark opens some files: it is not data */
+            if (bytes_total == 0 && have == 0 && got >= 3 && (unsigned char)buf[0] == 0xEF &&
+                (unsigned char)buf[1] == 0xBB && (unsigned char)buf[2] == 0xBF) {
+                memmove(buf, buf + 3, got - 3);
+                got -= 3;
+                bytes_total += 3;
             }
-            if (got == 0) {
-                int zerr;
-                const char *zmsg = gzerror(gz, &zerr);
-                if (zerr != Z_OK && zerr != Z_STREAM_END) {
-                    st = nv_error(err, NESVM_ERR_IO,
-                                  "%s: %s (truncated or corrupt gzip data after %lld bytes)",
-                                  name, zmsg, (long long)bytes_total);
-                    goto done;
-                }
-                eof = 1;
-            }
-            bytes_total += got;
-            have += (size_t)got;
+            bytes_total += (int64_t)got;
+            have += got;
         }
         /* parse the complete lines: up to the last newline (all at the end) */
         char *limit = buf + have;
@@ -470,6 +610,6 @@ done:
         for (int k = 0; k < MAX_READ_THREADS; k++) builder_free(&r->part[k]);
         nv_free(r);
     }
-    gzclose(gz);
+    input_close(&in);
     return st;
 }

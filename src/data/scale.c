@@ -51,6 +51,30 @@ static nesvm_scaling *scaling_new(int32_t d)
     return sc;
 }
 
+/* Every range must have a finite width, or the map gives inf and nan. */
+static nesvm_status check_ranges(const nesvm_scaling *sc, const char *where, nesvm_error *err)
+{
+    if (!isfinite(sc->upper - sc->lower))
+        return nv_error(err, NESVM_ERR_ARG,
+                        "%sthe target range [%g, %g] is too wide to scale into (upper - lower "
+                        "overflows double precision)", where, sc->lower, sc->upper);
+    if (sc->has_y && !isfinite(sc->y_upper - sc->y_lower))
+        return nv_error(err, NESVM_ERR_ARG,
+                        "%sthe label target range [%g, %g] is too wide (upper - lower overflows)",
+                        where, sc->y_lower, sc->y_upper);
+    if (sc->has_y && sc->y_min < sc->y_max && !isfinite(sc->y_max - sc->y_min))
+        return nv_error(err, NESVM_ERR_DATA,
+                        "%sthe labels span [%g, %g], a range too wide to scale (max - min overflows)",
+                        where, sc->y_min, sc->y_max);
+    for (int32_t j = 0; j < sc->d; j++)
+        if (sc->fmin[j] < sc->fmax[j] && !isfinite(sc->fmax[j] - sc->fmin[j]))
+            return nv_error(err, NESVM_ERR_DATA,
+                            "%sfeature %d spans [%g, %g], a range too wide to scale (max - min "
+                            "overflows double precision)",
+                            where, j + 1, sc->fmin[j], sc->fmax[j]);
+    return NESVM_OK;
+}
+
 nesvm_status nesvm_scaling_fit(const nesvm_dataset *ds, double lower, double upper,
                                double y_lower, double y_upper, nesvm_scaling **out,
                                nesvm_error *err)
@@ -106,6 +130,11 @@ nesvm_status nesvm_scaling_fit(const nesvm_dataset *ds, double lower, double upp
             if (ds->labels[i] > sc->y_max) sc->y_max = ds->labels[i];
         }
     }
+    nesvm_status st = check_ranges(sc, "", err);
+    if (st != NESVM_OK) {
+        nesvm_scaling_destroy(sc);
+        return st;
+    }
     *out = sc;
     return NESVM_OK;
 }
@@ -143,6 +172,11 @@ nesvm_status nesvm_scaling_apply(const nesvm_scaling *sc, const nesvm_dataset *d
         double y = ds->labels[i];
         if (sc->has_y && sc->y_min < sc->y_max)
             y = map(y, sc->y_min, sc->y_max, sc->y_lower, sc->y_upper);
+        if (!isfinite(y)) {
+            nv_free(indptr); nv_free(indices); nv_free(values); nv_free(labels); nv_free(row);
+            return nv_error(err, NESVM_ERR_DATA, "row %lld: label %g scales to a non-finite value",
+                            (long long)i + 1, ds->labels[i]);
+        }
         labels[i] = y;
         /* expand row i into `row` (only the first d features matter) */
         if (ds->storage == NESVM_STORAGE_DENSE) {
@@ -158,6 +192,13 @@ nesvm_status nesvm_scaling_apply(const nesvm_scaling *sc, const nesvm_dataset *d
             if (v == 0 && !dense_zero) continue;
             double s = map(v, sc->fmin[j], sc->fmax[j], sc->lower, sc->upper);
             if (s == 0) continue;
+            if (!isfinite(s)) {
+                nv_free(indptr); nv_free(indices); nv_free(values); nv_free(labels); nv_free(row);
+                return nv_error(err, NESVM_ERR_DATA,
+                                "row %lld, feature %d: value %g scales to a non-finite value "
+                                "(range [%g, %g] onto [%g, %g])",
+                                (long long)i + 1, j + 1, v, sc->fmin[j], sc->fmax[j], sc->lower, sc->upper);
+            }
             indices[nnz] = j;
             values[nnz] = s;
             nnz++;
@@ -319,6 +360,13 @@ nesvm_status nesvm_scaling_load(const char *path, nesvm_scaling **out, nesvm_err
         sc->y_lower = ylo; sc->y_upper = yhi; sc->y_min = ymin; sc->y_max = ymax;
     }
     for (int32_t j = 0; j < maxidx; j++) { sc->fmin[j] = fmin[j]; sc->fmax[j] = fmax[j]; }
+    char where[300];
+    snprintf(where, sizeof where, "%s: ", path);
+    st = check_ranges(sc, where, err);
+    if (st != NESVM_OK) {
+        nesvm_scaling_destroy(sc);
+        goto done;
+    }
     *out = sc;
 done:
     fclose(f);

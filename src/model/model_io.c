@@ -191,6 +191,7 @@ static nesvm_status read_basis(lexer *lx, long long nb, long long d, nesvm_datas
             double v;
             if (c) *c = '\0';
             if (!c || !tok_int(lx->tok[t], prev + 1, d, &j) || !tok_double(c + 1, &v) || !isfinite(v)) {
+                if (c) *c = ':'; /* the whole entry in the message */
                 snprintf(msg, sizeof msg,
                          "basis vector %lld: bad entry '%.40s' (expected index:value, indices "
                          "ascending in 1..%lld, finite values)", i + 1, lx->tok[t], d);
