@@ -130,6 +130,59 @@ printf 'XXXXXXXX' | dd of="$D/corrupt.gz" bs=1 seek=$((GZSIZE / 2)) conv=notrunc
 expect_fail "train bad data: gzip corrupt middle" 1 \
     "nesvm train: error: bad/corrupt.gz:" "$T/mgz.model" -- "$BIN" train "$D/corrupt.gz" "$T/mgz.model"
 
+# issue 16: numbers of any length, --float overflow, BOM, gzip members and trailing data
+printf '1 1:1\n-1 1:1e39\n' >"$D/float-overflow.txt"
+expect_fail "train --float: a value beyond single precision" 1 \
+    "bad/float-overflow.txt:2:6: value '1e39' overflows single precision" "$T/fo.model" -- \
+    "$BIN" train --float "$D/float-overflow.txt" "$T/fo.model"
+run "$BIN" train -q "$D/float-overflow.txt" "$T/fo.model"
+expect_ok_rc "train without --float reads 1e39" && ok "train without --float reads 1e39"
+rm -f "$T/fo.model"
+{ printf '1.'; head -c 600 /dev/zero | tr '\0' 0; printf 'e5 1:1\n-1 1:-1\n'; } >"$D/long-label.txt"
+run "$BIN" train -q "$D/long-label.txt" "$T/ll.model"
+expect_ok_rc "train: a 605-character label" && { grep -q "^labels 100000 -1$" "$T/ll.model" &&
+    ok "a 605-character label reads as 1e5" || not_ok "long label" "$(grep '^labels' "$T/ll.model")"; }
+printf '\357\273\277+1 1:1\n-1 1:-1\n' >"$D/bom.txt"
+run "$BIN" train -q "$D/bom.txt" "$T/bom.model"
+expect_ok_rc "train: a UTF-8 byte-order mark is skipped" && grep -q "^labels 1 -1$" "$T/bom.model" &&
+    ok "train: a UTF-8 byte-order mark is skipped" || not_ok "BOM" "$(first_line "$T/.err")"
+{ gzip -c "$HEART"; gzip -c "$HEART"; } >"$D/two-members.gz"
+run "$BIN" train "$D/two-members.gz" "$T/tm.model"
+expect_ok_rc "train: two gzip members" && grep -q "^read 540 rows" "$T/.out" &&
+    ok "train: two gzip members are read as one file" || not_ok "two gzip members" "$(first_line "$T/.out")"
+{ gzip -c "$HEART"; echo trailing text; } >"$D/trailing.gz"
+expect_fail "train bad data: text after the gzip data" 1 \
+    "bad/trailing.gz: data after the end of the gzip stream (byte" "$T/tr.model" -- \
+    "$BIN" train "$D/trailing.gz" "$T/tr.model"
+expect_fail "train bad data: a truncated gzip names the file" 1 \
+    "bad/truncated.gz: unexpected end of file (truncated or corrupt gzip data" "$T/tr.model" -- \
+    "$BIN" train "$D/truncated.gz" "$T/tr.model"
+rm -f "$T/ll.model" "$T/bom.model" "$T/tm.model"
+# issue 16 #2 and #10: sizes that do not follow the data fail at once
+awk 'BEGIN { for (i = 0; i < 65537; i++) printf "%d 1:%d\n", i, i % 7 }' >"$D/many-classes.txt"
+expect_fail "train: 65,537 classes" 1 "65537 distinct labels in 65537 rows: more than 65536 classes" "$T/mc.model" -- \
+    "$BIN" train "$D/many-classes.txt" "$T/mc.model"
+awk 'BEGIN { for (i = 0; i < 100000; i++) printf "%d 1:%d\n", i, i % 7 }' >"$D/ovr-classes.txt"
+expect_fail "train --multiclass ovr: 100,000 one-row classes fail fast" 1 "more than 65536 classes" "$T/mc.model" -- \
+    "$BIN" train --multiclass ovr "$D/ovr-classes.txt" "$T/mc.model"
+awk 'BEGIN { for (i = 0; i < 5000; i++) printf "%d 1:%d\n", i, i % 7 }' >"$D/regression.txt"
+expect_fail "train: 5,000 one-row classes look like regression targets" 1 \
+    "5000 classes in 5000 rows: most classes have a single row" "$T/mc.model" -- \
+    "$BIN" train --multiclass ovr "$D/regression.txt" "$T/mc.model"
+printf '1 1:1 100000000:1\n-1 2:1\n1 1:0.5\n-1 2:0.7\n' >"$D/wide.txt"
+for s in nesvm hyperpass pegasos ssvm nssvm gs; do
+    expect_fail "train --solver $s: one feature index 1e8 fails at once" 1 \
+        "the largest feature index is 100000000 but the data hold only 5 values: every dense weight vector over 100000000 features needs 763 MB" \
+        "$T/wide.model" -- "$BIN" train --solver $s "$D/wide.txt" "$T/wide.model"
+done
+# issue 16 #6: scale refuses what it cannot map finitely
+expect_fail "scale: a target range too wide" 1 "the target range [-1e+308, 1e+308] is too wide" "" -- \
+    "$BIN" scale -l -1e308 -u 1e308 "$HEART"
+printf '1 1:-9e307\n-1 1:1e308\n' >"$D/spread.txt"
+expect_fail "scale: a feature range too wide" 1 "feature 1 spans [-9e+307, 1e+308], a range too wide to scale" "$T/sp.out" -- \
+    "$BIN" scale -o "$T/sp.out" "$D/spread.txt"
+[ ! -s "$T/.out" ] && ok "scale: nothing on stdout after the error" || not_ok "scale: stdout" "$(first_line "$T/.out")"
+
 # Bad data on stdin: the message names <stdin>.
 printf '1 1:1\n-1 1:x\n' >"$D/stdin-bad.txt"
 expect_fail_in "train bad data: stdin" 1 "nesvm train: error: <stdin>:2:6: non-numeric value 'x'" \
@@ -734,38 +787,7 @@ if expect_ok_rc "train --time-limit"; then
         not_ok "train --time-limit" "$(grep '^submodel' "$T/tl.model")"
 fi
 
-# SIGINT / SIGTERM: status 130, 'training cancelled', no model, no trace, no tmp
-# sig_case NAME SIGNAL TARGET CMD...
-sig_case() {
-    local name=$1 sig=$2 target=$3 pid left
-    shift 3
-    "$@" </dev/null >"$T/.out" 2>"$T/.err" &
-    pid=$!
-    sleep 0.4
-    kill "-$sig" "$pid" 2>/dev/null
-    wait "$pid"
-    RC=$?
-    if [ "$RC" -ne 130 ]; then
-        not_ok "$name" "exit status $RC, expected 130 (stderr: $(first_line "$T/.err"))"
-    elif ! grep -q "error: .*training cancelled at iteration [0-9]" "$T/.err"; then
-        not_ok "$name" "no 'training cancelled' message (stderr: $(first_line "$T/.err"))"
-    elif [ -n "$target" ] && [ -e "$target" ]; then
-        not_ok "$name" "'$target' was created"
-    elif [ -e "$T/sig.csv" ]; then
-        not_ok "$name" "trace file left"
-    elif left=$(tmp_leftovers) && [ -n "$left" ]; then
-        not_ok "$name" "temporary file(s) left behind: $left"
-    else
-        ok "$name"
-    fi
-    clean_tmp
-}
-sig_case "train interrupted by SIGINT" INT "$T/sig.model" \
-    "$BIN" train -q "${SLOW[@]}" --time-limit 10 --trace "$T/sig.csv" "$HEART" "$T/sig.model"
-sig_case "train interrupted by SIGTERM" TERM "$T/sig.model" \
-    "$BIN" train "${SLOW[@]}" --time-limit 10 "$HEART" "$T/sig.model"
-sig_case "cv interrupted by SIGTERM" TERM "" \
-    "$BIN" cv -q -v 3 "${SLOW[@]}" --time-limit 10 --trace "$T/sig.csv" "$HEART"
+# SIGINT / SIGTERM: tests/cli/test_faults.sh
 
 # a training that fails writes no trace
 expect_fail "train one-class with --trace: no trace" 1 "only one class (label 1)" "$T/oc.csv" -- \

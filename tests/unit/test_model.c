@@ -106,6 +106,24 @@ int main(void)
             CHECK(nesvm_model_submodels(m) == want && stats.n_submodels == want);
             CHECK(nesvm_model_labels(m)[0] == 3 && nesvm_model_labels(m)[1] == 13);
             CHECK(nesvm_model_save(m, path, &err) == NESVM_OK);
+            if (k == 3 && ovr == 0) {
+                /* a model holding a non-finite number is never saved (issue 16 #5) */
+                char bad[300];
+                snprintf(bad, sizeof bad, "%s/nonfinite.model", dir);
+                for (int which = 0; which < 2; which++) {
+                    double keep = which ? m->sub[2].w[1] : m->sub[1].b;
+                    if (which) m->sub[2].w[1] = INFINITY;
+                    else m->sub[1].b = NAN;
+                    nesvm_error e2 = {0};
+                    CHECK(nesvm_model_save(m, bad, &e2) == NESVM_ERR_NUMERIC);
+                    CHECK_CONTAINS(e2.message, which ? "binary model 2 holds a non-finite number"
+                                                     : "binary model 1 holds a non-finite number");
+                    CHECK(access(bad, F_OK) != 0);
+                    if (which) m->sub[2].w[1] = keep;
+                    else m->sub[1].b = keep;
+                }
+                CHECK(nv_model_first_nonfinite(m) == -1);
+            }
             CHECK(nesvm_model_load(path, &m2, &err) == NESVM_OK);
             CHECK_MSG(m2 && same_model(m, m2), "k=%d ovr=%d round trip differs", k, ovr);
             /* save(load(save(m))) is byte-identical */
@@ -281,9 +299,19 @@ int main(void)
         snprintf(buf, sizeof buf, "%snr_submodel 1\n", kh);
         expect_load_error(buf, "a kernel model needs 'nr_basis' and its basis vectors");
         snprintf(buf, sizeof buf, "%snr_basis 2\nbasis\nsv 1:0.5 3:1\nsv 2:1 2:3\n", kh);
-        expect_load_error(buf, ":13: basis vector 2: bad entry '2'");
+        expect_load_error(buf, ":13: basis vector 2: bad entry '2:3'");
         snprintf(buf, sizeof buf, "%snr_basis 2\nbasis\nsv 1:0.5 4:1\n", kh);
-        expect_load_error(buf, "basis vector 1: bad entry '4'");
+        expect_load_error(buf, "basis vector 1: bad entry '4:1'");
+        /* the whole entry, value included (issue 16 #11: was '1') */
+        snprintf(buf, sizeof buf, "%snr_basis 2\nbasis\nsv 1:inf\n", kh);
+        expect_load_error(buf, "basis vector 1: bad entry '1:inf'");
+        /* a short file cannot claim a huge model: refused before allocating */
+        snprintf(buf, sizeof buf,
+                 "nesvm_model 1\nsolver nesvm\nproblem c_svm_hinge_l2\nkernel linear\nmulticlass ovo\n"
+                 "nr_class 2\nlabels 1 -1\nnr_feature 2000000000\nnr_submodel 1\n");
+        expect_load_error(buf, "1 sub-models of 2000000000 coefficients cannot fit in a file of");
+        expect_load_error("nesvm_model 1\nsolver nesvm\nproblem c_svm_hinge_l2\nkernel linear\n"
+                          "multiclass ovo\nnr_class 65537\n", "bad nr_class '65537'");
         snprintf(buf, sizeof buf, "%snr_basis 2\nbasis\nsv 1:0.5\nnr_submodel 1\n", kh);
         expect_load_error(buf, "expected basis vector 2 of 2");
         snprintf(buf, sizeof buf, "%snr_basis 2\nbasis\nsv 1:0.5\nsv\nnr_submodel 1\nsubmodel 0 pos 0 neg 1 exit converged iterations 5 primal 1 gap 0\nb 0.5\nw\n", kh);
