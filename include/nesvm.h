@@ -363,7 +363,12 @@ NESVM_API nesvm_status nesvm_train_warm(const nesvm_dataset *ds, const nesvm_par
 
 NESVM_API void nesvm_model_destroy(nesvm_model *m);
 
-/** Save atomically (temporary file in the same folder, fsync, rename). */
+/** Save atomically (temporary file in the same folder, fsync, rename).
+ * Output paths, here and in nesvm_dataset_write and nesvm_scaling_save: a
+ * regular file (or a new path) is replaced atomically; a symbolic link has
+ * the file it points to replaced (a dangling link is refused); a device,
+ * FIFO or socket is written directly; "-" writes to standard output.  A
+ * model holding a non-finite number is refused (NESVM_ERR_NUMERIC). */
 NESVM_API nesvm_status nesvm_model_save(const nesvm_model *m, const char *path,
                                         nesvm_error *err);
 /** Load and validate every field. */
