@@ -45,6 +45,7 @@ typedef struct train_opts {
     int folds;          /* -v K: cross-validate */
     const char *trace;
     const char *init;   /* train --init MODEL: warm start */
+    nesvm_checkpoint_options ck; /* train --checkpoint FILE, --checkpoint-every, --resume FILE */
     long long seed;
 } train_opts;
 

@@ -92,6 +92,7 @@ int train_opts_init(train_opts *o, const char *cmd)
     nesvm_error err = {0};
     if (nesvm_params_create(&o->params, &err) != NESVM_OK) return cli_error(cmd, "%s", err.message);
     o->seed = 1;
+    o->ck.every = 60;
     return CLI_OK;
 }
 

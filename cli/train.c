@@ -46,6 +46,13 @@ static void usage(FILE *f)
           f);
     train_opts_help(f);
     fputs("  --init MODEL         warm start: begin from MODEL's weights (same classes)\n"
+          "  --checkpoint FILE    save the training's state to FILE (atomically) every\n"
+          "                       --checkpoint-every seconds and when interrupted (SIGINT,\n"
+          "                       SIGTERM)\n"
+          "  --checkpoint-every S seconds between checkpoints (default 60; 0: only when\n"
+          "                       interrupted)\n"
+          "  --resume FILE        continue from a checkpoint of the same data and options\n"
+          "                       (--threads, --time-limit, --max-iter may differ)\n"
           "  -v K                 K-fold stratified cross-validation instead of training\n"
           "  -h, --help           this help\n\n"
           "Example: nesvm train -c 1 heart_scale heart.model\n",
@@ -73,6 +80,11 @@ int run_training(const char *cmd, train_opts *o, const char *data, const char *m
     nesvm_dataset *ds = NULL;
     nesvm_model *init = NULL;
     if (o->init && o->folds > 0) return cli_usage(cmd, "--init cannot be combined with -v");
+    if ((o->ck.save_path || o->ck.resume_path) && o->folds > 0)
+        return cli_usage(cmd, "--checkpoint and --resume cannot be combined with -v");
+    if (o->init && o->ck.resume_path)
+        return cli_usage(cmd, "--init and --resume cannot be combined (a checkpoint holds its own start)");
+    if (is_stdout(o->ck.save_path)) return cli_usage(cmd, "--checkpoint needs a file, not standard output");
     if (is_stdout(model_path) && is_stdout(o->trace))
         return cli_usage(cmd, "the model and the trace cannot both go to standard output ('-')");
     /* the summary goes to stderr when an output takes standard output */
@@ -123,10 +135,13 @@ int run_training(const char *cmd, train_opts *o, const char *data, const char *m
     } else {
         nesvm_model *m = NULL;
         nesvm_stats stats;
-        if (nesvm_train_warm(ds, o->params, init, train_progress, &rs.ps, &m, &stats, &err) !=
+        if (nesvm_train_resumable(ds, o->params, init, &o->ck, train_progress, &rs.ps, &m, &stats, &err) !=
             NESVM_OK) {
             progress_end(&rs.ps);
             rc = run_error(cmd, &rs.ps, o->trace, &err);
+            if (interrupted && o->ck.save_path)
+                fprintf(stderr, "nesvm %s: the training's state is saved in '%s': continue it with "
+                                "--resume %s\n", cmd, o->ck.save_path, o->ck.save_path);
         } else {
             progress_end(&rs.ps);
             /* the trace is complete before the model is saved, and renamed into
@@ -222,10 +237,23 @@ int cmd_train(int argc, char **argv)
             train_opts_free(&o);
             return CLI_OK;
         }
-        if (strcmp(a.name, "init") == 0) {
-            if (!(o.init = cli_value(&a))) {
+        if (strcmp(a.name, "init") == 0 || strcmp(a.name, "checkpoint") == 0 || strcmp(a.name, "resume") == 0) {
+            const char *val = cli_value(&a);
+            if (!val) {
                 train_opts_free(&o);
                 return CLI_USAGE;
+            }
+            if (a.name[0] == 'i') o.init = val;
+            else if (a.name[0] == 'c') o.ck.save_path = val;
+            else o.ck.resume_path = val;
+            continue;
+        }
+        if (strcmp(a.name, "checkpoint_every") == 0) {
+            const char *val = cli_value(&a);
+            if (!val || !cli_parse_double(val, &o.ck.every) || o.ck.every < 0) {
+                train_opts_free(&o);
+                return val ? cli_usage(cmd, "bad value '%s' for --checkpoint-every (expected seconds >= 0)", val)
+                           : CLI_USAGE;
             }
             continue;
         }

@@ -361,6 +361,34 @@ NESVM_API nesvm_status nesvm_train_warm(const nesvm_dataset *ds, const nesvm_par
                                         void *user, nesvm_model **out, nesvm_stats *stats,
                                         nesvm_error *err);
 
+/**
+ * Checkpoints: with save_path set, training writes its state to that file
+ * (atomically, as models are) every `every` seconds (<= 0: only when it
+ * stops early) and whenever the progress callback cancels it.  With
+ * resume_path set, training continues from a checkpoint written by a training
+ * of the same data and parameters (threads, time_limit, max_iter and
+ * progress_every may differ; anything else is refused with
+ * NESVM_ERR_ARG and a message saying what differs): finished sub-models are
+ * taken as they are, and the interrupted one continues from its saved point,
+ * ending at the same model as an uninterrupted run to the solver's tolerance
+ * (GS-SVM and Pegasos continue exactly: the same model).  A checkpoint that
+ * cannot be written stops the training with NESVM_ERR_IO.  Both paths may be
+ * the same file.
+ */
+typedef struct nesvm_checkpoint_options {
+    const char *save_path;   /**< write checkpoints here (NULL: none) */
+    double every;            /**< seconds between checkpoints (<= 0: on stopping only) */
+    const char *resume_path; /**< continue from this checkpoint (NULL: start afresh) */
+} nesvm_checkpoint_options;
+
+/** nesvm_train_warm with checkpoints (`ck` may be NULL: no checkpoints). */
+NESVM_API nesvm_status nesvm_train_resumable(const nesvm_dataset *ds, const nesvm_params *params,
+                                             const nesvm_model *init,
+                                             const nesvm_checkpoint_options *ck,
+                                             nesvm_progress_fn progress, void *user,
+                                             nesvm_model **out, nesvm_stats *stats,
+                                             nesvm_error *err);
+
 NESVM_API void nesvm_model_destroy(nesvm_model *m);
 
 /** Save atomically (temporary file in the same folder, fsync, rename).

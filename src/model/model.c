@@ -10,6 +10,7 @@
  * predicts the class with the largest decision value.
  */
 #include "model_internal.h"
+#include "checkpoint.h"
 
 #include <cblas.h>
 #include <math.h>
@@ -179,6 +180,124 @@ static nesvm_status compact_expansion(nesvm_model *m, const nesvm_dataset *ds, c
     return st;
 }
 
+/* ---- checkpoints (nesvm_train_resumable; checkpoint.c has the file) */
+typedef struct nv_ckctx {
+    const nesvm_checkpoint_options *opt;
+    nv_ckpt_head head;
+    double *lower;        /* per sub-model: lower bound and support vectors */
+    int64_t *nsv;
+    const nesvm_model *m;
+    int done;             /* sub-models finished */
+    int64_t iter_offset;  /* iterations of the current sub-model before a resume */
+    double last;          /* time of the last write */
+    nesvm_status st;      /* a failed write, with its message */
+    char msg[NESVM_ERROR_MESSAGE_SIZE];
+    int resumed;
+    nv_ckpt_file file;
+} nv_ckctx;
+
+static int ckpt_write(nv_ckctx *c, const nv_snapshot *snap)
+{
+    nesvm_error e = {0};
+    nv_snapshot sn;
+    if (snap) {
+        sn = *snap;
+        sn.iteration += c->iter_offset;
+    }
+    if (nv_ckpt_write(c->opt->save_path, &c->head, c->m, c->done, c->done, snap ? &sn : NULL, &e) !=
+        NESVM_OK) {
+        c->st = NESVM_ERR_IO;
+        snprintf(c->msg, sizeof c->msg, "checkpoint: %.480s", e.message);
+        return 1;
+    }
+    c->last = nv_now();
+    return 0;
+}
+
+/* The solvers' hook: write when the interval has passed, or when stopping. */
+static int ckpt_hook(void *ctx, const nv_snapshot *snap, int stopping)
+{
+    nv_ckctx *c = ctx;
+    if (!c->opt->save_path || c->st != NESVM_OK) return c->st != NESVM_OK;
+    if (!stopping && !(c->opt->every > 0 && nv_now() - c->last >= c->opt->every)) return 0;
+    return ckpt_write(c, snap);
+}
+
+static nesvm_status ckpt_begin(nv_ckctx *c, const nesvm_checkpoint_options *opt, const nesvm_dataset *ds,
+                               const int64_t *rows, int64_t n, const nesvm_model *m, const nv_solver *solver,
+                               nesvm_error *err)
+{
+    c->opt = opt;
+    c->m = m;
+    c->last = nv_now();
+    c->head = (nv_ckpt_head){n, ds->d, nv_ckpt_data_hash(ds, rows, n), nv_ckpt_params_hash(m->params),
+                             solver->name, m->nsub, m->ncoef, NULL, NULL};
+    c->lower = nv_calloc((size_t)m->nsub, sizeof(double));
+    c->nsv = nv_calloc((size_t)m->nsub, sizeof(int64_t));
+    if (!c->lower || !c->nsv) return nv_error(err, NESVM_ERR_NOMEM, "out of memory");
+    c->head.lower = c->lower;
+    c->head.nsv = c->nsv;
+    if (!opt->resume_path) return NESVM_OK;
+    nesvm_status st = nv_ckpt_read(opt->resume_path, &c->file, err);
+    if (st != NESVM_OK) return st;
+    const nv_ckpt_head *h = &c->file.head;
+    const char *path = opt->resume_path;
+    if (h->rows != n || h->features != ds->d || h->data_hash != c->head.data_hash)
+        return nv_error(err, NESVM_ERR_ARG,
+                        "checkpoint '%s' was made from other data (%lld rows, %d features%s) than these "
+                        "(%lld rows, %d features): resume with the data it was made from",
+                        path, (long long)h->rows, h->features,
+                        h->rows == n && h->features == ds->d ? ", other values" : "", (long long)n, ds->d);
+    if (strcmp(h->solver, solver->name) != 0 || h->params_hash != c->head.params_hash)
+        return nv_error(err, NESVM_ERR_ARG,
+                        "checkpoint '%s' was made with other parameters (solver %s; this training: %s): "
+                        "resume with the same options (only --threads, --time-limit, --max-iter may differ)",
+                        path, h->solver, solver->name);
+    if (h->nsub != m->nsub || h->ncoef != m->ncoef)
+        return nv_error(err, NESVM_ERR_ARG,
+                        "checkpoint '%s' does not fit this training (%d sub-models of %lld coefficients; "
+                        "this training: %d of %lld)",
+                        path, h->nsub, (long long)h->ncoef, m->nsub, (long long)m->ncoef);
+    c->resumed = 1;
+    return NESVM_OK;
+}
+
+/* Sub-model s as the checkpoint holds it (finished before the interruption). */
+static void ckpt_restore(nv_ckctx *c, int s, nv_submodel *sm, nv_binary_result *res)
+{
+    const nv_ckpt_sub *cs = &c->file.sub[s];
+    memcpy(sm->w, c->file.w + (size_t)s * (size_t)c->file.head.ncoef, (size_t)c->file.head.ncoef * sizeof(double));
+    res->b = cs->b;
+    res->exit_reason = (nesvm_exit)cs->exit_reason;
+    res->iterations = cs->iterations;
+    res->primal = cs->primal;
+    res->gap = cs->gap;
+    res->lower_bound = cs->lower;
+    res->n_sv = cs->nsv;
+    c->lower[s] = cs->lower;
+    c->nsv[s] = cs->nsv;
+}
+
+/* Sub-model s is finished (its coefficients are in the model): a checkpoint
+ * then, when one is due, records it. */
+static void ckpt_finished(nv_ckctx *c, int s, const nv_binary_result *res)
+{
+    c->lower[s] = res->lower_bound;
+    c->nsv[s] = res->n_sv;
+    c->done = s + 1;
+    c->iter_offset = 0;
+    if (c->opt->save_path && c->st == NESVM_OK && c->opt->every > 0 && nv_now() - c->last >= c->opt->every)
+        ckpt_write(c, NULL);
+}
+
+static void ckpt_end(nv_ckctx *c)
+{
+    nv_free(c->lower);
+    nv_free(c->nsv);
+    nv_ckpt_free(&c->file);
+    memset(c, 0, sizeof *c);
+}
+
 /* No model with a non-finite number leaves training: name the sub-model and
  * the options that differ from their defaults (the likely cause). */
 static nesvm_status check_finite(const nesvm_model *m, const nesvm_params *p, nesvm_error *err)
@@ -253,8 +372,8 @@ static nesvm_status check_sizes(const nesvm_dataset *ds, int64_t n, int k, int64
 
 nesvm_status nv_train_rows(const nesvm_dataset *ds, const int64_t *rows, int64_t n,
                            const nesvm_params *params, const nesvm_model *init,
-                           nesvm_progress_fn progress, void *user, nesvm_model **out,
-                           nesvm_stats *stats, nesvm_error *err)
+                           const nesvm_checkpoint_options *ckopt, nesvm_progress_fn progress,
+                           void *user, nesvm_model **out, nesvm_stats *stats, nesvm_error *err)
 {
     double t0 = nv_now();
     nesvm_params *defaults = NULL;
@@ -277,6 +396,9 @@ nesvm_status nv_train_rows(const nesvm_dataset *ds, const int64_t *rows, int64_t
     double *capv = NULL;
     nv_kcache kc;
     memset(&kc, 0, sizeof kc);
+    nv_ckctx ck;
+    memset(&ck, 0, sizeof ck);
+    nesvm_params *rparams = NULL;
     const int kernel = params->kernel != NV_KERNEL_LINEAR;
     const int gs = solver && solver->kernels == NV_KERNELS_GS;
     /* GS-SVM works on expansion coefficients for every kernel; with the
@@ -471,6 +593,13 @@ nesvm_status nv_train_rows(const nesvm_dataset *ds, const int64_t *rows, int64_t
         stats->n_submodels = nsub;
         stats->exit_reason = NESVM_EXIT_CONVERGED;
     }
+    if (ckopt && (ckopt->save_path || ckopt->resume_path)) {
+        st = ckpt_begin(&ck, ckopt, ds, rows, n, m, solver, err);
+        if (st != NESVM_OK) {
+            nv_free(cw);
+            goto done;
+        }
+    }
     int s = 0;
     for (int i = 0; i < k && st == NESVM_OK; i++) {
         for (int j = ovr ? -1 : i + 1; j < (ovr ? 0 : k) && st == NESVM_OK; j++) {
@@ -512,13 +641,48 @@ nesvm_status nv_train_rows(const nesvm_dataset *ds, const int64_t *rows, int64_t
             nv_binary_result res;
             memset(&res, 0, sizeof res);
             res.w = expand ? v : sm->w;
-            nv_progress_sink sink = {progress, user, s, nsub};
+            nv_progress_sink sink = {progress, user, s, nsub, NULL, NULL, NULL};
+            const nesvm_params *sp = m->params; /* this sub-model's parameters */
+            int64_t offset = 0;                 /* iterations done before a resume */
+            const nv_snapshot *rs = NULL;
+            if (ck.opt) {
+                sink.ckpt = ckpt_hook;
+                sink.ckpt_ctx = &ck;
+                ck.done = s;
+                ck.iter_offset = 0;
+                if (ck.resumed && s < ck.file.done) { /* finished before the interruption */
+                    ckpt_restore(&ck, s, sm, &res);
+                    goto finished;
+                }
+                if (ck.resumed && s == ck.file.cur) {
+                    rs = &ck.file.snap;
+                    const int64_t want = gs || beta_space ? cnt : kernel ? kf.r : ds->d;
+                    if (rs->nw != want) {
+                        st = nv_error(err, NESVM_ERR_ARG,
+                                      "checkpoint '%s': sub-model %d holds %lld coefficients where this "
+                                      "training has %lld",
+                                      ckopt->resume_path, s, (long long)rs->nw, (long long)want);
+                        break;
+                    }
+                    sink.resume = rs;
+                    pb.w0 = rs->w;
+                    pb.b0 = rs->b;
+                    if (!gs) { /* GS-SVM counts its steps itself */
+                        offset = rs->iteration;
+                        ck.iter_offset = offset;
+                        st = nesvm_params_copy(m->params, &rparams, err);
+                        if (st != NESVM_OK) break;
+                        rparams->max_iter = m->params->max_iter > offset ? m->params->max_iter - offset : 1;
+                        sp = rparams;
+                    }
+                }
+            }
             if (gs) {
                 double B = nv_params_bias(m->params) ? m->params->bias : 0.0;
                 /* every row (binary, one-vs-rest): whole columns in row order */
                 int pair[2] = {i, j};
                 nv_gs_problem gp = {&kc, cnt == n ? NULL : sub_rows, cnt == n ? NULL : pair, 2, cnt, y, capv, B * B};
-                st = nv_gs_train(&gp, m->params, &sink, &res, err);
+                st = nv_gs_train(&gp, sp, &sink, &res, err);
                 if (kernel) {
                     for (int64_t a = 0; a < cnt; a++) sm->w[sub_rows[a]] = v[a];
                 } else {
@@ -529,7 +693,7 @@ nesvm_status nv_train_rows(const nesvm_dataset *ds, const int64_t *rows, int64_t
                             nv_row_axpy(ds, rows ? rows[sub_rows[a]] : sub_rows[a], v[a], sm->w);
                 }
             } else if (beta_space) {
-                nv_kernel_problem kp = {&km, sub_rows, cnt, y, cost};
+                nv_kernel_problem kp = {&km, sub_rows, cnt, y, cost, rs ? rs->w : NULL, rs ? rs->b : 0.0};
                 nv_kmat own;
                 memset(&own, 0, sizeof own);
                 if (!shared_k) {
@@ -539,14 +703,21 @@ nesvm_status nv_train_rows(const nesvm_dataset *ds, const int64_t *rows, int64_t
                     kp.pos = NULL;
                     if (st == NESVM_OK && kstored != 0) kstored = own.K != NULL;
                 }
-                if (st == NESVM_OK) st = nv_nesvm_kernel_train(&kp, m->params, &sink, &res, err);
+                if (st == NESVM_OK) st = nv_nesvm_kernel_train(&kp, sp, &sink, &res, err);
                 if (!shared_k) kevals += own.evals;
                 nv_kmat_free(&own);
                 for (int64_t a = 0; a < cnt; a++) sm->w[sub_rows[a]] = v[a];
             } else {
-                st = solver->train_binary(&pb, m->params, &sink, &res, err);
+                st = solver->train_binary(&pb, sp, &sink, &res, err);
                 if (kernel) nv_kfeat_coef(&kf, v, sm->w);
             }
+            if (ck.st != NESVM_OK) /* a checkpoint could not be written: that stopped it */
+                st = nv_error(err, ck.st, "%s", ck.msg);
+            nesvm_params_destroy(rparams);
+            rparams = NULL;
+            res.iterations += offset;
+            if (st == NESVM_OK && ck.opt) ckpt_finished(&ck, s, &res);
+        finished:
             sm->b = res.b;
             sm->exit_reason = res.exit_reason;
             sm->iterations = res.iterations;
@@ -578,6 +749,8 @@ nesvm_status nv_train_rows(const nesvm_dataset *ds, const int64_t *rows, int64_t
     }
 done:
     if (stats) stats->seconds = nv_now() - t0;
+    ckpt_end(&ck);
+    nesvm_params_destroy(rparams);
     nv_free(classes);
     nv_free(row_class);
     nv_free(sub_rows);
@@ -605,7 +778,7 @@ nesvm_status nesvm_train(const nesvm_dataset *ds, const nesvm_params *params,
 {
     if (!ds || !out) return nv_error(err, NESVM_ERR_ARG, "dataset and out must not be NULL");
     *out = NULL;
-    return nv_train_rows(ds, NULL, ds->n, params, NULL, progress, user, out, stats, err);
+    return nv_train_rows(ds, NULL, ds->n, params, NULL, NULL, progress, user, out, stats, err);
 }
 
 nesvm_status nesvm_train_warm(const nesvm_dataset *ds, const nesvm_params *params,
@@ -614,7 +787,17 @@ nesvm_status nesvm_train_warm(const nesvm_dataset *ds, const nesvm_params *param
 {
     if (!ds || !out) return nv_error(err, NESVM_ERR_ARG, "dataset and out must not be NULL");
     *out = NULL;
-    return nv_train_rows(ds, NULL, ds->n, params, init, progress, user, out, stats, err);
+    return nv_train_rows(ds, NULL, ds->n, params, init, NULL, progress, user, out, stats, err);
+}
+
+nesvm_status nesvm_train_resumable(const nesvm_dataset *ds, const nesvm_params *params,
+                                   const nesvm_model *init, const nesvm_checkpoint_options *ck,
+                                   nesvm_progress_fn progress, void *user, nesvm_model **out,
+                                   nesvm_stats *stats, nesvm_error *err)
+{
+    if (!ds || !out) return nv_error(err, NESVM_ERR_ARG, "dataset and out must not be NULL");
+    *out = NULL;
+    return nv_train_rows(ds, NULL, ds->n, params, init, ck, progress, user, out, stats, err);
 }
 
 /* Decision values of a kernel model: dec[i * nsub + s] = sum_k beta_sk

@@ -44,8 +44,8 @@ nv_kernel nv_model_kernel(const nesvm_model *m);
  * (NULL: from zero). */
 nesvm_status nv_train_rows(const nesvm_dataset *ds, const int64_t *rows, int64_t n,
                            const nesvm_params *params, const nesvm_model *init,
-                           nesvm_progress_fn progress, void *user,
-                           nesvm_model **out, nesvm_stats *stats, nesvm_error *err);
+                           const nesvm_checkpoint_options *ck, nesvm_progress_fn progress,
+                           void *user, nesvm_model **out, nesvm_stats *stats, nesvm_error *err);
 
 /* Predict a row subset (rows == NULL: all rows). */
 nesvm_status nv_predict_rows(const nesvm_model *m, const nesvm_dataset *ds, const int64_t *rows,

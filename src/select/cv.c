@@ -61,7 +61,7 @@ nesvm_status nesvm_cross_validate(const nesvm_dataset *ds, const nesvm_params *p
             else train[ntr++] = i;
         }
         nesvm_model *m = NULL;
-        st = nv_train_rows(ds, train, ntr, params, NULL, progress, user, &m, NULL, err);
+        st = nv_train_rows(ds, train, ntr, params, NULL, NULL, progress, user, &m, NULL, err);
         if (st != NESVM_OK) {
             nv_error_prefix(err, "fold %d of %d", f + 1, folds);
             goto done;

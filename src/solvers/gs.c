@@ -33,8 +33,13 @@ nesvm_status nv_gs_train(const nv_gs_problem *gp, const nesvm_params *prm, const
     double *g = nv_malloc_array((size_t)(n ? n : 1), sizeof(double));
     double *kd = nv_malloc_array((size_t)(n ? n : 1), sizeof(double));
     char *sel = nv_calloc((size_t)(n ? n : 1), 1);
+    /* checkpoints: [steps, loss, sum alpha_i y_i, then (sample, alpha y) in
+     * the order selected]; a resume replays the steps (the same columns, the
+     * same updates), so it continues exactly where the run stopped */
+    const int ckpt = sink && (sink->ckpt || sink->resume);
+    double *hist = ckpt ? nv_malloc_array(2 * (size_t)n + 3, sizeof(double)) : NULL;
     nesvm_status st = NESVM_OK;
-    if (!g || !kd || !sel) {
+    if (!g || !kd || !sel || (ckpt && !hist)) {
         st = nv_error(err, NESVM_ERR_NOMEM, "out of memory");
         goto out;
     }
@@ -46,6 +51,35 @@ nesvm_status nv_gs_train(const nv_gs_problem *gp, const nesvm_params *prm, const
     double loss = 0, bsum = 0;
     int64_t m = 0;
     nesvm_exit why = NESVM_EXIT_CONVERGED;
+    const nv_snapshot *rs = sink ? sink->resume : NULL;
+    if (rs && rs->extra) {
+        const int64_t steps = (int64_t)rs->extra[0];
+        if (rs->nextra != 2 * steps + 3 || steps < 0 || steps > n) {
+            st = nv_error(err, NESVM_ERR_ARG, "the checkpoint's GS-SVM state does not fit this problem");
+            goto out;
+        }
+        for (int64_t k = 0; k < steps; k++) {
+            const int64_t a = (int64_t)rs->extra[3 + 2 * k];
+            const double ay = rs->extra[4 + 2 * k];
+            if (a < 0 || a >= n || sel[a]) {
+                st = nv_error(err, NESVM_ERR_ARG, "the checkpoint's GS-SVM state does not fit this problem");
+                goto out;
+            }
+            const double *col;
+            st = nv_kcache_column(gp->kc, gp->pos ? gp->pos[a] : a, gp->pos, n, gp->groups, gp->ngroups, &col,
+                                  err);
+            if (st != NESVM_OK) goto out;
+            sel[a] = 1;
+            res->w[a] = ay;
+            for (int64_t q = 0; q < n; q++)
+                if (!sel[q]) g[q] += ay * gp->y[q] * (col[q] + B2);
+            hist[3 + 2 * k] = (double)a;
+            hist[4 + 2 * k] = ay;
+        }
+        m = steps;
+        loss = rs->extra[1];
+        bsum = rs->extra[2];
+    }
     for (;;) {
         /* eq. 20-21: the unselected sample of most negative h */
         int64_t best = -1;
@@ -79,6 +113,10 @@ nesvm_status nv_gs_train(const nv_gs_problem *gp, const nesvm_params *prm, const
         res->w[best] = ay;
         bsum += ay;
         loss += hb;
+        if (hist) {
+            hist[3 + 2 * m] = (double)best;
+            hist[4 + 2 * m] = ay;
+        }
         m++;
         for (int64_t a = 0; a < n; a++)
             if (!sel[a]) g[a] += ay * gp->y[a] * (col[a] + B2);
@@ -88,7 +126,7 @@ nesvm_status nv_gs_train(const nv_gs_problem *gp, const nesvm_params *prm, const
                           (long long)m);
             break;
         }
-        if (sink && sink->fn && (m % prm->progress_every == 0 || m == 1)) {
+        if (sink && (sink->fn || sink->ckpt)) {
             nesvm_progress pg;
             memset(&pg, 0, sizeof pg);
             pg.submodel = sink->submodel;
@@ -100,7 +138,13 @@ nesvm_status nv_gs_train(const nv_gs_problem *gp, const nesvm_params *prm, const
             pg.n_sv = m;
             pg.step = ab;
             pg.residual = pg.grad_norm = NAN;
-            if (sink->fn(&pg, sink->user)) {
+            if (hist) {
+                hist[0] = (double)m;
+                hist[1] = loss;
+                hist[2] = bsum;
+            }
+            nv_snapshot snap = {res->w, n, B2 > 0 ? B2 * bsum : 0.0, m, hist, 2 * m + 3};
+            if (nv_sink_report(sink, &pg, m % prm->progress_every == 0 || m == 1, &snap)) {
                 why = NESVM_EXIT_CANCELLED;
                 st = nv_error(err, NESVM_ERR_CANCELLED, "training cancelled at step %lld", (long long)m);
                 break;
@@ -121,5 +165,6 @@ out:
     nv_free(g);
     nv_free(kd);
     nv_free(sel);
+    nv_free(hist);
     return st;
 }

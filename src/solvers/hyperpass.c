@@ -583,6 +583,7 @@ nesvm_status nv_hyperpass_train(const nv_binary_problem *pb, const nesvm_params 
         return st;
     }
     double *wbest = nv_malloc_array((size_t)(s.D ? s.D : 1), sizeof(double));
+    double *state = NULL; /* checkpoints (below) */
     if (!wbest) {
         hp_free(&s);
         return nv_error(err, NESVM_ERR_NOMEM, "out of memory");
@@ -606,9 +607,43 @@ nesvm_status nv_hyperpass_train(const nv_binary_problem *pb, const nesvm_params 
     tp.eps_abs = 0;
     nv_track tr;
     nv_track_init(&tr, &tp, sink, (int32_t)D, wbest, t0);
+    tr.d_model = s.h.d; /* checkpoints: w and b = B w[d] */
+    tr.B = s.h.B;
     memcpy(wbest, s.w, (size_t)D * sizeof(double));
     tr.best_p = P;
     tr.best_d = 0;
+    /* checkpoints: the state a continuation needs beyond the best point (the
+     * lower bound's aggregate cut (w~, v), the iterate, the best values); the
+     * working set and the ball are rebuilt from them */
+    enum { HP_V, HP_VBEST, HP_BEST_P, HP_NSV, HP_STATE };
+    const int64_t nstate = HP_STATE + 3 * D;
+    if (sink && (sink->ckpt || sink->resume)) {
+        state = nv_malloc_array((size_t)nstate, sizeof(double));
+        if (!state) {
+            st = nv_error(err, NESVM_ERR_NOMEM, "out of memory");
+            goto out;
+        }
+        tr.extra = state;
+        tr.nextra = nstate;
+    }
+    const nv_snapshot *rs = sink ? sink->resume : NULL;
+    if (rs && rs->extra) {
+        const double *x = rs->extra;
+        if (rs->nextra != nstate) {
+            st = nv_error(err, NESVM_ERR_ARG, "the checkpoint's Hyperpass state does not fit this problem");
+            goto out;
+        }
+        memcpy(s.w, x + HP_STATE, (size_t)D * sizeof(double));
+        memcpy(s.wt, x + HP_STATE + D, (size_t)D * sizeof(double));
+        memcpy(wbest, x + HP_STATE + 2 * D, (size_t)D * sizeof(double));
+        v = x[HP_V];
+        vbest = x[HP_VBEST];
+        no_ball(&s);
+        nv_hinge_margins(&s.h, s.wt, s.mt);
+        tr.best_p = x[HP_BEST_P];
+        tr.best_d = vbest;
+        tr.nsv_best = (int64_t)x[HP_NSV];
+    }
     int64_t last_center = 0, backoff = 1;
     for (int64_t t = 1;; t++) {
         int qp_iters = 0;
@@ -679,6 +714,16 @@ nesvm_status nv_hyperpass_train(const nv_binary_problem *pb, const nesvm_params 
         e.D = e.Dmu = vbest;
         for (int64_t k = 0; k < s.na; k++) e.nsv += s.cls[s.order[k]] != CLS_I;
         nv_track_info info = {NAN, NAN, eta, qp_iters, 0, 0, 0, 0, NAN, NAN};
+        if (state) { /* the state after this iteration, as nv_track_iterate will leave it */
+            int better = e.P < tr.best_p;
+            state[HP_V] = v;
+            state[HP_VBEST] = vbest;
+            state[HP_BEST_P] = better ? e.P : tr.best_p;
+            state[HP_NSV] = (double)(better ? e.nsv : tr.nsv_best);
+            memcpy(state + HP_STATE, s.w, (size_t)D * sizeof(double));
+            memcpy(state + HP_STATE + D, s.wt, (size_t)D * sizeof(double));
+            memcpy(state + HP_STATE + 2 * D, better ? s.w : wbest, (size_t)D * sizeof(double));
+        }
         if (nv_track_iterate(&tr, &e, s.w, 0.0, &info, &st, err)) break;
         if (prm->eps_abs > 0 && (P - vbest) / s.h.csum <= prm->eps_abs) {
             tr.why = NESVM_EXIT_CONVERGED;
@@ -773,6 +818,7 @@ nesvm_status nv_hyperpass_train(const nv_binary_problem *pb, const nesvm_params 
 out:
     res->seconds = nv_now() - t0;
     nv_free(wbest);
+    nv_free(state);
     hp_free(&s);
     return st;
 }

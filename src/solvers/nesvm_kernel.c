@@ -934,7 +934,7 @@ static nesvm_status coarse_start(const nv_kernel_problem *kp, const nesvm_params
     if (npos > 0 && nneg > 0) {
         nesvm_params cp = *prm;
         if (cp.eps < COARSE_EPS) cp.eps = COARSE_EPS;
-        nv_kernel_problem sub = {kp->K, pos, m, y, cost};
+        nv_kernel_problem sub = {kp->K, pos, m, y, cost, NULL, 0.0};
         nv_binary_result r;
         memset(&r, 0, sizeof r);
         r.w = w;
@@ -1008,7 +1008,10 @@ nesvm_status nv_nesvm_kernel_train(const nv_kernel_problem *kp, const nesvm_para
     nv_track_init(&tr, prm, sink, (int32_t)n, best, t0);
     nv_track_new_stage(&tr);
     double b = 0;
-    if (prm->svm_type == NV_SVM_C && prm->method == NV_METHOD_NEWTON && n >= COARSE_MIN) {
+    if (kp->beta0) { /* a warm start (a checkpoint's point) */
+        memcpy(ws.beta, kp->beta0, nn * sizeof(double));
+        b = kp->b0;
+    } else if (prm->svm_type == NV_SVM_C && prm->method == NV_METHOD_NEWTON && n >= COARSE_MIN) {
         st = coarse_start(kp, prm, ws.beta, &b, err);
         if (st != NESVM_OK) goto out;
     }

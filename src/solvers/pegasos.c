@@ -117,6 +117,7 @@ nesvm_status nv_pegasos_train(const nv_binary_problem *pb, const nesvm_params *p
     const size_t D = (size_t)(h.D ? h.D : 1);
     double *w = nv_malloc_array(2 * D, sizeof(double));
     double *m = nv_malloc_array((size_t)(h.n ? h.n : 1), sizeof(double));
+    double *state = NULL;
     if (st == NESVM_OK && (!w || !m)) st = nv_error(err, NESVM_ERR_NOMEM, "out of memory for Pegasos");
     if (st != NESVM_OK) goto out;
     double *wbest = w + D;
@@ -125,7 +126,45 @@ nesvm_status nv_pegasos_train(const nv_binary_problem *pb, const nesvm_params *p
     tp.eps_abs = 0;
     nv_track tr;
     nv_track_init(&tr, &tp, sink, (int32_t)h.D, wbest, t0);
+    tr.d_model = h.d; /* checkpoints: w and b = B w[d] */
+    tr.B = h.B;
     memcpy(wbest, w, D * sizeof *w);
+    /* checkpoints: the whole state after a pass (PG_STATE entries, then the
+     * permutation, the iterate and the best point), so that a resume
+     * continues exactly: the same steps, batches and result */
+    enum { PG_T, PG_RNG_HI, PG_RNG_LO, PG_BEST_P, PG_BEST_D, PG_NSV, PG_STATE };
+    const int64_t nstate = PG_STATE + h.n + 2 * (int64_t)D;
+    if (sink && (sink->ckpt || sink->resume)) {
+        state = nv_malloc_array((size_t)nstate, sizeof(double));
+        if (!state) {
+            st = nv_error(err, NESVM_ERR_NOMEM, "out of memory for Pegasos");
+            goto out;
+        }
+        tr.extra = state;
+        tr.nextra = nstate;
+    }
+    const nv_snapshot *rs = sink ? sink->resume : NULL;
+    if (rs && rs->extra) {
+        const double *x = rs->extra;
+        if (rs->nextra != nstate) {
+            st = nv_error(err, NESVM_ERR_ARG, "the checkpoint's Pegasos state does not fit this problem");
+            goto out;
+        }
+        pg.t = (int64_t)x[PG_T];
+        pg.rng = (uint64_t)x[PG_RNG_HI] << 32 | (uint64_t)x[PG_RNG_LO];
+        for (int64_t i = 0; i < h.n; i++) {
+            pg.perm[i] = (int64_t)x[PG_STATE + i];
+            if (pg.perm[i] < 0 || pg.perm[i] >= h.n) {
+                st = nv_error(err, NESVM_ERR_ARG, "the checkpoint's Pegasos state does not fit this problem");
+                goto out;
+            }
+        }
+        memcpy(w, x + PG_STATE + h.n, D * sizeof *w);
+        memcpy(wbest, x + PG_STATE + h.n + (int64_t)D, D * sizeof *w);
+        tr.best_p = x[PG_BEST_P];
+        tr.best_d = x[PG_BEST_D];
+        tr.nsv_best = (int64_t)x[PG_NSV];
+    }
     double gap = 1.0;
     for (;;) {
         nv_pegasos_epochs(&pg, &h, 1, w);
@@ -138,6 +177,18 @@ nesvm_status nv_pegasos_train(const nv_binary_problem *pb, const nesvm_params *p
         e.Dmu = e.D;
         for (int64_t i = 0; i < h.n; i++) e.nsv += m[i] <= 1.0;
         nv_track_info info = {NAN, NAN, h.csum / (double)pg.t, 0, 0, 0, 0, 0, NAN, NAN}; /* step: eta_t */
+        if (state) { /* the state after this pass, as nv_track_iterate will leave it */
+            state[PG_T] = (double)pg.t;
+            state[PG_RNG_HI] = (double)(pg.rng >> 32);
+            state[PG_RNG_LO] = (double)(pg.rng & 0xffffffffu);
+            int better = e.P < tr.best_p;
+            state[PG_BEST_P] = better ? e.P : tr.best_p;
+            state[PG_BEST_D] = e.D > tr.best_d ? e.D : tr.best_d;
+            state[PG_NSV] = (double)(better ? e.nsv : tr.nsv_best);
+            for (int64_t i = 0; i < h.n; i++) state[PG_STATE + i] = (double)pg.perm[i];
+            memcpy(state + PG_STATE + h.n, w, D * sizeof *w);
+            memcpy(state + PG_STATE + h.n + (int64_t)D, better ? w : wbest, D * sizeof *w);
+        }
         int stop = nv_track_iterate(&tr, &e, w, 0.0, &info, &st, err);
         gap = nv_track_rel(tr.best_p - tr.best_d, tr.best_p);
         if (stop) break;
@@ -161,6 +212,7 @@ out:
     res->seconds = nv_now() - t0;
     nv_free(w);
     nv_free(m);
+    nv_free(state);
     nv_pegasos_free(&pg);
     nv_hinge_free(&h);
     return st;

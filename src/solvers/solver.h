@@ -45,13 +45,42 @@ typedef struct nv_kernel_problem {
     int64_t n;
     const double *y;
     const double *cost;
+    const double *beta0; /* initial expansion (n entries) or NULL for the solver's start */
+    double b0;
 } nv_kernel_problem;
+
+/* A solver's state at an iteration boundary, for checkpoints: the point to
+ * resume from in the result's units (w: the nv_binary_result's w entries, b),
+ * the iterations done, and state beyond (w, b) that an exact continuation
+ * needs (GS-SVM: the selection order; Pegasos: step count, random state,
+ * permutation, current iterate), or none. */
+typedef struct nv_snapshot {
+    const double *w;
+    int64_t nw;
+    double b;
+    int64_t iteration;
+    const double *extra;
+    int64_t nextra;
+} nv_snapshot;
 
 typedef struct nv_progress_sink {
     nesvm_progress_fn fn;
     void *user;
     int submodel, n_submodels;
+    /* checkpoints (model.c): called by nv_sink_report with the snapshot and
+     * whether the run stops here; returns non-zero to stop (a failed write) */
+    int (*ckpt)(void *ctx, const nv_snapshot *snap, int stopping);
+    void *ckpt_ctx;
+    /* a checkpoint's state to continue from (NULL: a fresh start); solvers
+     * that warm-start from (w, b) get it through the problem's w0/b0 */
+    const nv_snapshot *resume;
 } nv_progress_sink;
+
+/* Report progress at an iteration boundary: calls the user's callback (when
+ * this iteration is reported) and the checkpoint hook; non-zero = stop
+ * (cancelled by the user, or a checkpoint could not be written). */
+int nv_sink_report(const nv_progress_sink *sink, const nesvm_progress *pg, int report,
+                   const nv_snapshot *snap);
 
 typedef nesvm_status (*nv_train_binary_fn)(const nv_binary_problem *pb, const nesvm_params *p,
                                            const nv_progress_sink *sink, nv_binary_result *res,

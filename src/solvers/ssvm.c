@@ -454,6 +454,8 @@ static nesvm_status train(const nv_binary_problem *pb, const nesvm_params *prm, 
     tp.eps_abs = 0;
     nv_track tr;
     nv_track_init(&tr, &tp, sink, (int32_t)D, wbest, t0);
+    tr.d_model = s.h.d; /* checkpoints: w and b = B w[d] */
+    tr.B = s.h.B;
     double best_lower = -INFINITY, step = NAN;
     int scheme = NV_SCHEME_OPTIMAL, last_scheme = 0;
     int64_t last_cg = 0, flat = 0;

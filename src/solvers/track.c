@@ -23,6 +23,15 @@ void nv_track_init(nv_track *t, const nesvm_params *prm, const nv_progress_sink 
     t->best_d = -INFINITY;
     t->fmu_prev = NAN;
     t->why = NESVM_EXIT_MAX_ITER;
+    t->d_model = d;
+}
+
+int nv_sink_report(const nv_progress_sink *sink, const nesvm_progress *pg, int report,
+                   const nv_snapshot *snap)
+{
+    int stop = report && sink->fn ? sink->fn(pg, sink->user) != 0 : 0;
+    if (sink->ckpt && sink->ckpt(sink->ckpt_ctx, snap, stop)) stop = 1;
+    return stop;
 }
 
 double nv_track_start(nv_track *t, const nv_binary_problem *pb, const nesvm_params *prm,
@@ -67,13 +76,17 @@ int nv_track_iterate(nv_track *t, const nv_obj_eval *e, const double *w, double 
     double gap = nv_track_rel(t->best_p - t->best_d, t->best_p);
     if (gap < 0) gap = 0;
     const nv_progress_sink *sink = t->sink;
-    if (sink && sink->fn && (t->iter % prm->progress_every == 0 || t->iter == 1)) {
+    if (sink && (sink->fn || sink->ckpt)) {
         nesvm_progress pg = {sink->submodel, sink->n_submodels, t->iter, nv_now() - t->t0,
                              e->P, t->best_p, e->Fmu, t->best_d, gap, info->mu,
                              info->lipschitz, e->nsv, e->nbound, info->step, info->inner,
                              info->n_active, info->n_changed, info->scheme,
                              info->residual, info->grad_norm};
-        if (sink->fn(&pg, sink->user)) {
+        /* the best point so far, in the result's units (hinge solvers keep the
+         * bias as a feature B: b = B w[d]) */
+        nv_snapshot snap = {t->wbest, t->d_model, t->B > 0 ? t->B * t->wbest[t->d_model] : t->bbest,
+                            t->iter, t->extra, t->nextra};
+        if (nv_sink_report(sink, &pg, t->iter % prm->progress_every == 0 || t->iter == 1, &snap)) {
             t->why = NESVM_EXIT_CANCELLED;
             *st = nv_error(err, NESVM_ERR_CANCELLED, "training cancelled at iteration %lld",
                            (long long)t->iter);

@@ -18,6 +18,13 @@ typedef struct nv_track {
     double bbest, best_p, best_d;
     int64_t nsv_best, iter;
     int64_t stage_iter;  /* evaluations since the current mu stage began */
+    /* checkpoints: the result's w has d_model entries (d by default); with
+     * B > 0 the tracked point holds the bias as a feature, b = B w[d_model];
+     * extra is the solver's state beyond the point (nv_snapshot) */
+    int32_t d_model;
+    double B;
+    const double *extra;
+    int64_t nextra;
     double fmu_prev;     /* F_mu at the previous evaluation of this stage */
     nesvm_exit why;
 } nv_track;

@@ -282,6 +282,43 @@ signal_case "SIGTERM during prediction" TERM 143 "$BIN" predict "$T/slow" "$T/re
 kill $STALL 2>/dev/null
 wait 2>/dev/null
 
+# --checkpoint: SIGTERM saves the state; --resume continues it to the very
+# model of an uninterrupted run (Pegasos continues exactly)
+PEG=(--solver pegasos -e 1e-5)
+run "$BIN" train -q "${PEG[@]}" "$H" "$T/peg.model"
+rm -f "$T/ck"
+set -m
+"$BIN" train -q --checkpoint "$T/ck" "${PEG[@]}" "$H" "$T/sig.model" >"$T/.out" 2>"$T/.err" &
+pid=$!
+set +m
+sleep 0.7
+kill -TERM $pid
+wait $pid
+rc=$?
+if [ $rc -ne 143 ] || [ -e "$T/sig.model" ] || [ ! -s "$T/ck" ] ||
+    ! grep -q "the training's state is saved in '$T/ck': continue it with --resume" "$T/.err"; then
+    not_ok "SIGTERM with --checkpoint" "exit $rc, $(tr '\n' '|' <"$T/.err")"
+else
+    ok "SIGTERM with --checkpoint: exit 143, state saved, no model"
+fi
+run "$BIN" train -q --resume "$T/ck" --checkpoint "$T/ck" "${PEG[@]}" "$H" "$T/sig.model"
+expect_ok_rc "train --resume" && { cmp -s "$T/sig.model" "$T/peg.model" &&
+    ok "train --resume: the same model as an uninterrupted run" || not_ok "train --resume" "models differ"; }
+head -n 100 "$H" >"$T/heart100"
+expect_fail "train --resume with other data" 1 "was made from other data (270 rows, 13 features) than these (100 rows" \
+    "$T/o.model" -- "$BIN" train --resume "$T/ck" "${PEG[@]}" "$T/heart100" "$T/o.model"
+expect_fail "train --resume with other options" 1 "was made with other parameters" "$T/o.model" -- \
+    "$BIN" train --resume "$T/ck" --solver pegasos -e 1e-4 "$H" "$T/o.model"
+expect_fail "train --resume of a missing file" 1 "cannot open checkpoint" "$T/o.model" -- \
+    "$BIN" train --resume "$T/none" "$H" "$T/o.model"
+expect_fail "train --checkpoint with -v" 2 "--checkpoint and --resume cannot be combined with -v" "" -- \
+    "$BIN" train -v 3 --checkpoint "$T/ck2" "$H"
+expect_fail "train --checkpoint -" 2 "--checkpoint needs a file" "$T/o.model" -- \
+    "$BIN" train --checkpoint - "$H" "$T/o.model"
+expect_fail "train --checkpoint-every -1" 2 "bad value '-1' for --checkpoint-every" "$T/o.model" -- \
+    "$BIN" train --checkpoint-every -1 "$H" "$T/o.model"
+rm -f "$T/sig.model" "$T/ck"
+
 # ------------------------------------------------------------ kill -9 and saves
 # A temporary left by a killed writer (its PID no longer runs) is removed by
 # the next save of the same file; one of a running writer is not.
