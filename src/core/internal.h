@@ -98,6 +98,11 @@ static inline double nv_rng_uniform(uint64_t *state)
     return (double)(nv_rng_next(state) >> 11) * (1.0 / 9007199254740992.0);
 }
 
+/* ---- whole files */
+/* Read a file into *out (nv_free it), *len bytes; `what` names it in messages
+ * ("cannot open model 'PATH': ..."). */
+nesvm_status nv_read_file(const char *path, const char *what, char **out, size_t *len, nesvm_error *err);
+
 /* ---- memory */
 /* Bytes of physical memory (0 when unknown). */
 double nv_physical_memory(void);

@@ -22,6 +22,41 @@ double nv_now(void)
     return (double)ts.tv_sec + 1e-9 * (double)ts.tv_nsec;
 }
 
+nesvm_status nv_read_file(const char *path, const char *what, char **out, size_t *len, nesvm_error *err)
+{
+    *out = NULL;
+    *len = 0;
+    FILE *f = fopen(path, "rb");
+    if (!f) return nv_error(err, NESVM_ERR_IO, "cannot open %s '%s': %s", what, path, strerror(errno));
+    size_t cap = 1 << 16, n = 0;
+    char *buf = nv_malloc(cap);
+    while (buf) {
+        if (n == cap) {
+            char *nb = nv_realloc_array(buf, cap * 2, 1);
+            if (!nb) {
+                nv_free(buf);
+                buf = NULL;
+                break;
+            }
+            buf = nb;
+            cap *= 2;
+        }
+        size_t got = fread(buf + n, 1, cap - n, f);
+        n += got;
+        if (got == 0) break;
+    }
+    int rerr = ferror(f);
+    fclose(f);
+    if (!buf) return nv_error(err, NESVM_ERR_NOMEM, "out of memory reading %s '%s'", what, path);
+    if (rerr) {
+        nv_free(buf);
+        return nv_error(err, NESVM_ERR_IO, "cannot read %s '%s'", what, path);
+    }
+    *out = buf;
+    *len = n;
+    return NESVM_OK;
+}
+
 double nv_physical_memory(void)
 {
     long pages = sysconf(_SC_PHYS_PAGES), size = sysconf(_SC_PAGESIZE);

@@ -217,32 +217,10 @@ void nv_ckpt_free(nv_ckpt_file *c)
 nesvm_status nv_ckpt_read(const char *path, nv_ckpt_file *c, nesvm_error *err)
 {
     memset(c, 0, sizeof *c);
-    FILE *f = fopen(path, "rb");
-    if (!f) return nv_error(err, NESVM_ERR_IO, "cannot open checkpoint '%s': %s", path, strerror(errno));
-    size_t cap = 1 << 16, len = 0;
-    char *buf = nv_malloc(cap);
-    while (buf) {
-        if (len == cap) {
-            char *nb = nv_realloc_array(buf, cap * 2, 1);
-            if (!nb) {
-                nv_free(buf);
-                buf = NULL;
-                break;
-            }
-            buf = nb;
-            cap *= 2;
-        }
-        size_t got = fread(buf + len, 1, cap - len, f);
-        len += got;
-        if (got == 0) break;
-    }
-    int rerr = ferror(f);
-    fclose(f);
-    if (!buf) return nv_error(err, NESVM_ERR_NOMEM, "out of memory reading checkpoint '%s'", path);
-    if (rerr) {
-        nv_free(buf);
-        return nv_error(err, NESVM_ERR_IO, "cannot read checkpoint '%s'", path);
-    }
+    char *buf;
+    size_t len;
+    nesvm_status rst = nv_read_file(path, "checkpoint", &buf, &len, err);
+    if (rst != NESVM_OK) return rst;
     tokens t = {path, buf, buf + len, err};
     nesvm_status st = NESVM_OK;
     int64_t v;

@@ -228,32 +228,10 @@ nesvm_status nesvm_model_load(const char *path, nesvm_model **out, nesvm_error *
 {
     if (!path || !out) return nv_error(err, NESVM_ERR_ARG, "NULL argument to nesvm_model_load");
     *out = NULL;
-    FILE *f = fopen(path, "rb");
-    if (!f) return nv_error(err, NESVM_ERR_IO, "cannot open model '%s': %s", path, strerror(errno));
-    size_t cap = 1 << 16, len = 0;
-    char *buf = nv_malloc(cap);
-    while (buf) {
-        if (len == cap) {
-            char *nb = nv_realloc_array(buf, cap * 2, 1);
-            if (!nb) {
-                nv_free(buf);
-                buf = NULL;
-                break;
-            }
-            buf = nb;
-            cap *= 2;
-        }
-        size_t got = fread(buf + len, 1, cap - len, f);
-        len += got;
-        if (got == 0) break;
-    }
-    int rerr = ferror(f);
-    fclose(f);
-    if (!buf) return nv_error(err, NESVM_ERR_NOMEM, "out of memory reading model '%s'", path);
-    if (rerr) {
-        nv_free(buf);
-        return nv_error(err, NESVM_ERR_IO, "cannot read model '%s'", path);
-    }
+    char *buf;
+    size_t len;
+    nesvm_status rst = nv_read_file(path, "model", &buf, &len, err);
+    if (rst != NESVM_OK) return rst;
     lexer lx = {path, buf, buf + len, 0, NULL, 0, 0, err};
     nesvm_model *m = NULL;
     nesvm_params *prm = NULL;

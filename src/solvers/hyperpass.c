@@ -617,22 +617,10 @@ nesvm_status nv_hyperpass_train(const nv_binary_problem *pb, const nesvm_params 
      * working set and the ball are rebuilt from them */
     enum { HP_V, HP_VBEST, HP_BEST_P, HP_NSV, HP_STATE };
     const int64_t nstate = HP_STATE + 3 * D;
-    if (sink && (sink->ckpt || sink->resume)) {
-        state = nv_malloc_array((size_t)nstate, sizeof(double));
-        if (!state) {
-            st = nv_error(err, NESVM_ERR_NOMEM, "out of memory");
-            goto out;
-        }
-        tr.extra = state;
-        tr.nextra = nstate;
-    }
-    const nv_snapshot *rs = sink ? sink->resume : NULL;
-    if (rs && rs->extra) {
-        const double *x = rs->extra;
-        if (rs->nextra != nstate) {
-            st = nv_error(err, NESVM_ERR_ARG, "the checkpoint's Hyperpass state does not fit this problem");
-            goto out;
-        }
+    const double *x;
+    st = nv_track_state(&tr, sink, nstate, &state, &x, "Hyperpass", err);
+    if (st != NESVM_OK) goto out;
+    if (x) {
         memcpy(s.w, x + HP_STATE, (size_t)D * sizeof(double));
         memcpy(s.wt, x + HP_STATE + D, (size_t)D * sizeof(double));
         memcpy(wbest, x + HP_STATE + 2 * D, (size_t)D * sizeof(double));

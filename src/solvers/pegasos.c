@@ -134,22 +134,10 @@ nesvm_status nv_pegasos_train(const nv_binary_problem *pb, const nesvm_params *p
      * continues exactly: the same steps, batches and result */
     enum { PG_T, PG_RNG_HI, PG_RNG_LO, PG_BEST_P, PG_BEST_D, PG_NSV, PG_STATE };
     const int64_t nstate = PG_STATE + h.n + 2 * (int64_t)D;
-    if (sink && (sink->ckpt || sink->resume)) {
-        state = nv_malloc_array((size_t)nstate, sizeof(double));
-        if (!state) {
-            st = nv_error(err, NESVM_ERR_NOMEM, "out of memory for Pegasos");
-            goto out;
-        }
-        tr.extra = state;
-        tr.nextra = nstate;
-    }
-    const nv_snapshot *rs = sink ? sink->resume : NULL;
-    if (rs && rs->extra) {
-        const double *x = rs->extra;
-        if (rs->nextra != nstate) {
-            st = nv_error(err, NESVM_ERR_ARG, "the checkpoint's Pegasos state does not fit this problem");
-            goto out;
-        }
+    const double *x;
+    st = nv_track_state(&tr, sink, nstate, &state, &x, "Pegasos", err);
+    if (st != NESVM_OK) goto out;
+    if (x) {
         pg.t = (int64_t)x[PG_T];
         pg.rng = (uint64_t)x[PG_RNG_HI] << 32 | (uint64_t)x[PG_RNG_LO];
         for (int64_t i = 0; i < h.n; i++) {

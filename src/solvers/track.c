@@ -26,6 +26,24 @@ void nv_track_init(nv_track *t, const nesvm_params *prm, const nv_progress_sink 
     t->d_model = d;
 }
 
+nesvm_status nv_track_state(nv_track *t, const nv_progress_sink *sink, int64_t nstate, double **state,
+                            const double **resume, const char *solver, nesvm_error *err)
+{
+    *state = NULL;
+    *resume = NULL;
+    if (!sink || (!sink->ckpt && !sink->resume)) return NESVM_OK;
+    *state = nv_malloc_array((size_t)(nstate ? nstate : 1), sizeof(double));
+    if (!*state) return nv_error(err, NESVM_ERR_NOMEM, "out of memory");
+    t->extra = *state;
+    t->nextra = nstate;
+    const nv_snapshot *rs = sink->resume;
+    if (!rs || !rs->extra) return NESVM_OK;
+    if (rs->nextra != nstate)
+        return nv_error(err, NESVM_ERR_ARG, "the checkpoint's %s state does not fit this problem", solver);
+    *resume = rs->extra;
+    return NESVM_OK;
+}
+
 int nv_sink_report(const nv_progress_sink *sink, const nesvm_progress *pg, int report,
                    const nv_snapshot *snap)
 {

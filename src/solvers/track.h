@@ -58,6 +58,14 @@ typedef struct nv_track_info {
 int nv_track_iterate(nv_track *t, const nv_obj_eval *e, const double *w, double b,
                      const nv_track_info *info, nesvm_status *st, nesvm_error *err);
 
+/* Checkpoints of a solver with state beyond its point: when the sink saves
+ * or resumes, *state gets nstate entries (attached to the snapshots t
+ * reports; the solver fills it before each nv_track_iterate) and *resume the
+ * checkpoint's state to continue from (NULL: none); a resumed state of
+ * another size is an error naming the solver. */
+nesvm_status nv_track_state(nv_track *t, const nv_progress_sink *sink, int64_t nstate, double **state,
+                            const double **resume, const char *solver, nesvm_error *err);
+
 /* Relative size num/|den| with a floor on |den|. */
 double nv_track_rel(double num, double den);
 
