@@ -197,6 +197,13 @@ nesvm_status nv_atomic_open(nv_atomic_file *af, const char *path, nesvm_error *e
     struct stat lst, st;
     char *target = NULL;
     if (lstat(path, &lst) == 0 && S_ISLNK(lst.st_mode)) {
+        /* a link to a device, FIFO or socket (/dev/stdout to a pipe, whose
+         * target has no path) is written through the link */
+        if (stat(path, &st) == 0 && !S_ISREG(st.st_mode) && !S_ISDIR(st.st_mode)) {
+            af->final_path = dup_str(path);
+            if (!af->final_path) return nv_error(err, NESVM_ERR_NOMEM, "out of memory opening '%s'", path);
+            return open_direct(af, path, err);
+        }
         target = realpath(path, NULL);
         if (!target || stat(target, &st) != 0) {
             int e = errno;

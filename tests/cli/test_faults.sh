@@ -159,6 +159,10 @@ for k in $KINDS; do
         ok "$k to '-': standard output"
     fi
 done
+# /dev/stdout is a link to a pipe (no path behind it): written through the link
+"$BIN" train -q "$H" /dev/stdout 2>"$T/.err" | cat >"$T/devstdout.model"
+cmp -s "$T/devstdout.model" "$T/ref.model" && ok "train to /dev/stdout (a pipe)" ||
+    not_ok "train to /dev/stdout (a pipe)" "$(first_line "$T/.err")"
 run "$BIN" train "$H" -
 grep -q "^read 270 rows" "$T/.err" && head -n 1 "$T/.out" | grep -q "^nesvm_model 1$" &&
     ok "train to '-': the summary goes to stderr" || not_ok "train to '-': summary on stderr" "$(first_line "$T/.out")"
