@@ -5,7 +5,8 @@ pkgs=(build-essential cmake pkg-config zlib1g-dev gzip libopenblas-dev liblapack
       libsvm-tools liblinear-tools
       python3 python3-numpy python3-scipy python3-sklearn
       dataset-fashion-mnist
-      libocas-tools python3-matplotlib glpk-utils)
+      libocas-tools python3-matplotlib glpk-utils
+      clang libclang-rt-14-dev libomp-14-dev)
 missing=()
 for p in "${pkgs[@]}"; do
   dpkg-query -W -f='${Status}' "$p" 2>/dev/null | grep -q "install ok installed" || missing+=("$p")

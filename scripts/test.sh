@@ -1,7 +1,9 @@
 #!/usr/bin/env bash
 # Run every test: install dependencies, build from scratch with warnings as
 # errors, run ctest (unit, CLI, oracle, install tests); then again under
-# ASan+UBSan; then the unit tests of a build without OpenMP.
+# ASan+UBSan; then the unit tests of a build without OpenMP; then the fuzz
+# targets (clang, libFuzzer, ASan+UBSan) over their corpora and for about a
+# minute each (FUZZ_SECONDS).
 set -euo pipefail
 cd "$(dirname "$0")/.."
 bash scripts/deps.sh
@@ -25,3 +27,9 @@ rm -rf "$noomp"
 cmake -S . -B "$noomp" -DNESVM_OPENMP=OFF -DNESVM_WERROR=ON >/dev/null
 cmake --build "$noomp" -j"$(nproc)"
 ctest --test-dir "$noomp" --output-on-failure -j"$(nproc)" -R '^unit_'
+
+# Fuzzing: each libFuzzer target over its seeds and regressions, then
+# FUZZ_SECONDS (default 60) of fuzzing each, two at a time on two cores.
+fuzz=${NESVM_FUZZ_BUILD_DIR:-build-test-fuzz}
+rm -rf "$fuzz"
+NESVM_FUZZ_BUILD_DIR=$fuzz FUZZ_SECONDS=${FUZZ_SECONDS:-60} bash scripts/fuzz.sh --smoke

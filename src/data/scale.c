@@ -15,6 +15,7 @@
 #include <errno.h>
 #include <sys/stat.h>
 #include <math.h>
+#include <stdlib.h>
 #include <string.h>
 
 struct nesvm_scaling {
@@ -266,7 +267,9 @@ nesvm_status nesvm_scaling_load(const char *path, nesvm_scaling **out, nesvm_err
     if (!f) return nv_error(err, NESVM_ERR_IO, "cannot open scaling file '%s': %s", path, strerror(errno));
     struct stat fst;
     const off_t fsize = fstat(fileno(f), &fst) == 0 ? fst.st_size : 0;
-    char line[512];
+    char *line = NULL;
+    size_t line_cap = 0;
+    ssize_t got;
     long long ln = 0;
     nesvm_scaling *sc = NULL;
     int32_t cap = 0;
@@ -279,11 +282,13 @@ nesvm_status nesvm_scaling_load(const char *path, nesvm_scaling **out, nesvm_err
     double ylo = 0, yhi = 0, ymin = 0, ymax = 0, lo = 0, hi = 0;
     int has_y = 0, has_x = 0;
     double *fmin = NULL, *fmax = NULL;
-    while (fgets(line, sizeof line, f)) {
+    /* lines of any length (numbers of any length are read exactly) */
+    while ((errno = 0, got = getline(&line, &line_cap, f)) > 0) {
         ln++;
-        size_t len = strlen(line);
-        if (len == sizeof line - 1 && line[len - 1] != '\n') {
-            st = nv_error(err, NESVM_ERR_PARSE, "%s:%lld: line too long", path, ln);
+        size_t len = (size_t)got;
+        if (memchr(line, '\0', len)) {
+            st = nv_error(err, NESVM_ERR_PARSE, "%s:%lld: NUL byte in scaling file (a binary file?)",
+                          path, ln);
             goto done;
         }
         if (line[len - 1] == '\n') line[--len] = '\0';
@@ -344,6 +349,15 @@ nesvm_status nesvm_scaling_load(const char *path, nesvm_scaling **out, nesvm_err
             goto done;
         }
     }
+    if (errno == ENOMEM) {
+        st = nv_error(err, NESVM_ERR_NOMEM, "out of memory reading scaling file '%s'", path);
+        goto done;
+    }
+    if (ferror(f)) {
+        st = nv_error(err, NESVM_ERR_IO, "cannot read scaling file '%s': %s", path,
+                      strerror(errno ? errno : EIO));
+        goto done;
+    }
     if (!has_x || stage < 1) {
         st = nv_error(err, NESVM_ERR_PARSE, "%s: no 'x' section with lower and upper bounds", path);
         goto done;
@@ -369,6 +383,7 @@ nesvm_status nesvm_scaling_load(const char *path, nesvm_scaling **out, nesvm_err
     }
     *out = sc;
 done:
+    free(line);
     fclose(f);
     nv_free(fmin);
     nv_free(fmax);

@@ -891,7 +891,17 @@ bad_params lower-upper   'x\n1 1\n1 0 1\n'           "lower-upper.params: lower 
 bad_params four-numbers  'x\n-1 1\n1 0 1 7\n'        "four-numbers.params:3: unexpected line '1 0 1 7'"
 bad_params index-zero    'x\n-1 1\n0 0 1\n'          "index-zero.params:3: unexpected line '0 0 1'"
 bad_params nan-min       'x\n-1 1\n1 nan 1\n'        "nan-min.params:3: unexpected line '1 nan 1'"
-bad_params long-line     'x\n-1 1\n1 0 1%600s\n' "long-line.params:3: line too long"
+bad_params nul-byte      'x\n-1 1\n1 0 1\000\n'   "nul-byte.params:3: NUL byte in scaling file (a binary file?)"
+# a line of any length: a 600-digit number reads as the short one
+printf 'x\n-1 1\n1 0 1.%0600d\n' 0 >"$T/long-line.params"
+printf 'x\n-1 1\n1 0 1\n' >"$T/short-line.params"
+run "$BIN" scale -r "$T/long-line.params" -o "$T/ll.out" "$HEART"
+run "$BIN" scale -r "$T/short-line.params" -o "$T/sl.out" "$HEART"
+if expect_ok_rc "scale -r with a 600-digit number" && cmp -s "$T/ll.out" "$T/sl.out"; then
+    ok "scale -r: a 600-digit number in a parameter file reads exactly"
+else
+    not_ok "scale -r: a 600-digit number in a parameter file" "outputs differ"
+fi
 
 # ====================================================== models and warm start
 # each --svm-type trains, says its problem in the model file, and predicts
