@@ -49,11 +49,12 @@ int main(int argc, char **argv)
 {
     int rc = dispatch(argc, argv);
     errno = 0;
-    if (fflush(stdout) != 0 || ferror(stdout)) {
+    /* a command that failed has said why (a write to '-' that failed among them) */
+    if ((fflush(stdout) != 0 || ferror(stdout)) && rc == CLI_OK) {
         int e = errno;
         fprintf(stderr, "nesvm: error: cannot write to standard output: %s\n",
                 e ? strerror(e) : "write error");
-        return rc == CLI_OK ? CLI_ERROR : rc;
+        return CLI_ERROR;
     }
     return rc;
 }

@@ -135,11 +135,13 @@ int run_training(const char *cmd, train_opts *o, const char *data, const char *m
     } else {
         nesvm_model *m = NULL;
         nesvm_stats stats;
-        if (nesvm_train_resumable(ds, o->params, init, &o->ck, train_progress, &rs.ps, &m, &stats, &err) !=
-            NESVM_OK) {
+        nesvm_status tst = nesvm_train_resumable(ds, o->params, init, &o->ck, train_progress, &rs.ps, &m,
+                                                 &stats, &err);
+        if (tst != NESVM_OK) {
             progress_end(&rs.ps);
             rc = run_error(cmd, &rs.ps, o->trace, &err);
-            if (interrupted && o->ck.save_path)
+            /* cancelled (not failed): the checkpoint on stopping was written */
+            if (interrupted && o->ck.save_path && tst == NESVM_ERR_CANCELLED)
                 fprintf(stderr, "nesvm %s: the training's state is saved in '%s': continue it with "
                                 "--resume %s\n", cmd, o->ck.save_path, o->ck.save_path);
         } else {

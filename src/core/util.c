@@ -41,16 +41,17 @@ nesvm_status nv_read_file(const char *path, const char *what, char **out, size_t
             buf = nb;
             cap *= 2;
         }
+        errno = 0;
         size_t got = fread(buf + n, 1, cap - n, f);
         n += got;
         if (got == 0) break;
     }
-    int rerr = ferror(f);
+    int rerr = ferror(f) ? (errno ? errno : EIO) : 0;
     fclose(f);
     if (!buf) return nv_error(err, NESVM_ERR_NOMEM, "out of memory reading %s '%s'", what, path);
     if (rerr) {
         nv_free(buf);
-        return nv_error(err, NESVM_ERR_IO, "cannot read %s '%s'", what, path);
+        return nv_error(err, NESVM_ERR_IO, "cannot read %s '%s': %s", what, path, strerror(rerr));
     }
     *out = buf;
     *len = n;
@@ -169,17 +170,20 @@ static void clean_stale(const char *path)
 
 static nesvm_status open_direct(nv_atomic_file *af, const char *path, nesvm_error *err)
 {
+    /* path may be af->final_path: the message is made before it is freed */
     int fd = open(path, O_WRONLY | O_NOCTTY);
     if (fd < 0) {
         int e = errno;
+        nv_error(err, NESVM_ERR_IO, "cannot open '%s' for writing: %s", path, strerror(e));
         free_paths(af);
-        return nv_error(err, NESVM_ERR_IO, "cannot open '%s' for writing: %s", path, strerror(e));
+        return NESVM_ERR_IO;
     }
     af->fp = fdopen(fd, "w");
     if (!af->fp) {
         close(fd);
+        nv_error(err, NESVM_ERR_NOMEM, "cannot open '%s': out of memory", path);
         free_paths(af);
-        return nv_error(err, NESVM_ERR_NOMEM, "cannot open '%s': out of memory", path);
+        return NESVM_ERR_NOMEM;
     }
     af->direct = 1;
     return NESVM_OK;

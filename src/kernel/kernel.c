@@ -315,8 +315,8 @@ nesvm_status nv_kfeat_build(const nv_kernel *k, const nesvm_dataset *X, const in
     if (!full && select == NV_BASIS_GREEDY) need += (double)n * (double)nb * 8.0;
     if (need > mem_mb * mb)
         return nv_error(err, NESVM_ERR_NOMEM,
-                        "the %s kernel needs %.0f MB (%lld x %lld basis), more than the kernel memory "
-                        "budget of %.0f MB: raise --kernel-memory or use a smaller --basis",
+                        "the %s kernel needs %.3g MB (%lld x %lld basis), more than the kernel memory "
+                        "budget of %.3g MB: raise --kernel-memory or use a smaller --basis",
                         full ? "full" : "reduced", need / mb, (long long)n, (long long)nb, mem_mb);
     /* the basis candidates: positions 0..n-1, or m distinct ones at random */
     int64_t *B = nv_malloc_array((size_t)(nb ? nb : 1), sizeof(int64_t));

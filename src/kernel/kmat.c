@@ -114,12 +114,13 @@ nesvm_status nv_kmat_init(nv_kmat *km, const nv_kernel *k, const nesvm_dataset *
                 if (!isfinite(v)) {
                     char g[32];
                     nv_format_double(km->k.gamma, g);
-                    nv_kmat_free(km);
-                    return nv_error(err, NESVM_ERR_NUMERIC,
-                                    "a kernel value %s %g does not fit the stored kernel matrix "
-                                    "(single precision) with gamma %s, coef0 %g, degree %d: lower "
-                                    "-g, -r or -d, or scale the data",
-                                    isfinite(src[j]) ? "of" : "is", src[j], g, km->k.coef0, km->k.degree);
+                    nv_error(err, NESVM_ERR_NUMERIC,
+                             "a kernel value %s %g does not fit the stored kernel matrix "
+                             "(single precision) with gamma %s, coef0 %g, degree %d: lower "
+                             "-g, -r or -d, or scale the data",
+                             isfinite(src[j]) ? "of" : "is", src[j], g, km->k.coef0, km->k.degree);
+                    nv_kmat_free(km); /* after the message: it reads km->k */
+                    return NESVM_ERR_NUMERIC;
                 }
                 dst[j] = v;
                 km->K[j * n + a] = v;

@@ -248,7 +248,8 @@ nesvm_status nv_ckpt_read(const char *path, nv_ckpt_file *c, nesvm_error *err)
     NEED(want_word(&t, "done") && get_i64(&t, 0, c->head.nsub, &v), "bad 'done' line");
     c->done = (int)v;
     /* every coefficient takes at least two bytes: no huge allocation for a short file */
-    NEED((double)c->done * (double)c->head.ncoef * 2.0 <= (double)len, "the file is too short for its sizes");
+    NEED((double)(c->done ? c->done : 1) * (double)c->head.ncoef * 2.0 <= (double)len,
+         "the file is too short for its sizes");
     c->sub = nv_calloc((size_t)(c->done ? c->done : 1), sizeof *c->sub);
     c->w = nv_malloc_array((size_t)(c->done ? c->done : 1) * (size_t)(c->head.ncoef ? c->head.ncoef : 1),
                            sizeof(double));

@@ -237,6 +237,14 @@ static nesvm_status ckpt_begin(nv_ckctx *c, const nesvm_checkpoint_options *opt,
     if (!c->lower || !c->nsv) return nv_error(err, NESVM_ERR_NOMEM, "out of memory");
     c->head.lower = c->lower;
     c->head.nsv = c->nsv;
+    if (opt->save_path) {
+        /* a checkpoint that cannot be written is found now, not after an hour */
+        nv_atomic_file af;
+        nesvm_error e = {0};
+        if (nv_atomic_open(&af, opt->save_path, &e) != NESVM_OK)
+            return nv_error(err, NESVM_ERR_IO, "checkpoint: %.480s", e.message);
+        nv_atomic_abort(&af);
+    }
     if (!opt->resume_path) return NESVM_OK;
     nesvm_status st = nv_ckpt_read(opt->resume_path, &c->file, err);
     if (st != NESVM_OK) return st;
@@ -248,11 +256,17 @@ static nesvm_status ckpt_begin(nv_ckctx *c, const nesvm_checkpoint_options *opt,
                         "(%lld rows, %d features): resume with the data it was made from",
                         path, (long long)h->rows, h->features,
                         h->rows == n && h->features == ds->d ? ", other values" : "", (long long)n, ds->d);
-    if (strcmp(h->solver, solver->name) != 0 || h->params_hash != c->head.params_hash)
+    if (strcmp(h->solver, solver->name) != 0)
         return nv_error(err, NESVM_ERR_ARG,
                         "checkpoint '%s' was made with other parameters (solver %s; this training: %s): "
                         "resume with the same options (only --threads, --time-limit, --max-iter may differ)",
                         path, h->solver, solver->name);
+    if (h->params_hash != c->head.params_hash)
+        return nv_error(err, NESVM_ERR_ARG,
+                        "checkpoint '%s' was made with other parameters (the same solver, %s, with other "
+                        "option values): resume with the same options (only --threads, --time-limit, "
+                        "--max-iter may differ)",
+                        path, solver->name);
     if (h->nsub != m->nsub || h->ncoef != m->ncoef)
         return nv_error(err, NESVM_ERR_ARG,
                         "checkpoint '%s' does not fit this training (%d sub-models of %lld coefficients; "
@@ -640,6 +654,7 @@ nesvm_status nv_train_rows(const nesvm_dataset *ds, const int64_t *rows, int64_t
             if (init && warm_point(init, classes, i, ovr ? -1 : j, ds->d, w0, &pb.b0)) pb.w0 = w0;
             nv_binary_result res;
             memset(&res, 0, sizeof res);
+            int trained = 0; /* 0: restored from a checkpoint */
             res.w = expand ? v : sm->w;
             nv_progress_sink sink = {progress, user, s, nsub, NULL, NULL, NULL};
             const nesvm_params *sp = m->params; /* this sub-model's parameters */
@@ -716,13 +731,15 @@ nesvm_status nv_train_rows(const nesvm_dataset *ds, const int64_t *rows, int64_t
             nesvm_params_destroy(rparams);
             rparams = NULL;
             res.iterations += offset;
-            if (st == NESVM_OK && ck.opt) ckpt_finished(&ck, s, &res);
+            trained = 1;
         finished:
             sm->b = res.b;
             sm->exit_reason = res.exit_reason;
             sm->iterations = res.iterations;
             sm->primal = res.primal;
             sm->gap = res.gap;
+            /* after sm is complete: a checkpoint written now records this sub-model */
+            if (trained && st == NESVM_OK && ck.opt) ckpt_finished(&ck, s, &res);
             if (stats) {
                 stats->iterations += res.iterations;
                 stats->primal += res.primal;

@@ -124,6 +124,8 @@ static int next_line(lexer *lx)
 
 static nesvm_status lerr(lexer *lx, const char *what)
 {
+    if (lx->line == 0) /* an empty file */
+        return nv_error(lx->err, NESVM_ERR_MODEL, "%s: %s", lx->path, what);
     return nv_error(lx->err, NESVM_ERR_MODEL, "%s:%lld: %s", lx->path, (long long)lx->line, what);
 }
 
@@ -281,7 +283,7 @@ nesvm_status nesvm_model_load(const char *path, nesvm_model **out, nesvm_error *
     {
         int r = next_line(&lx);
         if (r == 0) FAIL("expected 'labels', found end of file");
-        if (lx.ntok < 1 || strcmp(lx.tok[0], "labels") != 0) FAIL("expected 'labels'");
+        if (lx.ntok < 1 || strcmp(lx.tok[0], "labels") != 0) FAIL("expected 'labels', found '%.40s'", lx.tok[0]);
         if (r < 0 || lx.ntok - 1 != k) FAIL("'labels' needs %lld values", k);
         labels = nv_malloc_array((size_t)k, sizeof(double));
         if (!labels) TRY(nv_error(err, NESVM_ERR_NOMEM, "out of memory"));
@@ -301,7 +303,8 @@ nesvm_status nesvm_model_load(const char *path, nesvm_model **out, nesvm_error *
         if (r <= 0) FAIL("expected 'param', 'class_weight' or 'nr_submodel'");
         if (strcmp(lx.tok[0], "param") == 0) {
             if (lx.ntok != 3) FAIL("'param' needs a name and a value");
-            if (strcmp(lx.tok[1], "solver") == 0 || strcmp(lx.tok[1], "multiclass") == 0)
+            if (strcmp(lx.tok[1], "solver") == 0 || strcmp(lx.tok[1], "multiclass") == 0 ||
+                strcmp(lx.tok[1], "kernel") == 0)
                 FAIL("param '%.40s' belongs in its own line", lx.tok[1]);
             nesvm_error perr_;
             if (nesvm_params_set(prm, lx.tok[1], lx.tok[2], &perr_) != NESVM_OK)
@@ -310,6 +313,7 @@ nesvm_status nesvm_model_load(const char *path, nesvm_model **out, nesvm_error *
             double l, wgt;
             if (lx.ntok != 3 || !tok_double(lx.tok[1], &l) || !tok_double(lx.tok[2], &wgt))
                 FAIL("'class_weight' needs a label and a weight");
+            if (!isfinite(l)) FAIL("bad class_weight label '%.40s'", lx.tok[1]);
             if (nesvm_params_set_class_weight(prm, l, wgt, NULL) != NESVM_OK)
                 FAIL("bad class weight '%.40s'", lx.tok[2]);
         } else if (strcmp(lx.tok[0], "nr_submodel") == 0 || strcmp(lx.tok[0], "nr_basis") == 0) {
@@ -325,6 +329,10 @@ nesvm_status nesvm_model_load(const char *path, nesvm_model **out, nesvm_error *
         if (lx.ntok != 2 || !tok_int(lx.tok[1], 1, INT32_MAX, &nbasis))
             FAIL("bad nr_basis (expected an integer >= 1)");
         if (!(prm->gamma > 0) && prm->kernel != 0) FAIL("kernel models need param gamma > 0");
+        /* every basis vector takes a line of at least three bytes ("sv\n") */
+        if ((double)nbasis * 3.0 > (double)len)
+            FAIL("nr_basis %lld cannot fit in a file of %zu bytes (truncated, or a wrong nr_basis)",
+                 nbasis, len);
         TRY(expect(&lx, "basis", 1));
         TRY(read_basis(&lx, nbasis, d, &basis));
         TRY(expect(&lx, "nr_submodel", 2));
@@ -343,10 +351,11 @@ nesvm_status nesvm_model_load(const char *path, nesvm_model **out, nesvm_error *
         FAIL("nr_submodel is '%.40s', expected %lld for %lld classes (%s)", lx.tok[1], want, k,
              prm->multiclass == NV_OVR ? "ovr" : "ovo");
     {
-        /* every coefficient takes a line of at least two bytes: a short file
+        /* every coefficient takes a line of at least two bytes, and every
+         * sub-model three lines of at least 40 bytes together: a short file
          * cannot claim a huge model (no allocation before this check) */
         const double ncoef = (double)(prm->kernel ? nbasis : d);
-        if ((double)nsub * ncoef * 2.0 > (double)len)
+        if ((double)nsub * (ncoef * 2.0 + 40.0) > (double)len)
             FAIL("%lld sub-models of %.0f coefficients cannot fit in a file of %zu bytes "
                  "(truncated, or a wrong nr_feature/nr_basis)", nsub, ncoef, len);
     }
@@ -358,6 +367,8 @@ nesvm_status nesvm_model_load(const char *path, nesvm_model **out, nesvm_error *
     m->params = prm;
     prm = NULL;
     snprintf(m->problem, sizeof m->problem, "%s", problem);
+    const int ovr = m->params->multiclass == NV_OVR && k > 2;
+    long long want_pos = 0, want_neg = ovr ? -1 : 1; /* the order training writes */
     for (int s = 0; s < nsub; s++) {
         nv_submodel *sm = &m->sub[s];
         TRY(expect(&lx, "submodel", 14));
@@ -370,8 +381,17 @@ nesvm_status nesvm_model_load(const char *path, nesvm_model **out, nesvm_error *
             FAIL("malformed submodel line");
         if (!tok_int(lx.tok[3], 0, k - 1, &pos) || !tok_int(lx.tok[5], -1, k - 1, &neg) || pos == neg)
             FAIL("submodel %d: bad class indices pos %.20s neg %.20s", s, lx.tok[3], lx.tok[5]);
-        if ((neg < 0) != (m->params->multiclass == NV_OVR && k > 2))
+        if ((neg < 0) != ovr)
             FAIL("submodel %d: neg %lld does not fit the multiclass scheme", s, neg);
+        if (pos != want_pos || neg != want_neg)
+            FAIL("submodel %d: classes pos %lld neg %lld, expected pos %lld neg %lld (sub-models "
+                 "come in a fixed order)", s, pos, neg, want_pos, want_neg);
+        if (ovr) {
+            want_pos++;
+        } else if (++want_neg == k) {
+            want_pos++;
+            want_neg = want_pos + 1;
+        }
         int ex = -1;
         for (int e = NESVM_EXIT_CONVERGED; e <= NESVM_EXIT_STALLED; e++)
             if (strcmp(lx.tok[7], nesvm_exit_str((nesvm_exit)e)) == 0) ex = e;
@@ -391,7 +411,10 @@ nesvm_status nesvm_model_load(const char *path, nesvm_model **out, nesvm_error *
             if (r == 0)
                 FAIL("submodel %d: file ends after %lld of %lld %s (truncated?)", s, (long long)j,
                      (long long)m->ncoef, m->basis ? "coefficients" : "weights");
-            if (lx.ntok != 1 || !tok_double(lx.tok[0], &dv) || !isfinite(dv))
+            if (lx.ntok != 1)
+                FAIL("submodel %d: %s %lld: expected one number per line, found %d", s,
+                     m->basis ? "coefficient" : "weight", (long long)j + 1, lx.ntok);
+            if (!tok_double(lx.tok[0], &dv) || !isfinite(dv))
                 FAIL("submodel %d: %s %lld is not a finite number: '%.40s'", s,
                      m->basis ? "coefficient" : "weight", (long long)j + 1, lx.tok[0]);
             sm->w[j] = dv;

@@ -262,8 +262,8 @@ static nesvm_status need_bytes(const nv_ssvm *s, double bytes, int scheme, nesvm
 {
     if (bytes <= s->budget) return NESVM_OK;
     return nv_error(err, NESVM_ERR_NOMEM,
-                    "Newton scheme %d needs %.0f MB of dense matrices (D = %lld, |J| = %lld), more than "
-                    "the budget of %.0f MB: raise --kernel-memory or use --scheme optimal",
+                    "Newton scheme %d needs %.3g MB of dense matrices (D = %lld, |J| = %lld), more than "
+                    "the budget of %.3g MB: raise --kernel-memory or use --scheme optimal",
                     scheme, bytes / 1048576.0, (long long)s->D, (long long)s->nJ, s->budget / 1048576.0);
 }
 

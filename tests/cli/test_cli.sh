@@ -318,6 +318,25 @@ sed 's/^b .*/b nan/' "$T/good.model" >"$M/bias-nan.model"
 sed 's/^solver .*/solver libsvm/' "$T/good.model" >"$M/solver.model"
 sed 's/^nr_feature .*/nr_feature -3/' "$T/good.model" >"$M/nr-feature.model"
 head -c 300 /dev/urandom >"$M/random.model"
+# 'param kernel' would override the 'kernel' line (loaded as another kernel)
+sed '/^param c /a param kernel poly' "$T/good.model" >"$M/param-kernel.model"
+# classes swapped: the predictions would be inverted
+sed 's/ pos 0 neg 1 / pos 1 neg 0 /' "$T/good.model" >"$M/swapped.model"
+# two numbers on a weight line
+awk 'n == 1 {print "0.5 0.25"; n = 2; next} {print} /^w$/ {n = 1}' "$T/good.model" >"$M/two-numbers.model"
+sed '/^nr_feature /a class_weight nan 2' "$T/good.model" >"$M/cw-label.model"
+# a short file claiming a huge basis, or a billion sub-models of no weights
+"$BIN" train -q -t rbf "$HEART" "$T/rbf-good.model"
+sed 's/^nr_basis .*/nr_basis 2000000000/' "$T/rbf-good.model" >"$M/nr-basis.model"
+awk 'BEGIN { k = 40000 }
+     /^nr_class / { print "nr_class " k; next }
+     /^labels / { printf "labels"; for (i = 1; i <= k; i++) printf " %d", i; print ""; next }
+     /^nr_feature / { print "nr_feature 0"; next }
+     /^nr_submodel / { print "nr_submodel " k * (k - 1) / 2; exit }
+     { print }' "$T/good.model" >"$M/no-features.model"
+LPC=$(grep -n '^param c ' "$T/good.model" | cut -d: -f1)
+LSUB=$(grep -n '^submodel 0 ' "$T/good.model" | cut -d: -f1)
+LNB=$(grep -n '^nr_basis' "$T/rbf-good.model" | cut -d: -f1)
 LNR=$(grep -n '^nr_submodel' "$T/good.model" | cut -d: -f1)
 LLAB=$(grep -n '^labels' "$T/good.model" | cut -d: -f1)
 LB=$(grep -n '^b ' "$T/good.model" | cut -d: -f1)
@@ -338,7 +357,7 @@ expect_fail "info bad model: nonexistent" 1 \
 expect_fail "predict bad model: nonexistent" 1 \
     "nesvm predict: error: cannot open model '$M/nope.model': No such file or directory" "$T/pred_nx.out" -- \
     "$BIN" predict "$HEART" "$M/nope.model" "$T/pred_nx.out"
-bad_model empty        ":0: expected 'nesvm_model', found end of file"
+bad_model empty        ": expected 'nesvm_model', found end of file"
 bad_model wrong-magic  ":1: expected 'nesvm_model', found 'svm_type'"
 bad_model version2     ":1: model format version 2 is not supported"
 bad_model version-x    ":1: bad format version 'x'"
@@ -355,6 +374,12 @@ bad_model bias-nan     ":$LB: submodel 0: bad bias 'nan'"
 bad_model solver       ":2: unknown solver 'libsvm'"
 bad_model nr-feature   ":$((LLAB + 1)): bad nr_feature '-3'"
 bad_model random       ":"
+bad_model param-kernel ":$((LPC + 1)): param 'kernel' belongs in its own line"
+bad_model swapped      ":$LSUB: submodel 0: classes pos 1 neg 0, expected pos 0 neg 1 (sub-models come in a fixed order)"
+bad_model two-numbers  ":$((LW + 1)): submodel 0: weight 1: expected one number per line, found 2"
+bad_model cw-label     ":$((LLAB + 2)): bad class_weight label 'nan'"
+bad_model nr-basis     ":$LNB: nr_basis 2000000000 cannot fit in a file of $(wc -c <"$M/nr-basis.model") bytes"
+bad_model no-features  ":$((LLAB + 1 + $(grep -c '^param ' "$T/good.model") + 1)): 799980000 sub-models of 0 coefficients cannot fit in a file of"
 # Predict with a good model but bad data leaves no output either.
 expect_fail "predict bad data leaves no output" 1 "nesvm predict: error: bad/nan-value.txt:2:5:" "$T/pd.out" -- \
     "$BIN" predict "$D/nan-value.txt" "$T/good.model" "$T/pd.out"

@@ -104,6 +104,33 @@ static void run_case(const char *name, const nesvm_dataset *ds, const char *cons
             free(b);
         }
     }
+    /* a checkpoint written as each sub-model finishes (every: a nanosecond), the
+     * run not interrupted: resuming from it retrains nothing and gives the whole
+     * run's model, byte for byte (it once recorded the finished sub-model
+     * before its bias and statistics were set) */
+    {
+        unlink(ckpath);
+        nesvm_checkpoint_options often = {ckpath, 1e-9, NULL};
+        nesvm_model *md = NULL, *me = NULL;
+        CHECK_MSG(nesvm_train_resumable(ds, p, NULL, &often, NULL, NULL, &md, NULL, &err) == NESVM_OK,
+                  "%s: checkpointed run: %s", name, err.message);
+        nesvm_checkpoint_options from = {NULL, 0, ckpath};
+        counter c3 = {0, 0};
+        CHECK_MSG(nesvm_train_resumable(ds, p, NULL, &from, count_cb, &c3, &me, NULL, &err) == NESVM_OK,
+                  "%s: resume from the last checkpoint: %s", name, err.message);
+        if (me) {
+            CHECK_MSG(c3.calls == 0, "%s: resuming a finished run took %lld iterations", name,
+                      (long long)c3.calls);
+            nesvm_model_save(me, bpath, NULL);
+            char *a = slurp(apath), *b = slurp(bpath);
+            CHECK_MSG(a && b && strcmp(a, b) == 0,
+                      "%s: the model resumed from a finished run's checkpoint differs from the run's", name);
+            free(a);
+            free(b);
+        }
+        nesvm_model_destroy(md);
+        nesvm_model_destroy(me);
+    }
     nesvm_model_destroy(mb);
     nesvm_model_destroy(ma);
     nesvm_params_destroy(p2);
