@@ -36,7 +36,7 @@ import subprocess
 import sys
 import tempfile
 
-ARGS = [a for a in sys.argv[1:] if a != "--sanitized"]
+ARGS = [a for a in sys.argv[1:] if a not in ("--sanitized", "")]
 SANITIZED = "--sanitized" in sys.argv[1:]
 BIN, ROOT = os.path.abspath(ARGS[0]), os.path.abspath(ARGS[1])
 CATALOGUE = ARGS[2] if len(ARGS) > 2 else os.path.join(ROOT, "docs", "errors.md")
