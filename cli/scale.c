@@ -80,11 +80,12 @@ int cmd_scale(int argc, char **argv)
         rc = cli_error(cmd, "%s", err.message);
         goto done;
     }
-    if (save && nesvm_scaling_save(sc, save, &err) != NESVM_OK) {
+    /* applied before the parameters are saved: a scaling that fails leaves no file */
+    if (nesvm_scaling_apply(sc, ds, &scaled, &err) != NESVM_OK) {
         rc = cli_error(cmd, "%s", err.message);
         goto done;
     }
-    if (nesvm_scaling_apply(sc, ds, &scaled, &err) != NESVM_OK) {
+    if (save && nesvm_scaling_save(sc, save, &err) != NESVM_OK) {
         rc = cli_error(cmd, "%s", err.message);
         goto done;
     }

@@ -86,14 +86,22 @@ nesvm_status nesvm_scaling_fit(const nesvm_dataset *ds, double lower, double upp
         return nv_error(err, NESVM_ERR_ARG, "scaling needs lower < upper (got %g, %g)", lower, upper);
     if (y_lower != y_upper && !(y_lower < y_upper))
         return nv_error(err, NESVM_ERR_ARG, "label scaling needs y_lower < y_upper");
+    /* the ranges take 24 bytes per feature up to the largest index: refuse a
+     * few values at a huge index (as the training does) before allocating */
+    const double need = 24.0 * (double)ds->d, data = 12.0 * (double)ds->nnz + 16.0 * (double)ds->n;
+    if (need > 256.0 * 1048576.0 && need > 64.0 * data)
+        return nv_error(err, NESVM_ERR_DATA,
+                        "the largest feature index is %d but the data hold only %lld values: the "
+                        "ranges of %d features need %.0f MB; renumber the features to the ones used",
+                        ds->d, (long long)ds->nnz, ds->d, need / 1048576.0);
     nesvm_scaling *sc = scaling_new(ds->d);
-    if (!sc) return nv_error(err, NESVM_ERR_NOMEM, "out of memory");
+    if (!sc) return nv_error(err, NESVM_ERR_NOMEM, "out of memory for the ranges of %d features", ds->d);
     sc->lower = lower;
     sc->upper = upper;
     int64_t *count = nv_calloc((size_t)(ds->d ? ds->d : 1), sizeof(int64_t));
     if (!count) {
         nesvm_scaling_destroy(sc);
-        return nv_error(err, NESVM_ERR_NOMEM, "out of memory");
+        return nv_error(err, NESVM_ERR_NOMEM, "out of memory for the ranges of %d features", ds->d);
     }
     for (int64_t i = 0; i < ds->n; i++) {
         if (ds->storage == NESVM_STORAGE_DENSE) {
@@ -144,7 +152,10 @@ static double map(double v, double mn, double mx, double lo, double hi)
 {
     if (v == mn) return lo;
     if (v == mx) return hi;
-    return lo + (hi - lo) * (v - mn) / (mx - mn);
+    const double s = lo + (hi - lo) * (v - mn) / (mx - mn);
+    if (isfinite(s)) return s;
+    /* (hi - lo) * (v - mn) overflowed: divide first (the same value where both are finite) */
+    return lo + (hi - lo) * ((v - mn) / (mx - mn));
 }
 
 nesvm_status nesvm_scaling_apply(const nesvm_scaling *sc, const nesvm_dataset *ds,
@@ -154,10 +165,13 @@ nesvm_status nesvm_scaling_apply(const nesvm_scaling *sc, const nesvm_dataset *d
     *out = NULL;
     int32_t d = sc->d < ds->d ? sc->d : ds->d;
     int dense_zero = 0; /* does a zero map to a non-zero value for some feature? */
-    for (int32_t j = 0; j < d; j++)
-        if (sc->fmin[j] < sc->fmax[j] && map(0, sc->fmin[j], sc->fmax[j], sc->lower, sc->upper) != 0)
-            dense_zero = 1;
-    int64_t cap = dense_zero ? ds->n * (int64_t)d : ds->nnz;
+    int64_t varying = 0; /* features with a range: the only ones written */
+    for (int32_t j = 0; j < d; j++) {
+        if (!(sc->fmin[j] < sc->fmax[j])) continue;
+        varying++;
+        if (map(0, sc->fmin[j], sc->fmax[j], sc->lower, sc->upper) != 0) dense_zero = 1;
+    }
+    int64_t cap = dense_zero ? ds->n * varying : ds->nnz;
     int64_t *indptr = nv_malloc_array((size_t)ds->n + 1, sizeof(int64_t));
     int32_t *indices = nv_malloc_array((size_t)(cap ? cap : 1), sizeof(int32_t));
     double *values = nv_malloc_array((size_t)(cap ? cap : 1), sizeof(double));
@@ -326,10 +340,10 @@ nesvm_status nesvm_scaling_load(const char *path, nesvm_scaling **out, nesvm_err
                 int32_t ncap = cap ? cap : 64;
                 while (ncap < idx) ncap = ncap > INT32_MAX / 2 ? INT32_MAX : ncap * 2;
                 double *a = nv_realloc_array(fmin, (size_t)ncap, sizeof(double));
-                if (!a) { st = nv_error(err, NESVM_ERR_NOMEM, "out of memory"); goto done; }
+                if (!a) { st = nv_error(err, NESVM_ERR_NOMEM, "out of memory reading scaling file '%s'", path); goto done; }
                 fmin = a;
                 double *b2 = nv_realloc_array(fmax, (size_t)ncap, sizeof(double));
-                if (!b2) { st = nv_error(err, NESVM_ERR_NOMEM, "out of memory"); goto done; }
+                if (!b2) { st = nv_error(err, NESVM_ERR_NOMEM, "out of memory reading scaling file '%s'", path); goto done; }
                 fmax = b2;
                 for (int32_t j = cap; j < ncap; j++) { fmin[j] = INFINITY; fmax[j] = -INFINITY; }
                 cap = ncap;
@@ -367,7 +381,7 @@ nesvm_status nesvm_scaling_load(const char *path, nesvm_scaling **out, nesvm_err
         goto done;
     }
     sc = scaling_new(maxidx);
-    if (!sc) { st = nv_error(err, NESVM_ERR_NOMEM, "out of memory"); goto done; }
+    if (!sc) { st = nv_error(err, NESVM_ERR_NOMEM, "out of memory reading scaling file '%s'", path); goto done; }
     sc->lower = lo; sc->upper = hi;
     if (has_y) {
         sc->has_y = 1;

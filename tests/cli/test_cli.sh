@@ -917,6 +917,14 @@ bad_params four-numbers  'x\n-1 1\n1 0 1 7\n'        "four-numbers.params:3: une
 bad_params index-zero    'x\n-1 1\n0 0 1\n'          "index-zero.params:3: unexpected line '0 0 1'"
 bad_params nan-min       'x\n-1 1\n1 nan 1\n'        "nan-min.params:3: unexpected line '1 nan 1'"
 bad_params nul-byte      'x\n-1 1\n1 0 1\000\n'   "nul-byte.params:3: NUL byte in scaling file (a binary file?)"
+# values whose span times the target range overflows still scale (divide first)
+printf '1 1:0\n1 1:1e308\n1 1:9e307\n' >"$T/span.txt"
+run "$BIN" scale -o "$T/span.out" "$T/span.txt"
+if expect_ok_rc "scale values near 1e308" && [ "$(sed -n 3p "$T/span.out")" = "1 1:0.8" ]; then
+    ok "scale: values near 1e308 map into [-1, 1] (9e307 -> 0.8)"
+else
+    not_ok "scale values near 1e308" "row 3: $(sed -n 3p "$T/span.out" 2>/dev/null)"
+fi
 # a line of any length: a 600-digit number reads as the short one
 printf 'x\n-1 1\n1 0 1.%0600d\n' 0 >"$T/long-line.params"
 printf 'x\n-1 1\n1 0 1\n' >"$T/short-line.params"
