@@ -27,7 +27,7 @@ int cmd_scale(int argc, char **argv)
     cli_args a = {argc, 1, argv, cmd, NULL, {0}};
     const char *data = NULL, *save = NULL, *restore = NULL, *out = NULL, *p, *v;
     double lower = -1, upper = 1, ylo = 0, yhi = 0;
-    int r, have_y = 0;
+    int r, have_y = 0, ranges = 0; /* ranges: -l, -u or -y given */
     while ((r = cli_next(&a, &p)) >= 0) {
         if (r == 0) {
             if (data) return cli_usage(cmd, "too many arguments ('%s')", p);
@@ -40,12 +40,14 @@ int cmd_scale(int argc, char **argv)
             double x;
             if (!cli_parse_double(v, &x)) return cli_usage(cmd, "bad value '%s' for -%s", v, a.name);
             if (a.name[0] == 'l') lower = x; else upper = x;
+            ranges = 1;
         } else if (strcmp(a.name, "y") == 0) {
             const char *v2;
             if (!(v = cli_value(&a)) || !(v2 = cli_value(&a))) return CLI_USAGE;
             if (!cli_parse_double(v, &ylo) || !cli_parse_double(v2, &yhi) || !(ylo < yhi))
                 return cli_usage(cmd, "bad values '%s %s' for -y (expected YLOWER < YUPPER)", v, v2);
             have_y = 1;
+            ranges = 1;
         } else if (strcmp(a.name, "s") == 0) {
             if (!(save = cli_value(&a))) return CLI_USAGE;
         } else if (strcmp(a.name, "r") == 0) {
@@ -59,6 +61,9 @@ int cmd_scale(int argc, char **argv)
     if (!data) return cli_usage(cmd, "missing DATA file");
     if (!(lower < upper)) return cli_usage(cmd, "lower (%g) must be below upper (%g)", lower, upper);
     if (save && restore) return cli_usage(cmd, "-s and -r cannot be used together");
+    if (restore && ranges) /* as svm-scale: the file's ranges win; but say so */
+        fprintf(stderr, "nesvm %s: warning: -l, -u and -y are ignored with -r (the ranges come from '%s')\n",
+                cmd, restore);
     if (save && strcmp(save, "-") == 0 && (!out || strcmp(out, "-") == 0))
         return cli_usage(cmd, "-s - writes the scaling parameters to standard output: give the "
                               "scaled data a file with -o FILE");

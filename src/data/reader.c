@@ -202,9 +202,15 @@ static nesvm_status parse_line(parse_ctx *ctx, builder *b, const char *p, const 
         q = nv_parse_double(p, end, &v);
         if (!q || (q < end && !is_space(*q)))
             return perr(ctx, vstart, "non-numeric value '%s'", token_text(vstart, end, tok));
-        if (!isfinite(v))
+        if (!isfinite(v)) {
+            const char *w = vstart + (*vstart == '+' || *vstart == '-');
+            if (isinf(v) && *w != 'i' && *w != 'I') /* digits that overflow, not "inf" */
+                return perr(ctx, vstart,
+                            "value '%s' is beyond double precision (magnitudes up to 1.8e+308)",
+                            token_text(vstart, end, tok));
             return perr(ctx, vstart, "value '%s' is not a finite number (NaN or Inf)",
                         token_text(vstart, end, tok));
+        }
         if (b->fl && isinf((float)v))
             return perr(ctx, vstart,
                         "value '%s' overflows single precision (--float stores magnitudes up to "
@@ -399,10 +405,12 @@ static void input_close(nv_input *in)
     if (in->fd >= 0) close(in->fd);
 }
 
+/* N in the message: the compressed bytes consumed when zlib stopped (the
+ * position of the damage, not of the block read last) */
 static nesvm_status gz_error(nv_input *in, const char *what, nesvm_error *err)
 {
     return nv_error(err, NESVM_ERR_IO, "%s: %s (truncated or corrupt gzip data after %lld bytes)",
-                    in->name, what, (long long)in->raw_total);
+                    in->name, what, (long long)(in->raw_total - in->zs.avail_in));
 }
 
 /* Up to want bytes of (decompressed) data into buf; *got = 0 at the end. */
@@ -530,13 +538,12 @@ nesvm_status nesvm_dataset_read(const char *path, const nesvm_read_options *opt_
     while (!eof || have > 0) {
         if (!eof) {
             if (have == cap) {
-                if (cap > opt.max_line_bytes) {
-                    st = nv_error(err, NESVM_ERR_PARSE,
-                                  "%s:%lld: line is longer than %zu bytes (absurdly long line)",
-                                  name, (long long)ctxp->line + 1, opt.max_line_bytes);
-                    goto done;
-                }
+                /* a partial line fills the buffer (have <= max_line_bytes, or the
+                 * check below would have stopped): grow to at most one byte beyond
+                 * the limit, enough to see whether the line ends within it */
                 size_t ncap = cap * 2;
+                if (opt.max_line_bytes < SIZE_MAX / 2 && ncap > opt.max_line_bytes + 1)
+                    ncap = opt.max_line_bytes + 1;
                 char *nb = nv_realloc_array(buf, ncap, 1);
                 if (!nb) {
                     st = nv_error(err, NESVM_ERR_NOMEM, "out of memory reading '%s'", name);

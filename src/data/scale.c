@@ -290,6 +290,7 @@ nesvm_status nesvm_scaling_load(const char *path, nesvm_scaling **out, nesvm_err
     int32_t maxidx = 0;
     int section = 0; /* 0 none, 'y', 'x' */
     int stage = 0;
+    int ystage = 0; /* lines read of the 'y' section */
     double v[3];
     int extra;
     nesvm_status st = NESVM_OK;
@@ -319,6 +320,7 @@ nesvm_status nesvm_scaling_load(const char *path, nesvm_scaling **out, nesvm_err
         if (section == 'y' && stage < 2 && n == 2 && !extra) {
             if (stage == 0) { ylo = v[0]; yhi = v[1]; } else { ymin = v[0]; ymax = v[1]; }
             stage++;
+            ystage = stage;
         } else if (section == 'x' && stage == 0 && n == 2 && !extra) {
             lo = v[0]; hi = v[1];
             stage = 1;
@@ -378,6 +380,12 @@ nesvm_status nesvm_scaling_load(const char *path, nesvm_scaling **out, nesvm_err
     }
     if (!(lo < hi)) {
         st = nv_error(err, NESVM_ERR_PARSE, "%s: lower bound must be below upper bound", path);
+        goto done;
+    }
+    if (has_y && (ystage < 2 || !(ylo < yhi) || !(ymin <= ymax))) {
+        st = nv_error(err, NESVM_ERR_PARSE,
+                      "%s: the 'y' section needs two lines: the target range (lower below upper) "
+                      "and the labels' range (min not above max)", path);
         goto done;
     }
     sc = scaling_new(maxidx);

@@ -53,7 +53,7 @@ bad_train missing-index       '-1 1:0.5\n1 :3\n'           "bad/missing-index.tx
 bad_train nan-value           '-1 1:0.5\n1 1:nan\n'        "bad/nan-value.txt:2:5: value 'nan' is not a finite number"
 bad_train inf-value           '-1 1:0.5\n1 1:1 2:inf\n'    "bad/inf-value.txt:2:9: value 'inf' is not a finite number"
 bad_train minus-inf-value     '-1 1:0.5\n1 1:-inf\n'       "bad/minus-inf-value.txt:2:5: value '-inf' is not a finite number"
-bad_train overflow-value      '-1 1:0.5\n1 1:1e999\n'      "bad/overflow-value.txt:2:5: value '1e999' is not a finite number"
+bad_train overflow-value      '-1 1:0.5\n1 1:1e999\n'      "bad/overflow-value.txt:2:5: value '1e999' is beyond double precision (magnitudes up to 1.8e+308)"
 bad_train label-missing       '-1 1:0.5\n1:0.5 2:1\n'      "bad/label-missing.txt:2:1: label missing: found '1:0.5'"
 bad_train non-numeric-label   '-1 1:0.5\nabc 1:1\n'        "bad/non-numeric-label.txt:2:1: non-numeric label 'abc'"
 bad_train nan-label           '-1 1:0.5\nnan 1:1\n'        "bad/nan-label.txt:2:1: label 'nan' is not a finite number"
@@ -129,6 +129,15 @@ cp "$T/heart.gz" "$D/corrupt.gz"
 printf 'XXXXXXXX' | dd of="$D/corrupt.gz" bs=1 seek=$((GZSIZE / 2)) conv=notrunc 2>/dev/null
 expect_fail "train bad data: gzip corrupt middle" 1 \
     "nesvm train: error: bad/corrupt.gz:" "$T/mgz.model" -- "$BIN" train "$D/corrupt.gz" "$T/mgz.model"
+
+# the damage's position, not the size read: an invalid block type at byte 11 of
+# a stream of many blocks (the 3-bit block header at the first byte after the
+# 10-byte header: 111 = type 3, invalid)
+for i in $(seq 200); do cat "$HEART"; done | gzip -c -n -1 >"$D/badblock.gz"
+printf '\007' | dd of="$D/badblock.gz" bs=1 seek=10 conv=notrunc 2>/dev/null
+expect_fail "train bad data: gzip damaged at its first block" 1 \
+    "nesvm train: error: bad/badblock.gz: invalid block type (truncated or corrupt gzip data after 11 bytes)" \
+    "$T/bgz.model" -- "$BIN" train "$D/badblock.gz" "$T/bgz.model"
 
 # issue 16: numbers of any length, --float overflow, BOM, gzip members and trailing data
 printf '1 1:1\n-1 1:1e39\n' >"$D/float-overflow.txt"
