@@ -3,6 +3,7 @@
 #define NESVM_CLI_H
 
 #include "nesvm.h"
+#include "model/param_table.h"
 
 #include <stdio.h>
 
@@ -14,6 +15,7 @@ int cmd_predict(int argc, char **argv);
 int cmd_cv(int argc, char **argv);
 int cmd_scale(int argc, char **argv);
 int cmd_info(int argc, char **argv);
+int cmd_params(int argc, char **argv);
 
 /* Report an error "nesvm CMD: message" on stderr; returns CLI_ERROR. */
 int cli_error(const char *cmd, const char *fmt, ...) __attribute__((format(printf, 2, 3)));
@@ -36,6 +38,13 @@ int cli_next(cli_args *a, const char **pos);
 const char *cli_value(cli_args *a);
 int cli_parse_double(const char *s, double *out);
 int cli_parse_int(const char *s, long long *out);
+
+/* The parameter of a command-line option name ("c", "t", "kernel", "cache_size"), or NULL. */
+const nv_param_def *cli_param(const char *option);
+/* An option's spellings, "-t/--kernel" (into buf). */
+const char *cli_param_spelling(const nv_param_def *d, char *buf, size_t size);
+/* A warning on stderr for each given option the solver, kernel or model ignores. */
+void cli_warn_ignored(const char *cmd, const nesvm_params *p);
 
 /* Options shared by train and cv. */
 typedef struct train_opts {

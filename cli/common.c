@@ -185,6 +185,70 @@ void train_opts_help(FILE *f)
           f);
 }
 
+/* Is `name` one of the space-separated words of `list`? */
+static int has_word(const char *list, const char *name)
+{
+    size_t n = strlen(name);
+    for (const char *w = list; *w;) {
+        size_t k = strcspn(w, " ");
+        if (k == n && strncmp(w, name, n) == 0) return 1;
+        w += k;
+        while (*w == ' ') w++;
+    }
+    return 0;
+}
+
+const nv_param_def *cli_param(const char *option)
+{
+    int count;
+    const nv_param_def *t = nv_param_table(&count);
+    for (int i = 0; i < count; i++)
+        if (has_word(t[i].cli, option)) return &t[i];
+    return NULL;
+}
+
+const char *cli_param_spelling(const nv_param_def *d, char *buf, size_t size)
+{
+    size_t n = 0;
+    buf[0] = '\0';
+    for (const char *w = d->cli; *w && n + 1 < size;) {
+        size_t k = strcspn(w, " ");
+        int wrote = snprintf(buf + n, size - n, "%s%s", n ? "/" : "", k == 1 ? "-" : "--");
+        if (wrote < 0 || (size_t)wrote >= size - n) break;
+        n += (size_t)wrote;
+        for (size_t j = 0; j < k && n + 1 < size; j++) buf[n++] = w[j] == '_' ? '-' : w[j];
+        buf[n] = '\0';
+        w += k;
+        while (*w == ' ') w++;
+    }
+    if (!buf[0]) snprintf(buf, size, "%s", d->name);
+    return buf;
+}
+
+void cli_warn_ignored(const char *cmd, const nesvm_params *p)
+{
+    char solver[32], opt[64], list[96];
+    nesvm_params_get(p, "solver", solver, sizeof solver, NULL);
+    for (int k = 0; nesvm_params_ignored(p, k); k++) {
+        const nv_param_def *d = nv_param_find(nesvm_params_ignored(p, k));
+        const char *why;
+        if (d->when & NV_W_BATCH)
+            why = "pegasos, and hyperpass with --warm-start pegasos:ITER";
+        else if (!(d->solvers & nv_param_solver_bit(solver)))
+            why = nv_param_solver_list(d->solvers, list, sizeof list);
+        else if (d->when & NV_W_POLY)
+            why = "the poly kernel";
+        else if (d->when & NV_W_COEF0)
+            why = "the poly and sigmoid kernels";
+        else if (d->when & NV_W_KERNEL)
+            why = "the poly, rbf and sigmoid kernels";
+        else
+            why = "--svm-type lp";
+        fprintf(stderr, "nesvm %s: warning: %s is ignored here (solver %s): it applies to %s\n", cmd,
+                cli_param_spelling(d, opt, sizeof opt), solver, why);
+    }
+}
+
 static int set_param(cli_args *a, nesvm_params *p, const char *name, const char *value)
 {
     nesvm_error err = {0};
@@ -199,32 +263,16 @@ int train_opt(cli_args *a, train_opts *o)
 {
     const char *n = a->name;
     const char *v;
-    static const struct { const char *opt, *param; } map[] = {
-        {"c", "c"},           {"e", "eps"},         {"solver", "solver"},
-        {"mu", "mu"},         {"eps_abs", "eps_abs"}, {"lipschitz", "lipschitz"},
-        {"method", "method"},   {"svm_type", "svm_type"}, {"nu", "nu"},
-        {"continuation", "continuation"}, {"mu0", "mu0"}, {"nu0", "nu0"},
-        {"mu_star", "mu_star"}, {"stage_eps", "stage_eps"},
-        {"t", "kernel"}, {"kernel", "kernel"}, {"g", "gamma"}, {"gamma", "gamma"},
-        {"d", "degree"}, {"degree", "degree"}, {"r", "coef0"}, {"coef0", "coef0"},
-        {"basis", "basis"}, {"kernel_memory", "kernel_memory"},
-        {"multiclass", "multiclass"}, {"max_iter", "max_iter"}, {"time_limit", "time_limit"},
-        {"threads", "threads"}, {"seed", "seed"}, {"lambda", "lambda"},
-        {"shrinking", "shrinking"}, {"batch", "batch"},
-        {"warm_start", "warm_start"}, {"basis_select", "basis_select"},
-        {"smooth_p", "smooth_p"}, {"scheme", "scheme"}, {"tau", "tau"}, {"merit", "merit"},
-        {"cap", "cap"}, {"m", "cache_size"}, {"cache_size", "cache_size"},
-    };
-    for (size_t i = 0; i < sizeof map / sizeof map[0]; i++) {
-        if (strcmp(n, map[i].opt) == 0) {
-            if (!(v = cli_value(a))) return -1;
-            int rc = set_param(a, o->params, map[i].param, v);
-            long long iv;
-            if (rc > 0 && strcmp(n, "seed") == 0) cli_parse_int(v, &o->seed);
-            if (rc > 0 && strcmp(n, "threads") == 0 && cli_parse_int(v, &iv))
-                o->read.threads = (int)iv; /* reading is threaded too */
-            return rc;
-        }
+    /* the training parameters: their command-line names come from the table */
+    const nv_param_def *d = cli_param(n);
+    if (d) {
+        if (!(v = cli_value(a))) return -1;
+        int rc = set_param(a, o->params, d->name, v);
+        long long iv;
+        if (rc > 0 && strcmp(d->name, "seed") == 0) cli_parse_int(v, &o->seed);
+        if (rc > 0 && strcmp(d->name, "threads") == 0 && cli_parse_int(v, &iv))
+            o->read.threads = (int)iv; /* reading is threaded too */
+        return rc;
     }
     if (n[0] == 'w' && n[1] != '\0' && strcmp(n, "weight") != 0) {
         double label, weight;

@@ -14,7 +14,8 @@ static void usage(FILE *f)
             "  predict   predict with a model:      nesvm predict [options] DATA MODEL [OUTPUT]\n"
             "  cv        cross-validate:            nesvm cv -v K [options] DATA\n"
             "  scale     scale features (svm-scale): nesvm scale [options] DATA\n"
-            "  info      describe a model file:     nesvm info MODEL\n\n"
+            "  info      describe a model file:     nesvm info MODEL\n"
+            "  params    list the training parameters: nesvm params [--markdown]\n\n"
             "'nesvm COMMAND --help' describes each command. Data files are in LIBSVM format.\n",
             nesvm_version());
 }
@@ -39,6 +40,7 @@ static int dispatch(int argc, char **argv)
     if (strcmp(c, "cv") == 0) return cmd_cv(argc - 1, argv + 1);
     if (strcmp(c, "scale") == 0) return cmd_scale(argc - 1, argv + 1);
     if (strcmp(c, "info") == 0) return cmd_info(argc - 1, argv + 1);
+    if (strcmp(c, "params") == 0) return cmd_params(argc - 1, argv + 1);
     fprintf(stderr, "nesvm: unknown command '%s'\nTry 'nesvm --help'.\n", c);
     return CLI_USAGE;
 }

@@ -87,6 +87,7 @@ int run_training(const char *cmd, train_opts *o, const char *data, const char *m
     if (is_stdout(o->ck.save_path)) return cli_usage(cmd, "--checkpoint needs a file, not standard output");
     if (is_stdout(model_path) && is_stdout(o->trace))
         return cli_usage(cmd, "the model and the trace cannot both go to standard output ('-')");
+    cli_warn_ignored(cmd, o->params);
     /* the summary goes to stderr when an output takes standard output */
     FILE *info = is_stdout(model_path) || is_stdout(o->trace) ? stderr : stdout;
     if (o->init && nesvm_model_load(o->init, &init, &err) != NESVM_OK)

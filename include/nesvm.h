@@ -190,79 +190,42 @@ NESVM_API nesvm_status nesvm_params_copy(const nesvm_params *src, nesvm_params *
                                          nesvm_error *err);
 
 /**
- * Set a parameter by name from its text value.  Names (defaults in brackets):
+ * Set a parameter by name from its text value.  The parameters, their
+ * defaults, valid values and the solvers, kernels and models they apply to
+ * are in docs/parameters.md (generated from the one parameter table by
+ * `nesvm params --markdown`; `nesvm params` prints it).  The main ones:
  *   solver       "nesvm" (NESVM: every model, linear and kernel), "hyperpass"
- *                (cutting planes with exact line search) or "pegasos" (mini-
- *                batch subgradient): these two solve the C-SVM without a free
- *                bias, 1/2||w||^2 + sum_i C_i max(0, 1 - y_i w.z_i), linear
- *                only; "ssvm" or "nssvm" (smoothing Newton): the squared
- *                hinge with a regularized bias, 1/2||z||^2 + 1/2 sum_i C_i
- *                max(0, 1 - y_i z.[x_i, B])^2 (LIBLINEAR -s 2 -B 1 with its
- *                c = C/2), linear, full or reduced kernel; "gs" (GS-SVM:
- *                greedy stagewise on the hard-margin dual, kernels only) [nesvm]
- *   svm_type     "c" (C-SVM: 1/2||w||^2 + C sum hinge), "lp" (LP-SVM:
- *                ||w||_1 + C sum hinge), "ls" (LS-SVM: 1/2||w||^2 +
- *                C sum (1 - y f(x))^2)                     [c]
- *   c            C > 0                                     [1]
- *   eps          relative stopping tolerance > 0 (nesvm, hyperpass, pegasos:
- *                relative duality gap; ssvm, nssvm: ||G_p(z)|| <= eps ||G_p(0)||) [1e-3]
- *   eps_abs      nesvm: the paper's |F_mu(w_k+1)-F_mu(w_k)| < eps_abs;
- *                hyperpass, pegasos: absolute gap (P - lower bound)/sum_i C_i
- *                < eps_abs (the paper's units); ssvm, nssvm: ||G_p(z)|| <
- *                eps_abs (the paper's rule); 0 = off  [0]
- *   mu           hinge smoothing > 0, or 0 = continuation  [0]
- *   nu           L1 smoothing (LP-SVM) > 0, or 0 = continuation [0]
- *   continuation "adaptive" (mu shrinks by a factor chosen from the gap)
- *                or "paper" (homotopy NESVM: mu0/(t+1))    [adaptive]
- *   mu0, nu0     first stage's mu and nu, 0 = the method's default [0]
- *   mu_star      the continuation's last mu, 0 = none (the gap decides) [0]
- *   stage_eps    smoothed relative gap that ends a stage, 0 = automatic [0]
- *   max_iter     iteration limit per binary problem > 0    [100000]
- *   time_limit   seconds per training, 0 = none            [0]
- *   threads      worker threads, 0 = all cores             [1]
- *   seed         random seed (non-negative integer)        [1]
- *   bias         B > 0: a bias; B <= 0: none; "auto": the solver's default
- *                (nesvm: a free, unregularized bias; hyperpass and pegasos:
- *                none; ssvm, nssvm: a regularized feature 1).  With hyperpass and pegasos a bias is LIBLINEAR's -B:
- *                z_i = [x_i, B], the bias weight regularized, b = B w_B  [auto]
- *   multiclass   "ovo" or "ovr"                            [ovo]
- *   method       inner minimizer of F_mu: "newton" (truncated Newton, exact
- *                line search) or "nesterov" (the paper's steps 33-35) [newton]
- *   lipschitz    "power" (tight, estimated) or "paper" (eq. 48, 52) [power]
- *   progress_every  call the progress callback every N iterations [1]
- *   kernel       "linear", "poly", "rbf", "sigmoid" (or LIBSVM's -t 0-3) [linear]
- *   gamma        kernel gamma > 0, 0 = 1/num_features      [0]
- *   degree       polynomial degree                         [3]
- *   coef0        poly/sigmoid coef0                        [0]
- *   basis        reduced kernel: basis size m; 0 = the full kernel (nesvm: every
- *                training row kept by a pivoted Cholesky); "auto" = the solver's
- *                default (nesvm: 0; ssvm, nssvm: 0.1 n clipped to [100, 1000],
- *                RSVM's)                                   [auto]
- *   basis_select "random" (seeded) or "greedy" (pivots of a greedy pivoted
- *                Cholesky of K)                            [random]
- *   kernel_memory  MB allowed for kernel matrices        [4096]
- *   lambda       > 0: C = 1/(lambda n) for each binary problem of n rows (the
- *                papers' lambda/2 ||w||^2 + mean hinge); 0 = use c  [0]
- *   shrinking    hyperpass: 1 = line searches over a ball of the nearest
- *                hyperplanes, 0 = over all samples      [1]
- *   batch        pegasos: mini-batch size > 0           [1000]
- *   warm_start   hyperpass: "none" or "pegasos:ITER" (ITER Pegasos passes
- *                first)                                    [none]
- *   smooth_p     ssvm, nssvm: the smoothing parameter p > 0 [1e8]
- *   scheme       ssvm, nssvm: Newton system "optimal", "1" (Hessian formed),
- *                "2" (Hessian updated), "3" (SMW), "cg"    [optimal]
- *   tau          ssvm, nssvm: Newton weights below tau pruned, in [0, 1) [1e-10]
- *   merit        ssvm, nssvm: Armijo on "smooth" (f_p, h_p) or "f" [smooth]
- *   cap          gs: alpha_i <= cap (times the class weight); 0 = none [0]
- *   cache_size   gs: kernel column cache in MB, 0 = none   [100]
- *   (gs: max_iter bounds the basis functions; bias B > 0 uses K + B^2)
- * Unknown names and bad values return NESVM_ERR_ARG with a message.
+ *                and "pegasos" (the C-SVM without a free bias, LIBLINEAR's -s 3
+ *                problem, linear), "ssvm" and "nssvm" (smoothing Newton: the
+ *                squared hinge with a regularized bias, LIBLINEAR's -s 2 -B 1
+ *                with its c = C/2; linear, full or reduced kernel), "gs"
+ *                (GS-SVM: greedy stagewise, kernel)            [nesvm]
+ *   svm_type     "c" (C-SVM), "lp" (LP-SVM, L1 norm), "ls" (LS-SVM) [c]
+ *   c, eps       the cost C and the relative gap to stop at    [1, 1e-3]
+ *   kernel       "linear", "poly", "rbf", "sigmoid" (or LIBSVM's 0-3), with
+ *                gamma, degree and coef0                       [linear]
+ *   multiclass   "ovo" or "ovr"                                [ovo]
+ * Unknown names and bad values return NESVM_ERR_ARG with a message ("invalid
+ * value 'V' for NAME: expected ..."); the parameter keeps its value.
  */
 NESVM_API nesvm_status nesvm_params_set(nesvm_params *p, const char *name, const char *value,
                                         nesvm_error *err);
 /** Write the current value of `name` as text into buf (size bytes). */
 NESVM_API nesvm_status nesvm_params_get(const nesvm_params *p, const char *name, char *buf,
                                         size_t size, nesvm_error *err);
+/**
+ * Does parameter `name` take part in training with p's solver, kernel and
+ * model (1), or is it ignored (0; for example `cap` with any solver but gs,
+ * `gamma` with the linear kernel, `nu` unless svm_type is lp)?  -1 for an
+ * unknown name.
+ */
+NESVM_API int nesvm_params_applies(const nesvm_params *p, const char *name);
+/**
+ * The k-th (from 0) parameter given by nesvm_params_set that p's solver,
+ * kernel or model ignores (nesvm_params_applies() == 0), or NULL past the
+ * last.  The CLI warns about each.
+ */
+NESVM_API const char *nesvm_params_ignored(const nesvm_params *p, int k);
 /** Per-class weight: C for samples labelled `label` is multiplied by `weight` (> 0). */
 NESVM_API nesvm_status nesvm_params_set_class_weight(nesvm_params *p, double label,
                                                      double weight, nesvm_error *err);

@@ -75,8 +75,8 @@ uint64_t nv_ckpt_params_hash(const nesvm_params *p)
 {
     uint64_t h = FNV0;
     char buf[64];
-    for (int i = 0; nv_param_names[i]; i++) {
-        const char *name = nv_param_names[i];
+    for (int i = 0; nv_param_name(i); i++) {
+        const char *name = nv_param_name(i);
         if (!strcmp(name, "threads") || !strcmp(name, "time_limit") || !strcmp(name, "max_iter") ||
             !strcmp(name, "progress_every"))
             continue;

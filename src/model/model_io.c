@@ -36,12 +36,12 @@ nesvm_status nesvm_model_save(const nesvm_model *m, const char *path, nesvm_erro
         fprintf(f, " %s", num);
     }
     fprintf(f, "\nnr_feature %d\n", m->d);
-    for (int i = 0; nv_param_names[i]; i++) {
-        if (strcmp(nv_param_names[i], "solver") == 0 || strcmp(nv_param_names[i], "multiclass") == 0 ||
-            strcmp(nv_param_names[i], "kernel") == 0)
+    for (int i = 0; nv_param_name(i); i++) {
+        if (strcmp(nv_param_name(i), "solver") == 0 || strcmp(nv_param_name(i), "multiclass") == 0 ||
+            strcmp(nv_param_name(i), "kernel") == 0)
             continue;
-        nesvm_params_get(m->params, nv_param_names[i], val, sizeof val, NULL);
-        fprintf(f, "param %s %s\n", nv_param_names[i], val);
+        nesvm_params_get(m->params, nv_param_name(i), val, sizeof val, NULL);
+        fprintf(f, "param %s %s\n", nv_param_name(i), val);
     }
     for (int i = 0; i < m->params->n_weights; i++) {
         nv_format_double(m->params->weight_label[i], num);

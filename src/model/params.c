@@ -1,5 +1,5 @@
 /* params.c - training parameters, set and read by name. */
-#include "params_internal.h"
+#include "param_table.h"
 #include "../solvers/solver.h"
 #include "../solvers/ssvm.h"
 #include "../kernel/kernel.h"
@@ -10,25 +10,300 @@
 #include <stdlib.h>
 #include <string.h>
 
-const char *const nv_param_names[] = {
-    "solver", "svm_type", "c", "eps", "eps_abs", "mu", "nu", "continuation", "mu0", "nu0",
-    "mu_star", "stage_eps", "max_iter", "time_limit", "threads", "seed", "bias", "multiclass",
-    "method", "lipschitz", "progress_every", "kernel", "gamma", "degree", "coef0", "basis",
-    "kernel_memory", "lambda", "shrinking", "batch", "warm_start", "basis_select", "smooth_p",
-    "scheme", "tau", "merit", "cap", "cache_size", NULL};
+/* Scale-like values (costs, smoothing, gamma, ...) live in [1e-100, 1e100]:
+ * beyond it squares and products of them over- or underflow in double
+ * precision, and training would fail (or stall) far from the option. */
+#define VMIN 1e-100
+#define VMAX 1e100
+/* the smallest relative gap double precision certifies */
+#define EPS_MIN 1e-15
 
-static const char *const svm_type_names[] = {"c", "lp", "ls"};
-static const char *const continuation_names[] = {"adaptive", "paper"};
-static const char *const kernel_names[] = {"linear", "poly", "rbf", "sigmoid"};
-static const char *const scheme_names[] = {"optimal", "1", "2", "3", "cg"};
-static const char *const merit_names[] = {"smooth", "f"};
-static const char *const basis_select_names[] = {"random", "greedy"};
+static const char *const svm_type_words[] = {"c", "lp", "ls", NULL};
+static const char *const continuation_words[] = {"adaptive", "paper", NULL};
+static const char *const multiclass_words[] = {"ovo", "ovr", NULL};
+static const char *const method_words[] = {"newton", "nesterov", NULL};
+static const char *const lipschitz_words[] = {"power", "paper", NULL};
+static const char *const kernel_words[] = {"linear", "poly", "rbf", "sigmoid", NULL};
+static const char *const basis_select_words[] = {"random", "greedy", NULL};
+static const char *const scheme_words[] = {"optimal", "1", "2", "3", "cg", NULL};
+static const char *const merit_words[] = {"smooth", "f", NULL};
 
-static int lookup(const char *const *names, int n, const char *v)
+#define F(field) offsetof(struct nesvm_params, field)
+#define RANGE "a number in [1e-100, 1e100]"
+#define NOT_GS (NV_S_ALL & ~NV_S_GS)
+#define NEWTON (NV_S_SSVM | NV_S_NSSVM)
+
+/* The order is the model files' (and the checkpoints' hash's): append new
+ * rows at the end. */
+static const nv_param_def table[] = {
+    {"solver", NV_PT_SOLVER, F(solver), "nesvm", 0, 0, 0, 0, NULL, "nesvm, hyperpass, pegasos, ssvm, nssvm or gs",
+     NV_S_ALL, 0, "solver", "NAME", "the solver: NESVM, Hyperpass, Pegasos, SSVM, NSSVM or GS-SVM"},
+    {"svm_type", NV_PT_WORD, F(svm_type), "c", 0, 0, 0, 0, svm_type_words, "c, lp or ls", NV_S_ALL, 0,
+     "svm_type", "c|lp|ls", "c: C-SVM; lp: LP-SVM (L1 norm); ls: LS-SVM (squared loss); nesvm only for lp, ls"},
+    {"c", NV_PT_REAL, F(c), "1", VMIN, VMAX, 0, 0, NULL, RANGE, NOT_GS, 0, "c", "C", "the cost C"},
+    {"eps", NV_PT_REAL, F(eps), "0.001", EPS_MIN, 1, NV_PF_HI_OPEN, 0, NULL,
+     "a number in [1e-15, 1) (smaller gaps cannot be certified in double precision)", NOT_GS, 0, "e", "EPS",
+     "stop at this relative duality gap (ssvm, nssvm: relative gradient norm)"},
+    {"eps_abs", NV_PT_REAL, F(eps_abs), "0", 0, INFINITY, 0, 0, NULL, "a number >= 0", NOT_GS, 0, "eps_abs",
+     "E", "also stop at the papers' absolute rule E; 0 = off"},
+    {"mu", NV_PT_REAL, F(mu), "0", VMIN, VMAX, NV_PF_ZERO, 0, NULL,
+     "0 (continuation) or a number in [1e-100, 1e100]", NV_S_NESVM, 0, "mu", "MU",
+     "fixed hinge smoothing; 0 = continuation"},
+    {"nu", NV_PT_REAL, F(nu), "0", VMIN, VMAX, NV_PF_ZERO, 0, NULL,
+     "0 (continuation) or a number in [1e-100, 1e100]", NV_S_NESVM, NV_W_LP, "nu", "NU",
+     "fixed L1 smoothing (LP-SVM); 0 = continuation"},
+    {"continuation", NV_PT_WORD, F(continuation), "adaptive", 0, 0, 0, 0, continuation_words,
+     "adaptive or paper", NV_S_NESVM, 0, "continuation", "adaptive|paper",
+     "how mu (and nu) shrink: from the gap, or homotopy NESVM's mu0/(t+1)"},
+    {"mu0", NV_PT_REAL, F(mu0), "0", VMIN, VMAX, NV_PF_ZERO, 0, NULL,
+     "0 (default) or a number in [1e-100, 1e100]", NV_S_NESVM, 0, "mu0", "MU0",
+     "first stage's mu; 0 = the method's default"},
+    {"nu0", NV_PT_REAL, F(nu0), "0", VMIN, VMAX, NV_PF_ZERO, 0, NULL,
+     "0 (default) or a number in [1e-100, 1e100]", NV_S_NESVM, NV_W_LP, "nu0", "NU0",
+     "first stage's nu (LP-SVM); 0 = the method's default"},
+    {"mu_star", NV_PT_REAL, F(mu_star), "0", VMIN, VMAX, NV_PF_ZERO, 0, NULL,
+     "0 (none) or a number in [1e-100, 1e100]", NV_S_NESVM, 0, "mu_star", "MU",
+     "last stage's mu; 0 = until the certified gap is eps"},
+    {"stage_eps", NV_PT_REAL, F(stage_eps), "0", 0, 1, NV_PF_HI_OPEN, 0, NULL,
+     "a number in [0, 1) (0 = automatic)", NV_S_NESVM, 0, "stage_eps", "E",
+     "a stage ends at this smoothed relative gap; 0 = automatic"},
+    {"max_iter", NV_PT_I64, F(max_iter), "100000", 1, INFINITY, 0, 0, NULL, "an integer > 0", NV_S_ALL, 0,
+     "max_iter", "N", "iteration limit per binary problem (gs: basis functions)"},
+    {"time_limit", NV_PT_REAL, F(time_limit), "0", 0, INFINITY, 0, 0, NULL, "seconds >= 0 (0 = none)",
+     NV_S_ALL, 0, "time_limit", "SEC", "stop each training after SEC seconds; 0 = none"},
+    {"threads", NV_PT_INT, F(threads), "1", 0, 4096, 0, 0, NULL, "an integer in [0, 4096] (0 = all cores)",
+     NV_S_ALL, 0, "threads", "N", "threads for reading and training; 0 = all cores"},
+    {"seed", NV_PT_U64, F(seed), "1", 0, INFINITY, 0, 0, NULL, "a non-negative integer", NV_S_ALL, 0, "seed",
+     "S", "random seed"},
+    {"bias", NV_PT_REAL, F(bias), "auto", -INFINITY, VMAX, NV_PF_AUTO, NAN, NULL,
+     "a number <= 1e100 (> 0: a bias, <= 0: none) or auto", NV_S_ALL, 0, "", "B",
+     "> 0: a bias; <= 0: none; auto: the solver's default"},
+    {"multiclass", NV_PT_WORD, F(multiclass), "ovo", 0, 0, 0, 0, multiclass_words, "ovo or ovr", NV_S_ALL,
+     0, "multiclass", "ovo|ovr", "one-vs-one or one-vs-rest"},
+    {"method", NV_PT_WORD, F(method), "newton", 0, 0, 0, 0, method_words, "newton or nesterov",
+     NV_S_NESVM, 0, "method", "newton|nesterov", "inner minimizer: truncated Newton or Nesterov's steps"},
+    {"lipschitz", NV_PT_WORD, F(lipschitz), "power", 0, 0, 0, 0, lipschitz_words, "power or paper",
+     NV_S_NESVM, 0, "lipschitz", "power|paper", "Nesterov step size: power iteration or eq. (48)"},
+    {"progress_every", NV_PT_I64, F(progress_every), "1", 1, INFINITY, 0, 0, NULL, "an integer > 0",
+     NV_S_ALL, 0, "", "N", "call the progress callback every N iterations"},
+    {"kernel", NV_PT_WORD, F(kernel), "linear", 0, 0, NV_PF_LIBSVM_T, 0, kernel_words,
+     "linear, poly, rbf, sigmoid or 0-3", NV_S_ALL, 0, "t kernel", "K",
+     "linear, poly, rbf, sigmoid, or LIBSVM's 0-3"},
+    {"gamma", NV_PT_REAL, F(gamma), "0", VMIN, VMAX, NV_PF_ZERO, 0, NULL,
+     "0 (1/num_features) or a number in [1e-100, 1e100]", NV_S_ALL, NV_W_KERNEL, "g gamma", "G",
+     "gamma of poly/rbf/sigmoid; 0 = 1/num_features"},
+    {"degree", NV_PT_INT, F(degree), "3", 0, 1000, 0, 0, NULL, "an integer in [0, 1000]", NV_S_ALL,
+     NV_W_POLY, "d degree", "D", "degree of poly"},
+    {"coef0", NV_PT_REAL, F(coef0), "0", -VMAX, VMAX, 0, 0, NULL, "a number in [-1e100, 1e100]", NV_S_ALL,
+     NV_W_COEF0, "r coef0", "R", "coef0 of poly/sigmoid"},
+    {"basis", NV_PT_I64, F(basis), "auto", 0, INFINITY, NV_PF_AUTO, -1, NULL,
+     "an integer >= 0 (0 = the full kernel) or auto", NV_S_NESVM | NEWTON, NV_W_KERNEL, "basis", "M|auto",
+     "reduced kernel of M basis vectors; 0 = the full kernel; auto: the solver's default"},
+    {"kernel_memory", NV_PT_REAL, F(kernel_memory), "4096", 0, INFINITY, NV_PF_LO_OPEN, 0, NULL,
+     "megabytes > 0", NV_S_NESVM | NEWTON | NV_S_GS, 0, "kernel_memory", "MB",
+     "memory for kernel matrices (ssvm, nssvm: also their Newton matrices)"},
+    {"lambda", NV_PT_REAL, F(lambda), "0", VMIN, VMAX, NV_PF_ZERO, 0, NULL,
+     "0 (use c) or a number in [1e-100, 1e100]", NOT_GS, 0, "lambda", "L",
+     "> 0: C = 1/(L n) for each binary problem of n rows; 0 = use c"},
+    {"shrinking", NV_PT_INT, F(shrinking), "1", 0, 1, 0, 0, NULL, "0 or 1", NV_S_HYPERPASS, 0, "shrinking",
+     "0|1", "line searches over a ball of the nearest hyperplanes"},
+    {"batch", NV_PT_I64, F(batch), "1000", 1, INFINITY, 0, 0, NULL, "an integer > 0",
+     NV_S_PEGASOS | NV_S_HYPERPASS, NV_W_BATCH, "batch", "K", "Pegasos mini-batch size"},
+    {"warm_start", NV_PT_WARM, F(warm_pegasos), "none", 0, 0, 0, 0, NULL,
+     "none or pegasos:ITER (ITER > 0)", NV_S_HYPERPASS, 0, "warm_start", "none|pegasos:ITER",
+     "start from ITER Pegasos passes"},
+    {"basis_select", NV_PT_WORD, F(basis_select), "random", 0, 0, 0, 0, basis_select_words,
+     "random or greedy", NV_S_NESVM | NEWTON, NV_W_KERNEL, "basis_select", "random|greedy",
+     "reduced basis drawn at random or by greedy pivoted Cholesky"},
+    {"smooth_p", NV_PT_REAL, F(smooth_p), "100000000", VMIN, VMAX, 0, 0, NULL, RANGE, NEWTON, 0,
+     "smooth_p", "P", "smoothing parameter p"},
+    {"scheme", NV_PT_WORD, F(scheme), "optimal", 0, 0, 0, 0, scheme_words, "optimal, 1, 2, 3 or cg", NEWTON,
+     0, "scheme", "optimal|1|2|3|cg", "the Newton system's scheme"},
+    {"tau", NV_PT_REAL, F(tau), "1e-10", 0, 1, NV_PF_HI_OPEN, 0, NULL, "a number in [0, 1)", NEWTON, 0,
+     "tau", "T", "prune Newton weights below T"},
+    {"merit", NV_PT_WORD, F(merit), "smooth", 0, 0, 0, 0, merit_words, "smooth or f", NEWTON, 0, "merit",
+     "smooth|f", "Armijo on the smoothed function or on f"},
+    {"cap", NV_PT_REAL, F(cap), "0", VMIN, VMAX, NV_PF_ZERO, 0, NULL,
+     "0 (none) or a number in [1e-100, 1e100]", NV_S_GS, 0, "cap", "C",
+     "soft margin: alpha_i <= C (times -w weights); 0 = none"},
+    {"cache_size", NV_PT_REAL, F(cache_size), "100", 0, INFINITY, 0, 0, NULL,
+     "megabytes >= 0 (0 = no cache)", NV_S_GS, 0, "m cache_size", "MB", "kernel column cache; 0 = none"},
+};
+
+#undef F
+#undef RANGE
+#undef NOT_GS
+#undef NEWTON
+
+#define NPARAMS ((int)(sizeof table / sizeof table[0]))
+
+const nv_param_def *nv_param_table(int *count)
 {
-    for (int k = 0; k < n; k++)
-        if (strcmp(names[k], v) == 0) return k;
+    if (count) *count = NPARAMS;
+    return table;
+}
+
+const char *nv_param_name(int i) { return i >= 0 && i < NPARAMS ? table[i].name : NULL; }
+
+static int param_index(const char *name)
+{
+    for (int i = 0; i < NPARAMS; i++)
+        if (strcmp(table[i].name, name) == 0) return i;
     return -1;
+}
+
+const nv_param_def *nv_param_find(const char *name)
+{
+    int i = param_index(name);
+    return i < 0 ? NULL : &table[i];
+}
+
+static const char *const solver_bits[] = {"nesvm", "hyperpass", "pegasos", "ssvm", "nssvm", "gs", NULL};
+
+unsigned nv_param_solver_bit(const char *solver)
+{
+    for (int k = 0; solver_bits[k]; k++)
+        if (strcmp(solver_bits[k], solver) == 0) return 1u << k;
+    return 0;
+}
+
+const char *nv_param_solver_list(unsigned mask, char *buf, size_t size)
+{
+    size_t n = 0;
+    buf[0] = '\0';
+    for (int k = 0; solver_bits[k]; k++)
+        if (mask & (1u << k)) {
+            int w = snprintf(buf + n, size - n, "%s%s", n ? ", " : "", solver_bits[k]);
+            if (w < 0 || (size_t)w >= size - n) break;
+            n += (size_t)w;
+        }
+    return buf;
+}
+
+int nv_param_applies(const nv_param_def *d, const nesvm_params *p)
+{
+    const unsigned s = nv_param_solver_bit(p->solver);
+    if (!(d->solvers & s)) return 0;
+    if ((d->when & NV_W_KERNEL) && p->kernel == NV_KERNEL_LINEAR) return 0;
+    if ((d->when & NV_W_POLY) && p->kernel != NV_KERNEL_POLY) return 0;
+    if ((d->when & NV_W_COEF0) && p->kernel != NV_KERNEL_POLY && p->kernel != NV_KERNEL_SIGMOID) return 0;
+    if ((d->when & NV_W_LP) && p->svm_type != NV_SVM_LP) return 0;
+    if ((d->when & NV_W_BATCH) && !(s == NV_S_PEGASOS || (s == NV_S_HYPERPASS && p->warm_pegasos > 0)))
+        return 0;
+    return 1;
+}
+
+static int word_index(const char *const *words, const char *v)
+{
+    for (int k = 0; words[k]; k++)
+        if (strcmp(words[k], v) == 0) return k;
+    return -1;
+}
+
+static int count_words(const char *const *words)
+{
+    int n = 0;
+    while (words[n]) n++;
+    return n;
+}
+
+static int in_range(const nv_param_def *d, double x)
+{
+    if (x == 0 && (d->flags & NV_PF_ZERO)) return 1;
+    if (x < d->lo || x > d->hi) return 0;
+    if ((d->flags & NV_PF_LO_OPEN) && x == d->lo) return 0;
+    if ((d->flags & NV_PF_HI_OPEN) && x == d->hi) return 0;
+    return 1;
+}
+
+/* Parse value for row d into p (p unchanged on failure). */
+static nesvm_status set_row(nesvm_params *p, const nv_param_def *d, const char *value, nesvm_error *err)
+{
+    char *field = (char *)p + d->offset;
+    double x;
+    int64_t i;
+    if ((d->flags & NV_PF_AUTO) && strcmp(value, "auto") == 0) {
+        if (d->type == NV_PT_REAL) *(double *)field = d->auto_value;
+        else *(int64_t *)field = (int64_t)d->auto_value;
+        return NESVM_OK;
+    }
+    switch (d->type) {
+    case NV_PT_REAL:
+        if (!nv_parse_finite(value, &x) || !in_range(d, x)) break;
+        *(double *)field = x;
+        return NESVM_OK;
+    case NV_PT_INT:
+    case NV_PT_I64:
+    case NV_PT_U64:
+        if (!nv_parse_int64(value, &i) || !in_range(d, (double)i)) break;
+        if (d->type == NV_PT_INT) *(int *)field = (int)i;
+        else if (d->type == NV_PT_I64) *(int64_t *)field = i;
+        else *(uint64_t *)field = (uint64_t)i;
+        return NESVM_OK;
+    case NV_PT_WORD: {
+        int k = word_index(d->words, value);
+        if (k < 0 && (d->flags & NV_PF_LIBSVM_T) && nv_parse_int64(value, &i) && i >= 0 &&
+            i < count_words(d->words))
+            k = (int)i; /* LIBSVM's -t numbers */
+        if (k < 0) break;
+        *(int *)field = k;
+        return NESVM_OK;
+    }
+    case NV_PT_SOLVER:
+        if (!nv_solver_find(value))
+            return nv_error(err, NESVM_ERR_ARG, "unknown solver '%s' (available: %s)", value,
+                            nv_solver_names());
+        snprintf(field, sizeof p->solver, "%s", value);
+        return NESVM_OK;
+    case NV_PT_WARM:
+        if (strcmp(value, "none") == 0) {
+            *(int64_t *)field = 0;
+            return NESVM_OK;
+        }
+        if (strncmp(value, "pegasos:", 8) == 0 && nv_parse_int64(value + 8, &i) && i > 0) {
+            *(int64_t *)field = i;
+            return NESVM_OK;
+        }
+        break;
+    }
+    return nv_error(err, NESVM_ERR_ARG, "invalid value '%s' for %s: expected %s", value, d->name, d->expect);
+}
+
+/* The value of row d as text (buf: 32 bytes at least); returns the text. */
+static const char *get_row(const nesvm_params *p, const nv_param_def *d, char *buf)
+{
+    const char *field = (const char *)p + d->offset;
+    switch (d->type) {
+    case NV_PT_REAL: {
+        double x = *(const double *)field;
+        if ((d->flags & NV_PF_AUTO) && isnan(x)) return "auto";
+        nv_format_double(x, buf);
+        return buf;
+    }
+    case NV_PT_INT:
+        snprintf(buf, 32, "%d", *(const int *)field);
+        return buf;
+    case NV_PT_I64: {
+        int64_t v = *(const int64_t *)field;
+        if ((d->flags & NV_PF_AUTO) && v == (int64_t)d->auto_value) return "auto";
+        snprintf(buf, 32, "%" PRId64, v);
+        return buf;
+    }
+    case NV_PT_U64:
+        snprintf(buf, 32, "%" PRIu64, *(const uint64_t *)field);
+        return buf;
+    case NV_PT_WORD:
+        return d->words[*(const int *)field];
+    case NV_PT_SOLVER:
+        return field;
+    case NV_PT_WARM: {
+        int64_t v = *(const int64_t *)field;
+        if (v <= 0) return "none";
+        snprintf(buf, 32, "pegasos:%" PRId64, v);
+        return buf;
+    }
+    }
+    return "";
 }
 
 nesvm_status nesvm_params_create(nesvm_params **out, nesvm_error *err)
@@ -37,40 +312,13 @@ nesvm_status nesvm_params_create(nesvm_params **out, nesvm_error *err)
     nesvm_params *p = nv_calloc(1, sizeof *p);
     *out = p;
     if (!p) return nv_error(err, NESVM_ERR_NOMEM, "out of memory creating params");
-    strcpy(p->solver, "nesvm");
-    p->c = 1.0;
-    p->eps = 1e-3;
-    p->eps_abs = 0.0;
-    p->svm_type = NV_SVM_C;
-    p->mu = 0.0;
-    p->nu = 0.0;
-    p->continuation = NV_CONT_ADAPTIVE;
-    p->max_iter = 100000;
-    p->time_limit = 0.0;
-    p->threads = 1;
-    p->seed = 1;
-    p->bias = NAN;
-    p->lambda = 0.0;
-    p->shrinking = 1;
-    p->batch = 1000;
-    p->warm_pegasos = 0;
-    p->multiclass = NV_OVO;
-    p->method = NV_METHOD_NEWTON;
-    p->lipschitz = NV_LIP_POWER;
-    p->progress_every = 1;
-    p->kernel = 0;
-    p->gamma = 0.0;
-    p->degree = 3;
-    p->coef0 = 0.0;
-    p->basis = -1;
-    p->basis_select = NV_BASIS_RANDOM;
-    p->kernel_memory = 4096.0;
-    p->smooth_p = 1e8;
-    p->scheme = NV_SCHEME_OPTIMAL;
-    p->tau = 1e-10;
-    p->merit = NV_MERIT_SMOOTH;
-    p->cap = 0.0;
-    p->cache_size = 100.0;
+    /* the defaults, through the parser: the table is their one place */
+    for (int i = 0; i < NPARAMS; i++)
+        if (set_row(p, &table[i], table[i].def, NULL) != NESVM_OK) {
+            nv_free(p);
+            *out = NULL;
+            return nv_error(err, NESVM_ERR_ARG, "the default of %s does not parse", table[i].name);
+        }
     return NESVM_OK;
 }
 
@@ -104,206 +352,15 @@ nesvm_status nesvm_params_copy(const nesvm_params *src, nesvm_params **out, nesv
     return NESVM_OK;
 }
 
-/* Scale-like values (costs, smoothing, gamma, ...) live in [1e-100, 1e100]:
- * beyond it squares and products of them over- or underflow in double
- * precision, and training would fail (or stall) far from the option. */
-#define NV_VALUE_MIN 1e-100
-#define NV_VALUE_MAX 1e100
-#define IN_RANGE(d) ((d) >= NV_VALUE_MIN && (d) <= NV_VALUE_MAX)
-#define ZERO_OR_RANGE(d) ((d) == 0 || IN_RANGE(d))
-/* the smallest relative gap double precision certifies */
-#define NV_EPS_MIN 1e-15
-
-static int parse_num(const char *v, double *out) { return nv_parse_finite(v, out); }
-
-static int parse_int(const char *v, int64_t *out) { return nv_parse_int64(v, out); }
-
 nesvm_status nesvm_params_set(nesvm_params *p, const char *name, const char *value,
                               nesvm_error *err)
 {
     if (!p || !name || !value) return nv_error(err, NESVM_ERR_ARG, "NULL argument to nesvm_params_set");
-    double d = 0;
-    int64_t i = 0;
-#define NEED_NUM(cond, what)                                                                   \
-    do {                                                                                       \
-        if (!parse_num(value, &d) || !(cond))                                                  \
-            return nv_error(err, NESVM_ERR_ARG, "invalid value '%s' for %s: expected %s",      \
-                            value, name, what);                                                \
-    } while (0)
-#define NEED_INT(cond, what)                                                                   \
-    do {                                                                                       \
-        if (!parse_int(value, &i) || !(cond))                                                  \
-            return nv_error(err, NESVM_ERR_ARG, "invalid value '%s' for %s: expected %s",      \
-                            value, name, what);                                                \
-    } while (0)
-    if (strcmp(name, "solver") == 0) {
-        if (!nv_solver_find(value))
-            return nv_error(err, NESVM_ERR_ARG, "unknown solver '%s' (available: %s)", value,
-                            nv_solver_names());
-        snprintf(p->solver, sizeof p->solver, "%s", value);
-    } else if (strcmp(name, "c") == 0) {
-        NEED_NUM(IN_RANGE(d), "a number in [1e-100, 1e100]");
-        p->c = d;
-    } else if (strcmp(name, "eps") == 0) {
-        NEED_NUM(d >= NV_EPS_MIN && d < 1,
-                 "a number in [1e-15, 1) (smaller gaps cannot be certified in double precision)");
-        p->eps = d;
-    } else if (strcmp(name, "eps_abs") == 0) {
-        NEED_NUM(d >= 0, "a number >= 0");
-        p->eps_abs = d;
-    } else if (strcmp(name, "svm_type") == 0) {
-        int k = lookup(svm_type_names, 3, value);
-        if (k < 0)
-            return nv_error(err, NESVM_ERR_ARG, "invalid value '%s' for svm_type: expected c, lp or ls", value);
-        p->svm_type = k;
-    } else if (strcmp(name, "mu") == 0) {
-        NEED_NUM(ZERO_OR_RANGE(d), "0 (continuation) or a number in [1e-100, 1e100]");
-        p->mu = d;
-    } else if (strcmp(name, "nu") == 0) {
-        NEED_NUM(ZERO_OR_RANGE(d), "0 (continuation) or a number in [1e-100, 1e100]");
-        p->nu = d;
-    } else if (strcmp(name, "continuation") == 0) {
-        int k = lookup(continuation_names, 2, value);
-        if (k < 0)
-            return nv_error(err, NESVM_ERR_ARG, "invalid value '%s' for continuation: expected adaptive or paper", value);
-        p->continuation = k;
-    } else if (strcmp(name, "mu0") == 0) {
-        NEED_NUM(ZERO_OR_RANGE(d), "0 (default) or a number in [1e-100, 1e100]");
-        p->mu0 = d;
-    } else if (strcmp(name, "nu0") == 0) {
-        NEED_NUM(ZERO_OR_RANGE(d), "0 (default) or a number in [1e-100, 1e100]");
-        p->nu0 = d;
-    } else if (strcmp(name, "mu_star") == 0) {
-        NEED_NUM(ZERO_OR_RANGE(d), "0 (none) or a number in [1e-100, 1e100]");
-        p->mu_star = d;
-    } else if (strcmp(name, "stage_eps") == 0) {
-        NEED_NUM(d >= 0 && d < 1, "a number in [0, 1) (0 = automatic)");
-        p->stage_eps = d;
-    } else if (strcmp(name, "max_iter") == 0) {
-        NEED_INT(i > 0, "an integer > 0");
-        p->max_iter = i;
-    } else if (strcmp(name, "time_limit") == 0) {
-        NEED_NUM(d >= 0, "seconds >= 0 (0 = none)");
-        p->time_limit = d;
-    } else if (strcmp(name, "threads") == 0) {
-        NEED_INT(i >= 0 && i <= 4096, "an integer in [0, 4096] (0 = all cores)");
-        p->threads = (int)i;
-    } else if (strcmp(name, "seed") == 0) {
-        NEED_INT(i >= 0, "a non-negative integer");
-        p->seed = (uint64_t)i;
-    } else if (strcmp(name, "bias") == 0) {
-        if (strcmp(value, "auto") == 0)
-            p->bias = NAN;
-        else {
-            NEED_NUM(d <= NV_VALUE_MAX, "a number <= 1e100 (> 0: a bias, <= 0: none) or auto");
-            p->bias = d;
-        }
-    } else if (strcmp(name, "lambda") == 0) {
-        NEED_NUM(ZERO_OR_RANGE(d), "0 (use c) or a number in [1e-100, 1e100]");
-        p->lambda = d;
-    } else if (strcmp(name, "shrinking") == 0) {
-        NEED_INT(i == 0 || i == 1, "0 or 1");
-        p->shrinking = (int)i;
-    } else if (strcmp(name, "batch") == 0) {
-        NEED_INT(i > 0, "an integer > 0");
-        p->batch = i;
-    } else if (strcmp(name, "warm_start") == 0) {
-        if (strcmp(value, "none") == 0)
-            p->warm_pegasos = 0;
-        else if (strncmp(value, "pegasos:", 8) == 0 && parse_int(value + 8, &i) && i > 0)
-            p->warm_pegasos = i;
-        else
-            return nv_error(err, NESVM_ERR_ARG,
-                            "invalid value '%s' for warm_start: expected none or pegasos:ITER (ITER > 0)",
-                            value);
-    } else if (strcmp(name, "multiclass") == 0) {
-        if (strcmp(value, "ovo") == 0)
-            p->multiclass = NV_OVO;
-        else if (strcmp(value, "ovr") == 0)
-            p->multiclass = NV_OVR;
-        else
-            return nv_error(err, NESVM_ERR_ARG, "invalid value '%s' for multiclass: expected ovo or ovr", value);
-    } else if (strcmp(name, "method") == 0) {
-        if (strcmp(value, "newton") == 0)
-            p->method = NV_METHOD_NEWTON;
-        else if (strcmp(value, "nesterov") == 0)
-            p->method = NV_METHOD_NESTEROV;
-        else
-            return nv_error(err, NESVM_ERR_ARG, "invalid value '%s' for method: expected newton or nesterov", value);
-    } else if (strcmp(name, "lipschitz") == 0) {
-        if (strcmp(value, "power") == 0)
-            p->lipschitz = NV_LIP_POWER;
-        else if (strcmp(value, "paper") == 0)
-            p->lipschitz = NV_LIP_PAPER;
-        else
-            return nv_error(err, NESVM_ERR_ARG, "invalid value '%s' for lipschitz: expected power or paper", value);
-    } else if (strcmp(name, "kernel") == 0) {
-        int k = lookup(kernel_names, 4, value);
-        if (k < 0) { /* LIBSVM's -t numbers */
-            int64_t t;
-            if (parse_int(value, &t) && t >= 0 && t <= 3) k = (int)t;
-        }
-        if (k < 0)
-            return nv_error(err, NESVM_ERR_ARG,
-                            "invalid value '%s' for kernel: expected linear, poly, rbf, sigmoid or 0-3", value);
-        p->kernel = k;
-    } else if (strcmp(name, "gamma") == 0) {
-        NEED_NUM(ZERO_OR_RANGE(d), "0 (1/num_features) or a number in [1e-100, 1e100]");
-        p->gamma = d;
-    } else if (strcmp(name, "degree") == 0) {
-        NEED_INT(i >= 0 && i <= 1000, "an integer in [0, 1000]");
-        p->degree = (int)i;
-    } else if (strcmp(name, "coef0") == 0) {
-        NEED_NUM(fabs(d) <= NV_VALUE_MAX, "a number in [-1e100, 1e100]");
-        p->coef0 = d;
-    } else if (strcmp(name, "basis") == 0) {
-        if (strcmp(value, "auto") == 0)
-            p->basis = -1;
-        else {
-            NEED_INT(i >= 0, "an integer >= 0 (0 = the full kernel) or auto");
-            p->basis = i;
-        }
-    } else if (strcmp(name, "basis_select") == 0) {
-        int k = lookup(basis_select_names, 2, value);
-        if (k < 0)
-            return nv_error(err, NESVM_ERR_ARG, "invalid value '%s' for basis_select: expected random or greedy",
-                            value);
-        p->basis_select = k;
-    } else if (strcmp(name, "smooth_p") == 0) {
-        NEED_NUM(IN_RANGE(d), "a number in [1e-100, 1e100]");
-        p->smooth_p = d;
-    } else if (strcmp(name, "scheme") == 0) {
-        int k = lookup(scheme_names, 5, value);
-        if (k < 0)
-            return nv_error(err, NESVM_ERR_ARG, "invalid value '%s' for scheme: expected optimal, 1, 2, 3 or cg",
-                            value);
-        p->scheme = k;
-    } else if (strcmp(name, "tau") == 0) {
-        NEED_NUM(d >= 0 && d < 1, "a number in [0, 1)");
-        p->tau = d;
-    } else if (strcmp(name, "cap") == 0) {
-        NEED_NUM(ZERO_OR_RANGE(d), "0 (none) or a number in [1e-100, 1e100]");
-        p->cap = d;
-    } else if (strcmp(name, "cache_size") == 0) {
-        NEED_NUM(d >= 0, "megabytes >= 0 (0 = no cache)");
-        p->cache_size = d;
-    } else if (strcmp(name, "merit") == 0) {
-        int k = lookup(merit_names, 2, value);
-        if (k < 0)
-            return nv_error(err, NESVM_ERR_ARG, "invalid value '%s' for merit: expected smooth or f", value);
-        p->merit = k;
-    } else if (strcmp(name, "kernel_memory") == 0) {
-        NEED_NUM(d > 0, "megabytes > 0");
-        p->kernel_memory = d;
-    } else if (strcmp(name, "progress_every") == 0) {
-        NEED_INT(i > 0, "an integer > 0");
-        p->progress_every = i;
-    } else {
-        return nv_error(err, NESVM_ERR_ARG, "unknown parameter '%s'", name);
-    }
-#undef NEED_NUM
-#undef NEED_INT
-    return NESVM_OK;
+    int i = param_index(name);
+    if (i < 0) return nv_error(err, NESVM_ERR_ARG, "unknown parameter '%s'", name);
+    nesvm_status st = set_row(p, &table[i], value, err);
+    if (st == NESVM_OK) p->set_mask |= UINT64_C(1) << i;
+    return st;
 }
 
 nesvm_status nesvm_params_get(const nesvm_params *p, const char *name, char *buf, size_t size,
@@ -311,66 +368,35 @@ nesvm_status nesvm_params_get(const nesvm_params *p, const char *name, char *buf
 {
     if (!p || !name || !buf || size == 0)
         return nv_error(err, NESVM_ERR_ARG, "NULL argument to nesvm_params_get");
+    int i = param_index(name);
+    if (i < 0) return nv_error(err, NESVM_ERR_ARG, "unknown parameter '%s'", name);
     char num[32];
-    const char *s = num;
-    if (strcmp(name, "solver") == 0) s = p->solver;
-    else if (strcmp(name, "c") == 0) nv_format_double(p->c, num);
-    else if (strcmp(name, "eps") == 0) nv_format_double(p->eps, num);
-    else if (strcmp(name, "eps_abs") == 0) nv_format_double(p->eps_abs, num);
-    else if (strcmp(name, "svm_type") == 0) s = svm_type_names[p->svm_type];
-    else if (strcmp(name, "mu") == 0) nv_format_double(p->mu, num);
-    else if (strcmp(name, "nu") == 0) nv_format_double(p->nu, num);
-    else if (strcmp(name, "continuation") == 0) s = continuation_names[p->continuation];
-    else if (strcmp(name, "mu0") == 0) nv_format_double(p->mu0, num);
-    else if (strcmp(name, "nu0") == 0) nv_format_double(p->nu0, num);
-    else if (strcmp(name, "mu_star") == 0) nv_format_double(p->mu_star, num);
-    else if (strcmp(name, "stage_eps") == 0) nv_format_double(p->stage_eps, num);
-    else if (strcmp(name, "max_iter") == 0) snprintf(num, sizeof num, "%" PRId64, p->max_iter);
-    else if (strcmp(name, "time_limit") == 0) nv_format_double(p->time_limit, num);
-    else if (strcmp(name, "threads") == 0) snprintf(num, sizeof num, "%d", p->threads);
-    else if (strcmp(name, "seed") == 0) snprintf(num, sizeof num, "%" PRIu64, p->seed);
-    else if (strcmp(name, "bias") == 0) {
-        if (isnan(p->bias)) s = "auto";
-        else nv_format_double(p->bias, num);
-    }
-    else if (strcmp(name, "lambda") == 0) nv_format_double(p->lambda, num);
-    else if (strcmp(name, "shrinking") == 0) snprintf(num, sizeof num, "%d", p->shrinking);
-    else if (strcmp(name, "batch") == 0) snprintf(num, sizeof num, "%" PRId64, p->batch);
-    else if (strcmp(name, "warm_start") == 0) {
-        if (p->warm_pegasos > 0) snprintf(num, sizeof num, "pegasos:%" PRId64, p->warm_pegasos);
-        else s = "none";
-    }
-    else if (strcmp(name, "multiclass") == 0) s = p->multiclass == NV_OVR ? "ovr" : "ovo";
-    else if (strcmp(name, "method") == 0) s = p->method == NV_METHOD_NESTEROV ? "nesterov" : "newton";
-    else if (strcmp(name, "lipschitz") == 0) s = p->lipschitz == NV_LIP_PAPER ? "paper" : "power";
-    else if (strcmp(name, "progress_every") == 0) snprintf(num, sizeof num, "%" PRId64, p->progress_every);
-    else if (strcmp(name, "kernel") == 0) s = kernel_names[p->kernel];
-    else if (strcmp(name, "gamma") == 0) nv_format_double(p->gamma, num);
-    else if (strcmp(name, "degree") == 0) snprintf(num, sizeof num, "%d", p->degree);
-    else if (strcmp(name, "coef0") == 0) nv_format_double(p->coef0, num);
-    else if (strcmp(name, "basis") == 0) {
-        if (p->basis < 0) s = "auto";
-        else snprintf(num, sizeof num, "%" PRId64, p->basis);
-    }
-    else if (strcmp(name, "basis_select") == 0) s = basis_select_names[p->basis_select];
-    else if (strcmp(name, "smooth_p") == 0) nv_format_double(p->smooth_p, num);
-    else if (strcmp(name, "scheme") == 0) s = scheme_names[p->scheme];
-    else if (strcmp(name, "tau") == 0) nv_format_double(p->tau, num);
-    else if (strcmp(name, "merit") == 0) s = merit_names[p->merit];
-    else if (strcmp(name, "cap") == 0) nv_format_double(p->cap, num);
-    else if (strcmp(name, "cache_size") == 0) nv_format_double(p->cache_size, num);
-    else if (strcmp(name, "kernel_memory") == 0) nv_format_double(p->kernel_memory, num);
-    else return nv_error(err, NESVM_ERR_ARG, "unknown parameter '%s'", name);
+    const char *s = get_row(p, &table[i], num);
     if (strlen(s) + 1 > size) return nv_error(err, NESVM_ERR_ARG, "buffer too small for %s", name);
     strcpy(buf, s);
     return NESVM_OK;
+}
+
+int nesvm_params_applies(const nesvm_params *p, const char *name)
+{
+    if (!p || !name) return -1;
+    const nv_param_def *d = nv_param_find(name);
+    return d ? nv_param_applies(d, p) : -1;
+}
+
+const char *nesvm_params_ignored(const nesvm_params *p, int k)
+{
+    if (!p) return NULL;
+    for (int i = 0; i < NPARAMS; i++)
+        if ((p->set_mask >> i & 1) && !nv_param_applies(&table[i], p) && k-- == 0) return table[i].name;
+    return NULL;
 }
 
 nesvm_status nesvm_params_set_class_weight(nesvm_params *p, double label, double weight,
                                            nesvm_error *err)
 {
     if (!p) return nv_error(err, NESVM_ERR_ARG, "params must not be NULL");
-    if (!isfinite(label) || !(weight >= NV_VALUE_MIN && weight <= NV_VALUE_MAX))
+    if (!isfinite(label) || !(weight >= VMIN && weight <= VMAX))
         return nv_error(err, NESVM_ERR_ARG, "class weight must be in [1e-100, 1e100] (label %g, weight %g)",
                         label, weight);
     for (int k = 0; k < p->n_weights; k++)

@@ -54,6 +54,7 @@ struct nesvm_params {
     int n_weights;
     double *weight_label;
     double *weight;
+    uint64_t set_mask;   /* bit i: parameter i of the table given by nesvm_params_set */
 };
 
 /* Does the model have a bias?  (p->bias resolved: see nv_params_resolve.) */
@@ -70,7 +71,8 @@ int64_t nv_params_basis(const nesvm_params *p, int64_t n);
 
 /* C multiplier for a label (1 if not set). */
 double nv_params_class_weight(const nesvm_params *p, double label);
-/* Names of all parameters, NULL-terminated (for model files and --help). */
-extern const char *const nv_param_names[];
+/* The name of parameter i of the table (param_table.h), NULL past the last:
+ * model files and checkpoints list them in this order. */
+const char *nv_param_name(int i);
 
 #endif

@@ -304,6 +304,38 @@ else
     ok "option errors write no model"
 fi
 
+# options a solver ignores: a warning each (the parameter table), training goes on
+for case in "nesvm|--cap 1|--cap is ignored here (solver nesvm): it applies to gs" \
+            "hyperpass|--smooth-p 10|--smooth-p is ignored here (solver hyperpass): it applies to ssvm, nssvm" \
+            "pegasos|--shrinking 0|--shrinking is ignored here (solver pegasos): it applies to hyperpass" \
+            "ssvm|--mu 0.1|--mu is ignored here (solver ssvm): it applies to nesvm" \
+            "nssvm|--warm-start pegasos:2|--warm-start is ignored here (solver nssvm): it applies to hyperpass" \
+            "gs|-c 2|-c is ignored here (solver gs): it applies to nesvm, hyperpass, pegasos, ssvm, nssvm"; do
+    IFS='|' read -r solver opt msg <<<"$case"
+    # shellcheck disable=SC2086
+    run "$BIN" train -q --solver "$solver" $opt "$HEART" "$T/warn.model"
+    if expect_ok_rc "warning: $solver $opt" && [ "$(cat "$T/.err")" = "nesvm train: warning: $msg" ] &&
+        [ -s "$T/warn.model" ]; then
+        ok "warning: --solver $solver $opt (trained)"
+    else
+        not_ok "warning: --solver $solver $opt" "stderr: $(first_line "$T/.err")"
+    fi
+done
+# an option that applies gives no warning
+run "$BIN" train -q --solver gs --cap 1 -m 10 -t rbf -g 0.5 "$HEART" "$T/warn.model"
+if expect_ok_rc "no warning: gs --cap -m -g" && [ ! -s "$T/.err" ]; then
+    ok "no warning for options the solver uses"
+else
+    not_ok "no warning for options the solver uses" "stderr: $(first_line "$T/.err")"
+fi
+# docs/parameters.md is what the table says
+run "$BIN" params --markdown
+if expect_ok_rc "params --markdown" && cmp -s "$T/.out" "$SRC/docs/parameters.md"; then
+    ok "docs/parameters.md is current (nesvm params --markdown)"
+else
+    not_ok "docs/parameters.md" "differs from 'nesvm params --markdown': regenerate it"
+fi
+
 # ============================================================ bad models
 M=models
 mkdir -p "$M"

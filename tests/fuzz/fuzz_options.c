@@ -4,7 +4,7 @@
  * The input is "NAME<sep>VALUE<sep>...", sep the first NUL or newline: NAME
  * is the text before it, VALUE the text after it up to the next NUL or
  * newline (the rest is ignored).  A NAME of at most one byte stands for
- * nv_param_names[byte % count] (so that the fuzzer reaches every name at
+ * nv_param_name(byte % count) (so that the fuzzer reaches every name at
  * once); any other NAME is used as it is (unknown names must be refused).
  * The VALUE is then also set on every name of the list, in turn, on a
  * fresh params object.
@@ -28,19 +28,19 @@
 static int n_names(void)
 {
     int n = 0;
-    while (nv_param_names[n]) n++;
+    while (nv_param_name(n)) n++;
     return n;
 }
 
 /* All values of p, as text, into vals[i] (VAL_SIZE bytes each). */
 static void snapshot(const nesvm_params *p, char (*vals)[VAL_SIZE])
 {
-    for (int i = 0; nv_param_names[i]; i++) {
+    for (int i = 0; nv_param_name(i); i++) {
         nesvm_error err = {0};
-        nesvm_status st = nesvm_params_get(p, nv_param_names[i], vals[i], VAL_SIZE, &err);
-        FUZZ_CHECK(st == NESVM_OK, "get %s: %s", nv_param_names[i], err.message);
+        nesvm_status st = nesvm_params_get(p, nv_param_name(i), vals[i], VAL_SIZE, &err);
+        FUZZ_CHECK(st == NESVM_OK, "get %s: %s", nv_param_name(i), err.message);
         FUZZ_CHECK(strlen(vals[i]) < VAL_SIZE - 1 && vals[i][0] != '\0', "get %s gave '%s'",
-                   nv_param_names[i], vals[i]);
+                   nv_param_name(i), vals[i]);
     }
 }
 
@@ -52,7 +52,7 @@ static void round_trip(nesvm_params *p)
     FUZZ_CHECK(before && after, "out of memory in the fuzz target");
     snapshot(p, before);
     for (int i = 0; i < n; i++) {
-        const char *name = nv_param_names[i];
+        const char *name = nv_param_name(i);
         nesvm_error err = {0};
         nesvm_status st = nesvm_params_set(p, name, before[i], &err);
         FUZZ_CHECK(st == NESVM_OK, "set %s to its own value '%s' fails: %s", name, before[i],
@@ -74,14 +74,14 @@ static void round_trip(nesvm_params *p)
     snapshot(p, after);
     for (int i = 0; i < n; i++)
         FUZZ_CHECK(strcmp(before[i], after[i]) == 0, "setting every value to itself changed %s: '%s' -> '%s'",
-                   nv_param_names[i], before[i], after[i]);
+                   nv_param_name(i), before[i], after[i]);
     nesvm_params *q = NULL;
     nesvm_error err = {0};
     FUZZ_CHECK(nesvm_params_copy(p, &q, &err) == NESVM_OK, "copy: %s", err.message);
     snapshot(q, after);
     for (int i = 0; i < n; i++)
         FUZZ_CHECK(strcmp(before[i], after[i]) == 0, "copy changed %s: '%s' -> '%s'",
-                   nv_param_names[i], before[i], after[i]);
+                   nv_param_name(i), before[i], after[i]);
     nesvm_params_destroy(q);
     free(before);
     free(after);
@@ -100,20 +100,20 @@ static void set_one(nesvm_params *p, const char *name, const char *value)
     snapshot(p, after);
     int known = -1;
     for (int i = 0; i < n; i++)
-        if (strcmp(nv_param_names[i], name) == 0) known = i;
+        if (strcmp(nv_param_name(i), name) == 0) known = i;
     if (st != NESVM_OK) {
         FUZZ_CHECK(st == NESVM_ERR_ARG, "set %s='%s' returns %d", name, value, (int)st);
         FUZZ_CHECK_ERROR(st, err);
         for (int i = 0; i < n; i++)
             FUZZ_CHECK(strcmp(before[i], after[i]) == 0,
                        "a refused set %s='%s' changed %s: '%s' -> '%s'", name, value,
-                       nv_param_names[i], before[i], after[i]);
+                       nv_param_name(i), before[i], after[i]);
     } else {
         FUZZ_CHECK(known >= 0, "unknown parameter '%s' accepted", name);
         for (int i = 0; i < n; i++)
             if (i != known)
                 FUZZ_CHECK(strcmp(before[i], after[i]) == 0, "set %s='%s' changed %s: '%s' -> '%s'",
-                           name, value, nv_param_names[i], before[i], after[i]);
+                           name, value, nv_param_name(i), before[i], after[i]);
         /* the value read back means the same: setting it again changes nothing */
         nesvm_params *q = NULL;
         FUZZ_CHECK(nesvm_params_create(&q, &err) == NESVM_OK, "create: %s", err.message);
@@ -146,7 +146,7 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
         buf[cut + 1 + e] = '\0';
     }
     const char *name = buf;
-    if (strlen(name) <= 1) name = nv_param_names[(unsigned char)name[0] % (unsigned)n_names()];
+    if (strlen(name) <= 1) name = nv_param_name((int)((unsigned char)name[0] % (unsigned)n_names()));
 
     nesvm_params *p = NULL;
     nesvm_error err = {0};
@@ -156,9 +156,9 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
     nesvm_params_destroy(p);
 
     /* the value on every name, each on a fresh object */
-    for (int i = 0; nv_param_names[i]; i++) {
+    for (int i = 0; nv_param_name(i); i++) {
         FUZZ_CHECK(nesvm_params_create(&p, &err) == NESVM_OK, "create: %s", err.message);
-        set_one(p, nv_param_names[i], value);
+        set_one(p, nv_param_name(i), value);
         nesvm_params_destroy(p);
     }
     free(buf);

@@ -342,8 +342,75 @@ int main(void)
         CHECK(nesvm_params_set(p, "max_iter", "1.5", &err) == NESVM_ERR_ARG);
         CHECK(nesvm_params_set(p, "eps", "nan", &err) == NESVM_ERR_ARG);
         CHECK(nesvm_params_set_class_weight(p, 1, 0, &err) == NESVM_ERR_ARG);
-        for (int i = 0; nv_param_names[i]; i++)
-            CHECK(nesvm_params_get(p, nv_param_names[i], buf, sizeof buf, &err) == NESVM_OK);
+        for (int i = 0; nv_param_name(i); i++)
+            CHECK(nesvm_params_get(p, nv_param_name(i), buf, sizeof buf, &err) == NESVM_OK);
+        nesvm_params_destroy(p);
+        /* the defaults, as nesvm.h documents them (the table sets them through
+         * the parser: a wrong default text would change them) */
+        static const char *const defaults[][2] = {
+            {"solver", "nesvm"}, {"svm_type", "c"}, {"c", "1"}, {"eps", "0.001"}, {"eps_abs", "0"},
+            {"mu", "0"}, {"nu", "0"}, {"continuation", "adaptive"}, {"mu0", "0"}, {"nu0", "0"},
+            {"mu_star", "0"}, {"stage_eps", "0"}, {"max_iter", "100000"}, {"time_limit", "0"},
+            {"threads", "1"}, {"seed", "1"}, {"bias", "auto"}, {"multiclass", "ovo"}, {"method", "newton"},
+            {"lipschitz", "power"}, {"progress_every", "1"}, {"kernel", "linear"}, {"gamma", "0"},
+            {"degree", "3"}, {"coef0", "0"}, {"basis", "auto"}, {"kernel_memory", "4096"}, {"lambda", "0"},
+            {"shrinking", "1"}, {"batch", "1000"}, {"warm_start", "none"}, {"basis_select", "random"},
+            {"smooth_p", "100000000"}, {"scheme", "optimal"}, {"tau", "1e-10"}, {"merit", "smooth"},
+            {"cap", "0"}, {"cache_size", "100"}};
+        nesvm_params_create(&p, NULL);
+        int nd = (int)(sizeof defaults / sizeof defaults[0]);
+        for (int i = 0; i < nd; i++) {
+            CHECK_MSG(nesvm_params_get(p, defaults[i][0], buf, sizeof buf, &err) == NESVM_OK &&
+                          strcmp(buf, defaults[i][1]) == 0,
+                      "default of %s: '%s', expected '%s'", defaults[i][0], buf, defaults[i][1]);
+            CHECK_MSG(nv_param_name(i) && strcmp(nv_param_name(i), defaults[i][0]) == 0,
+                      "parameter %d is %s, expected %s (model files list them in this order)", i,
+                      nv_param_name(i) ? nv_param_name(i) : "(none)", defaults[i][0]);
+        }
+        CHECK(nv_param_name(nd) == NULL);
+        /* which parameters each solver, kernel and model uses */
+        CHECK(nesvm_params_applies(p, "c") == 1 && nesvm_params_applies(p, "mu") == 1);
+        CHECK(nesvm_params_applies(p, "cap") == 0 && nesvm_params_applies(p, "cache_size") == 0);
+        CHECK(nesvm_params_applies(p, "shrinking") == 0 && nesvm_params_applies(p, "smooth_p") == 0);
+        CHECK(nesvm_params_applies(p, "gamma") == 0 && nesvm_params_applies(p, "nu") == 0);
+        CHECK(nesvm_params_applies(p, "nope") == -1);
+        nesvm_params_set(p, "svm_type", "lp", NULL);
+        CHECK(nesvm_params_applies(p, "nu") == 1 && nesvm_params_applies(p, "nu0") == 1);
+        nesvm_params_set(p, "solver", "gs", NULL);
+        CHECK(nesvm_params_applies(p, "cap") == 1 && nesvm_params_applies(p, "cache_size") == 1);
+        CHECK(nesvm_params_applies(p, "c") == 0 && nesvm_params_applies(p, "eps") == 0);
+        CHECK(nesvm_params_applies(p, "gamma") == 0);
+        nesvm_params_set(p, "kernel", "rbf", NULL);
+        CHECK(nesvm_params_applies(p, "gamma") == 1 && nesvm_params_applies(p, "degree") == 0 &&
+              nesvm_params_applies(p, "coef0") == 0);
+        nesvm_params_set(p, "kernel", "1", NULL); /* LIBSVM's -t 1: poly */
+        CHECK(nesvm_params_applies(p, "degree") == 1 && nesvm_params_applies(p, "coef0") == 1);
+        nesvm_params_set(p, "solver", "hyperpass", NULL);
+        CHECK(nesvm_params_applies(p, "shrinking") == 1 && nesvm_params_applies(p, "batch") == 0);
+        nesvm_params_set(p, "warm_start", "pegasos:3", NULL);
+        CHECK(nesvm_params_applies(p, "batch") == 1);
+        nesvm_params_set(p, "solver", "pegasos", NULL);
+        CHECK(nesvm_params_applies(p, "batch") == 1 && nesvm_params_applies(p, "shrinking") == 0);
+        nesvm_params_set(p, "solver", "nssvm", NULL);
+        CHECK(nesvm_params_applies(p, "smooth_p") == 1 && nesvm_params_applies(p, "basis") == 1 &&
+              nesvm_params_applies(p, "kernel_memory") == 1 && nesvm_params_applies(p, "mu") == 0);
+        nesvm_params_destroy(p);
+        /* the ignored ones among those given, in table order */
+        nesvm_params_create(&p, NULL);
+        CHECK(nesvm_params_ignored(p, 0) == NULL);
+        nesvm_params_set(p, "cap", "1", NULL);
+        nesvm_params_set(p, "c", "2", NULL);
+        nesvm_params_set(p, "shrinking", "0", NULL);
+        nesvm_params_set(p, "gamma", "0.5", NULL);
+        CHECK(nesvm_params_set(p, "batch", "0", NULL) == NESVM_ERR_ARG); /* refused: not "given" */
+        const char *ig0 = nesvm_params_ignored(p, 0), *ig1 = nesvm_params_ignored(p, 1),
+                   *ig2 = nesvm_params_ignored(p, 2);
+        CHECK(ig0 && strcmp(ig0, "gamma") == 0 && ig1 && strcmp(ig1, "shrinking") == 0 && ig2 &&
+              strcmp(ig2, "cap") == 0 && nesvm_params_ignored(p, 3) == NULL);
+        nesvm_params *q = NULL;
+        nesvm_params_copy(p, &q, NULL);
+        CHECK(q && nesvm_params_ignored(q, 2) && nesvm_params_ignored(q, 3) == NULL);
+        nesvm_params_destroy(q);
         nesvm_params_destroy(p);
         nesvm_params_destroy(NULL);
         nesvm_model_destroy(NULL);

@@ -1,0 +1,89 @@
+/* param_table.h - the one table of training parameters (not installed).
+ *
+ * Every parameter is one row of nv_param_table (params.c): its name, type,
+ * field, default (as text: nesvm_params_create sets each default through the
+ * same parser as nesvm_params_set), valid range or words, the text of the
+ * "expected ..." message, the solvers (and kernels, models) it applies to,
+ * its command-line spellings and one line of help.  nesvm_params_set/get,
+ * the defaults, the range checks, model files, checkpoints, the CLI's
+ * options and warnings, `nesvm params` and docs/parameters.md all read it.
+ *
+ * Adding a parameter: a field in struct nesvm_params (params_internal.h), a
+ * row here in params.c (in the order model files list them: append at the
+ * end), and the code that uses it.
+ */
+#ifndef NESVM_PARAM_TABLE_H
+#define NESVM_PARAM_TABLE_H
+
+#include <stddef.h>
+
+#include "params_internal.h"
+
+typedef enum nv_ptype {
+    NV_PT_REAL,   /* double */
+    NV_PT_INT,    /* int */
+    NV_PT_I64,    /* int64_t */
+    NV_PT_U64,    /* uint64_t, set from a non-negative int64 */
+    NV_PT_WORD,   /* int: the index of the value in `words` */
+    NV_PT_SOLVER, /* char[32]: a name of the solver registry */
+    NV_PT_WARM    /* int64_t: "none" (0) or "pegasos:ITER" (ITER > 0) */
+} nv_ptype;
+
+/* Range flags (NV_PT_REAL, NV_PT_INT, NV_PT_I64, NV_PT_U64). */
+enum {
+    NV_PF_ZERO = 1,    /* 0 is accepted besides [lo, hi] (it means "default" or "off") */
+    NV_PF_LO_OPEN = 2, /* lo itself is refused */
+    NV_PF_HI_OPEN = 4, /* hi itself is refused */
+    NV_PF_AUTO = 8,    /* the word "auto" sets auto_value (the solver's default) */
+    NV_PF_LIBSVM_T = 16 /* a word parameter that also takes its index (LIBSVM's -t 0-3) */
+};
+
+/* Solvers, as bits (by name: see nv_param_solver_bit). */
+enum {
+    NV_S_NESVM = 1,
+    NV_S_HYPERPASS = 2,
+    NV_S_PEGASOS = 4,
+    NV_S_SSVM = 8,
+    NV_S_NSSVM = 16,
+    NV_S_GS = 32,
+    NV_S_ALL = 63
+};
+
+/* Further conditions for a parameter to take part in training. */
+enum {
+    NV_W_KERNEL = 1,  /* a kernel other than linear */
+    NV_W_POLY = 2,    /* the polynomial kernel */
+    NV_W_COEF0 = 4,   /* the polynomial or sigmoid kernel */
+    NV_W_LP = 8,      /* svm_type lp */
+    NV_W_BATCH = 16   /* pegasos, or hyperpass with a Pegasos warm start */
+};
+
+typedef struct nv_param_def {
+    const char *name;         /* the API name (model files, nesvm_params_set) */
+    nv_ptype type;
+    size_t offset;            /* of the field in struct nesvm_params */
+    const char *def;          /* the default, as text */
+    double lo, hi;            /* the valid range (numbers) */
+    unsigned flags;           /* NV_PF_* */
+    double auto_value;        /* NV_PF_AUTO: the value "auto" stands for */
+    const char *const *words; /* NV_PT_WORD: the values, NULL-terminated */
+    const char *expect;       /* what the error message says is expected */
+    unsigned solvers;         /* NV_S_*: the solvers that use it */
+    unsigned when;            /* NV_W_*: and only then */
+    const char *cli;          /* command-line names, space-separated ("t kernel"); "" none */
+    const char *metavar;      /* the value in --help ("C", "N", "adaptive|paper") */
+    const char *help;         /* one line */
+} nv_param_def;
+
+/* The table, and its length. */
+const nv_param_def *nv_param_table(int *count);
+/* A row by name, NULL if there is none. */
+const nv_param_def *nv_param_find(const char *name);
+/* The bit of a solver name (0 for an unknown one). */
+unsigned nv_param_solver_bit(const char *solver);
+/* Does the row take part in training with p's solver, kernel and model? */
+int nv_param_applies(const nv_param_def *d, const nesvm_params *p);
+/* The solver names of a mask, "nesvm, gs" (into buf). */
+const char *nv_param_solver_list(unsigned mask, char *buf, size_t size);
+
+#endif
