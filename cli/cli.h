@@ -3,7 +3,7 @@
 #define NESVM_CLI_H
 
 #include "nesvm.h"
-#include "model/param_table.h"
+#include "params/param_table.h"
 
 #include <stdio.h>
 

@@ -55,8 +55,15 @@ void nv_hinge_sqnorms(const nv_hinge *h, double *out);
 /* P at w from its margins m. */
 double nv_hinge_primal(const nv_hinge *h, const double *w, const double *m);
 
+/* Keep in heap[0..*len) the at most kmax samples nearest the margin (key
+ * |m_i - 1|, divided by ||z_i|| when sqn is given), a max-heap; returns the
+ * sample this offer of i leaves out (i or the one evicted), -1 if none
+ * (hpbound.c). */
+int64_t nv_hp_nearest_offer(int64_t *heap, int64_t *len, int64_t kmax, int64_t i, const double *m,
+                            const double *sqn);
+
 /* A certified lower bound on min P from the margins m at a point: Hyperpass's
- * g3 there (hyperpass.c) with the band |m_i - 1| <= rho ||z_i|| (sqn = the
+ * g3 there (hpbound.c) with the band |m_i - 1| <= rho ||z_i|| (sqn = the
  * ||z_i||^2; NULL: |m_i - 1| <= rho) as L_A, its kmax samples nearest the
  * margin kept as hinges and the others linearized, minimized exactly through
  * the QP's dual.  wout (D entries, may be NULL) receives the minimizer.  One

@@ -1,6 +1,7 @@
 /* registry.c - the table of solver families. */
 #include "solver.h"
 
+#include <math.h>
 #include <string.h>
 
 static const nv_solver solvers[] = {
@@ -31,4 +32,21 @@ const char *nv_solver_names(void) { return "nesvm, hyperpass, pegasos, ssvm, nss
 const char *nv_solver_problem(const nv_solver *s, const nesvm_params *p)
 {
     return (p->svm_type >= 0 && p->svm_type < 3) ? s->problem[p->svm_type] : NULL;
+}
+
+void nv_params_resolve(nesvm_params *p)
+{
+    const nv_solver *s = nv_solver_find(p->solver);
+    if (isnan(p->bias)) p->bias = s ? s->bias : 1.0;
+}
+
+int64_t nv_params_basis(const nesvm_params *p, int64_t n)
+{
+    if (p->basis >= 0) return p->basis;
+    const nv_solver *s = nv_solver_find(p->solver);
+    if (!s || s->kernels != NV_KERNELS_RSVM) return 0;
+    int64_t m = n / 10;
+    if (m < 100) m = 100;
+    if (m > 1000) m = 1000;
+    return m >= n ? 0 : m;
 }

@@ -10,7 +10,7 @@
 #define NESVM_SOLVER_H
 
 #include "../linalg/linalg.h"
-#include "../model/params_internal.h"
+#include "../params/params_internal.h"
 
 typedef struct nv_binary_problem {
     const nesvm_dataset *X;
@@ -157,5 +157,15 @@ nesvm_status nv_ssvm_train(const nv_binary_problem *pb, const nesvm_params *p,
                            const nv_progress_sink *sink, nv_binary_result *res, nesvm_error *err);
 nesvm_status nv_nssvm_train(const nv_binary_problem *pb, const nesvm_params *p,
                             const nv_progress_sink *sink, nv_binary_result *res, nesvm_error *err);
+
+/* The solver's defaults (this registry's entries) for parameters left to
+ * "auto": bias 1 for nesvm (a free bias) and ssvm/nssvm (a regularized
+ * feature 1, the paper's H_i = y_i [x_i 1]), none for hyperpass and pegasos
+ * (as the paper and LIBLINEAR's default). */
+void nv_params_resolve(nesvm_params *p);
+/* The reduced basis size for n training rows: params basis, or for "auto" the
+ * solver's default (nesvm: 0, the full kernel; ssvm, nssvm: RSVM's 0.1 n
+ * clipped to [100, 1000]; 0 when that reaches n). */
+int64_t nv_params_basis(const nesvm_params *p, int64_t n);
 
 #endif

@@ -21,7 +21,7 @@
  */
 #include "fuzz_common.h"
 
-#include "model/params_internal.h"
+#include "params/params_internal.h"
 
 #define VAL_SIZE 128
 

@@ -4,7 +4,7 @@
 #include "check.h"
 
 #include "kernel/kernel.h"
-#include "model/params_internal.h"
+#include "params/params_internal.h"
 #include "solvers/ssvm.h"
 #include "toy.h"
 

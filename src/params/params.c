@@ -1,7 +1,5 @@
 /* params.c - training parameters, set and read by name. */
 #include "param_table.h"
-#include "../solvers/solver.h"
-#include "../solvers/ssvm.h"
 #include "../kernel/kernel.h"
 
 #include <errno.h>
@@ -250,9 +248,11 @@ static nesvm_status set_row(nesvm_params *p, const nv_param_def *d, const char *
         return NESVM_OK;
     }
     case NV_PT_SOLVER:
-        if (!nv_solver_find(value))
+        if (!nv_param_solver_bit(value)) {
+            char list[96];
             return nv_error(err, NESVM_ERR_ARG, "unknown solver '%s' (available: %s)", value,
-                            nv_solver_names());
+                            nv_param_solver_list(NV_S_ALL, list, sizeof list));
+        }
         snprintf(field, sizeof p->solver, "%s", value);
         return NESVM_OK;
     case NV_PT_WARM:
@@ -414,23 +414,6 @@ nesvm_status nesvm_params_set_class_weight(nesvm_params *p, double label, double
     p->weight[p->n_weights] = weight;
     p->n_weights++;
     return NESVM_OK;
-}
-
-void nv_params_resolve(nesvm_params *p)
-{
-    const nv_solver *s = nv_solver_find(p->solver);
-    if (isnan(p->bias)) p->bias = s ? s->bias : 1.0;
-}
-
-int64_t nv_params_basis(const nesvm_params *p, int64_t n)
-{
-    if (p->basis >= 0) return p->basis;
-    const nv_solver *s = nv_solver_find(p->solver);
-    if (!s || s->kernels != NV_KERNELS_RSVM) return 0;
-    int64_t m = n / 10;
-    if (m < 100) m = 100;
-    if (m > 1000) m = 1000;
-    return m >= n ? 0 : m;
 }
 
 double nv_params_class_weight(const nesvm_params *p, double label)

@@ -59,15 +59,8 @@ struct nesvm_params {
 
 /* Does the model have a bias?  (p->bias resolved: see nv_params_resolve.) */
 static inline int nv_params_bias(const nesvm_params *p) { return p->bias > 0; }
-/* Replace "the solver's default" values by the solver's choice (registry.c):
- * bias 1 for nesvm (a free bias) and ssvm/nssvm (a regularized feature 1, the
- * paper's H_i = y_i [x_i 1]), none for hyperpass and pegasos (as the paper
- * and LIBLINEAR's default). */
-void nv_params_resolve(nesvm_params *p);
-/* The reduced basis size for n training rows: params basis, or for -1 the
- * solver's default (nesvm: 0, the full kernel; ssvm, nssvm: RSVM's 0.1 n
- * clipped to [100, 1000]; 0 when that reaches n). */
-int64_t nv_params_basis(const nesvm_params *p, int64_t n);
+/* The solver's defaults for "auto" values (bias, basis) are the registry's:
+ * nv_params_resolve and nv_params_basis in solvers/solver.h. */
 
 /* C multiplier for a label (1 if not set). */
 double nv_params_class_weight(const nesvm_params *p, double label);
