@@ -135,7 +135,7 @@ int run_training(const char *cmd, train_opts *o, const char *data, const char *m
         free(pred);
     } else {
         nesvm_model *m = NULL;
-        nesvm_stats stats;
+        nesvm_stats stats = NESVM_STATS_INIT;
         nesvm_status tst = nesvm_train_resumable(ds, o->params, init, &o->ck, train_progress, &rs.ps, &m,
                                                  &stats, &err);
         if (tst != NESVM_OK) {

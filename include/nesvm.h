@@ -246,7 +246,19 @@ typedef enum nesvm_exit {
 NESVM_API const char *nesvm_exit_str(nesvm_exit e);
 
 /** What a solver reports at an iteration.  NaN marks a figure it does not know. */
+/*
+ * Growing structs.  nesvm_progress and nesvm_stats only ever gain fields at
+ * their end, and carry their size first, so that a program built against an
+ * older nesvm.h keeps working with a newer library:
+ *   - nesvm_progress is the library's: `size` is sizeof(nesvm_progress) as
+ *     the library knows it; a field F exists when
+ *     offsetof(nesvm_progress, F) < p->size.
+ *   - nesvm_stats is the caller's: set `size` before the call
+ *     (`nesvm_stats st = NESVM_STATS_INIT;`); the library writes the fields
+ *     that fit in it (NESVM_ERR_ARG when it is below the first version's).
+ */
 typedef struct nesvm_progress {
+    size_t size;            /**< sizeof(nesvm_progress) in the library (see above) */
     int submodel;           /**< index of the binary problem being trained */
     int n_submodels;
     int64_t iteration;      /**< 1-based */
@@ -270,6 +282,7 @@ typedef struct nesvm_progress {
                                  0 before the first step and for other solvers) */
     double residual;        /**< ssvm: ||grad f_p||, nssvm: ||G_p||; NaN for other solvers */
     double grad_norm;       /**< ssvm, nssvm: ||grad f|| of the unsmoothed problem; else NaN */
+    /* new fields go here, at the end (see "Growing structs" above) */
 } nesvm_progress;
 
 /** Return non-zero to cancel the training at this iteration boundary. */
@@ -277,6 +290,7 @@ typedef int (*nesvm_progress_fn)(const nesvm_progress *p, void *user);
 
 /** Filled by every training call; totals over binary sub-problems. */
 typedef struct nesvm_stats {
+    size_t size;            /**< set by the caller: sizeof(nesvm_stats) (NESVM_STATS_INIT) */
     int n_submodels;
     int64_t iterations;     /**< total over sub-problems */
     double seconds;         /**< wall time of the whole training */
@@ -298,7 +312,11 @@ typedef struct nesvm_stats {
     int64_t cache_hits;     /**< gs: kernel columns (segments) found in the cache; else 0 */
     int64_t kernel_asked;   /**< gs: kernel values asked for, what a training without the
                                  cache computes (the GS-SVM paper's K2); else 0 */
+    /* new fields go here, at the end (see "Growing structs" above) */
 } nesvm_stats;
+
+/** Initializer of a nesvm_stats: `nesvm_stats st = NESVM_STATS_INIT;`. */
+#define NESVM_STATS_INIT {.size = sizeof(nesvm_stats)}
 
 /* ------------------------------------------------------------------- model */
 
@@ -370,7 +388,8 @@ NESVM_API int nesvm_model_classes(const nesvm_model *m);
 NESVM_API const double *nesvm_model_labels(const nesvm_model *m);
 NESVM_API int32_t nesvm_model_features(const nesvm_model *m);
 NESVM_API int nesvm_model_submodels(const nesvm_model *m);
-/** Solver name ("nesvm", "hyperpass", "pegasos") and multiclass scheme ("ovo"/"ovr"). */
+/** Solver name ("nesvm", "hyperpass", "pegasos", "ssvm", "nssvm" or "gs") and multiclass
+ * scheme ("ovo"/"ovr"). */
 NESVM_API const char *nesvm_model_solver(const nesvm_model *m);
 NESVM_API const char *nesvm_model_multiclass(const nesvm_model *m);
 /**

@@ -1,7 +1,7 @@
 /*
  * kernel.h - kernel functions, kernel blocks and kernel features (not
- * installed), shared by the kernel solvers (NESVM now; the reduced-kernel
- * Newton solvers and GS-SVM later).
+ * installed), shared by the kernel solvers: NESVM (full and reduced kernel),
+ * SSVM/NSSVM (GSVM, RSVM) and GS-SVM (the column cache, kcache.c).
  *
  * Kernels use LIBSVM's numbering and parameter names:
  *   0 linear   K(u,v) = u.v

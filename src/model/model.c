@@ -15,6 +15,7 @@
 #include <cblas.h>
 #include <math.h>
 #include <stdlib.h>
+#include <stddef.h>
 #include <string.h>
 
 int nv_model_first_nonfinite(const nesvm_model *m)
@@ -789,22 +790,43 @@ done:
     return st;
 }
 
+/* The public trainings: the caller's nesvm_stats gets the fields that fit its
+ * size (nesvm.h, "Growing structs"). */
+static nesvm_status train_public(const nesvm_dataset *ds, const nesvm_params *params, const nesvm_model *init,
+                                 const nesvm_checkpoint_options *ck, nesvm_progress_fn progress, void *user,
+                                 nesvm_model **out, nesvm_stats *stats, nesvm_error *err)
+{
+    if (!ds || !out) return nv_error(err, NESVM_ERR_ARG, "dataset and out must not be NULL");
+    *out = NULL;
+    /* the first version's fields end with kernel_asked */
+    const size_t v1 = offsetof(nesvm_stats, kernel_asked) + sizeof(int64_t);
+    if (stats && stats->size < v1)
+        return nv_error(err, NESVM_ERR_ARG,
+                        "nesvm_stats.size is %zu: set it to sizeof(nesvm_stats) (NESVM_STATS_INIT)",
+                        stats->size);
+    nesvm_stats full;
+    nesvm_status st = nv_train_rows(ds, NULL, ds->n, params, init, ck, progress, user, out,
+                                    stats ? &full : NULL, err);
+    if (stats) {
+        const size_t want = stats->size;
+        full.size = want;
+        memcpy(stats, &full, want < sizeof full ? want : sizeof full);
+    }
+    return st;
+}
+
 nesvm_status nesvm_train(const nesvm_dataset *ds, const nesvm_params *params,
                          nesvm_progress_fn progress, void *user, nesvm_model **out,
                          nesvm_stats *stats, nesvm_error *err)
 {
-    if (!ds || !out) return nv_error(err, NESVM_ERR_ARG, "dataset and out must not be NULL");
-    *out = NULL;
-    return nv_train_rows(ds, NULL, ds->n, params, NULL, NULL, progress, user, out, stats, err);
+    return train_public(ds, params, NULL, NULL, progress, user, out, stats, err);
 }
 
 nesvm_status nesvm_train_warm(const nesvm_dataset *ds, const nesvm_params *params,
                               const nesvm_model *init, nesvm_progress_fn progress, void *user,
                               nesvm_model **out, nesvm_stats *stats, nesvm_error *err)
 {
-    if (!ds || !out) return nv_error(err, NESVM_ERR_ARG, "dataset and out must not be NULL");
-    *out = NULL;
-    return nv_train_rows(ds, NULL, ds->n, params, init, NULL, progress, user, out, stats, err);
+    return train_public(ds, params, init, NULL, progress, user, out, stats, err);
 }
 
 nesvm_status nesvm_train_resumable(const nesvm_dataset *ds, const nesvm_params *params,
@@ -812,9 +834,7 @@ nesvm_status nesvm_train_resumable(const nesvm_dataset *ds, const nesvm_params *
                                    nesvm_progress_fn progress, void *user, nesvm_model **out,
                                    nesvm_stats *stats, nesvm_error *err)
 {
-    if (!ds || !out) return nv_error(err, NESVM_ERR_ARG, "dataset and out must not be NULL");
-    *out = NULL;
-    return nv_train_rows(ds, NULL, ds->n, params, init, ck, progress, user, out, stats, err);
+    return train_public(ds, params, init, ck, progress, user, out, stats, err);
 }
 
 /* Decision values of a kernel model: dec[i * nsub + s] = sum_k beta_sk

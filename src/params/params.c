@@ -33,6 +33,7 @@ static const char *const merit_words[] = {"smooth", "f", NULL};
 
 /* The order is the model files' (and the checkpoints' hash's): append new
  * rows at the end. */
+/* clang-format off */
 static const nv_param_def table[] = {
     {"solver", NV_PT_SOLVER, F(solver), "nesvm", 0, 0, 0, 0, NULL, "nesvm, hyperpass, pegasos, ssvm, nssvm or gs",
      NV_S_ALL, 0, "solver", "NAME", "the solver: NESVM, Hyperpass, Pegasos, SSVM, NSSVM or GS-SVM"},
@@ -127,6 +128,7 @@ static const nv_param_def table[] = {
     {"cache_size", NV_PT_REAL, F(cache_size), "100", 0, INFINITY, 0, 0, NULL,
      "megabytes >= 0 (0 = no cache)", NV_S_GS, 0, "m cache_size", "MB", "kernel column cache; 0 = none"},
 };
+/* clang-format on */
 
 #undef F
 #undef RANGE

@@ -129,6 +129,7 @@ nesvm_status nv_gs_train(const nv_gs_problem *gp, const nesvm_params *prm, const
         if (sink && (sink->fn || sink->ckpt)) {
             nesvm_progress pg;
             memset(&pg, 0, sizeof pg);
+            pg.size = sizeof pg;
             pg.submodel = sink->submodel;
             pg.n_submodels = sink->n_submodels;
             pg.iteration = m;

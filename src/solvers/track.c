@@ -95,7 +95,7 @@ int nv_track_iterate(nv_track *t, const nv_obj_eval *e, const double *w, double 
     if (gap < 0) gap = 0;
     const nv_progress_sink *sink = t->sink;
     if (sink && (sink->fn || sink->ckpt)) {
-        nesvm_progress pg = {sink->submodel, sink->n_submodels, t->iter, nv_now() - t->t0,
+        nesvm_progress pg = {sizeof(nesvm_progress), sink->submodel, sink->n_submodels, t->iter, nv_now() - t->t0,
                              e->P, t->best_p, e->Fmu, t->best_d, gap, info->mu,
                              info->lipschitz, e->nsv, e->nbound, info->step, info->inner,
                              info->n_active, info->n_changed, info->scheme,

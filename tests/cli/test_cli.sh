@@ -336,6 +336,13 @@ else
     not_ok "docs/parameters.md" "differs from 'nesvm params --markdown': regenerate it"
 fi
 
+# docs/nesvm.1 is what the program's help and table give
+if /usr/bin/python3 "$SRC/scripts/make_man.py" "$BIN" "$T/nesvm.1" && cmp -s "$T/nesvm.1" "$SRC/docs/nesvm.1"; then
+    ok "docs/nesvm.1 is current (scripts/make_man.py)"
+else
+    not_ok "docs/nesvm.1" "differs from 'scripts/make_man.py $BIN': regenerate it"
+fi
+
 # ============================================================ bad models
 M=models
 mkdir -p "$M"

@@ -65,6 +65,8 @@ static void *run_job(void *arg)
 
 static int cancel_at_5(const nesvm_progress *p, void *user)
 {
+    /* the library's nesvm_progress says its size (nesvm.h, "Growing structs") */
+    if (p->size != sizeof(nesvm_progress)) return 1;
     (*(int *)user)++;
     return p->iteration >= 5;
 }
@@ -131,12 +133,38 @@ int main(void)
     }
 
     /* CSR and dense storage train the same problem to the same objective */
-    nesvm_stats s1, s2;
+    nesvm_stats s1 = NESVM_STATS_INIT, s2 = NESVM_STATS_INIT;
     nesvm_model *m1 = train(csr, "1", &s1), *m2 = train(dense, "1", &s2);
     CHECK(m1 && m2);
     CHECK_REL(s1.primal, s2.primal, 1e-5);
     CHECK(s1.gap <= 1e-5 && s1.exit_reason == NESVM_EXIT_CONVERGED && s1.iterations > 0);
     CHECK(s1.lower_bound <= s2.primal + 1e-9 && s2.lower_bound <= s1.primal + 1e-9);
+
+    /* growing structs: a caller's nesvm_stats gets what fits its size; a bigger
+     * one (a newer header) keeps its tail; no size is refused */
+    {
+        struct {
+            nesvm_stats st;
+            unsigned char tail[16];
+        } big;
+        memset(&big, 0xAB, sizeof big);
+        big.st.size = sizeof big;
+        nesvm_model *mb = train(csr, "1", &big.st);
+        CHECK(mb && big.st.size == sizeof big && big.st.primal == s1.primal &&
+              big.st.iterations == s1.iterations);
+        int untouched = 1;
+        for (size_t k = 0; k < sizeof big.tail; k++) untouched &= big.tail[k] == 0xAB;
+        CHECK_MSG(untouched, "the library wrote past sizeof(nesvm_stats)");
+        nesvm_model_destroy(mb);
+        nesvm_stats none;
+        memset(&none, 0, sizeof none);
+        nesvm_params *pp;
+        nesvm_params_create(&pp, NULL);
+        nesvm_model *mn = NULL;
+        CHECK(nesvm_train(csr, pp, NULL, NULL, &mn, &none, &err) == NESVM_ERR_ARG && mn == NULL);
+        CHECK_CONTAINS(err.message, "nesvm_stats.size is 0");
+        nesvm_params_destroy(pp);
+    }
 
     /* determinism: same threads -> bit-identical; two threads concurrently == serial */
     nesvm_model *m3 = train(csr, "1", NULL);
@@ -169,7 +197,7 @@ int main(void)
         CHECK(last[1] == 0);
         nesvm_model_destroy(m);
         /* limits */
-        nesvm_stats st;
+        nesvm_stats st = NESVM_STATS_INIT;
         nesvm_params_set(p, "max_iter", "7", NULL);
         CHECK(nesvm_train(csr, p, NULL, NULL, &m, &st, &err) == NESVM_OK);
         CHECK(st.iterations == 7 && st.exit_reason == NESVM_EXIT_MAX_ITER);
@@ -233,7 +261,7 @@ int main(void)
         nesvm_params_create(&p, NULL);
         nesvm_params_set(p, "eps", "1e-6", NULL);
         nesvm_model *a = NULL, *cold = NULL, *warm = NULL;
-        nesvm_stats sa, sc, sw;
+        nesvm_stats sa = NESVM_STATS_INIT, sc = NESVM_STATS_INIT, sw = NESVM_STATS_INIT;
         CHECK(nesvm_train(csr, p, NULL, NULL, &a, &sa, &err) == NESVM_OK);
         nesvm_params_set(p, "c", "1.3", NULL);
         CHECK(nesvm_train(csr, p, NULL, NULL, &cold, &sc, &err) == NESVM_OK);
@@ -260,7 +288,7 @@ int main(void)
         for (int ovr = 0; ovr < 2; ovr++) {
             nesvm_params_set(p, "multiclass", ovr ? "ovr" : "ovo", NULL);
             nesvm_model *m3 = NULL, *m3w = NULL, *m3c = NULL;
-            nesvm_stats s3, s3w, s3c;
+            nesvm_stats s3 = NESVM_STATS_INIT, s3w = NESVM_STATS_INIT, s3c = NESVM_STATS_INIT;
             CHECK(nesvm_train(d3, p, NULL, NULL, &m3, &s3, &err) == NESVM_OK);
             CHECK(m3 && m3->labels[0] != y3r[0]); /* the class orders differ */
             CHECK(nesvm_train(d3r, p, NULL, NULL, &m3c, &s3c, &err) == NESVM_OK);
@@ -311,7 +339,7 @@ int main(void)
                     }
                     final_watch fw = {t == 2 ? 0.0 : 0.05, INFINITY, -1, 0}; /* LS: mu = 0 */
                     nesvm_model *m = NULL;
-                    nesvm_stats s;
+                    nesvm_stats s = NESVM_STATS_INIT;
                     CHECK(nesvm_train(csr, p, watch_final, &fw, &m, &s, &err) == NESVM_OK);
                     CHECK_MSG(s.exit_reason == NESVM_EXIT_CONVERGED, "type %s method %d hom %d: %s",
                               types[t], method, hom, nesvm_exit_str(s.exit_reason));

@@ -18,7 +18,7 @@ typedef struct counter {
 
 static int count_cb(const nesvm_progress *p, void *user)
 {
-    (void)p;
+    CHECK_MSG(p->size == sizeof(nesvm_progress), "progress size %zu", p->size);
     counter *c = user;
     c->calls++;
     return c->stop_at > 0 && c->calls >= c->stop_at;
@@ -61,7 +61,7 @@ static void run_case(const char *name, const nesvm_dataset *ds, const char *cons
     /* uninterrupted */
     counter c0 = {0, 0};
     nesvm_model *ma = NULL, *mb = NULL;
-    nesvm_stats sa, sb;
+    nesvm_stats sa = NESVM_STATS_INIT, sb = NESVM_STATS_INIT;
     CHECK_MSG(nesvm_train_resumable(ds, p, NULL, NULL, count_cb, &c0, &ma, &sa, &err) == NESVM_OK, "%s: %s", name,
               err.message);
     if (!ma) {

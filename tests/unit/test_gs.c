@@ -17,6 +17,7 @@ typedef struct {
 static int on_step(const nesvm_progress *pg, void *user)
 {
     steps *s = user;
+    CHECK_MSG(pg->size == sizeof(nesvm_progress), "progress size %zu", pg->size);
     if (s->n < 8192) s->loss[s->n++] = pg->primal;
     return 0;
 }
@@ -77,7 +78,7 @@ static void test_loss_and_stop(void)
     make_toy(&t, 200, 3, 0, 0, 71);
     const double gamma = 0.8;
     const char *kv[] = {"kernel", "rbf", "gamma", "0.8", NULL};
-    nesvm_stats st;
+    nesvm_stats st = NESVM_STATS_INIT;
     steps rec;
     nesvm_model *m = train_gs(t.ds, kv, &st, &rec);
     CHECK(st.exit_reason == NESVM_EXIT_CONVERGED);
@@ -142,7 +143,7 @@ static void test_separable(void)
     nesvm_dataset *ds;
     nesvm_dataset_wrap_dense(2, 2, X, y, &ds, NULL);
     const char *kv[] = {"kernel", "rbf", "gamma", "2", NULL};
-    nesvm_stats st;
+    nesvm_stats st = NESVM_STATS_INIT;
     nesvm_model *m = train_gs(ds, kv, &st, NULL);
     double k12 = rbf(X, X + 2, 2, 2);
     CHECK(st.primal >= -1 / (1 - k12) - 1e-12);
@@ -305,7 +306,7 @@ static void test_cache(void)
     nesvm_dataset_wrap_dense(n, 2, X, y, &ds, NULL);
     const char *on[] = {"kernel", "rbf", "gamma", "1", NULL};
     const char *off[] = {"kernel", "rbf", "gamma", "1", "cache_size", "0", NULL};
-    nesvm_stats s1, s2;
+    nesvm_stats s1 = NESVM_STATS_INIT, s2 = NESVM_STATS_INIT;
     nesvm_model *m1 = train_gs(ds, on, &s1, NULL), *m2 = train_gs(ds, off, &s2, NULL);
     CHECK(s1.cache_hits > 0 && s2.cache_hits == 0);
     CHECK(s1.kernel_columns + s1.cache_hits == s2.kernel_columns);
@@ -337,7 +338,7 @@ static void test_bias(void)
     toy t;
     make_toy(&t, 120, 3, 0, 0, 17);
     const char *kv[] = {"kernel", "rbf", "gamma", "0.5", "bias", "2", NULL};
-    nesvm_stats st;
+    nesvm_stats st = NESVM_STATS_INIT;
     nesvm_model *m = train_gs(t.ds, kv, &st, NULL);
     const double *c;
     int64_t nb;
@@ -373,7 +374,7 @@ static void test_linear(void)
         make_toy(&t, 150, 5, 1, csr, 23);
         const char *kl[] = {"bias", "1", NULL};
         const char *kp[] = {"kernel", "poly", "gamma", "1", "coef0", "0", "degree", "1", "bias", "1", NULL};
-        nesvm_stats sl, sp;
+        nesvm_stats sl = NESVM_STATS_INIT, sp = NESVM_STATS_INIT;
         nesvm_model *ml = train_gs(t.ds, kl, &sl, NULL), *mp = train_gs(t.ds, kp, &sp, NULL);
         CHECK(nesvm_model_basis(ml) == NULL);
         CHECK(sl.kernel_columns == sp.kernel_columns && sl.kernel_columns > 0);

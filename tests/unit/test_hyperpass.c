@@ -269,7 +269,7 @@ static void test_certificate_and_shrinking(void)
         const int sparse = kind == 2;
         make_toy(&t, sparse ? 4000 : 1500, sparse ? 60 : 20, sparse, kind > 0, 3 + (uint64_t)sparse);
         /* reference: NESVM without a bias, to 1e-11 */
-        nesvm_stats sr, s1, s0;
+        nesvm_stats sr = NESVM_STATS_INIT, s1 = NESVM_STATS_INIT, s0 = NESVM_STATS_INIT;
         const char *ref[] = {"bias", "0", "c", "0.5", "eps", "1e-11", NULL};
         nesvm_model *mr = train(t.ds, ref, &sr);
         const char *on[] = {"solver", "hyperpass", "c", "0.5", "eps", "1e-4", "shrinking", "1", NULL};
@@ -323,7 +323,7 @@ static void test_certificate_and_shrinking(void)
         printf("kind %d: gaps %.3g / %.3g, %lld / %lld iterations, %.1f / %.1f products per row (shrinking on / off)\n", kind, s1.gap, s0.gap,
                (long long)s1.iterations, (long long)s0.iterations, (double)s1.dots / t.n, (double)s0.dots / t.n);
         /* Pegasos's warm start reaches the same optimum */
-        nesvm_stats sw;
+        nesvm_stats sw = NESVM_STATS_INIT;
         const char *warm[] = {"solver", "hyperpass", "c", "0.5", "eps", "1e-4", "warm_start", "pegasos:5", NULL};
         nesvm_model *mw = train(t.ds, warm, &sw);
         CHECK(sw.lower_bound <= sr.primal * (1 + 1e-13) && sw.gap <= 1e-4);
@@ -352,7 +352,7 @@ static void test_bias_feature(void)
         ta.y[i] = t.y[i];
     }
     nesvm_dataset_wrap_dense(ta.n, ta.d, ta.X, ta.y, &ta.ds, NULL);
-    nesvm_stats s1, s2;
+    nesvm_stats s1 = NESVM_STATS_INIT, s2 = NESVM_STATS_INIT;
     const char *b2[] = {"solver", "hyperpass", "c", "1", "eps", "1e-9", "bias", "2", NULL};
     const char *nb[] = {"solver", "hyperpass", "c", "1", "eps", "1e-9", NULL};
     nesvm_model *m1 = train(t.ds, b2, &s1), *m2 = train(ta.ds, nb, &s2);
@@ -383,7 +383,7 @@ static void test_pegasos(void)
     const double lambda = 0.002;
     double R = 0;
     for (int64_t i = 0; i < t.n; i++) R = fmax(R, sqrt(nv_dot(t.X + i * t.d, t.X + i * t.d, t.d)));
-    nesvm_stats sr, sp;
+    nesvm_stats sr = NESVM_STATS_INIT, sp = NESVM_STATS_INIT;
     const char *ref[] = {"bias", "0", "lambda", "0.002", "eps", "1e-10", NULL};
     nesvm_model *mr = train(t.ds, ref, &sr);
     double fstar = sr.primal * lambda, eps = 1e-2 * fstar, G = (sqrt(lambda) + R) * (sqrt(lambda) + R);
@@ -462,7 +462,7 @@ static void test_multiclass(void)
     const char *const solvers[2] = {"hyperpass", "pegasos"};
     for (int sv = 0; sv < 2; sv++)
         for (int ovr = 0; ovr < 2; ovr++) {
-            nesvm_stats st;
+            nesvm_stats st = NESVM_STATS_INIT;
             const char *eps = sv ? "1e-2" : "1e-3";
             const char *kv[] = {"solver", solvers[sv], "multiclass", ovr ? "ovr" : "ovo", "c", "1", "bias", "1",
                                 "eps", eps, NULL};

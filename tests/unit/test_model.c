@@ -100,7 +100,7 @@ int main(void)
                                       "problem ls_svm_squared_l2\n"};
             nesvm_params_set(p, "svm_type", types[k - 2], NULL);
             nesvm_model *m = NULL, *m2 = NULL;
-            nesvm_stats stats;
+            nesvm_stats stats = NESVM_STATS_INIT;
             CHECK(nesvm_train(ds, p, NULL, NULL, &m, &stats, &err) == NESVM_OK);
             int want = k == 2 ? 1 : (ovr ? k : k * (k - 1) / 2);
             CHECK(nesvm_model_submodels(m) == want && stats.n_submodels == want);
@@ -248,7 +248,7 @@ int main(void)
              * one-vs-one sub-problem's (80 rows: 25.6 kB): one matrix per
              * sub-problem, stored for ovo and on the fly for ovr (120 rows);
              * the same problems, hence the same labels */
-            nesvm_stats s1, s2;
+            nesvm_stats s1 = NESVM_STATS_INIT, s2 = NESVM_STATS_INIT;
             nesvm_model *m3 = NULL, *m4 = NULL;
             CHECK(nesvm_train(ds, p, NULL, NULL, &m3, &s1, &err) == NESVM_OK);
             nesvm_params_set(p, "kernel_memory", "0.04", NULL);

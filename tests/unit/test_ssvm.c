@@ -258,7 +258,7 @@ static void test_schemes_same_z(void)
                 for (int k = 0; k < 5; k++) {
                     const char *kv[] = {"solver", solver ? "nssvm" : "ssvm", "smooth_p", ps[a], "scheme",
                                         schemes[k], "c", "3", "eps", "1e-13", NULL};
-                    nesvm_stats st;
+                    nesvm_stats st = NESVM_STATS_INIT;
                     rec r;
                     nesvm_model *m = train_rec(t.ds, kv, &st, &r);
                     if (!m) continue;
@@ -301,7 +301,7 @@ static void test_error_bounds(void)
     make_toy(&t, 200, 6, 0, 0, 9);
     const double C = 2;
     const char *kv0[] = {"solver", "nssvm", "c", "2", "eps", "1e-14", NULL};
-    nesvm_stats st;
+    nesvm_stats st = NESVM_STATS_INIT;
     nesvm_model *ref = train(t.ds, kv0, &st);
     double fstar = sq_primal(&t, ref, C);
     const double *ws;
@@ -348,7 +348,7 @@ static void test_multiclass(void)
     nesvm_dataset_wrap_dense(n, d, X, y, &ds, NULL);
     nesvm_dataset_wrap_dense(n, d, X, yb, &dsb, NULL);
     const char *kv[] = {"solver", "nssvm", "multiclass", "ovr", "eps", "1e-12", NULL};
-    nesvm_stats st;
+    nesvm_stats st = NESVM_STATS_INIT;
     nesvm_model *m = train(ds, kv, &st), *mb = train(dsb, kv, &st);
     CHECK(nesvm_model_submodels(m) == 3);
     const double *w, *wb;
@@ -392,7 +392,7 @@ static void test_kernel_forms(void)
     for (int a = 0; a < 3; a++) {
         const char *kv[] = {"solver", "nssvm", "kernel", "rbf", "gamma", "0.7", "basis", bases[a],
                             "basis_select", select[a], "c", "5", "eps", "1e-12", NULL};
-        nesvm_stats st;
+        nesvm_stats st = NESVM_STATS_INIT;
         nesvm_model *m = train(t.ds, kv, &st);
         const nesvm_dataset *B = nesvm_model_basis(m);
         int64_t nb = nesvm_dataset_rows(B);
