@@ -95,7 +95,7 @@ void nv_kfeat_free(nv_kfeat *f);
 
 /*
  * The kernel matrix of n training rows as an operator, for the solvers that
- * work on the expansion coefficients beta directly (nesvm_kernel.c):
+ * work on the expansion coefficients beta directly (expansion.c):
  *   stored   when n^2 floats fit mem_mb, K is computed once (its lower
  *            triangle in row blocks, dgemm for dense data) and kept in
  *            single precision; products then read it;

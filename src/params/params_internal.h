@@ -45,7 +45,7 @@ struct nesvm_params {
                           * default (nv_params_basis) */
     int basis_select;    /* NV_BASIS_RANDOM, NV_BASIS_GREEDY (kernel/kernel.h) */
     double smooth_p;     /* ssvm, nssvm: the smoothing parameter p */
-    int scheme;          /* ssvm, nssvm: NV_SCHEME_* (solvers/ssvm.h) */
+    int scheme;          /* ssvm, nssvm: NV_SCHEME_* (solvers/newton/ssvm.h) */
     double tau;          /* ssvm, nssvm: Newton weights below tau are pruned */
     int merit;           /* ssvm, nssvm: NV_MERIT_* (line-search function) */
     double cap;          /* gs: alpha_i <= cap C_i-weight (soft margin); 0 = none */

@@ -116,7 +116,7 @@ nesvm_status nv_nesvm_newton_train(const nv_binary_problem *pb, const nesvm_para
 nesvm_status nv_nesvm_linear_train(const nv_binary_problem *pb, const nesvm_params *p,
                                    const nv_progress_sink *sink, nv_binary_result *res,
                                    nesvm_error *err);
-/* The three models on a full kernel's expansion (nesvm_kernel.c): C-SVM and
+/* The three models on a full kernel's expansion (expansion.c): C-SVM and
  * LS-SVM by Newton or Nesterov in the K metric, LP-SVM by Newton in the
  * Euclidean metric (not Nesterov); res->w gets the n expansion
  * coefficients. */

@@ -7,7 +7,7 @@
 #ifndef NESVM_TRACK_H
 #define NESVM_TRACK_H
 
-#include "objective.h"
+#include "nesvm/objective.h"
 
 typedef struct nv_track {
     const nesvm_params *prm;

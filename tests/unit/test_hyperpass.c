@@ -2,8 +2,8 @@
 #include "check.h"
 
 #include "core/internal.h"
-#include "solvers/hpqp.h"
-#include "solvers/hyperpass.h"
+#include "solvers/hyperpass/hpqp.h"
+#include "solvers/hyperpass/hyperpass.h"
 #include "toy.h"
 
 #include <stdlib.h>

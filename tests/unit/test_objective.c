@@ -2,7 +2,7 @@
  * value against a direct evaluation, gradient (finite differences), smoothing
  * bounds (Theorem 1), exact line search against a dense scan, Lipschitz
  * bounds, weak duality; the solver on a closed form. */
-#include "../../src/solvers/objective.h"
+#include "../../src/solvers/nesvm/objective.h"
 #include "check.h"
 
 #include <stdlib.h>

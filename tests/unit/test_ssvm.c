@@ -5,7 +5,7 @@
 
 #include "kernel/kernel.h"
 #include "params/params_internal.h"
-#include "solvers/ssvm.h"
+#include "solvers/newton/ssvm.h"
 #include "toy.h"
 
 #define PI2 9.8696044010893586

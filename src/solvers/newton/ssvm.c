@@ -17,7 +17,7 @@
  * Armijo search that finds no decrease in floating point (exit "stalled").
  */
 #include "ssvm.h"
-#include "track.h"
+#include "../track.h"
 
 #include <cblas.h>
 #include <lapacke.h>

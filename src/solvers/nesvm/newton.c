@@ -1,9 +1,9 @@
 /*
- * nesvm_newton.c - the default inner method of NESVM (method "newton"):
+ * newton.c - the default inner method of NESVM (method "newton"):
  * truncated Newton with an exact line search on the smoothed objective F
  * of C-SVM, LP-SVM or LS-SVM (objective.h).
  *
- * Same problem, smoothing, continuation and certificate as nesvm_linear.c;
+ * Same problem, smoothing, continuation and certificate as nesterov.c;
  * only the minimizer of F_mu for a given mu differs.  Why: Nesterov's steps
  * need about sqrt(L) iterations per digit with L = 1 + lambda_max/mu, and on
  * real data lambda_max(X^T X) is huge (Fashion-MNIST: 6.6e6), while the
@@ -20,42 +20,31 @@
  *      the hinge's smoothing zone, l'' = 1/(mu s_i); every row for LS-SVM,
  *      l'' = 2).  R'' = I for the L2 norm; for LP-SVM's smoothed L1 norm
  *      R''_jj = 1/nu inside Huber's zone |w_j| < nu and 0 outside, where the
- *      damping LP_DAMP/nu keeps H definite (the line search is exact, so
+ *      damping NV_NESVM_LP_DAMP/nu keeps H definite (the line search is exact, so
  *      the damping only shapes the direction),
- *      Jacobi preconditioner, stopped at relative residual CG_TOL or after
- *      about CG_PASSES passes over the data's worth of zone rows;
+ *      Jacobi preconditioner, stopped at relative residual NV_NESVM_CG_TOL or after
+ *      about NV_NESVM_CG_PASSES passes over the data's worth of zone rows;
  *   3. margins of the direction X p_w + p_b (one X*w);
  *   4. exact line search: phi(t) = F_mu(w + t p) is a convex piecewise
  *      quadratic whose derivative needs only the margins, so its minimizer is
  *      found by safeguarded Newton steps on phi' at O(n) each, with no pass
  *      over the data;
  *   5. margins are updated as m += t X p (recomputed exactly every
- *      REFRESH iterations and at each change of mu).
+ *      NV_NESVM_REFRESH iterations and at each change of mu).
  * Cost per iteration: about 1 + (n_sv / n) + CG work passes over X.
  * H is positive definite (delta > 0 keeps the bias direction definite when the
  * zone is empty), so p is a descent direction and F decreases monotonically.
  * LS-SVM's F is quadratic: with CG run to its tolerance each step is a
  * Newton step on the exact Hessian and a few iterations solve the problem.
  */
-#include "track.h"
+#include "../track.h"
+#include "tuning.h"
 
 #include <cblas.h>
 #include <lapacke.h>
 #include <math.h>
 #include <string.h>
 
-#define CG_TOL 0.1     /* relative residual at which CG stops */
-#define CG_PASSES 4.0  /* CG may touch at most this many n rows per Newton step */
-#define CG_MIN 2       /* ... but at least this many iterations */
-#define CG_MAX 250
-#define CG_CAP_MIN 8   /* the adaptive cap never goes below this */
-#define REFRESH 25     /* exact margins every REFRESH iterations */
-#define MU0 0.1        /* automatic continuation starts here ... */
-#define MU_MIN_FACTOR 0.2 /* ... and shrinks mu by at most this factor per stage */
-#define NU0 0.1        /* LP-SVM: first L1 smoothing width */
-#define DIRECT_MEM 1073741824.0 /* bytes the direct Newton step may use */
-#define DIRECT_RATIO 8.0  /* a BLAS-3 flop is worth this many CG flops */
-#define LP_DAMP 1e-3   /* LP-SVM: curvature LP_DAMP/nu for weights outside Huber's zone */
 
 typedef struct newton_ws {
     nv_obj *obj;
@@ -157,7 +146,7 @@ static void build_zone(newton_ws *ws, const double *w, double mu, double nu)
     nv_col_sq(pb->X, ws->zrows, nz, ws->zom, ws->diag);
     if (ws->rdiag) {
         for (int32_t j = 0; j < d; j++) {
-            ws->rdiag[j] = (fabs(w[j]) < nu ? 1.0 : LP_DAMP) / nu;
+            ws->rdiag[j] = (fabs(w[j]) < nu ? 1.0 : NV_NESVM_LP_DAMP) / nu;
             ws->diag[j] += ws->rdiag[j];
         }
     } else {
@@ -289,7 +278,7 @@ static int direct_step(newton_ws *ws, const double *g)
 
 /* Is the direct step affordable and cheaper than conjugate gradients (kernel
  * features only, see below)?  Work
- * buffers within DIRECT_MEM, and its BLAS-3 flops below DIRECT_RATIO times
+ * buffers within NV_NESVM_DIRECT_MEM, and its BLAS-3 flops below NV_NESVM_DIRECT_RATIO times
  * the flops of the CG iterations it replaces (counted on the non-zero
  * values, so that CSR and dense storage of the same data decide alike). */
 static int want_direct(const newton_ws *ws, int64_t cg_cap)
@@ -301,10 +290,10 @@ static int want_direct(const newton_ws *ws, int64_t cg_cap)
     double nz = (double)ws->nz, d = (double)ws->d;
     double m = nz < d ? nz : d;
     double mem = (2.0 * nz * d + m * m) * 8.0;
-    if (mem > DIRECT_MEM) return 0;
+    if (mem > NV_NESVM_DIRECT_MEM) return 0;
     double direct = nz * d * m + m * m * m / 3.0;
     double cg = 2.0 * nz * ws->row_nnz * (double)cg_cap;
-    return direct <= DIRECT_RATIO * cg;
+    return direct <= NV_NESVM_DIRECT_RATIO * cg;
 }
 
 /* Mean number of non-zero values per row of the problem. */
@@ -331,9 +320,9 @@ static int64_t pcg(newton_ws *ws, const double *g, int64_t n, int64_t cap)
     /* the pass budget protects against solving a model that holds only
      * nearby; LS-SVM's quadratic model is exact, so there only cap applies */
     int64_t maxit = ws->nz > 0 && nv_obj_hinge(ws->obj)
-                        ? (int64_t)(CG_PASSES * (double)n / (double)ws->nz) : cap;
+                        ? (int64_t)(NV_NESVM_CG_PASSES * (double)n / (double)ws->nz) : cap;
     if (maxit > cap) maxit = cap;
-    if (maxit < CG_MIN) maxit = CG_MIN;
+    if (maxit < NV_NESVM_CG_MIN) maxit = NV_NESVM_CG_MIN;
     double g0 = sqrt(dotd(ws, g, g));
     for (int32_t j = 0; j < D; j++) {
         ws->x[j] = 0;
@@ -354,7 +343,7 @@ static int64_t pcg(newton_ws *ws, const double *g, int64_t n, int64_t cap)
             ws->x[j] += al * ws->p[j];
             ws->r[j] -= al * ws->hp[j];
         }
-        if (sqrt(dotd(ws, ws->r, ws->r)) <= CG_TOL * g0) break;
+        if (sqrt(dotd(ws, ws->r, ws->r)) <= NV_NESVM_CG_TOL * g0) break;
         for (int32_t j = 0; j < D; j++) ws->z[j] = ws->r[j] / ws->diag[j];
         double rz2 = dotd(ws, ws->r, ws->z);
         double be = rz2 / rz;
@@ -412,7 +401,7 @@ nesvm_status nv_nesvm_newton_train(const nv_binary_problem *pb, const nesvm_para
         goto out;
     }
     nv_sched sc;
-    nv_sched_init(&sc, prm, prm->svm_type, MU0, NU0, MU_MIN_FACTOR);
+    nv_sched_init(&sc, prm, prm->svm_type, NV_NESVM_MU0, NV_NESVM_NU0, NV_NESVM_MU_MIN_FACTOR);
     nv_track tr;
     double b = nv_track_start(&tr, pb, prm, sink, w, wbest, t0);
     nv_track_new_stage(&tr);
@@ -423,7 +412,7 @@ nesvm_status nv_nesvm_newton_train(const nv_binary_problem *pb, const nesvm_para
     ws.mu = sc.mu;
     ws.nu = sc.nu;
     if (bias) b = nv_obj_best_bias(&obj, ws.mp, ws.mu, ws.nu, b);
-    int64_t since_refresh = 0, cg_its = 0, cg_cap = CG_MAX;
+    int64_t since_refresh = 0, cg_its = 0, cg_cap = NV_NESVM_CG_MAX;
     double step = NAN;
     int stalls = 0;
     double f_before = NAN;
@@ -468,13 +457,13 @@ nesvm_status nv_nesvm_newton_train(const nv_binary_problem *pb, const nesvm_para
         /* a short step means the quadratic model holds only nearby (the zone
          * changes along p): solve the next system less exactly */
         if (step < 0.1)
-            cg_cap = cg_cap / 2 > CG_CAP_MIN ? cg_cap / 2 : CG_CAP_MIN;
+            cg_cap = cg_cap / 2 > NV_NESVM_CG_CAP_MIN ? cg_cap / 2 : NV_NESVM_CG_CAP_MIN;
         else if (step > 0.5)
-            cg_cap = 2 * cg_cap < CG_MAX ? 2 * cg_cap : CG_MAX;
+            cg_cap = 2 * cg_cap < NV_NESVM_CG_MAX ? 2 * cg_cap : NV_NESVM_CG_MAX;
         if (step > 0) {
             for (int32_t j = 0; j < d; j++) w[j] += step * ws.x[j];
             if (bias) b += step * ws.x[d];
-            if (++since_refresh >= REFRESH) {
+            if (++since_refresh >= NV_NESVM_REFRESH) {
                 nv_obj_margins(&obj, w, b);
                 since_refresh = 0;
             } else {

@@ -49,7 +49,7 @@
  */
 #include "hyperpass.h"
 #include "hpqp.h"
-#include "track.h"
+#include "../track.h"
 
 #include <math.h>
 #include <string.h>

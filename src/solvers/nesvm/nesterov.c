@@ -1,7 +1,7 @@
 /*
- * nesvm_linear.c - NESVM (Nesterov's method on the smoothed primal) for the
+ * nesterov.c - NESVM (Nesterov's method on the smoothed primal) for the
  * linear C-SVM, LP-SVM and LS-SVM with a free bias, and the entry point of
- * the "nesvm" solver (method newton is in nesvm_newton.c).
+ * the "nesvm" solver (method newton is in newton.c).
  *
  * Problems (objective.h; written to model files as c_svm_hinge_l2,
  * lp_svm_hinge_l1, ls_svm_squared_l2), e.g. for C-SVM
@@ -38,7 +38,7 @@
  * Cost per iteration: one X*w and one X^T*a (rows with u_i = 0 skipped) plus
  * O(n + d).  Memory: 3n + 7d doubles, plus 2 T d for T > 1 threads.
  */
-#include "track.h"
+#include "../track.h"
 
 #include <math.h>
 #include <string.h>

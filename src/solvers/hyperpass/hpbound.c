@@ -5,7 +5,7 @@
  * solver calls the other's file for it.  Also the heap that keeps the samples
  * nearest the margin (L_A), which Hyperpass's iterations use too.
  */
-#include "hinge.h"
+#include "../hinge.h"
 #include "hpqp.h"
 
 #include <math.h>

@@ -18,8 +18,8 @@
  * L decreases by -h at every step.  Cost: one kernel column (n values) and
  * O(n) work per selected sample, O(n_sv n) in all.
  */
-#include "solver.h"
-#include "../kernel/kernel.h"
+#include "../solver.h"
+#include "../../kernel/kernel.h"
 
 #include <math.h>
 #include <string.h>

@@ -21,7 +21,7 @@
  * the time limit, and returns the pass with the smallest P.
  */
 #include "hyperpass.h"
-#include "track.h"
+#include "../track.h"
 
 #include <math.h>
 #include <string.h>

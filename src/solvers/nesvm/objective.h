@@ -22,13 +22,13 @@
  *
  * where, with a free bias, alpha is first balanced so that sum alpha_i y_i = 0
  * and theta is the best admissible multiple.  Dmu bounds min F likewise.
- * The optimizers (nesvm_linear.c, nesvm_newton.c) only consume this
+ * The optimizers (nesterov.c, newton.c) only consume this
  * interface.
  */
 #ifndef NESVM_OBJECTIVE_H
 #define NESVM_OBJECTIVE_H
 
-#include "solver.h"
+#include "../solver.h"
 
 typedef struct nv_obj {
     const nv_binary_problem *pb;

@@ -5,7 +5,7 @@
 #ifndef NESVM_HYPERPASS_H
 #define NESVM_HYPERPASS_H
 
-#include "hinge.h"
+#include "../hinge.h"
 
 #include <math.h>
 

@@ -39,7 +39,7 @@
 #ifndef NESVM_SSVM_H
 #define NESVM_SSVM_H
 
-#include "hinge.h"
+#include "../hinge.h"
 
 #define NV_SSVM_SIGMA 1e-4   /* Armijo's sufficient-decrease constant */
 #define NV_SSVM_MAX_HALVINGS 60

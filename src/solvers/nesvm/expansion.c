@@ -1,5 +1,5 @@
 /*
- * nesvm_kernel.c - NESVM on the expansion coefficients of a full kernel, with
+ * expansion.c - NESVM on the expansion coefficients of a full kernel, with
  * the kernel matrix as an operator (kmat.c: stored in single precision, or
  * computed blockwise on the fly): C-SVM and LS-SVM by Newton (below) or
  * Nesterov's steps (nesterov_loop) in the K metric, LP-SVM by Newton in the
@@ -21,7 +21,7 @@
  * q = H_Z^-1 rvec_Z - K_{Z,C} rvec_C (C: off-zone entries):
  *     A d_Z + 1 db = q,    1^T d_Z - delta db = g_b + 1^T rvec_Z,
  * solved by block elimination with A^-1 [q 1]: a Cholesky factorization of A
- * when it fits ZONE_MEM (and is cheaper than the CG it replaces), else
+ * when it fits NV_NESVM_ZONE_MEM (and is cheaper than the CG it replaces), else
  * conjugate gradients with K_ZZ products.  An empty zone leaves b to the
  * exact bias search that follows every step.  Per iteration: the product
  * K v for the dual bound, K_{:,C} rvec_C (its zone rows enter q) and
@@ -37,9 +37,10 @@
  * zeros while their samples stay beyond the margin (d_i = rvec_i = 0).  If
  * the polish cannot certify within the limits, the dense point is kept.
  */
-#include "track.h"
+#include "../track.h"
+#include "tuning.h"
 
-#include "../kernel/kernel.h"
+#include "../../kernel/kernel.h"
 
 #include <cblas.h>
 #include <lapacke.h>
@@ -47,15 +48,6 @@
 #include <stdlib.h>
 #include <string.h>
 
-#define MU0 0.1           /* first mu (as nesvm_newton.c) */
-#define MU_MIN_FACTOR 0.2
-#define REFRESH 25        /* K beta recomputed every REFRESH steps */
-#define ZONE_MEM 1073741824.0 /* bytes the zone's Cholesky factor may use */
-#define CG_TOL 1e-6       /* zone CG: relative residual */
-#define CG_MAX 200
-#define COARSE_MIN 4096   /* C-SVM problems this large start from a coarse solution */
-#define COARSE_FACTOR 4   /* ... on 1/COARSE_FACTOR of their rows */
-#define COARSE_EPS 1e-2   /* ... solved to this relative gap */
 
 typedef struct kws {
     nv_kmat *K;
@@ -160,7 +152,7 @@ static nesvm_status zone_cg(kws *ws, int ncol)
         }
         live[c] = r0[c] > 0;
     }
-    for (int it = 0; it < CG_MAX && (live[0] || live[1]); it++) {
+    for (int it = 0; it < NV_NESVM_ZONE_CG_MAX && (live[0] || live[1]); it++) {
         nesvm_status st = zone_apply(ws, p, ncol, ap);
         if (st != NESVM_OK) return st;
         for (int c = 0; c < ncol; c++) {
@@ -180,7 +172,7 @@ static nesvm_status zone_cg(kws *ws, int ncol)
                 rr += r[j] * r[j];
                 rz2 += r[j] * z[j];
             }
-            if (rr <= CG_TOL * CG_TOL * r0[c]) {
+            if (rr <= NV_NESVM_ZONE_CG_TOL * NV_NESVM_ZONE_CG_TOL * r0[c]) {
                 live[c] = 0;
                 continue;
             }
@@ -204,7 +196,7 @@ static nesvm_status zone_solve(kws *ws, int ncol)
      * optimum), thousands on hard problems: CG on A needed hundreds of
      * products there (Fashion-MNIST T-shirt/Shirt, 12,000 rows: 7 s per
      * Newton step against about 1 s for the factorization) */
-    int direct = fz * fz * 8.0 <= ZONE_MEM;
+    int direct = fz * fz * 8.0 <= NV_NESVM_ZONE_MEM;
     if (direct && zone_buffers(ws, 1)) {
         nesvm_status st = nv_kmat_block(ws->K, ws->zpos, nz, ws->zpos, nz, ws->A, nz, ws->err);
         if (st != NESVM_OK) return st;
@@ -430,11 +422,10 @@ static nesvm_status kernel_lipschitz(kws *ws, const nv_obj *o, int kind, uint64_
 
 /* Nesterov's steps (33)-(35) in the K metric: with v = K^1/2 beta the problem
  * is the linear one on X = K^1/2, whose iterates map back linearly, so the
- * steps of nesvm_linear.c run on beta with the natural gradient
+ * steps of nesterov.c run on beta with the natural gradient
  * g = beta - alpha y (and dF/db), and the margins follow by the same linear
  * combinations of K beta, K g = K beta - K(alpha y): one product
- * K[alpha_+ alpha_-] per iteration (K beta recomputed every REFRESH_NEST). */
-#define REFRESH_NEST 100
+ * K[alpha_+ alpha_-] per iteration (K beta recomputed every NV_NESVM_REFRESH_NEST). */
 static nesvm_status nesterov_loop(kws *ws, nv_obj *obj, const nesvm_params *prm, nv_track *tr,
                                   double b, nesvm_error *err)
 {
@@ -522,7 +513,7 @@ static nesvm_status nesterov_loop(kws *ws, nv_obj *obj, const nesvm_params *prm,
             b = cz * (bstar - Gb / L) + cy * yb;
         }
         k++;
-        if (++since >= REFRESH_NEST) {
+        if (++since >= NV_NESVM_REFRESH_NEST) {
             st = kmul(ws, ws->beta, ws->kb);
             if (st != NESVM_OK) break;
             since = 0;
@@ -587,15 +578,13 @@ static nesvm_status lp_hess_vec(kws *ws, const lpws *l, const double *p, double 
 }
 
 /* LP-SVM's Newton direction on the expansion (Euclidean metric on beta, the
- * linear LP-SVM Newton of nesvm_newton.c with X = K): gradient
+ * linear LP-SVM Newton of newton.c with X = K): gradient
  * g = l_nu'(beta) - K(alpha y), Hessian Lambda + K_Z^T D K_Z with Lambda the
- * Huber curvature (1/nu inside |beta_j| < nu, LP_DAMP/nu outside) and D the
+ * Huber curvature (1/nu inside |beta_j| < nu, NV_NESVM_LP_DAMP/nu outside) and D the
  * hinge zone's c_i/mu.  Exact by Sherman-Morrison-Woodbury over the zone
- * (M = I + A Lambda^-1 A^T, A = D^1/2 K_{Z,:}) when A and M fit ZONE_MEM,
+ * (M = I + A Lambda^-1 A^T, A = D^1/2 K_{Z,:}) when A and M fit NV_NESVM_ZONE_MEM,
  * else Jacobi CG (the Lambda diagonal) with two products per iteration.  The
  * bias joins by block elimination.  Leaves the direction in ws->dir. */
-#define LP_DAMP 1e-3
-#define LP_CG_MAX 100
 static nesvm_status lp_direction(kws *ws, lpws *l, const nws *nw, const nv_obj *o,
                                  const unsigned char *mask, double mu, double nu, double gb,
                                  double *db)
@@ -608,7 +597,7 @@ static nesvm_status lp_direction(kws *ws, lpws *l, const nws *nw, const nv_obj *
     for (int64_t j = 0; j < n; j++) {
         double z = ws->beta[j] / nu;
         g[j] = (z > 1 ? 1 : (z < -1 ? -1 : z)) - nw->kay[j];
-        l->lam[j] = (fabs(ws->beta[j]) < nu ? 1.0 : LP_DAMP) / nu;
+        l->lam[j] = (fabs(ws->beta[j]) < nu ? 1.0 : NV_NESVM_LP_DAMP) / nu;
         if (mask && mask[j]) { /* held at zero: infinite curvature */
             g[j] = 0;
             l->lam[j] = 1e300;
@@ -632,7 +621,7 @@ static nesvm_status lp_direction(kws *ws, lpws *l, const nws *nw, const nv_obj *
     }
     nesvm_status st;
     size_t sa = (size_t)nz * (size_t)n, sm = (size_t)nz * (size_t)nz;
-    int direct = (2.0 * (double)sa + (double)sm) * 8.0 <= ZONE_MEM;
+    int direct = (2.0 * (double)sa + (double)sm) * 8.0 <= NV_NESVM_ZONE_MEM;
     if (direct && sa > l->cap_a) {
         nv_free(l->A);
         nv_free(l->B);
@@ -709,7 +698,7 @@ static nesvm_status lp_direction(kws *ws, lpws *l, const nws *nw, const nv_obj *
     pbv = zb;
     rz += rb * zb;
     r0 += rb * rb;
-    for (int it = 0; it < LP_CG_MAX && r0 > 0; it++) {
+    for (int it = 0; it < NV_NESVM_LP_CG_MAX && r0 > 0; it++) {
         st = lp_hess_vec(ws, l, p, pbv, delta, hp, &hpb);
         if (st != NESVM_OK) return st;
         double php = nv_dot(p, hp, n) + pbv * hpb;
@@ -768,7 +757,7 @@ static nesvm_status lp_newton_loop(kws *ws, nv_obj *obj, const nesvm_params *prm
         goto out;
     }
     nv_sched sc;
-    nv_sched_init(&sc, prm, prm->svm_type, MU0, MU0, MU_MIN_FACTOR);
+    nv_sched_init(&sc, prm, prm->svm_type, NV_NESVM_MU0, NV_NESVM_MU0, NV_NESVM_MU_MIN_FACTOR);
     if (ws->bias) b = nv_obj_best_bias(obj, ws->md, sc.mu, 0.0, b);
     int64_t since = 0;
     int stalls = 0;
@@ -840,7 +829,7 @@ static nesvm_status lp_newton_loop(kws *ws, nv_obj *obj, const nesvm_params *prm
                 ws->kb[i] += step * ws->kd[i];
             }
             b += step * db;
-            if (++since >= REFRESH) {
+            if (++since >= NV_NESVM_REFRESH) {
                 st = refresh(ws, obj, b);
                 if (st != NESVM_OK) break;
                 since = 0;
@@ -894,13 +883,13 @@ out:
  * own quarter).  The fine level then begins near its optimum instead of at
  * beta = 0, where every sample is on the hinge's linear part and the zone
  * fills a few hundred samples per Newton step.  The coarse solve reports
- * no progress; it stops at relative gap COARSE_EPS (or the caller's eps if
+ * no progress; it stops at relative gap NV_NESVM_COARSE_EPS (or the caller's eps if
  * larger).  beta (n entries, zero outside the quarter) and b get the start;
  * with one class missing from the quarter they stay zero. */
 static nesvm_status coarse_start(const nv_kernel_problem *kp, const nesvm_params *prm,
                                  double *beta, double *b, nesvm_error *err)
 {
-    const int64_t n = kp->n, m = n / COARSE_FACTOR;
+    const int64_t n = kp->n, m = n / NV_NESVM_COARSE_FACTOR;
     int64_t *idx = nv_malloc_array((size_t)n, sizeof(int64_t));
     int64_t *pos = nv_malloc_array((size_t)m, sizeof(int64_t));
     double *y = nv_malloc_array((size_t)m, sizeof(double));
@@ -933,7 +922,7 @@ static nesvm_status coarse_start(const nv_kernel_problem *kp, const nesvm_params
     }
     if (npos > 0 && nneg > 0) {
         nesvm_params cp = *prm;
-        if (cp.eps < COARSE_EPS) cp.eps = COARSE_EPS;
+        if (cp.eps < NV_NESVM_COARSE_EPS) cp.eps = NV_NESVM_COARSE_EPS;
         nv_kernel_problem sub = {kp->K, pos, m, y, cost, NULL, 0.0};
         nv_binary_result r;
         memset(&r, 0, sizeof r);
@@ -1003,7 +992,7 @@ nesvm_status nv_nesvm_kernel_train(const nv_kernel_problem *kp, const nesvm_para
     }
     for (int64_t i = 0; i < n; i++) ws.pos[i] = kp->pos ? kp->pos[i] : i;
     nv_sched sc;
-    nv_sched_init(&sc, prm, prm->svm_type, MU0, MU0, MU_MIN_FACTOR);
+    nv_sched_init(&sc, prm, prm->svm_type, NV_NESVM_MU0, NV_NESVM_MU0, NV_NESVM_MU_MIN_FACTOR);
     nv_track tr;
     nv_track_init(&tr, prm, sink, (int32_t)n, best, t0);
     nv_track_new_stage(&tr);
@@ -1011,7 +1000,7 @@ nesvm_status nv_nesvm_kernel_train(const nv_kernel_problem *kp, const nesvm_para
     if (kp->beta0) { /* a warm start (a checkpoint's point) */
         memcpy(ws.beta, kp->beta0, nn * sizeof(double));
         b = kp->b0;
-    } else if (prm->svm_type == NV_SVM_C && prm->method == NV_METHOD_NEWTON && n >= COARSE_MIN) {
+    } else if (prm->svm_type == NV_SVM_C && prm->method == NV_METHOD_NEWTON && n >= NV_NESVM_COARSE_MIN) {
         st = coarse_start(kp, prm, ws.beta, &b, err);
         if (st != NESVM_OK) goto out;
     }
@@ -1114,7 +1103,7 @@ nesvm_status nv_nesvm_kernel_train(const nv_kernel_problem *kp, const nesvm_para
                 ws.kb[i] += step * ws.kd[i];
             }
             b += step * db;
-            if (++since_refresh >= REFRESH) {
+            if (++since_refresh >= NV_NESVM_REFRESH) {
                 st = refresh(&ws, &obj, b);
                 if (st != NESVM_OK) break;
                 since_refresh = 0;

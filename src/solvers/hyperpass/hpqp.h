@@ -18,7 +18,7 @@
 #ifndef NESVM_HPQP_H
 #define NESVM_HPQP_H
 
-#include "../core/internal.h"
+#include "../../core/internal.h"
 
 /* Solve for beta (n = K + 3 entries).  Q is n x n column-major symmetric PSD,
  * r has n entries, c has K entries > 0.  *iters (may be NULL) receives the

@@ -1,0 +1,46 @@
+/*
+ * tuning.h - the NESVM family's tuning constants, in one place (the linear
+ * Newton and Nesterov methods, newton.c and nesterov.c, and the expansion
+ * methods of a full kernel, expansion.c).  Changing one changes results:
+ * tests/golden/ holds the models they give.
+ */
+#ifndef NESVM_NESVM_TUNING_H
+#define NESVM_NESVM_TUNING_H
+
+/* Continuation (both): automatic continuation starts at mu = MU0 (nu = NU0
+ * for LP-SVM) and shrinks mu by at most MU_MIN_FACTOR per stage. */
+#define NV_NESVM_MU0 0.1
+#define NV_NESVM_NU0 0.1
+#define NV_NESVM_MU_MIN_FACTOR 0.2
+/* Exact margins (linear) or K beta (expansion) recomputed every REFRESH
+ * Newton iterations; K beta every REFRESH_NEST Nesterov steps. */
+#define NV_NESVM_REFRESH 25
+#define NV_NESVM_REFRESH_NEST 100
+/* LP-SVM: curvature LP_DAMP/nu for weights outside Huber's zone. */
+#define NV_NESVM_LP_DAMP 1e-3
+
+/* Linear truncated Newton (newton.c): CG to relative residual CG_TOL, at
+ * most CG_PASSES n rows touched per step but CG_MIN iterations at least, an
+ * adaptive cap between CG_CAP_MIN and CG_MAX; the direct (BLAS-3) step when
+ * its matrix fits DIRECT_MEM and DIRECT_RATIO CG flops cost more. */
+#define NV_NESVM_CG_TOL 0.1
+#define NV_NESVM_CG_PASSES 4.0
+#define NV_NESVM_CG_MIN 2
+#define NV_NESVM_CG_MAX 250
+#define NV_NESVM_CG_CAP_MIN 8
+#define NV_NESVM_DIRECT_MEM 1073741824.0
+#define NV_NESVM_DIRECT_RATIO 8.0
+
+/* Expansion (expansion.c): the zone's system by Cholesky within ZONE_MEM
+ * bytes, else CG to ZONE_CG_TOL in at most ZONE_CG_MAX iterations; LP-SVM's
+ * CG at most LP_CG_MAX iterations; C-SVM problems of COARSE_MIN rows or more
+ * start from a solution on 1/COARSE_FACTOR of their rows to gap COARSE_EPS. */
+#define NV_NESVM_ZONE_MEM 1073741824.0
+#define NV_NESVM_ZONE_CG_TOL 1e-6
+#define NV_NESVM_ZONE_CG_MAX 200
+#define NV_NESVM_LP_CG_MAX 100
+#define NV_NESVM_COARSE_MIN 4096
+#define NV_NESVM_COARSE_FACTOR 4
+#define NV_NESVM_COARSE_EPS 1e-2
+
+#endif
