@@ -1,0 +1,58 @@
+/*
+ * expansion.h - NESVM on a full kernel's expansion coefficients (not
+ * installed): the workspace the three methods share.  expansion.c holds the
+ * entry point (nv_nesvm_kernel_train) and the C-SVM and LS-SVM Newton method;
+ * expansion_ops.c the shared products and evaluations; expansion_nesterov.c the Nesterov steps;
+ * expansion_lp.c LP-SVM's Newton method.
+ */
+#ifndef NESVM_EXPANSION_H
+#define NESVM_EXPANSION_H
+
+#include "../track.h"
+#include "tuning.h"
+#include "../../kernel/kernel.h"
+
+typedef struct kws {
+    nv_kmat *K;
+    int64_t n;
+    int bias;
+    int64_t *pos;          /* n positions into K */
+    double *beta, *kb;     /* beta and K beta (n) */
+    double *v, *kv;        /* dual bound: a' y and K (a' y) */
+    double *r, *dir, *kd, *md; /* rvec, direction, K dir, margins of the direction */
+    int64_t *cpos;         /* gathered support positions */
+    double *cval;          /* gathered values (n x 2) */
+    int64_t *zi, *zpos;    /* zone: indices and positions */
+    double *zh;            /* zone curvatures */
+    double *rhs, *sol;     /* nz x 2 */
+    double *cg;            /* 4 x nz x 2 CG vectors and nz preconditioner */
+    double *A;             /* nz x nz */
+    size_t cap_a;
+    int64_t nz;
+    nesvm_error *err;
+} kws;
+
+/* Nesterov's work vectors (n each): prox-center beta* and K beta*, the
+ * weighted gradient sum G and K G, K(alpha y), a 2n product, K 1 (LS-SVM
+ * with a bias). */
+typedef struct nws {
+    double *bstar, *kbstar, *G, *KG, *kay, *k2, *k1;
+} nws;
+
+/* out[0..n) = K[pos, supp(x)] x over the problem's rows. */
+nesvm_status nv_kx_kmul(kws *ws, const double *x, double *out);
+/* Evaluate at the margins in o->m (beta, K beta in ws). */
+nesvm_status nv_kx_evaluate(kws *ws, nv_obj *o, double mu, nv_obj_eval *e);
+/* K beta and the margins from scratch (b the current bias). */
+nesvm_status nv_kx_refresh(kws *ws, nv_obj *o, double b);
+/* The evaluation of the Nesterov steps and LP-SVM (nws). */
+nesvm_status nv_kx_evaluate_nesterov(kws *ws, nws *nw, nv_obj *o, double mu, double nu,
+                                      nv_obj_eval *e);
+/* C-SVM and LS-SVM by Nesterov's steps in the K metric (expansion_nesterov.c). */
+nesvm_status nv_kx_nesterov_loop(kws *ws, nv_obj *obj, const nesvm_params *prm, nv_track *tr,
+                                  double b, nesvm_error *err);
+/* LP-SVM by Newton in the Euclidean metric on beta (expansion_lp.c). */
+nesvm_status nv_kx_lp_newton_loop(kws *ws, nv_obj *obj, const nesvm_params *prm, nv_track *tr,
+                                   double b, nesvm_error *err);
+
+#endif
