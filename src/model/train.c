@@ -10,6 +10,7 @@
  */
 #include "model_internal.h"
 #include "train_ckpt.h"
+#include "kplan.h"
 
 #include <math.h>
 #include <stddef.h>
@@ -199,6 +200,124 @@ static nesvm_status check_sizes(const nesvm_dataset *ds, int64_t n, int k, int64
     return NESVM_OK;
 }
 
+/* The binary sub-problems in model order: binary (0, 1); one-vs-one (i, j)
+ * for i < j; one-vs-rest (i, -1). */
+typedef struct nv_pairs {
+    int k, ovr, i, j, done;
+} nv_pairs;
+
+static void pairs_start(nv_pairs *p, int k, int ovr)
+{
+    p->k = k;
+    p->ovr = ovr;
+    p->i = 0;
+    p->j = ovr ? -1 : 1;
+    p->done = 0;
+}
+
+static int pairs_next(nv_pairs *p, int *i, int *j)
+{
+    if (p->done) return 0;
+    *i = p->i;
+    *j = p->j;
+    if (p->k == 2) {
+        p->done = 1;
+    } else if (p->ovr) {
+        if (++p->i == p->k) p->done = 1;
+    } else if (++p->j == p->k) {
+        p->i++;
+        p->j = p->i + 1;
+        if (p->j >= p->k) p->done = 1;
+    }
+    return 1;
+}
+
+/* Each class's cost C x weight (1 x weight with lambda: C = 1/(lambda n) is
+ * set per sub-problem), refused outside [1e-100, 1e100]. */
+static nesvm_status class_costs(const nesvm_params *params, const double *classes, int k, double *cw,
+                                nesvm_error *err)
+{
+    for (int c = 0; c < k; c++) {
+        cw[c] = (params->lambda > 0 ? 1.0 : params->c) * nv_params_class_weight(params, classes[c]);
+        if (params->lambda > 0) continue; /* checked per binary problem (sub_build) */
+        if (!(cw[c] >= 1e-100 && cw[c] <= 1e100)) {
+            char lb[32], cb[32], wb[32];
+            nv_format_double(classes[c], lb);
+            nv_format_double(params->c, cb);
+            nv_format_double(nv_params_class_weight(params, classes[c]), wb);
+            return nv_error(err, NESVM_ERR_ARG,
+                            "the cost of class %s, C x weight = %s x %s (-c and -w%s), is outside "
+                            "[1e-100, 1e100], where the objective over- or underflows",
+                            lb, cb, wb, lb);
+        }
+    }
+    return NESVM_OK;
+}
+
+/* Sub-problem (i, j): its rows, labels (+1: class i), costs and (GS-SVM) caps. */
+static nesvm_status sub_build(nv_subproblem *sp, int i, int j, const nv_kplan *kp,
+                              const nesvm_params *params, const double *classes, const double *cw,
+                              const int *row_class, const int64_t *rows, int64_t n, nesvm_error *err)
+{
+    int64_t cnt = 0;
+    sp->i = i;
+    sp->j = j;
+    for (int64_t r = 0; r < n; r++) {
+        int c = row_class[r];
+        if (j >= 0 && c != i && c != j) continue;
+        /* kernel paths index the training rows by position */
+        sp->rows[cnt] = nv_kplan_positions(kp) ? r : (rows ? rows[r] : r);
+        if (sp->cap)
+            sp->cap[cnt] = params->cap > 0 ? params->cap * nv_params_class_weight(params, classes[c]) : INFINITY;
+        sp->y[cnt] = c == i ? 1.0 : -1.0;
+        sp->cost[cnt] = cw[c];
+        cnt++;
+    }
+    sp->n = cnt;
+    if (params->lambda > 0) {
+        int bad = 0;
+        for (int64_t a = 0; a < cnt; a++) {
+            sp->cost[a] /= params->lambda * (double)cnt;
+            bad |= !(sp->cost[a] >= 1e-100 && sp->cost[a] <= 1e100);
+        }
+        if (bad) {
+            char lb[32];
+            nv_format_double(params->lambda, lb);
+            return nv_error(err, NESVM_ERR_ARG,
+                            "lambda %s gives costs 1/(lambda n) x weight outside [1e-100, 1e100] "
+                            "for a binary problem of %lld rows (--lambda, -w)",
+                            lb, (long long)cnt);
+        }
+    }
+    return NESVM_OK;
+}
+
+/* One sub-problem's result into the totals. */
+static void stats_add(nesvm_stats *stats, const nv_binary_result *res)
+{
+    if (!stats) return;
+    stats->iterations += res->iterations;
+    stats->primal += res->primal;
+    stats->lower_bound += res->lower_bound;
+    if (!(res->gap <= stats->gap)) stats->gap = res->gap;
+    if (res->exit_reason > stats->exit_reason) stats->exit_reason = res->exit_reason;
+    stats->n_sv += res->n_sv;
+    stats->dots += res->dots;
+    stats->row_updates += res->axpys;
+}
+
+/* Does the warm-start model have this training's classes and scheme? */
+static int init_fits(const nesvm_model *init, const double *classes, int k, int ovr)
+{
+    int same = init->nr_class == k && (k == 2 || (init->params->multiclass == NV_OVR) == ovr);
+    for (int c = 0; same && c < k; c++) {
+        int hit = 0;
+        for (int e = 0; e < init->nr_class; e++) hit |= init->labels[e] == classes[c];
+        same = hit;
+    }
+    return same;
+}
+
 nesvm_status nv_train_rows(const nesvm_dataset *ds, const int64_t *rows, int64_t n,
                            const nesvm_params *params, const nesvm_model *init,
                            const nesvm_checkpoint_options *ckopt, nesvm_progress_fn progress,
@@ -213,38 +332,21 @@ nesvm_status nv_train_rows(const nesvm_dataset *ds, const int64_t *rows, int64_t
     }
     const nv_solver *solver = nv_solver_find(params->solver);
     nesvm_model *m = NULL;
-    double *classes = NULL;
+    double *classes = NULL, *w0 = NULL, *cw = NULL;
     int *row_class = NULL;
-    int64_t *sub_rows = NULL;
-    double *y = NULL, *cost = NULL, *w0 = NULL, *v = NULL;
-    nv_kfeat kf;
-    memset(&kf, 0, sizeof kf);
-    nv_kmat km;
-    memset(&km, 0, sizeof km);
-    int64_t *krows = NULL;
-    double *capv = NULL;
-    nv_kcache kc;
-    memset(&kc, 0, sizeof kc);
+    nv_subproblem sp;
+    memset(&sp, 0, sizeof sp);
+    nv_kplan kp;
+    memset(&kp, 0, sizeof kp);
+    kp.kstored = -1;
     nv_ckctx ck;
     memset(&ck, 0, sizeof ck);
     nesvm_params *rparams = NULL;
     const int kernel = params->kernel != NV_KERNEL_LINEAR;
-    const int gs = solver && solver->kernels == NV_KERNELS_GS;
-    /* GS-SVM works on expansion coefficients for every kernel; with the
-     * linear kernel they are folded into a weight vector at the end */
-    const int expand = kernel || gs;
-    /* a full kernel is solved on its expansion coefficients with K as an
-     * operator (stored or on the fly); a reduced basis and LP-SVM with the
-     * Nesterov method go through kernel features (kernel.h) */
-    const int64_t nbasis = nv_params_basis(params, n);
-    const int beta_space = kernel && solver && solver->kernels == NV_KERNELS_NESVM &&
-                           (nbasis <= 0 || nbasis >= n) &&
-                           (params->svm_type != NV_SVM_LP || params->method == NV_METHOD_NEWTON);
     nesvm_status st = NESVM_OK;
+    int k = 0;
     if (stats) {
         memset(stats, 0, sizeof *stats);
-        stats->lower_bound = 0;
-        stats->gap = 0;
         stats->kernel_matrix = -1;
     }
     if (!solver) {
@@ -262,12 +364,14 @@ nesvm_status nv_train_rows(const nesvm_dataset *ds, const int64_t *rows, int64_t
         st = nv_error(err, NESVM_ERR_DATA, "no training data");
         goto done;
     }
+    nv_kplan_choose(&kp, solver, params, ds, n);
+
+    /* the classes */
     row_class = nv_malloc_array((size_t)n, sizeof(int));
     if (!row_class) {
         st = nv_error(err, NESVM_ERR_NOMEM, "out of memory");
         goto done;
     }
-    int k;
     st = nv_label_classes(ds->labels, rows, n, &classes, &k, row_class, err);
     if (st != NESVM_OK) goto done;
     if (k < 2) {
@@ -278,7 +382,7 @@ nesvm_status nv_train_rows(const nesvm_dataset *ds, const int64_t *rows, int64_t
                       lb);
         goto done;
     }
-    int ovr = params->multiclass == NV_OVR && k > 2;
+    const int ovr = params->multiclass == NV_OVR && k > 2;
     /* 64-bit: k (k - 1) / 2 overflows int from k = 46,342 */
     const int64_t nsub64 = k == 2 ? 1 : (ovr ? k : (int64_t)k * (k - 1) / 2);
     st = check_sizes(ds, n, k, nsub64, ovr, kernel, err);
@@ -289,61 +393,12 @@ nesvm_status nv_train_rows(const nesvm_dataset *ds, const int64_t *rows, int64_t
                       nv_kernel_names[kernel ? params->kernel : init->params->kernel]);
         goto done;
     }
-    nv_kernel kk = {params->kernel, params->gamma > 0 ? params->gamma : 1.0 / (ds->d > 0 ? ds->d : 1),
-                    params->coef0, params->degree};
-    /* one kernel matrix over all rows when it can be stored, else one per
-     * sub-problem (one-vs-one sub-problems are smaller; each is stored or
-     * computed on the fly by its own size) */
-    const int shared_k = beta_space && (double)n * (double)n * sizeof(float) <= params->kernel_memory * 1048576.0;
-    int kstored = -1;
-    int64_t kevals = 0;
-    if (gs) {
-        /* one column cache over all rows, shared by the sub-problems */
-        /* one-vs-one: column segments per class (kernel.h) */
-        int ovo = k > 2 && !ovr;
-        st = nv_kcache_init(&kc, &kk, ds, rows, n, ovo ? row_class : NULL, ovo ? k : 1, params->cache_size,
-                            params->kernel_memory, params->threads, err);
-        if (st != NESVM_OK) goto done;
-        v = nv_malloc_array((size_t)n, sizeof(double));
-        capv = nv_malloc_array((size_t)n, sizeof(double));
-        if (!v || !capv) {
-            st = nv_error(err, NESVM_ERR_NOMEM, "out of memory");
-            goto done;
-        }
-    } else if (beta_space) {
-        if (shared_k) {
-            st = nv_kmat_init(&km, &kk, ds, rows, n, params->kernel_memory, params->threads, err);
-            if (st != NESVM_OK) goto done;
-            kstored = km.K != NULL;
-        }
-        v = nv_malloc_array((size_t)n, sizeof(double));
-        krows = nv_malloc_array((size_t)n, sizeof(int64_t));
-        if (!v || !krows) {
-            st = nv_error(err, NESVM_ERR_NOMEM, "out of memory");
-            goto done;
-        }
-    } else if (kernel) {
-        /* the kernel problem becomes a linear one on kernel features */
-        /* NESVM's penalty is the RKHS norm (transformed features, except LP-SVM's
-         * L1 norm on the coefficients); GSVM/RSVM's is ||beta||^2 (plain) */
-        int transform = solver->kernels == NV_KERNELS_NESVM && params->svm_type != NV_SVM_LP;
-        st = nv_kfeat_build(&kk, ds, rows, n, nbasis, transform, params->basis_select, params->seed,
-                            params->kernel_memory, params->threads, &kf, err);
-        if (st != NESVM_OK) goto done;
-        v = nv_malloc_array((size_t)kf.r, sizeof(double));
-        if (!v) {
-            st = nv_error(err, NESVM_ERR_NOMEM, "out of memory");
-            goto done;
-        }
-    }
+
+    /* the kernel, once for every sub-problem */
+    st = nv_kplan_build(&kp, params, ds, rows, n, k, ovr, row_class, err);
+    if (st != NESVM_OK) goto done;
     if (init) {
-        int same = init->nr_class == k && (k == 2 || (init->params->multiclass == NV_OVR) == ovr);
-        for (int c = 0; same && c < k; c++) {
-            int hit = 0;
-            for (int e = 0; e < k; e++) hit |= init->labels[e] == classes[c];
-            same = hit;
-        }
-        if (!same) {
+        if (!init_fits(init, classes, k, ovr)) {
             st = nv_error(err, NESVM_ERR_ARG,
                           "the warm-start model does not fit this training: it has %d classes (%s), "
                           "the data %d (%s), and the class labels must be the same",
@@ -357,7 +412,9 @@ nesvm_status nv_train_rows(const nesvm_dataset *ds, const int64_t *rows, int64_t
             goto done;
         }
     }
-    st = nv_model_alloc(k, nsub, ds->d, beta_space || (gs && kernel) ? n : kernel ? kf.r : ds->d, &m, err);
+
+    /* the model shell, its parameters resolved */
+    st = nv_model_alloc(k, nsub, ds->d, nv_kplan_ncoef(&kp, ds, n), &m, err);
     if (st != NESVM_OK) goto done;
     memcpy(m->labels, classes, (size_t)k * sizeof(double));
     nesvm_params_destroy(m->params);
@@ -365,19 +422,10 @@ nesvm_status nv_train_rows(const nesvm_dataset *ds, const int64_t *rows, int64_t
     st = nesvm_params_copy(params, &m->params, err);
     if (st != NESVM_OK) goto done;
     nv_params_resolve(m->params);
-    if (kernel) m->params->gamma = kk.gamma; /* resolved */
-    m->params->basis = nbasis;
-    if (kernel && !beta_space && !gs) {
-        int64_t *brows = nv_malloc_array((size_t)kf.r, sizeof(int64_t));
-        if (!brows) {
-            st = nv_error(err, NESVM_ERR_NOMEM, "out of memory");
-            goto done;
-        }
-        for (int64_t a = 0; a < kf.r; a++) brows[a] = rows ? rows[kf.basis[a]] : kf.basis[a];
-        st = nv_dataset_copy_rows(ds, brows, kf.r, &m->basis, err);
-        nv_free(brows);
-        if (st != NESVM_OK) goto done;
-    }
+    if (kernel) m->params->gamma = kp.kk.gamma; /* resolved */
+    m->params->basis = kp.nbasis;
+    st = nv_kplan_basis(&kp, ds, rows, m, err);
+    if (st != NESVM_OK) goto done;
     const char *problem = nv_solver_problem(solver, params);
     if (!problem) {
         st = nv_error(err, NESVM_ERR_UNSUPPORTED, "solver %s has no %s model", solver->name,
@@ -385,216 +433,113 @@ nesvm_status nv_train_rows(const nesvm_dataset *ds, const int64_t *rows, int64_t
         goto done;
     }
     snprintf(m->problem, sizeof m->problem, "%s", problem);
-    if (k == 2) m->params->multiclass = NV_OVO;
-    else m->params->multiclass = ovr ? NV_OVR : NV_OVO;
+    m->params->multiclass = ovr ? NV_OVR : NV_OVO;
 
-    sub_rows = nv_malloc_array((size_t)n, sizeof(int64_t));
-    y = nv_malloc_array((size_t)n, sizeof(double));
-    cost = nv_malloc_array((size_t)n, sizeof(double));
-    if (!sub_rows || !y || !cost) {
+    /* the sub-problems' buffers and the classes' costs */
+    sp.rows = nv_malloc_array((size_t)n, sizeof(int64_t));
+    sp.y = nv_malloc_array((size_t)n, sizeof(double));
+    sp.cost = nv_malloc_array((size_t)n, sizeof(double));
+    sp.cap = kp.capv;
+    cw = nv_malloc_array((size_t)k, sizeof(double));
+    if (!sp.rows || !sp.y || !sp.cost || !cw) {
         st = nv_error(err, NESVM_ERR_NOMEM, "out of memory");
         goto done;
     }
-    double *cw = nv_malloc_array((size_t)k, sizeof(double));
-    if (!cw) {
-        st = nv_error(err, NESVM_ERR_NOMEM, "out of memory");
-        goto done;
-    }
-    /* with lambda, C = 1/(lambda n) for each binary problem of n rows (below) */
-    for (int c = 0; c < k; c++) {
-        cw[c] = (params->lambda > 0 ? 1.0 : params->c) * nv_params_class_weight(params, classes[c]);
-        if (params->lambda > 0) continue; /* checked per binary problem below */
-        if (!(cw[c] >= 1e-100 && cw[c] <= 1e100)) {
-            char lb[32], cb[32], wb[32];
-            nv_format_double(classes[c], lb);
-            nv_format_double(params->c, cb);
-            nv_format_double(nv_params_class_weight(params, classes[c]), wb);
-            st = nv_error(err, NESVM_ERR_ARG,
-                          "the cost of class %s, C x weight = %s x %s (-c and -w%s), is outside "
-                          "[1e-100, 1e100], where the objective over- or underflows",
-                          lb, cb, wb, lb);
-            nv_free(cw);
-            goto done;
-        }
-    }
-
+    st = class_costs(params, classes, k, cw, err);
+    if (st != NESVM_OK) goto done;
     if (stats) {
         stats->n_submodels = nsub;
         stats->exit_reason = NESVM_EXIT_CONVERGED;
     }
     if (ckopt && (ckopt->save_path || ckopt->resume_path)) {
         st = nv_ckctx_begin(&ck, ckopt, ds, rows, n, m, solver, err);
-        if (st != NESVM_OK) {
-            nv_free(cw);
-            goto done;
-        }
+        if (st != NESVM_OK) goto done;
     }
-    int s = 0;
-    for (int i = 0; i < k && st == NESVM_OK; i++) {
-        for (int j = ovr ? -1 : i + 1; j < (ovr ? 0 : k) && st == NESVM_OK; j++) {
-            if (k == 2 && s == 1) break;
-            int64_t cnt = 0;
-            for (int64_t r = 0; r < n; r++) {
-                int c = row_class[r];
-                if (ovr || c == i || c == j) {
-                    /* kernel features are indexed by position in rows */
-                    sub_rows[cnt] = expand ? r : (rows ? rows[r] : r);
-                    if (capv)
-                        capv[cnt] = params->cap > 0 ? params->cap * nv_params_class_weight(params, classes[c])
-                                                    : INFINITY;
-                    y[cnt] = c == i ? 1.0 : -1.0;
-                    cost[cnt] = cw[c];
-                    cnt++;
-                }
+
+    nv_pairs pairs;
+    pairs_start(&pairs, k, ovr);
+    int i, j;
+    for (int s = 0; st == NESVM_OK && pairs_next(&pairs, &i, &j); s++) {
+        st = sub_build(&sp, i, j, &kp, params, classes, cw, row_class, rows, n, err);
+        if (st != NESVM_OK) break;
+        nv_submodel *sm = &m->sub[s];
+        sm->pos = i;
+        sm->neg = j;
+        nv_binary_problem pb = {kp.kind == NV_KPLAN_FEATURES ? kp.kf.X : ds, sp.rows, sp.n, sp.y, sp.cost, NULL, 0.0};
+        if (init && warm_point(init, classes, i, j, ds->d, w0, &pb.b0)) pb.w0 = w0;
+        nv_binary_result res;
+        memset(&res, 0, sizeof res);
+        int trained = 0; /* 0: restored from a checkpoint */
+        res.w = nv_kplan_positions(&kp) ? kp.v : sm->w;
+        nv_progress_sink sink = {progress, user, s, nsub, NULL, NULL, NULL};
+        const nesvm_params *sprm = m->params; /* this sub-model's parameters */
+        int64_t offset = 0;                   /* iterations done before a resume */
+        const nv_snapshot *rs = NULL;
+        if (ck.opt) {
+            sink.ckpt = nv_ckctx_hook;
+            sink.ckpt_ctx = &ck;
+            ck.done = s;
+            ck.iter_offset = 0;
+            if (ck.resumed && s < ck.file.done) { /* finished before the interruption */
+                nv_ckctx_restore(&ck, s, sm, &res);
+                goto finished;
             }
-            if (params->lambda > 0) {
-                int bad = 0;
-                for (int64_t a = 0; a < cnt; a++) {
-                    cost[a] /= params->lambda * (double)cnt;
-                    bad |= !(cost[a] >= 1e-100 && cost[a] <= 1e100);
-                }
-                if (bad) {
-                    char lb[32];
-                    nv_format_double(params->lambda, lb);
+            if (ck.resumed && s == ck.file.cur) {
+                rs = &ck.file.snap;
+                const int64_t want = nv_kplan_sub_ncoef(&kp, ds, sp.n);
+                if (rs->nw != want) {
                     st = nv_error(err, NESVM_ERR_ARG,
-                                  "lambda %s gives costs 1/(lambda n) x weight outside [1e-100, 1e100] "
-                                  "for a binary problem of %lld rows (--lambda, -w)", lb, (long long)cnt);
+                                  "checkpoint '%s': sub-model %d holds %lld coefficients where this "
+                                  "training has %lld",
+                                  ckopt->resume_path, s, (long long)rs->nw, (long long)want);
                     break;
                 }
-            }
-            nv_submodel *sm = &m->sub[s];
-            sm->pos = i;
-            sm->neg = ovr ? -1 : j;
-            nv_binary_problem pb = {kernel ? kf.X : ds, sub_rows, cnt, y, cost, NULL, 0.0};
-            if (init && warm_point(init, classes, i, ovr ? -1 : j, ds->d, w0, &pb.b0)) pb.w0 = w0;
-            nv_binary_result res;
-            memset(&res, 0, sizeof res);
-            int trained = 0; /* 0: restored from a checkpoint */
-            res.w = expand ? v : sm->w;
-            nv_progress_sink sink = {progress, user, s, nsub, NULL, NULL, NULL};
-            const nesvm_params *sp = m->params; /* this sub-model's parameters */
-            int64_t offset = 0;                 /* iterations done before a resume */
-            const nv_snapshot *rs = NULL;
-            if (ck.opt) {
-                sink.ckpt = nv_ckctx_hook;
-                sink.ckpt_ctx = &ck;
-                ck.done = s;
-                ck.iter_offset = 0;
-                if (ck.resumed && s < ck.file.done) { /* finished before the interruption */
-                    nv_ckctx_restore(&ck, s, sm, &res);
-                    goto finished;
-                }
-                if (ck.resumed && s == ck.file.cur) {
-                    rs = &ck.file.snap;
-                    const int64_t want = gs || beta_space ? cnt : kernel ? kf.r : ds->d;
-                    if (rs->nw != want) {
-                        st = nv_error(err, NESVM_ERR_ARG,
-                                      "checkpoint '%s': sub-model %d holds %lld coefficients where this "
-                                      "training has %lld",
-                                      ckopt->resume_path, s, (long long)rs->nw, (long long)want);
-                        break;
-                    }
-                    sink.resume = rs;
-                    pb.w0 = rs->w;
-                    pb.b0 = rs->b;
-                    if (!gs) { /* GS-SVM counts its steps itself */
-                        offset = rs->iteration;
-                        ck.iter_offset = offset;
-                        st = nesvm_params_copy(m->params, &rparams, err);
-                        if (st != NESVM_OK) break;
-                        rparams->max_iter = m->params->max_iter > offset ? m->params->max_iter - offset : 1;
-                        sp = rparams;
-                    }
+                sink.resume = rs;
+                pb.w0 = rs->w;
+                pb.b0 = rs->b;
+                if (kp.kind != NV_KPLAN_CACHE) { /* GS-SVM counts its steps itself */
+                    offset = rs->iteration;
+                    ck.iter_offset = offset;
+                    st = nesvm_params_copy(m->params, &rparams, err);
+                    if (st != NESVM_OK) break;
+                    rparams->max_iter = m->params->max_iter > offset ? m->params->max_iter - offset : 1;
+                    sprm = rparams;
                 }
             }
-            if (gs) {
-                double B = nv_params_bias(m->params) ? m->params->bias : 0.0;
-                /* every row (binary, one-vs-rest): whole columns in row order */
-                int pair[2] = {i, j};
-                nv_gs_problem gp = {&kc, cnt == n ? NULL : sub_rows, cnt == n ? NULL : pair, 2, cnt, y, capv, B * B};
-                st = nv_gs_train(&gp, sp, &sink, &res, err);
-                if (kernel) {
-                    for (int64_t a = 0; a < cnt; a++) sm->w[sub_rows[a]] = v[a];
-                } else {
-                    /* linear kernel: w = sum_a beta_a x_a */
-                    memset(sm->w, 0, (size_t)ds->d * sizeof(double));
-                    for (int64_t a = 0; a < cnt; a++)
-                        if (v[a] != 0)
-                            nv_row_axpy(ds, rows ? rows[sub_rows[a]] : sub_rows[a], v[a], sm->w);
-                }
-            } else if (beta_space) {
-                nv_kernel_problem kp = {&km, sub_rows, cnt, y, cost, rs ? rs->w : NULL, rs ? rs->b : 0.0};
-                nv_kmat own;
-                memset(&own, 0, sizeof own);
-                if (!shared_k) {
-                    for (int64_t a = 0; a < cnt; a++) krows[a] = rows ? rows[sub_rows[a]] : sub_rows[a];
-                    st = nv_kmat_init(&own, &kk, ds, krows, cnt, params->kernel_memory, params->threads, err);
-                    kp.K = &own;
-                    kp.pos = NULL;
-                    if (st == NESVM_OK && kstored != 0) kstored = own.K != NULL;
-                }
-                if (st == NESVM_OK) st = nv_nesvm_kernel_train(&kp, sp, &sink, &res, err);
-                if (!shared_k) kevals += own.evals;
-                nv_kmat_free(&own);
-                for (int64_t a = 0; a < cnt; a++) sm->w[sub_rows[a]] = v[a];
-            } else {
-                st = solver->train_binary(&pb, sp, &sink, &res, err);
-                if (kernel) nv_kfeat_coef(&kf, v, sm->w);
-            }
-            if (ck.st != NESVM_OK) /* a checkpoint could not be written: that stopped it */
-                st = nv_error(err, ck.st, "%s", ck.msg);
-            nesvm_params_destroy(rparams);
-            rparams = NULL;
-            res.iterations += offset;
-            trained = 1;
-        finished:
-            sm->b = res.b;
-            sm->exit_reason = res.exit_reason;
-            sm->iterations = res.iterations;
-            sm->primal = res.primal;
-            sm->gap = res.gap;
-            /* after sm is complete: a checkpoint written now records this sub-model */
-            if (trained && st == NESVM_OK && ck.opt) nv_ckctx_finished(&ck, s, &res);
-            if (stats) {
-                stats->iterations += res.iterations;
-                stats->primal += res.primal;
-                stats->lower_bound += res.lower_bound;
-                if (!(res.gap <= stats->gap)) stats->gap = res.gap;
-                if (res.exit_reason > stats->exit_reason) stats->exit_reason = res.exit_reason;
-                stats->n_sv += res.n_sv;
-                stats->dots += res.dots;
-                stats->row_updates += res.axpys;
-            }
-            s++;
         }
-        if (k == 2) break;
+        st = nv_kplan_train(&kp, solver, ds, rows, n, &sp, &pb, rs, sprm, &sink, &res, sm, err);
+        if (ck.st != NESVM_OK) /* a checkpoint could not be written: that stopped it */
+            st = nv_error(err, ck.st, "%s", ck.msg);
+        nesvm_params_destroy(rparams);
+        rparams = NULL;
+        res.iterations += offset;
+        trained = 1;
+    finished:
+        sm->b = res.b;
+        sm->exit_reason = res.exit_reason;
+        sm->iterations = res.iterations;
+        sm->primal = res.primal;
+        sm->gap = res.gap;
+        /* after sm is complete: a checkpoint written now records this sub-model */
+        if (trained && st == NESVM_OK && ck.opt) nv_ckctx_finished(&ck, s, &res);
+        stats_add(stats, &res);
     }
-    nv_free(cw);
-    if ((beta_space || (gs && kernel)) && st == NESVM_OK) st = compact_expansion(m, ds, rows, n, err);
+    if ((kp.kind == NV_KPLAN_EXPANSION || (kp.kind == NV_KPLAN_CACHE && kp.kernel)) && st == NESVM_OK)
+        st = compact_expansion(m, ds, rows, n, err);
     if (st == NESVM_OK) st = check_finite(m, params, err);
-    if (stats && expand) {
-        stats->kernel_evals = gs ? kc.evals : beta_space ? kevals + km.evals : kf.evals;
-        stats->kernel_matrix = kstored;
-        stats->kernel_columns = kc.misses;
-        stats->cache_hits = kc.hits;
-        stats->kernel_asked = kc.asked;
-    }
+    if (stats) nv_kplan_stats(&kp, stats);
 done:
     if (stats) stats->seconds = nv_now() - t0;
     nv_ckctx_end(&ck);
     nesvm_params_destroy(rparams);
     nv_free(classes);
     nv_free(row_class);
-    nv_free(sub_rows);
-    nv_free(y);
-    nv_free(cost);
+    nv_free(sp.rows);
+    nv_free(sp.y);
+    nv_free(sp.cost);
+    nv_free(cw);
     nv_free(w0);
-    nv_free(v);
-    nv_kfeat_free(&kf);
-    nv_kmat_free(&km);
-    nv_free(krows);
-    nv_free(capv);
-    nv_kcache_free(&kc);
+    nv_kplan_free(&kp);
     nesvm_params_destroy(defaults);
     if (st != NESVM_OK) {
         nesvm_model_destroy(m);

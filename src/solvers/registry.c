@@ -6,18 +6,18 @@
 
 static const nv_solver solvers[] = {
     {"nesvm", {"c_svm_hinge_l2", "lp_svm_hinge_l1", "ls_svm_squared_l2"}, nv_nesvm_linear_train,
-     NV_KERNELS_NESVM, 1.0},
+     nv_nesvm_kernel_train, NULL, NV_KERNELS_NESVM, 1.0},
     /* bias <= 0: no bias; bias B > 0: a constant feature B, regularized */
-    {"hyperpass", {"c_svm_hinge_l2_regularized_bias", NULL, NULL}, nv_hyperpass_train,
+    {"hyperpass", {"c_svm_hinge_l2_regularized_bias", NULL, NULL}, nv_hyperpass_train, NULL, NULL,
      NV_KERNELS_NONE, -1.0},
-    {"pegasos", {"c_svm_hinge_l2_regularized_bias", NULL, NULL}, nv_pegasos_train, NV_KERNELS_NONE,
-     -1.0},
-    {"ssvm", {"c_svm_squared_hinge_l2_regularized_bias", NULL, NULL}, nv_ssvm_train,
+    {"pegasos", {"c_svm_hinge_l2_regularized_bias", NULL, NULL}, nv_pegasos_train, NULL, NULL,
+     NV_KERNELS_NONE, -1.0},
+    {"ssvm", {"c_svm_squared_hinge_l2_regularized_bias", NULL, NULL}, nv_ssvm_train, NULL, NULL,
      NV_KERNELS_RSVM, 1.0},
-    {"nssvm", {"c_svm_squared_hinge_l2_regularized_bias", NULL, NULL}, nv_nssvm_train,
+    {"nssvm", {"c_svm_squared_hinge_l2_regularized_bias", NULL, NULL}, nv_nssvm_train, NULL, NULL,
      NV_KERNELS_RSVM, 1.0},
     /* kernel only: the expansion over the selected training rows */
-    {"gs", {"svm_dual_greedy_stagewise", NULL, NULL}, NULL, NV_KERNELS_GS, -1.0},
+    {"gs", {"svm_dual_greedy_stagewise", NULL, NULL}, NULL, NULL, nv_gs_train, NV_KERNELS_GS, -1.0},
 };
 
 const nv_solver *nv_solver_find(const char *name)

@@ -86,12 +86,27 @@ typedef nesvm_status (*nv_train_binary_fn)(const nv_binary_problem *pb, const ne
                                            const nv_progress_sink *sink, nv_binary_result *res,
                                            nesvm_error *err);
 
+struct nv_kernel_problem;
+struct nv_gs_problem;
+/* A full kernel's expansion (NV_KERNELS_NESVM) and a kernel column cache's
+ * problem (NV_KERNELS_GS). */
+typedef nesvm_status (*nv_train_expansion_fn)(const struct nv_kernel_problem *kp, const nesvm_params *p,
+                                              const nv_progress_sink *sink, nv_binary_result *res,
+                                              nesvm_error *err);
+typedef nesvm_status (*nv_train_columns_fn)(const struct nv_gs_problem *gp, const nesvm_params *p,
+                                            const nv_progress_sink *sink, nv_binary_result *res,
+                                            nesvm_error *err);
+
+/* A solver family's registry entry: everything the driver needs to know of
+ * it (the driver never checks a solver's name). */
 typedef struct nv_solver {
     const char *name;
     /* the exact problem for each svm_type (NV_SVM_C, _LP, _LS), as written
      * in model files; NULL where the solver has no such model */
     const char *problem[3];
-    nv_train_binary_fn train_binary;
+    nv_train_binary_fn train_binary;       /* the linear path (and kernel features) */
+    nv_train_expansion_fn train_expansion; /* a full kernel's expansion, or NULL */
+    nv_train_columns_fn train_columns;     /* on kernel columns (GS-SVM), or NULL */
     int kernels;         /* NV_KERNELS_*: how it trains kernel models */
     double bias;         /* the default bias (params bias "auto") */
 } nv_solver;

@@ -1,0 +1,182 @@
+/* kplan.c - the kernel plan of a training (kplan.h). */
+#include "kplan.h"
+
+#include <math.h>
+#include <string.h>
+
+void nv_kplan_choose(nv_kplan *kp, const nv_solver *solver, const nesvm_params *params,
+                     const nesvm_dataset *ds, int64_t n)
+{
+    memset(kp, 0, sizeof *kp);
+    kp->solver = solver;
+    kp->kstored = -1;
+    kp->kernel = params->kernel != NV_KERNEL_LINEAR;
+    kp->nbasis = nv_params_basis(params, n);
+    kp->kk = (nv_kernel){params->kernel, params->gamma > 0 ? params->gamma : 1.0 / (ds->d > 0 ? ds->d : 1),
+                         params->coef0, params->degree};
+    if (solver->train_columns) {
+        kp->kind = NV_KPLAN_CACHE;
+    } else if (!kp->kernel) {
+        kp->kind = NV_KPLAN_LINEAR;
+    } else if (solver->train_expansion && (kp->nbasis <= 0 || kp->nbasis >= n) &&
+               (params->svm_type != NV_SVM_LP || params->method == NV_METHOD_NEWTON)) {
+        /* a full kernel is solved on its expansion coefficients with K as an
+         * operator (stored or on the fly) */
+        kp->kind = NV_KPLAN_EXPANSION;
+        kp->shared_k = (double)n * (double)n * sizeof(float) <= params->kernel_memory * 1048576.0;
+    } else {
+        /* a reduced basis, LP-SVM with the Nesterov method, and the Newton
+         * family's kernels go through kernel features (kernel.h) */
+        kp->kind = NV_KPLAN_FEATURES;
+    }
+}
+
+nesvm_status nv_kplan_build(nv_kplan *kp, const nesvm_params *params, const nesvm_dataset *ds,
+                            const int64_t *rows, int64_t n, int k, int ovr, const int *row_class,
+                            nesvm_error *err)
+{
+    nesvm_status st = NESVM_OK;
+    switch (kp->kind) {
+    case NV_KPLAN_LINEAR:
+        return NESVM_OK;
+    case NV_KPLAN_CACHE: {
+        /* one column cache over all rows, shared by the sub-problems;
+         * one-vs-one: column segments per class (kernel.h) */
+        int ovo = k > 2 && !ovr;
+        st = nv_kcache_init(&kp->kc, &kp->kk, ds, rows, n, ovo ? row_class : NULL, ovo ? k : 1,
+                            params->cache_size, params->kernel_memory, params->threads, err);
+        if (st != NESVM_OK) return st;
+        kp->v = nv_malloc_array((size_t)n, sizeof(double));
+        kp->capv = nv_malloc_array((size_t)n, sizeof(double));
+        if (!kp->v || !kp->capv) return nv_error(err, NESVM_ERR_NOMEM, "out of memory");
+        return NESVM_OK;
+    }
+    case NV_KPLAN_EXPANSION:
+        /* one kernel matrix over all rows when it can be stored, else one per
+         * sub-problem (one-vs-one sub-problems are smaller; each is stored or
+         * computed on the fly by its own size) */
+        if (kp->shared_k) {
+            st = nv_kmat_init(&kp->km, &kp->kk, ds, rows, n, params->kernel_memory, params->threads, err);
+            if (st != NESVM_OK) return st;
+            kp->kstored = kp->km.K != NULL;
+        }
+        kp->v = nv_malloc_array((size_t)n, sizeof(double));
+        kp->krows = nv_malloc_array((size_t)n, sizeof(int64_t));
+        if (!kp->v || !kp->krows) return nv_error(err, NESVM_ERR_NOMEM, "out of memory");
+        return NESVM_OK;
+    case NV_KPLAN_FEATURES: {
+        /* NESVM's penalty is the RKHS norm (transformed features, except
+         * LP-SVM's L1 norm on the coefficients); GSVM/RSVM's is ||beta||^2 */
+        int transform = kp->solver->kernels == NV_KERNELS_NESVM && params->svm_type != NV_SVM_LP;
+        st = nv_kfeat_build(&kp->kk, ds, rows, n, kp->nbasis, transform, params->basis_select, params->seed,
+                            params->kernel_memory, params->threads, &kp->kf, err);
+        if (st != NESVM_OK) return st;
+        kp->v = nv_malloc_array((size_t)kp->kf.r, sizeof(double));
+        if (!kp->v) return nv_error(err, NESVM_ERR_NOMEM, "out of memory");
+        return NESVM_OK;
+    }
+    }
+    return NESVM_OK;
+}
+
+int64_t nv_kplan_ncoef(const nv_kplan *kp, const nesvm_dataset *ds, int64_t n)
+{
+    if (kp->kind == NV_KPLAN_EXPANSION || (kp->kind == NV_KPLAN_CACHE && kp->kernel)) return n;
+    if (kp->kind == NV_KPLAN_FEATURES) return kp->kf.r;
+    return ds->d;
+}
+
+int64_t nv_kplan_sub_ncoef(const nv_kplan *kp, const nesvm_dataset *ds, int64_t n_sub)
+{
+    if (kp->kind == NV_KPLAN_CACHE || kp->kind == NV_KPLAN_EXPANSION) return n_sub;
+    if (kp->kind == NV_KPLAN_FEATURES) return kp->kf.r;
+    return ds->d;
+}
+
+nesvm_status nv_kplan_basis(const nv_kplan *kp, const nesvm_dataset *ds, const int64_t *rows,
+                            nesvm_model *m, nesvm_error *err)
+{
+    if (kp->kind != NV_KPLAN_FEATURES) return NESVM_OK;
+    int64_t *brows = nv_malloc_array((size_t)kp->kf.r, sizeof(int64_t));
+    if (!brows) return nv_error(err, NESVM_ERR_NOMEM, "out of memory");
+    for (int64_t a = 0; a < kp->kf.r; a++) brows[a] = rows ? rows[kp->kf.basis[a]] : kp->kf.basis[a];
+    nesvm_status st = nv_dataset_copy_rows(ds, brows, kp->kf.r, &m->basis, err);
+    nv_free(brows);
+    return st;
+}
+
+nesvm_status nv_kplan_train(nv_kplan *kp, const nv_solver *solver, const nesvm_dataset *ds,
+                            const int64_t *rows, int64_t n, const nv_subproblem *sp,
+                            nv_binary_problem *pb, const nv_snapshot *rs, const nesvm_params *prm,
+                            const nv_progress_sink *sink, nv_binary_result *res, nv_submodel *sm,
+                            nesvm_error *err)
+{
+    const int64_t cnt = sp->n;
+    nesvm_status st = NESVM_OK;
+    switch (kp->kind) {
+    case NV_KPLAN_CACHE: {
+        double B = nv_params_bias(prm) ? prm->bias : 0.0;
+        /* every row (binary, one-vs-rest): whole columns in row order */
+        int pair[2] = {sp->i, sp->j};
+        nv_gs_problem gp = {&kp->kc, cnt == n ? NULL : sp->rows, cnt == n ? NULL : pair, 2, cnt, sp->y, sp->cap,
+                            B * B};
+        st = solver->train_columns(&gp, prm, sink, res, err);
+        if (kp->kernel) {
+            for (int64_t a = 0; a < cnt; a++) sm->w[sp->rows[a]] = kp->v[a];
+        } else {
+            /* linear kernel: w = sum_a beta_a x_a */
+            memset(sm->w, 0, (size_t)ds->d * sizeof(double));
+            for (int64_t a = 0; a < cnt; a++)
+                if (kp->v[a] != 0) nv_row_axpy(ds, rows ? rows[sp->rows[a]] : sp->rows[a], kp->v[a], sm->w);
+        }
+        return st;
+    }
+    case NV_KPLAN_EXPANSION: {
+        nv_kernel_problem kpb = {&kp->km, sp->rows, cnt, sp->y, sp->cost, rs ? rs->w : NULL, rs ? rs->b : 0.0};
+        nv_kmat own;
+        memset(&own, 0, sizeof own);
+        if (!kp->shared_k) {
+            for (int64_t a = 0; a < cnt; a++) kp->krows[a] = rows ? rows[sp->rows[a]] : sp->rows[a];
+            st = nv_kmat_init(&own, &kp->kk, ds, kp->krows, cnt, prm->kernel_memory, prm->threads, err);
+            kpb.K = &own;
+            kpb.pos = NULL;
+            if (st == NESVM_OK && kp->kstored != 0) kp->kstored = own.K != NULL;
+        }
+        if (st == NESVM_OK) st = solver->train_expansion(&kpb, prm, sink, res, err);
+        if (!kp->shared_k) kp->kevals += own.evals;
+        nv_kmat_free(&own);
+        for (int64_t a = 0; a < cnt; a++) sm->w[sp->rows[a]] = kp->v[a];
+        return st;
+    }
+    case NV_KPLAN_FEATURES:
+        st = solver->train_binary(pb, prm, sink, res, err);
+        nv_kfeat_coef(&kp->kf, kp->v, sm->w);
+        return st;
+    case NV_KPLAN_LINEAR:
+        return solver->train_binary(pb, prm, sink, res, err);
+    }
+    return st;
+}
+
+void nv_kplan_stats(const nv_kplan *kp, nesvm_stats *stats)
+{
+    if (kp->kind == NV_KPLAN_LINEAR) return;
+    stats->kernel_evals = kp->kind == NV_KPLAN_CACHE       ? kp->kc.evals
+                          : kp->kind == NV_KPLAN_EXPANSION ? kp->kevals + kp->km.evals
+                                                           : kp->kf.evals;
+    stats->kernel_matrix = kp->kstored;
+    stats->kernel_columns = kp->kc.misses;
+    stats->cache_hits = kp->kc.hits;
+    stats->kernel_asked = kp->kc.asked;
+}
+
+void nv_kplan_free(nv_kplan *kp)
+{
+    nv_kfeat_free(&kp->kf);
+    nv_kmat_free(&kp->km);
+    nv_kcache_free(&kp->kc);
+    nv_free(kp->v);
+    nv_free(kp->capv);
+    nv_free(kp->krows);
+    memset(kp, 0, sizeof *kp);
+}
