@@ -98,90 +98,101 @@ int train_opts_init(train_opts *o, const char *cmd)
 
 void train_opts_free(train_opts *o) { nesvm_params_destroy(o->params); }
 
+/* One option of --help from the parameter table: its spellings and value
+ * ("-t, --kernel K"), then its help and default, wrapped at 80 columns under
+ * column 23. */
+static void help_param(FILE *f, const char *name)
+{
+    const nv_param_def *d = nv_param_find(name);
+    char head[96], text[600];
+    size_t n = 0;
+    for (const char *w = d->cli; *w && n + 8 < sizeof head;) {
+        size_t k = strcspn(w, " ");
+        n += (size_t)snprintf(head + n, sizeof head - n, "%s%s", n ? ", " : "", k == 1 ? "-" : "--");
+        for (size_t c = 0; c < k && n + 2 < sizeof head; c++) head[n++] = w[c] == '_' ? '-' : w[c];
+        head[n] = '\0';
+        w += k;
+        while (*w == ' ') w++;
+    }
+    snprintf(head + n, sizeof head - n, " %s", d->metavar);
+    snprintf(text, sizeof text, "%s (default %s)", d->help, d->def);
+    int col = fprintf(f, "  %s", head);
+    if (col < 23) col += fprintf(f, "%*s", 23 - col, "");
+    else col += fprintf(f, "  ");
+    int first = 1;
+    for (char *w = text; *w;) {
+        size_t k = strcspn(w, " ");
+        if (!first && col + 1 + (int)k > 80) {
+            col = fprintf(f, "\n%23s", "") - 1;
+            first = 1;
+        }
+        col += fprintf(f, "%s%.*s", first ? "" : " ", (int)k, w);
+        first = 0;
+        w += k;
+        while (*w == ' ') w++;
+    }
+    fputc('\n', f);
+}
+
+static void help_params(FILE *f, const char *const *names)
+{
+    for (int i = 0; names[i]; i++) help_param(f, names[i]);
+}
+
 void train_opts_help(FILE *f)
 {
-    fputs("Problem and solver:\n"
-          "  -c C                 cost C in [1e-100, 1e100] (default 1)\n"
-          "  -w<label> W          multiply C by W for samples of class <label> (as LIBSVM);\n"
-          "                       each cost C x W must stay in [1e-100, 1e100]\n"
-          "  --lambda L           L > 0: C = 1/(L n) for each binary problem of n rows\n"
-          "                       (the papers' lambda/2 ||w||^2 + mean hinge); 0 = use -c\n"
-          "  -B B                 B > 0: a bias. nesvm: free, unregularized (default);\n"
+    /* the options of the parameter table, in sections; the CLI's own ones
+     * (-w, -B, --storage, --float, --trace, -q) written here */
+    static const char *const problem1[] = {"c", NULL};
+    static const char *const problem2[] = {"lambda", NULL};
+    static const char *const problem3[] = {"eps", "solver", "svm_type", "mu", "nu", "continuation", "mu0", "nu0",
+                                           "mu_star", "stage_eps", "eps_abs", "method", "lipschitz", "multiclass",
+                                           NULL};
+    static const char *const hyperpass[] = {"shrinking", "warm_start", "batch", NULL};
+    static const char *const gs[] = {"cap", "cache_size", NULL};
+    static const char *const newton[] = {"smooth_p", "scheme", "tau", "merit", NULL};
+    static const char *const kernel[] = {"kernel", "gamma", "degree", "coef0", "basis", "basis_select",
+                                         "kernel_memory", NULL};
+    static const char *const general[] = {"max_iter", "time_limit", "threads", "seed", NULL};
+    fputs("Problem and solver:\n", f);
+    help_params(f, problem1);
+    fputs("  -w<label> W          multiply C by W for samples of class <label> (as LIBSVM);\n"
+          "                       each cost C x W must stay in [1e-100, 1e100]\n",
+          f);
+    help_params(f, problem2);
+    fputs("  -B B                 B > 0: a bias. nesvm: free, unregularized (default);\n"
           "                       hyperpass, pegasos, ssvm, nssvm: a constant feature B,\n"
           "                       regularized (LIBLINEAR's -B; ssvm/nssvm default 1).\n"
-          "                       B <= 0: no bias (hyperpass, pegasos: default)\n"
-          "  -e EPS               stop at relative duality gap EPS in [1e-15, 1) (default\n"
-          "                       0.001; pegasos: at least 1e-6)\n"
-          "  --solver NAME        nesvm (default): NESVM, every model, linear and kernel;\n"
-          "                       hyperpass: cutting planes with exact line search,\n"
-          "                       C-SVM, linear; pegasos: mini-batch subgradient steps,\n"
-          "                       C-SVM, linear; ssvm, nssvm: smoothing Newton, squared\n"
-          "                       hinge, linear and kernel (GSVM/RSVM); gs: greedy\n"
-          "                       stagewise kernel SVM, no C\n"
-          "  --svm-type c|lp|ls   c: C-SVM, 1/2||w||^2 + C sum hinge (default);\n"
-          "                       lp: LP-SVM, ||w||_1 + C sum hinge (sparse weights);\n"
-          "                       ls: LS-SVM, 1/2||w||^2 + C sum (1 - y f(x))^2\n"
-          "  --mu MU              fixed hinge smoothing; 0 = continuation (default)\n"
-          "  --nu NU              fixed L1 smoothing (LP-SVM); 0 = continuation (default)\n"
-          "  --continuation adaptive|paper  how mu (and nu) shrink: adaptively from the\n"
-          "                       gap (default) or homotopy NESVM's mu0/(t+1) (Algorithm 2)\n"
-          "  --mu0 MU0, --nu0 NU0 first stage's smoothing (0 = the method's default)\n"
-          "  --mu-star MU         last stage's mu; 0 = until the certified gap is EPS (default)\n"
-          "  --stage-eps E        a stage ends at smoothed relative gap E; 0 = automatic\n"
-          "  --eps-abs E          also stop when |F_mu(w_k+1) - F_mu(w_k)| < E (the paper's rule)\n"
-          "  --method newton|nesterov  inner minimizer of the smoothed objective: truncated\n"
-          "                       Newton with exact line search (default) or the paper's\n"
-          "                       Nesterov steps (33)-(35)\n"
-          "  --lipschitz power|paper  Nesterov step size from a power-iteration estimate\n"
-          "                       (default) or eq. (48)\n"
-          "  --multiclass ovo|ovr one-vs-one (default) or one-vs-rest\n"
-          "Hyperpass and Pegasos (--eps-abs E: stop at gap E in the papers' units,\n"
-          "(P - lower bound) / sum_i C_i):\n"
-          "  --shrinking 0|1      hyperpass: line searches over a ball of the nearest\n"
-          "                       hyperplanes (default 1)\n"
-          "  --warm-start none|pegasos:ITER  hyperpass: start from ITER Pegasos passes\n"
-          "  --batch K            pegasos: mini-batch size (default 1000); one iteration\n"
-          "                       is a pass of n/K steps\n"
-          ,
+          "                       B <= 0: no bias (hyperpass, pegasos: default)\n",
           f);
+    help_params(f, problem3);
+    fputs("Hyperpass and Pegasos (--eps-abs E: stop at gap E in the papers' units,\n"
+          "(P - lower bound) / sum_i C_i):\n",
+          f);
+    help_params(f, hyperpass);
     fputs("GS-SVM (--solver gs; --max-iter N: at most N basis functions; -B B > 0:\n"
-          "the kernel K + B^2, a bias B^2 sum alpha_i y_i; default none, as the paper):\n"
-          "  --cap C              soft margin: alpha_i <= C (times -w weights); 0 = none\n"
-          "                       (default: the hard-margin dual)\n"
-          "  -m, --cache-size MB  kernel column cache (default 100; 0 = none)\n"
-          "SSVM and NSSVM (smoothing Newton; -e E: stop at ||G_p|| <= E ||G_p(0)||,\n"
-          "--eps-abs E: at ||G_p|| < E, the paper's rule):\n"
-          "  --smooth-p P         smoothing parameter p (default 1e8)\n"
-          "  --scheme optimal|1|2|3|cg  Newton system: optimal (default) picks SMW (3)\n"
-          "                       when |J| <= D, else the updated Hessian (2); 1 forms\n"
-          "                       the Hessian each step; cg: conjugate gradients\n"
-          "  --tau T              prune Newton weights below T (default 1e-10)\n"
-          "  --merit smooth|f     Armijo on the smoothed function (default) or on f\n"
-          "Kernel (LIBSVM's names; the model stores the basis vectors and coefficients;\n"
+          "the kernel K + B^2, a bias B^2 sum alpha_i y_i; default none, as the paper):\n",
+          f);
+    help_params(f, gs);
+    fputs("SSVM and NSSVM (smoothing Newton; -e E: stop at ||G_p|| <= E ||G_p(0)||,\n"
+          "--eps-abs E: at ||G_p|| < E, the paper's rule):\n",
+          f);
+    help_params(f, newton);
+    fputs("Kernel (LIBSVM's names; the model stores the basis vectors and coefficients;\n"
           "a full kernel is solved on its expansion with K as an operator; a reduced\n"
-          "basis, and LP-SVM with nesterov, on kernel features Phi, Phi Phi^T = K):\n"
-          "  -t, --kernel K       linear (default), poly, rbf, sigmoid, or LIBSVM's 0-3\n"
-          "  -g, --gamma G        gamma of poly/rbf/sigmoid (default 1/num_features)\n"
-          "  -d, --degree D       degree of poly (default 3)\n"
-          "  -r, --coef0 R        coef0 of poly/sigmoid (default 0)\n"
-          "  --basis M|auto       reduced kernel of M basis vectors; 0 = the full kernel;\n"
-          "                       auto (default): nesvm full, ssvm/nssvm 0.1 n clipped\n"
-          "                       to [100, 1000] (RSVM's; full when that reaches n)\n"
-          "  --basis-select random|greedy  reduced basis drawn at random (seeded,\n"
-          "                       default) or the pivots of a greedy pivoted Cholesky of K\n"
-          "  --kernel-memory MB   memory for kernel matrices (default 4096); a full\n"
-          "                       kernel that does not fit is computed on the fly;\n"
-          "                       also bounds ssvm/nssvm's dense Newton matrices\n"
-          "  --max-iter N         iteration limit per binary problem (default 100000)\n"
-          "  --time-limit SEC     stop each training after SEC seconds (0 = none)\n"
-          "  --threads N          threads for reading and training (default 1; 0 = all cores)\n"
-          "  --seed S             random seed (default 1)\n"
-          "Data:\n"
+          "basis, and LP-SVM with nesterov, on kernel features Phi, Phi Phi^T = K):\n",
+          f);
+    help_params(f, kernel);
+    fputs("Limits and threads:\n", f);
+    help_params(f, general);
+    fputs("Data:\n"
           "  --storage auto|csr|dense  matrix layout (default auto: dense if >= 50% non-zero)\n"
           "  --float              store feature values as float (half the memory)\n"
           "Output:\n"
           "  --trace FILE         write one CSV row per iteration to FILE\n"
-          "  -q                   quiet: no progress, no summary\n",
+          "  -q                   quiet: no progress, no summary\n"
+          "Every option of the parameter table: 'nesvm params'. An option the chosen\n"
+          "solver, kernel or model does not use is accepted with a warning.\n",
           f);
 }
 

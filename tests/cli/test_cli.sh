@@ -336,6 +336,24 @@ else
     not_ok "docs/parameters.md" "differs from 'nesvm params --markdown': regenerate it"
 fi
 
+# docs/cli.md shows each command's --help as the program prints it
+for c in train predict cv scale info params; do
+    "$BIN" "$c" --help >"$T/help.$c" 2>&1
+    if /usr/bin/python3 - "$SRC/docs/cli.md" "$c" "$T/help.$c" <<'PYEOF'
+import sys
+doc, cmd, got = open(sys.argv[1]).read(), sys.argv[2], open(sys.argv[3]).read()
+i = doc.index("## `nesvm %s`" % cmd)
+a = doc.index("```\n", i) + 4
+b = doc.index("```\n", a)
+sys.exit(0 if doc[a:b] == got else 1)
+PYEOF
+    then
+        ok "docs/cli.md: nesvm $c --help is current"
+    else
+        not_ok "docs/cli.md: nesvm $c --help" "differs from the program's: update the block"
+    fi
+done
+
 # docs/nesvm.1 is what the program's help and table give
 if /usr/bin/python3 "$SRC/scripts/make_man.py" "$BIN" "$T/nesvm.1" && cmp -s "$T/nesvm.1" "$SRC/docs/nesvm.1"; then
     ok "docs/nesvm.1 is current (scripts/make_man.py)"
