@@ -1,6 +1,9 @@
 /* test_linalg.c - X*w and X^T*a against naive dense loops, all storages, threads. */
 #include "../../src/linalg/linalg.h"
+#include "../../src/linalg/cg.h"
 #include "check.h"
+
+#include <math.h>
 
 #include <stdlib.h>
 
@@ -37,8 +40,126 @@ static nesvm_dataset *make(uint64_t *st)
     return ds;
 }
 
+/* nv_cg on a small SPD system against Gaussian elimination */
+#define CN 6
+static double cgA[CN][CN];
+
+static nesvm_status cg_apply(void *ctx, const double *p, double *ap)
+{
+    int ncol = *(int *)ctx;
+    for (int c = 0; c < ncol; c++)
+        for (int i = 0; i < CN; i++) {
+            double s = 0;
+            for (int j = 0; j < CN; j++) s += cgA[i][j] * p[j * ncol + c];
+            ap[i * ncol + c] = s;
+        }
+    return NESVM_OK;
+}
+
+static void cg_jacobi(void *ctx, const double *r, double *z, int c)
+{
+    int ncol = *(int *)ctx;
+    for (int i = 0; i < CN; i++) z[i * ncol + c] = r[i * ncol + c] / cgA[i][i];
+}
+
+/* x = A^-1 b by Gaussian elimination (A SPD: no pivoting needed) */
+static void solve_direct(const double *b, double *x)
+{
+    double M[CN][CN + 1];
+    for (int i = 0; i < CN; i++) {
+        for (int j = 0; j < CN; j++) M[i][j] = cgA[i][j];
+        M[i][CN] = b[i];
+    }
+    for (int k = 0; k < CN; k++)
+        for (int i = k + 1; i < CN; i++) {
+            double f = M[i][k] / M[k][k];
+            for (int j = k; j <= CN; j++) M[i][j] -= f * M[k][j];
+        }
+    for (int i = CN - 1; i >= 0; i--) {
+        double s = M[i][CN];
+        for (int j = i + 1; j < CN; j++) s -= M[i][j] * x[j];
+        x[i] = s / M[i][i];
+    }
+}
+
+static void test_cg(void)
+{
+    /* A = B^T B + I, SPD */
+    uint64_t st = 99;
+    double B[CN][CN];
+    for (int i = 0; i < CN; i++)
+        for (int j = 0; j < CN; j++) {
+            st = st * 6364136223846793005ULL + 1442695040888963407ULL;
+            B[i][j] = (double)(st >> 11) / 9007199254740992.0 - 0.5;
+        }
+    for (int i = 0; i < CN; i++)
+        for (int j = 0; j < CN; j++) {
+            double s = i == j ? 1.0 : 0.0;
+            for (int k = 0; k < CN; k++) s += B[k][i] * B[k][j];
+            cgA[i][j] = s;
+        }
+    double b1[CN], b2[CN], want1[CN], want2[CN];
+    for (int i = 0; i < CN; i++) {
+        b1[i] = (double)(i + 1);
+        b2[i] = i % 2 ? -1.0 : 2.0;
+    }
+    solve_direct(b1, want1);
+    solve_direct(b2, want2);
+    for (int pre = 0; pre < 2; pre++)
+        for (int ncol = 1; ncol <= 2; ncol++) {
+            double x[2 * CN], r[2 * CN], z[2 * CN], p[2 * CN], ap[2 * CN];
+            for (int i = 0; i < CN; i++) {
+                r[i * ncol] = b1[i];
+                if (ncol == 2) r[i * ncol + 1] = b2[i];
+            }
+            nv_cg_ops ops = {&ncol, CN, ncol, cg_apply, NULL, pre ? cg_jacobi : NULL, 100, 1e-24,
+                             NV_CG_SQUARED};
+            nv_cg_result res;
+            CHECK(nv_cg(&ops, x, r, pre ? z : r, p, ap, &res) == NESVM_OK);
+            double err1 = 0, err2 = 0;
+            for (int i = 0; i < CN; i++) {
+                err1 = fmax(err1, fabs(x[i * ncol] - want1[i]));
+                if (ncol == 2) err2 = fmax(err2, fabs(x[i * ncol + 1] - want2[i]));
+            }
+            CHECK_MSG(err1 < 1e-9 && err2 < 1e-9, "CG (precond %d, %d columns): error %g, %g", pre, ncol,
+                      err1, err2);
+            /* exact arithmetic ends in at most CN steps; allow a few more */
+            CHECK_MSG(res.applies <= CN + 4 && !res.breakdown[0], "CG took %lld products",
+                      (long long)res.applies);
+        }
+    /* the norm rule stops early at a loose tolerance: fewer products, a residual within it */
+    {
+        int ncol = 1;
+        double x[CN], r[CN], p[CN], ap[CN];
+        for (int i = 0; i < CN; i++) r[i] = b1[i];
+        nv_cg_ops ops = {&ncol, CN, 1, cg_apply, NULL, NULL, 100, 0.5, NV_CG_NORM};
+        nv_cg_result res;
+        nv_cg(&ops, x, r, r, p, ap, &res);
+        double rr = 0, bb = 0;
+        for (int i = 0; i < CN; i++) {
+            rr += r[i] * r[i];
+            bb += b1[i] * b1[i];
+        }
+        CHECK(res.applies >= 1 && res.applies < CN && sqrt(rr) <= 0.5 * sqrt(bb));
+    }
+    /* an indefinite operator breaks down at once; x stays 0 */
+    {
+        int ncol = 1;
+        for (int i = 0; i < CN; i++) cgA[i][i] = -cgA[i][i] - 10.0;
+        double x[CN], r[CN], p[CN], ap[CN];
+        for (int i = 0; i < CN; i++) r[i] = b1[i];
+        nv_cg_ops ops = {&ncol, CN, 1, cg_apply, NULL, NULL, 100, 1e-24, NV_CG_SQUARED};
+        nv_cg_result res;
+        nv_cg(&ops, x, r, r, p, ap, &res);
+        int zero = 1;
+        for (int i = 0; i < CN; i++) zero &= x[i] == 0;
+        CHECK(res.breakdown[0] && res.completed[0] == 0 && zero);
+    }
+}
+
 int main(void)
 {
+    test_cg();
     uint64_t st = 7;
     double w[D], a[N], ref_xw[N], ref_p[D], ref_n[D], ref_all[D];
     double out[N], op[D], on[D], op2[D], on2[D];

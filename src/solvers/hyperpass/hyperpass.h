@@ -20,6 +20,8 @@ static inline int nv_hp_on_margin(double m) { return m >= 1.0 - NV_HP_MARGIN_TOL
 #define NV_HP_MAX_LA 64
 /* The final step's band (nv_hp_bound_at) holds at most this many samples. */
 #define NV_HP_FINISH_LA 256
+/* Pegasos refuses relative gaps below this: a gap eps takes about 1/eps passes. */
+#define NV_PEGASOS_EPS_MIN 1e-6
 
 /*
  * The exact line search of Section 4.2: the eta >= 0 minimizing

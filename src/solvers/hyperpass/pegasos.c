@@ -92,7 +92,6 @@ nesvm_status nv_pegasos_run(nv_hinge *h, const nesvm_params *prm, int64_t epochs
     return NESVM_OK;
 }
 
-#define NV_PEGASOS_EPS_MIN 1e-6
 
 nesvm_status nv_pegasos_train(const nv_binary_problem *pb, const nesvm_params *prm,
                               const nv_progress_sink *sink, nv_binary_result *res,

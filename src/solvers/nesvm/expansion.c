@@ -38,6 +38,7 @@
  * the polish cannot certify within the limits, the dense point is kept.
  */
 #include "expansion.h"
+#include "../../linalg/cg.h"
 
 
 #include <cblas.h>
@@ -72,62 +73,37 @@ static nesvm_status zone_apply(kws *ws, const double *X, int ncol, double *out)
     return NESVM_OK;
 }
 
+/* nv_cg's operator and preconditioner of the zone system (kws). */
+static nesvm_status zone_cg_apply(void *ctx, const double *p, double *ap)
+{
+    kws *ws = ctx;
+    return zone_apply(ws, p, ws->cg_ncol, ap);
+}
+
+static void zone_cg_precond(void *ctx, const double *r, double *z, int c)
+{
+    const kws *ws = ctx;
+    const double *pre = ws->cg + 4 * (size_t)ws->nz * (size_t)ws->cg_ncol;
+    for (int64_t k = 0; k < ws->nz; k++) {
+        size_t j = (size_t)k * (size_t)ws->cg_ncol + (size_t)c;
+        z[j] = pre[k] * r[j];
+    }
+}
+
 /* Jacobi-preconditioned CG on A X = B for ncol columns at once (shared
  * products); X = ws->sol. */
 static nesvm_status zone_cg(kws *ws, int ncol)
 {
     const int64_t nz = ws->nz;
     const size_t sz = (size_t)nz * (size_t)ncol;
-    double *x = ws->sol, *r = ws->cg, *z = r + sz, *p = z + sz, *ap = p + sz, *pre = ap + sz;
-    double rz[2], r0[2];
-    int live[2] = {0, 0};
+    double *r = ws->cg, *z = r + sz, *p = z + sz, *ap = p + sz, *pre = ap + sz;
     for (int64_t k = 0; k < nz; k++) pre[k] = 1.0 / (1.0 / ws->zh[k] + nv_kmat_diag(ws->K, ws->zpos[k]));
-    for (int c = 0; c < ncol; c++) {
-        rz[c] = r0[c] = 0;
-        for (int64_t k = 0; k < nz; k++) {
-            size_t j = (size_t)k * ncol + c;
-            x[j] = 0;
-            r[j] = ws->rhs[j];
-            z[j] = pre[k] * r[j];
-            p[j] = z[j];
-            rz[c] += r[j] * z[j];
-            r0[c] += r[j] * r[j];
-        }
-        live[c] = r0[c] > 0;
-    }
-    for (int it = 0; it < NV_NESVM_ZONE_CG_MAX && (live[0] || live[1]); it++) {
-        nesvm_status st = zone_apply(ws, p, ncol, ap);
-        if (st != NESVM_OK) return st;
-        for (int c = 0; c < ncol; c++) {
-            if (!live[c]) continue;
-            double pap = 0, rr = 0, rz2 = 0;
-            for (int64_t k = 0; k < nz; k++) pap += p[(size_t)k * ncol + c] * ap[(size_t)k * ncol + c];
-            if (!(pap > 0)) {
-                live[c] = 0;
-                continue;
-            }
-            double al = rz[c] / pap;
-            for (int64_t k = 0; k < nz; k++) {
-                size_t j = (size_t)k * ncol + c;
-                x[j] += al * p[j];
-                r[j] -= al * ap[j];
-                z[j] = pre[k] * r[j];
-                rr += r[j] * r[j];
-                rz2 += r[j] * z[j];
-            }
-            if (rr <= NV_NESVM_ZONE_CG_TOL * NV_NESVM_ZONE_CG_TOL * r0[c]) {
-                live[c] = 0;
-                continue;
-            }
-            double be = rz2 / rz[c];
-            rz[c] = rz2;
-            for (int64_t k = 0; k < nz; k++) {
-                size_t j = (size_t)k * ncol + c;
-                p[j] = z[j] + be * p[j];
-            }
-        }
-    }
-    return NESVM_OK;
+    memcpy(r, ws->rhs, sz * sizeof(double));
+    ws->cg_ncol = ncol;
+    nv_cg_ops ops = {ws, nz, ncol, zone_cg_apply, NULL, zone_cg_precond, NV_NESVM_ZONE_CG_MAX,
+                     NV_NESVM_ZONE_CG_TOL * NV_NESVM_ZONE_CG_TOL, NV_CG_SQUARED};
+    nv_cg_result cr;
+    return nv_cg(&ops, ws->sol, r, z, p, ap, &cr);
 }
 
 /* Solve A X = rhs (nz x ncol) into ws->sol: Cholesky when affordable, else CG. */

@@ -29,6 +29,7 @@ typedef struct kws {
     double *A;             /* nz x nz */
     size_t cap_a;
     int64_t nz;
+    int cg_ncol;           /* the zone CG's columns (1 or 2) */
     nesvm_error *err;
 } kws;
 

@@ -1,6 +1,7 @@
 /* expansion_lp.c - LP-SVM by Newton on a full kernel's expansion
  * (expansion.h): the Euclidean metric on beta, Huber's zone of the L1 norm. */
 #include "expansion.h"
+#include "../../linalg/cg.h"
 
 #include <cblas.h>
 #include <lapacke.h>
@@ -13,6 +14,7 @@ typedef struct lpws {
     double *A, *B, *M;   /* nz x n, nz x n, nz x nz */
     size_t cap_a, cap_m;
     double *lam, *h, *R, *t, *U, *T; /* n, n, 2n, 2n, 2n, 2 nz */
+    double *cgv;         /* CG: x, r, z, p, Hp of n + 1 entries (the bias last) */
 } lpws;
 
 static void lpws_free(lpws *l)
@@ -26,6 +28,7 @@ static void lpws_free(lpws *l)
     nv_free(l->t);
     nv_free(l->U);
     nv_free(l->T);
+    nv_free(l->cgv);
 }
 
 /* H p for LP-SVM's Hessian H = [Lambda + K_Z^T D K_Z, K_Z^T D 1; 1^T D K_Z,
@@ -53,6 +56,29 @@ static nesvm_status lp_hess_vec(kws *ws, const lpws *l, const double *p, double 
     for (int64_t j = 0; j < n; j++) out[j] += l->lam[j] * p[j];
     *outb = ws->bias ? sb + delta * pb : 0.0;
     return NESVM_OK;
+}
+
+/* nv_cg's operator and Jacobi preconditioner of LP-SVM's Newton system. */
+typedef struct lp_cg {
+    kws *ws;
+    const lpws *l;
+    double delta, eta;
+} lp_cg;
+
+static nesvm_status lp_cg_apply(void *ctx, const double *p, double *hp)
+{
+    const lp_cg *c = ctx;
+    const int64_t n = c->ws->n;
+    return lp_hess_vec(c->ws, c->l, p, p[n], c->delta, hp, &hp[n]);
+}
+
+static void lp_cg_precond(void *ctx, const double *r, double *z, int col)
+{
+    const lp_cg *c = ctx;
+    const int64_t n = c->ws->n;
+    (void)col;
+    for (int64_t j = 0; j < n; j++) z[j] = r[j] / c->l->lam[j];
+    z[n] = r[n] / c->eta;
 }
 
 /* LP-SVM's Newton direction on the expansion (Euclidean metric on beta, the
@@ -160,46 +186,18 @@ static nesvm_status lp_direction(kws *ws, lpws *l, const nws *nw, const nv_obj *
         *db = xb;
         return NESVM_OK;
     }
-    /* CG on H x = -(g, gb), Jacobi on Lambda (and eta for b) */
-    double *x = l->t, *r = l->t + n, *p = l->R, *hp = l->R + n, *z = l->U;
-    double xb = 0, rb = ws->bias ? -gb : 0.0, pbv, hpb = 0, zb;
-    double rz = 0, r0 = 0;
-    for (int64_t j = 0; j < n; j++) {
-        x[j] = 0;
-        r[j] = -g[j];
-        z[j] = r[j] / l->lam[j];
-        p[j] = z[j];
-        rz += r[j] * z[j];
-        r0 += r[j] * r[j];
-    }
-    zb = rb / eta;
-    pbv = zb;
-    rz += rb * zb;
-    r0 += rb * rb;
-    for (int it = 0; it < NV_NESVM_LP_CG_MAX && r0 > 0; it++) {
-        st = lp_hess_vec(ws, l, p, pbv, delta, hp, &hpb);
-        if (st != NESVM_OK) return st;
-        double php = nv_dot(p, hp, n) + pbv * hpb;
-        if (!(php > 0)) break;
-        double al = rz / php, rr = 0, rz2 = 0;
-        for (int64_t j = 0; j < n; j++) {
-            x[j] += al * p[j];
-            r[j] -= al * hp[j];
-            z[j] = r[j] / l->lam[j];
-            rr += r[j] * r[j];
-            rz2 += r[j] * z[j];
-        }
-        xb += al * pbv;
-        rb -= al * hpb;
-        zb = rb / eta;
-        rr += rb * rb;
-        rz2 += rb * zb;
-        if (rr <= 1e-2 * r0) break; /* relative residual 0.1, as the linear CG */
-        double be = rz2 / rz;
-        rz = rz2;
-        for (int64_t j = 0; j < n; j++) p[j] = z[j] + be * p[j];
-        pbv = zb + be * pbv;
-    }
+    /* CG on H x = -(g, gb), Jacobi on Lambda (and eta for b): vectors of
+     * n + 1 entries, the bias last */
+    double *x = l->cgv, *r = x + (n + 1), *z = r + (n + 1), *p = z + (n + 1), *hp = p + (n + 1);
+    for (int64_t j = 0; j < n; j++) r[j] = -g[j];
+    r[n] = ws->bias ? -gb : 0.0;
+    lp_cg ctx = {ws, l, delta, eta};
+    nv_cg_ops ops = {&ctx, n + 1, 1, lp_cg_apply, NULL, lp_cg_precond, NV_NESVM_LP_CG_MAX, 1e-2, NV_CG_SQUARED};
+    nv_cg_result cr;
+    /* relative residual 0.1, as the linear CG */
+    st = nv_cg(&ops, x, r, z, p, hp, &cr);
+    if (st != NESVM_OK) return st;
+    const double xb = x[n];
     for (int64_t j = 0; j < n; j++) ws->dir[j] = mask && mask[j] ? 0.0 : x[j];
     *db = ws->bias ? xb : 0.0;
     return NESVM_OK;
@@ -228,7 +226,8 @@ nesvm_status nv_kx_lp_newton_loop(kws *ws, nv_obj *obj, const nesvm_params *prm,
     l.t = nv_malloc(2 * nb);
     l.U = nv_malloc(2 * nb);
     l.T = nv_malloc(2 * nb);
-    if (!nw.kay || !nw.k2 || !l.lam || !l.h || !l.R || !l.t || !l.U || !l.T) {
+    l.cgv = nv_malloc_array((size_t)(n + 1) * 5, sizeof(double));
+    if (!nw.kay || !nw.k2 || !l.lam || !l.h || !l.R || !l.t || !l.U || !l.T || !l.cgv) {
         st = nv_error(err, NESVM_ERR_NOMEM, "out of memory for kernel LP-SVM work arrays (n=%lld)",
                       (long long)n);
         tr->why = NESVM_EXIT_NO_MEMORY;

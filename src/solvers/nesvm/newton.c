@@ -39,6 +39,7 @@
  */
 #include "../track.h"
 #include "tuning.h"
+#include "../../linalg/cg.h"
 
 #include <cblas.h>
 #include <lapacke.h>
@@ -312,6 +313,23 @@ static double mean_row_nnz(const nv_binary_problem *pb)
     return pb->n > 0 ? cnt / (double)pb->n : 0.0;
 }
 
+/* The CG operator, inner product and preconditioner of the Newton system
+ * (nv_cg's callbacks; the bias entry d counts only with a bias). */
+static nesvm_status cg_apply(void *ctx, const double *p, double *hp)
+{
+    hess_vec(ctx, p, hp);
+    return NESVM_OK;
+}
+
+static double cg_dot(void *ctx, const double *a, const double *b) { return dotd(ctx, a, b); }
+
+static void cg_precond(void *ctx, const double *r, double *z, int c)
+{
+    const newton_ws *ws = ctx;
+    (void)c;
+    for (int32_t j = 0; j <= ws->d; j++) z[j] = r[j] / ws->diag[j];
+}
+
 /* Preconditioned CG on H x = -g from x = 0; returns the iteration count. */
 static int64_t pcg(newton_ws *ws, const double *g, int64_t n, int64_t cap)
 {
@@ -323,33 +341,12 @@ static int64_t pcg(newton_ws *ws, const double *g, int64_t n, int64_t cap)
                         ? (int64_t)(NV_NESVM_CG_PASSES * (double)n / (double)ws->nz) : cap;
     if (maxit > cap) maxit = cap;
     if (maxit < NV_NESVM_CG_MIN) maxit = NV_NESVM_CG_MIN;
-    double g0 = sqrt(dotd(ws, g, g));
-    for (int32_t j = 0; j < D; j++) {
-        ws->x[j] = 0;
-        ws->r[j] = -g[j];
-        ws->z[j] = ws->r[j] / ws->diag[j];
-        ws->p[j] = ws->z[j];
-    }
-    if (!ws->bias) ws->r[d] = ws->z[d] = ws->p[d] = 0;
-    double rz = dotd(ws, ws->r, ws->z);
-    int64_t it = 0;
-    while (it < maxit && g0 > 0) {
-        hess_vec(ws, ws->p, ws->hp);
-        it++;
-        double php = dotd(ws, ws->p, ws->hp);
-        if (!(php > 0)) break;
-        double al = rz / php;
-        for (int32_t j = 0; j < D; j++) {
-            ws->x[j] += al * ws->p[j];
-            ws->r[j] -= al * ws->hp[j];
-        }
-        if (sqrt(dotd(ws, ws->r, ws->r)) <= NV_NESVM_CG_TOL * g0) break;
-        for (int32_t j = 0; j < D; j++) ws->z[j] = ws->r[j] / ws->diag[j];
-        double rz2 = dotd(ws, ws->r, ws->z);
-        double be = rz2 / rz;
-        rz = rz2;
-        for (int32_t j = 0; j < D; j++) ws->p[j] = ws->z[j] + be * ws->p[j];
-    }
+    for (int32_t j = 0; j < D; j++) ws->r[j] = -g[j];
+    if (!ws->bias) ws->r[d] = 0;
+    nv_cg_ops ops = {ws, D, 1, cg_apply, cg_dot, cg_precond, maxit, NV_NESVM_CG_TOL, NV_CG_NORM};
+    nv_cg_result cr;
+    nv_cg(&ops, ws->x, ws->r, ws->z, ws->p, ws->hp, &cr);
+    const int64_t it = cr.applies;
     /* no CG step taken (zero gradient or breakdown): fall back to -D^-1 g */
     if (it == 0 || dotd(ws, ws->x, ws->x) == 0)
         for (int32_t j = 0; j < D; j++) ws->x[j] = -g[j] / ws->diag[j];

@@ -17,6 +17,7 @@
  * Armijo search that finds no decrease in floating point (exit "stalled").
  */
 #include "ssvm.h"
+#include "../../linalg/cg.h"
 #include "../track.h"
 
 #include <cblas.h>
@@ -370,30 +371,23 @@ static void hess_vec(nv_ssvm *s, const double *v, double *out)
 }
 
 /* Conjugate gradients on B d = -g to relative residual rtol. */
+static nesvm_status cg_apply(void *ctx, const double *q, double *Bq)
+{
+    hess_vec(ctx, q, Bq);
+    return NESVM_OK;
+}
+
 static void cg_direction(nv_ssvm *s, double rtol, double *d)
 {
     const int64_t D = s->D;
     double *r = s->cgw, *q = s->cgw + D, *Bq = s->cgw + 2 * D;
-    memset(d, 0, (size_t)D * sizeof(double));
-    for (int64_t j = 0; j < D; j++) r[j] = q[j] = -s->g[j];
-    double rr = nv_dot(r, r, D), stop = rtol * rtol * rr;
-    s->cg_iters = 0;
+    for (int64_t j = 0; j < D; j++) r[j] = -s->g[j];
     s->scheme_used = NV_SCHEME_CG;
-    for (int64_t it = 0; it < 2 * D + 50 && rr > stop; it++) {
-        hess_vec(s, q, Bq);
-        double qBq = nv_dot(q, Bq, D);
-        if (!(qBq > 0)) break;
-        double al = rr / qBq;
-        for (int64_t j = 0; j < D; j++) {
-            d[j] += al * q[j];
-            r[j] -= al * Bq[j];
-        }
-        double rr1 = nv_dot(r, r, D);
-        double be = rr1 / rr;
-        rr = rr1;
-        for (int64_t j = 0; j < D; j++) q[j] = r[j] + be * q[j];
-        s->cg_iters++;
-    }
+    /* unpreconditioned: z is r; stop at ||r||^2 <= rtol^2 ||r0||^2 */
+    nv_cg_ops ops = {s, D, 1, cg_apply, NULL, NULL, 2 * D + 50, rtol * rtol, NV_CG_SQUARED};
+    nv_cg_result cr;
+    nv_cg(&ops, d, r, r, q, Bq, &cr);
+    s->cg_iters = cr.completed[0];
 }
 
 nesvm_status nv_ssvm_direction(nv_ssvm *s, int scheme, double cg_rtol, double *d, nesvm_error *err)
