@@ -4,6 +4,7 @@
 
 #include "nesvm.h"
 #include "params/param_table.h"
+#include "solvers/solver.h"
 
 #include <stdio.h>
 

@@ -238,15 +238,14 @@ const char *cli_param_spelling(const nv_param_def *d, char *buf, size_t size)
 
 void cli_warn_ignored(const char *cmd, const nesvm_params *p)
 {
-    char solver[32], opt[64], list[96];
+    char solver[32], opt[64], list[160];
     nesvm_params_get(p, "solver", solver, sizeof solver, NULL);
     for (int k = 0; nesvm_params_ignored(p, k); k++) {
         const nv_param_def *d = nv_param_find(nesvm_params_ignored(p, k));
         const char *why;
-        if (d->when & NV_W_BATCH)
-            why = "pegasos, and hyperpass with --warm-start pegasos:ITER";
-        else if (!(d->solvers & nv_param_solver_bit(solver)))
-            why = nv_param_solver_list(d->solvers, list, sizeof list);
+        const nv_solver *s = nv_solver_find(solver);
+        if (s && !nv_solver_uses(s, d->name, p))
+            why = nv_solver_users(d->name, list, sizeof list);
         else if (d->when & NV_W_POLY)
             why = "the poly kernel";
         else if (d->when & NV_W_COEF0)

@@ -19,12 +19,10 @@ static void usage(FILE *f)
 /* Where a row applies, in words: "all solvers", "gs", "nesvm; poly kernel". */
 static const char *where(const nv_param_def *d, char *buf, size_t size)
 {
-    char list[96];
-    const char *s = d->solvers == NV_S_ALL ? "all solvers" : nv_param_solver_list(d->solvers, list, sizeof list);
+    char list[160];
+    const char *s = d->solvers == NV_S_ALL ? "all solvers" : nv_solver_users(d->name, list, sizeof list);
     const char *w = "";
-    if (d->when & NV_W_BATCH) {
-        s = "pegasos; hyperpass with --warm-start pegasos:ITER";
-    } else if (d->when & NV_W_POLY) {
+    if (d->when & NV_W_POLY) {
         w = "; the poly kernel";
     } else if (d->when & NV_W_COEF0) {
         w = "; the poly and sigmoid kernels";

@@ -38,24 +38,16 @@ enum {
     NV_PF_LIBSVM_T = 16 /* a word parameter that also takes its index (LIBSVM's -t 0-3) */
 };
 
-/* Solvers, as bits (by name: see nv_param_solver_bit). */
-enum {
-    NV_S_NESVM = 1,
-    NV_S_HYPERPASS = 2,
-    NV_S_PEGASOS = 4,
-    NV_S_SSVM = 8,
-    NV_S_NSSVM = 16,
-    NV_S_GS = 32,
-    NV_S_ALL = 63
-};
+/* Which solvers use a parameter: every one, or those whose registry entry
+ * lists it (solvers/registry.c: `uses`). */
+enum { NV_S_SOME = 0, NV_S_ALL = 1 };
 
 /* Further conditions for a parameter to take part in training. */
 enum {
     NV_W_KERNEL = 1,  /* a kernel other than linear */
     NV_W_POLY = 2,    /* the polynomial kernel */
     NV_W_COEF0 = 4,   /* the polynomial or sigmoid kernel */
-    NV_W_LP = 8,      /* svm_type lp */
-    NV_W_BATCH = 16   /* pegasos, or hyperpass with a Pegasos warm start */
+    NV_W_LP = 8       /* svm_type lp */
 };
 
 typedef struct nv_param_def {
@@ -68,7 +60,7 @@ typedef struct nv_param_def {
     double auto_value;        /* NV_PF_AUTO: the value "auto" stands for */
     const char *const *words; /* NV_PT_WORD: the values, NULL-terminated */
     const char *expect;       /* what the error message says is expected */
-    unsigned solvers;         /* NV_S_*: the solvers that use it */
+    unsigned solvers;         /* NV_S_ALL, or NV_S_SOME: the registry's `uses` say */
     unsigned when;            /* NV_W_*: and only then */
     const char *cli;          /* command-line names, space-separated ("t kernel"); "" none */
     const char *metavar;      /* the value in --help ("C", "N", "adaptive|paper") */
@@ -79,11 +71,12 @@ typedef struct nv_param_def {
 const nv_param_def *nv_param_table(int *count);
 /* A row by name, NULL if there is none. */
 const nv_param_def *nv_param_find(const char *name);
-/* The bit of a solver name (0 for an unknown one). */
-unsigned nv_param_solver_bit(const char *solver);
-/* Does the row take part in training with p's solver, kernel and model? */
-int nv_param_applies(const nv_param_def *d, const nesvm_params *p);
-/* The solver names of a mask, "nesvm, gs" (into buf). */
-const char *nv_param_solver_list(unsigned mask, char *buf, size_t size);
+/* The row's index (the bit of nesvm_params.set_mask), -1 if there is none. */
+int nv_param_index(const char *name);
+/* Do p's kernel and model meet the row's conditions (NV_W_*)?  Which
+ * solvers use it is the registry's (nv_solver_uses, solvers/solver.h). */
+int nv_param_condition(const nv_param_def *d, const nesvm_params *p);
+/* nesvm_params_set without the check of solver names (the registry's). */
+nesvm_status nv_params_set(nesvm_params *p, const char *name, const char *value, nesvm_error *err);
 
 #endif

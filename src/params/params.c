@@ -28,8 +28,6 @@ static const char *const merit_words[] = {"smooth", "f", NULL};
 
 #define F(field) offsetof(struct nesvm_params, field)
 #define RANGE "a number in [1e-100, 1e100]"
-#define NOT_GS (NV_S_ALL & ~NV_S_GS)
-#define NEWTON (NV_S_SSVM | NV_S_NSSVM)
 
 /* The order is the model files' (and the checkpoints' hash's): append new
  * rows at the end. */
@@ -39,32 +37,32 @@ static const nv_param_def table[] = {
      NV_S_ALL, 0, "solver", "NAME", "nesvm: NESVM, every model, linear and kernel; hyperpass: cutting planes with exact line search, C-SVM, linear; pegasos: mini-batch subgradient steps, C-SVM, linear; ssvm, nssvm: smoothing Newton, squared hinge, linear and kernel (GSVM/RSVM); gs: greedy stagewise kernel SVM, no C"},
     {"svm_type", NV_PT_WORD, F(svm_type), "c", 0, 0, 0, 0, svm_type_words, "c, lp or ls", NV_S_ALL, 0,
      "svm_type", "c|lp|ls", "c: C-SVM, 1/2||w||^2 + C sum hinge; lp: LP-SVM, ||w||_1 + C sum hinge (sparse weights); ls: LS-SVM, 1/2||w||^2 + C sum (1 - y f(x))^2"},
-    {"c", NV_PT_REAL, F(c), "1", VMIN, VMAX, 0, 0, NULL, RANGE, NOT_GS, 0, "c", "C", "cost C in [1e-100, 1e100]"},
+    {"c", NV_PT_REAL, F(c), "1", VMIN, VMAX, 0, 0, NULL, RANGE, NV_S_SOME, 0, "c", "C", "cost C in [1e-100, 1e100]"},
     {"eps", NV_PT_REAL, F(eps), "0.001", EPS_MIN, 1, NV_PF_HI_OPEN, 0, NULL,
-     "a number in [1e-15, 1) (smaller gaps cannot be certified in double precision)", NOT_GS, 0, "e", "EPS",
+     "a number in [1e-15, 1) (smaller gaps cannot be certified in double precision)", NV_S_SOME, 0, "e", "EPS",
      "stop at relative duality gap EPS in [1e-15, 1) (pegasos: at least 1e-6; ssvm, nssvm: at ||G_p|| <= EPS ||G_p(0)||)"},
-    {"eps_abs", NV_PT_REAL, F(eps_abs), "0", 0, INFINITY, 0, 0, NULL, "a number >= 0", NOT_GS, 0, "eps_abs",
+    {"eps_abs", NV_PT_REAL, F(eps_abs), "0", 0, INFINITY, 0, 0, NULL, "a number >= 0", NV_S_SOME, 0, "eps_abs",
      "E", "also stop at the papers' absolute rule: nesvm |F_mu(w_k+1) - F_mu(w_k)| < E; hyperpass, pegasos (P - lower bound) / sum_i C_i < E; ssvm, nssvm ||G_p|| < E; 0 = off"},
     {"mu", NV_PT_REAL, F(mu), "0", VMIN, VMAX, NV_PF_ZERO, 0, NULL,
-     "0 (continuation) or a number in [1e-100, 1e100]", NV_S_NESVM, 0, "mu", "MU",
+     "0 (continuation) or a number in [1e-100, 1e100]", NV_S_SOME, 0, "mu", "MU",
      "fixed hinge smoothing; 0 = continuation"},
     {"nu", NV_PT_REAL, F(nu), "0", VMIN, VMAX, NV_PF_ZERO, 0, NULL,
-     "0 (continuation) or a number in [1e-100, 1e100]", NV_S_NESVM, NV_W_LP, "nu", "NU",
+     "0 (continuation) or a number in [1e-100, 1e100]", NV_S_SOME, NV_W_LP, "nu", "NU",
      "fixed L1 smoothing (LP-SVM); 0 = continuation"},
     {"continuation", NV_PT_WORD, F(continuation), "adaptive", 0, 0, 0, 0, continuation_words,
-     "adaptive or paper", NV_S_NESVM, 0, "continuation", "adaptive|paper",
+     "adaptive or paper", NV_S_SOME, 0, "continuation", "adaptive|paper",
      "how mu (and nu) shrink: adaptively from the gap, or homotopy NESVM's mu0/(t+1) (Algorithm 2)"},
     {"mu0", NV_PT_REAL, F(mu0), "0", VMIN, VMAX, NV_PF_ZERO, 0, NULL,
-     "0 (default) or a number in [1e-100, 1e100]", NV_S_NESVM, 0, "mu0", "MU0",
+     "0 (default) or a number in [1e-100, 1e100]", NV_S_SOME, 0, "mu0", "MU0",
      "first stage's smoothing; 0 = the method's default"},
     {"nu0", NV_PT_REAL, F(nu0), "0", VMIN, VMAX, NV_PF_ZERO, 0, NULL,
-     "0 (default) or a number in [1e-100, 1e100]", NV_S_NESVM, NV_W_LP, "nu0", "NU0",
+     "0 (default) or a number in [1e-100, 1e100]", NV_S_SOME, NV_W_LP, "nu0", "NU0",
      "first stage's L1 smoothing (LP-SVM); 0 = the method's default"},
     {"mu_star", NV_PT_REAL, F(mu_star), "0", VMIN, VMAX, NV_PF_ZERO, 0, NULL,
-     "0 (none) or a number in [1e-100, 1e100]", NV_S_NESVM, 0, "mu_star", "MU",
+     "0 (none) or a number in [1e-100, 1e100]", NV_S_SOME, 0, "mu_star", "MU",
      "last stage's mu; 0 = until the certified gap is EPS"},
     {"stage_eps", NV_PT_REAL, F(stage_eps), "0", 0, 1, NV_PF_HI_OPEN, 0, NULL,
-     "a number in [0, 1) (0 = automatic)", NV_S_NESVM, 0, "stage_eps", "E",
+     "a number in [0, 1) (0 = automatic)", NV_S_SOME, 0, "stage_eps", "E",
      "a stage ends at smoothed relative gap E; 0 = automatic"},
     {"max_iter", NV_PT_I64, F(max_iter), "100000", 1, INFINITY, 0, 0, NULL, "an integer > 0", NV_S_ALL, 0,
      "max_iter", "N", "iteration limit per binary problem (gs: at most N basis functions)"},
@@ -80,9 +78,9 @@ static const nv_param_def table[] = {
     {"multiclass", NV_PT_WORD, F(multiclass), "ovo", 0, 0, 0, 0, multiclass_words, "ovo or ovr", NV_S_ALL,
      0, "multiclass", "ovo|ovr", "one-vs-one or one-vs-rest"},
     {"method", NV_PT_WORD, F(method), "newton", 0, 0, 0, 0, method_words, "newton or nesterov",
-     NV_S_NESVM, 0, "method", "newton|nesterov", "inner minimizer of the smoothed objective: truncated Newton with exact line search, or the paper's Nesterov steps (33)-(35)"},
+     NV_S_SOME, 0, "method", "newton|nesterov", "inner minimizer of the smoothed objective: truncated Newton with exact line search, or the paper's Nesterov steps (33)-(35)"},
     {"lipschitz", NV_PT_WORD, F(lipschitz), "power", 0, 0, 0, 0, lipschitz_words, "power or paper",
-     NV_S_NESVM, 0, "lipschitz", "power|paper", "Nesterov step size from a power-iteration estimate, or eq. (48)"},
+     NV_S_SOME, 0, "lipschitz", "power|paper", "Nesterov step size from a power-iteration estimate, or eq. (48)"},
     {"progress_every", NV_PT_I64, F(progress_every), "1", 1, INFINITY, 0, 0, NULL, "an integer > 0",
      NV_S_ALL, 0, "", "N", "call the progress callback every N iterations"},
     {"kernel", NV_PT_WORD, F(kernel), "linear", 0, 0, NV_PF_LIBSVM_T, 0, kernel_words,
@@ -96,44 +94,42 @@ static const nv_param_def table[] = {
     {"coef0", NV_PT_REAL, F(coef0), "0", -VMAX, VMAX, 0, 0, NULL, "a number in [-1e100, 1e100]", NV_S_ALL,
      NV_W_COEF0, "r coef0", "R", "coef0 of poly/sigmoid"},
     {"basis", NV_PT_I64, F(basis), "auto", 0, INFINITY, NV_PF_AUTO, -1, NULL,
-     "an integer >= 0 (0 = the full kernel) or auto", NV_S_NESVM | NEWTON, NV_W_KERNEL, "basis", "M|auto",
+     "an integer >= 0 (0 = the full kernel) or auto", NV_S_SOME, NV_W_KERNEL, "basis", "M|auto",
      "reduced kernel of M basis vectors; 0 = the full kernel; auto: nesvm full, ssvm/nssvm 0.1 n clipped to [100, 1000] (RSVM's; full when that reaches n)"},
     {"kernel_memory", NV_PT_REAL, F(kernel_memory), "4096", 0, INFINITY, NV_PF_LO_OPEN, 0, NULL,
-     "megabytes > 0", NV_S_NESVM | NEWTON | NV_S_GS, 0, "kernel_memory", "MB",
+     "megabytes > 0", NV_S_SOME, 0, "kernel_memory", "MB",
      "memory for kernel matrices; a full kernel that does not fit is computed on the fly; also bounds ssvm/nssvm's dense Newton matrices"},
     {"lambda", NV_PT_REAL, F(lambda), "0", VMIN, VMAX, NV_PF_ZERO, 0, NULL,
-     "0 (use c) or a number in [1e-100, 1e100]", NOT_GS, 0, "lambda", "L",
+     "0 (use c) or a number in [1e-100, 1e100]", NV_S_SOME, 0, "lambda", "L",
      "L > 0: C = 1/(L n) for each binary problem of n rows (the papers' lambda/2 ||w||^2 + mean hinge); 0 = use -c"},
-    {"shrinking", NV_PT_INT, F(shrinking), "1", 0, 1, 0, 0, NULL, "0 or 1", NV_S_HYPERPASS, 0, "shrinking",
+    {"shrinking", NV_PT_INT, F(shrinking), "1", 0, 1, 0, 0, NULL, "0 or 1", NV_S_SOME, 0, "shrinking",
      "0|1", "hyperpass: line searches over a ball of the nearest hyperplanes"},
     {"batch", NV_PT_I64, F(batch), "1000", 1, INFINITY, 0, 0, NULL, "an integer > 0",
-     NV_S_PEGASOS | NV_S_HYPERPASS, NV_W_BATCH, "batch", "K", "pegasos: mini-batch size; one iteration is a pass of n/K steps"},
+     NV_S_SOME, 0, "batch", "K", "pegasos: mini-batch size; one iteration is a pass of n/K steps"},
     {"warm_start", NV_PT_WARM, F(warm_pegasos), "none", 0, 0, 0, 0, NULL,
-     "none or pegasos:ITER (ITER > 0)", NV_S_HYPERPASS, 0, "warm_start", "none|pegasos:ITER",
+     "none or pegasos:ITER (ITER > 0)", NV_S_SOME, 0, "warm_start", "none|pegasos:ITER",
      "hyperpass: start from ITER Pegasos passes"},
     {"basis_select", NV_PT_WORD, F(basis_select), "random", 0, 0, 0, 0, basis_select_words,
-     "random or greedy", NV_S_NESVM | NEWTON, NV_W_KERNEL, "basis_select", "random|greedy",
+     "random or greedy", NV_S_SOME, NV_W_KERNEL, "basis_select", "random|greedy",
      "reduced basis drawn at random (seeded) or the pivots of a greedy pivoted Cholesky of K"},
-    {"smooth_p", NV_PT_REAL, F(smooth_p), "1e8", VMIN, VMAX, 0, 0, NULL, RANGE, NEWTON, 0,
+    {"smooth_p", NV_PT_REAL, F(smooth_p), "1e8", VMIN, VMAX, 0, 0, NULL, RANGE, NV_S_SOME, 0,
      "smooth_p", "P", "smoothing parameter p"},
-    {"scheme", NV_PT_WORD, F(scheme), "optimal", 0, 0, 0, 0, scheme_words, "optimal, 1, 2, 3 or cg", NEWTON,
+    {"scheme", NV_PT_WORD, F(scheme), "optimal", 0, 0, 0, 0, scheme_words, "optimal, 1, 2, 3 or cg", NV_S_SOME,
      0, "scheme", "optimal|1|2|3|cg", "Newton system: optimal picks SMW (3) when |J| <= D, else the updated Hessian (2); 1 forms the Hessian each step; cg: conjugate gradients"},
-    {"tau", NV_PT_REAL, F(tau), "1e-10", 0, 1, NV_PF_HI_OPEN, 0, NULL, "a number in [0, 1)", NEWTON, 0,
+    {"tau", NV_PT_REAL, F(tau), "1e-10", 0, 1, NV_PF_HI_OPEN, 0, NULL, "a number in [0, 1)", NV_S_SOME, 0,
      "tau", "T", "prune Newton weights below T"},
-    {"merit", NV_PT_WORD, F(merit), "smooth", 0, 0, 0, 0, merit_words, "smooth or f", NEWTON, 0, "merit",
+    {"merit", NV_PT_WORD, F(merit), "smooth", 0, 0, 0, 0, merit_words, "smooth or f", NV_S_SOME, 0, "merit",
      "smooth|f", "Armijo on the smoothed function or on f"},
     {"cap", NV_PT_REAL, F(cap), "0", VMIN, VMAX, NV_PF_ZERO, 0, NULL,
-     "0 (none) or a number in [1e-100, 1e100]", NV_S_GS, 0, "cap", "C",
+     "0 (none) or a number in [1e-100, 1e100]", NV_S_SOME, 0, "cap", "C",
      "soft margin: alpha_i <= C (times -w weights); 0 = none (the hard-margin dual)"},
     {"cache_size", NV_PT_REAL, F(cache_size), "100", 0, INFINITY, 0, 0, NULL,
-     "megabytes >= 0 (0 = no cache)", NV_S_GS, 0, "m cache_size", "MB", "kernel column cache; 0 = none"},
+     "megabytes >= 0 (0 = no cache)", NV_S_SOME, 0, "m cache_size", "MB", "kernel column cache; 0 = none"},
 };
 /* clang-format on */
 
 #undef F
 #undef RANGE
-#undef NOT_GS
-#undef NEWTON
 
 #define NPARAMS ((int)(sizeof table / sizeof table[0]))
 
@@ -158,40 +154,16 @@ const nv_param_def *nv_param_find(const char *name)
     return i < 0 ? NULL : &table[i];
 }
 
-static const char *const solver_bits[] = {"nesvm", "hyperpass", "pegasos", "ssvm", "nssvm", "gs", NULL};
-
-unsigned nv_param_solver_bit(const char *solver)
+int nv_param_condition(const nv_param_def *d, const nesvm_params *p)
 {
-    for (int k = 0; solver_bits[k]; k++)
-        if (strcmp(solver_bits[k], solver) == 0) return 1u << k;
-    return 0;
-}
-
-const char *nv_param_solver_list(unsigned mask, char *buf, size_t size)
-{
-    size_t n = 0;
-    buf[0] = '\0';
-    for (int k = 0; solver_bits[k]; k++)
-        if (mask & (1u << k)) {
-            int w = snprintf(buf + n, size - n, "%s%s", n ? ", " : "", solver_bits[k]);
-            if (w < 0 || (size_t)w >= size - n) break;
-            n += (size_t)w;
-        }
-    return buf;
-}
-
-int nv_param_applies(const nv_param_def *d, const nesvm_params *p)
-{
-    const unsigned s = nv_param_solver_bit(p->solver);
-    if (!(d->solvers & s)) return 0;
     if ((d->when & NV_W_KERNEL) && p->kernel == NV_KERNEL_LINEAR) return 0;
     if ((d->when & NV_W_POLY) && p->kernel != NV_KERNEL_POLY) return 0;
     if ((d->when & NV_W_COEF0) && p->kernel != NV_KERNEL_POLY && p->kernel != NV_KERNEL_SIGMOID) return 0;
     if ((d->when & NV_W_LP) && p->svm_type != NV_SVM_LP) return 0;
-    if ((d->when & NV_W_BATCH) && !(s == NV_S_PEGASOS || (s == NV_S_HYPERPASS && p->warm_pegasos > 0)))
-        return 0;
     return 1;
 }
+
+int nv_param_index(const char *name) { return param_index(name); }
 
 static int word_index(const char *const *words, const char *v)
 {
@@ -250,11 +222,8 @@ static nesvm_status set_row(nesvm_params *p, const nv_param_def *d, const char *
         return NESVM_OK;
     }
     case NV_PT_SOLVER:
-        if (!nv_param_solver_bit(value)) {
-            char list[96];
-            return nv_error(err, NESVM_ERR_ARG, "unknown solver '%s' (available: %s)", value,
-                            nv_param_solver_list(NV_S_ALL, list, sizeof list));
-        }
+        /* the registry checks the name (nesvm_params_set, solvers/registry.c) */
+        if (!value[0] || strlen(value) >= sizeof p->solver) break;
         snprintf(field, sizeof p->solver, "%s", value);
         return NESVM_OK;
     case NV_PT_WARM:
@@ -354,8 +323,7 @@ nesvm_status nesvm_params_copy(const nesvm_params *src, nesvm_params **out, nesv
     return NESVM_OK;
 }
 
-nesvm_status nesvm_params_set(nesvm_params *p, const char *name, const char *value,
-                              nesvm_error *err)
+nesvm_status nv_params_set(nesvm_params *p, const char *name, const char *value, nesvm_error *err)
 {
     if (!p || !name || !value) return nv_error(err, NESVM_ERR_ARG, "NULL argument to nesvm_params_set");
     int i = param_index(name);
@@ -377,21 +345,6 @@ nesvm_status nesvm_params_get(const nesvm_params *p, const char *name, char *buf
     if (strlen(s) + 1 > size) return nv_error(err, NESVM_ERR_ARG, "buffer too small for %s", name);
     strcpy(buf, s);
     return NESVM_OK;
-}
-
-int nesvm_params_applies(const nesvm_params *p, const char *name)
-{
-    if (!p || !name) return -1;
-    const nv_param_def *d = nv_param_find(name);
-    return d ? nv_param_applies(d, p) : -1;
-}
-
-const char *nesvm_params_ignored(const nesvm_params *p, int k)
-{
-    if (!p) return NULL;
-    for (int i = 0; i < NPARAMS; i++)
-        if ((p->set_mask >> i & 1) && !nv_param_applies(&table[i], p) && k-- == 0) return table[i].name;
-    return NULL;
 }
 
 nesvm_status nesvm_params_set_class_weight(nesvm_params *p, double label, double weight,

@@ -4,21 +4,29 @@
 #include <math.h>
 #include <string.h>
 
+#define NESVM_USES "c eps eps_abs lambda mu nu continuation mu0 nu0 mu_star stage_eps method lipschitz " \
+                   "basis basis_select kernel_memory"
+#define NEWTON_USES "c eps eps_abs lambda basis basis_select kernel_memory smooth_p scheme tau merit"
+
 static const nv_solver solvers[] = {
     {"nesvm", {"c_svm_hinge_l2", "lp_svm_hinge_l1", "ls_svm_squared_l2"}, nv_nesvm_linear_train,
-     nv_nesvm_kernel_train, NULL, NV_KERNELS_NESVM, 1.0},
+     nv_nesvm_kernel_train, NULL, NV_KERNELS_NESVM, 1.0, NESVM_USES, ""},
     /* bias <= 0: no bias; bias B > 0: a constant feature B, regularized */
     {"hyperpass", {"c_svm_hinge_l2_regularized_bias", NULL, NULL}, nv_hyperpass_train, NULL, NULL,
-     NV_KERNELS_NONE, -1.0},
+     NV_KERNELS_NONE, -1.0, "c eps eps_abs lambda shrinking warm_start", "batch"},
     {"pegasos", {"c_svm_hinge_l2_regularized_bias", NULL, NULL}, nv_pegasos_train, NULL, NULL,
-     NV_KERNELS_NONE, -1.0},
+     NV_KERNELS_NONE, -1.0, "c eps eps_abs lambda batch", ""},
     {"ssvm", {"c_svm_squared_hinge_l2_regularized_bias", NULL, NULL}, nv_ssvm_train, NULL, NULL,
-     NV_KERNELS_RSVM, 1.0},
+     NV_KERNELS_RSVM, 1.0, NEWTON_USES, ""},
     {"nssvm", {"c_svm_squared_hinge_l2_regularized_bias", NULL, NULL}, nv_nssvm_train, NULL, NULL,
-     NV_KERNELS_RSVM, 1.0},
+     NV_KERNELS_RSVM, 1.0, NEWTON_USES, ""},
     /* kernel only: the expansion over the selected training rows */
-    {"gs", {"svm_dual_greedy_stagewise", NULL, NULL}, NULL, NULL, nv_gs_train, NV_KERNELS_GS, -1.0},
+    {"gs", {"svm_dual_greedy_stagewise", NULL, NULL}, NULL, NULL, nv_gs_train, NV_KERNELS_GS, -1.0,
+     "kernel_memory cap cache_size", ""},
 };
+#define NSOLVERS ((int)(sizeof solvers / sizeof solvers[0]))
+
+const nv_solver *nv_solver_at(int i) { return i >= 0 && i < NSOLVERS ? &solvers[i] : NULL; }
 
 const nv_solver *nv_solver_find(const char *name)
 {
@@ -49,4 +57,68 @@ int64_t nv_params_basis(const nesvm_params *p, int64_t n)
     if (m < 100) m = 100;
     if (m > 1000) m = 1000;
     return m >= n ? 0 : m;
+}
+
+/* Is `word` one of the space-separated words of `list`? */
+static int in_list(const char *list, const char *word)
+{
+    size_t n = strlen(word);
+    for (const char *w = list; *w;) {
+        size_t k = strcspn(w, " ");
+        if (k == n && strncmp(w, word, n) == 0) return 1;
+        w += k;
+        while (*w == ' ') w++;
+    }
+    return 0;
+}
+
+int nv_solver_uses(const nv_solver *s, const char *name, const nesvm_params *p)
+{
+    const nv_param_def *d = nv_param_find(name);
+    if (!d) return 0;
+    if (d->solvers == NV_S_ALL || in_list(s->uses, name)) return 1;
+    return p && p->warm_pegasos > 0 && in_list(s->uses_warm, name);
+}
+
+const char *nv_solver_users(const char *name, char *buf, size_t size)
+{
+    size_t n = 0;
+    buf[0] = '\0';
+    for (int warm = 0; warm < 2; warm++)
+        for (int k = 0; k < NSOLVERS; k++) {
+            if (!in_list(warm ? solvers[k].uses_warm : solvers[k].uses, name)) continue;
+            int w = warm ? snprintf(buf + n, size - n, "%s%s with --warm-start pegasos:ITER", n ? ", and " : "",
+                                    solvers[k].name)
+                         : snprintf(buf + n, size - n, "%s%s", n ? ", " : "", solvers[k].name);
+            if (w < 0 || (size_t)w >= size - n) return buf;
+            n += (size_t)w;
+        }
+    return buf;
+}
+
+/* The public setter: the registry knows the solver names. */
+nesvm_status nesvm_params_set(nesvm_params *p, const char *name, const char *value, nesvm_error *err)
+{
+    if (p && name && value && strcmp(name, "solver") == 0 && !nv_solver_find(value))
+        return nv_error(err, NESVM_ERR_ARG, "unknown solver '%s' (available: %s)", value, nv_solver_names());
+    return nv_params_set(p, name, value, err);
+}
+
+int nesvm_params_applies(const nesvm_params *p, const char *name)
+{
+    if (!p || !name) return -1;
+    const nv_param_def *d = nv_param_find(name);
+    if (!d) return -1;
+    const nv_solver *s = nv_solver_find(p->solver);
+    return s && nv_solver_uses(s, name, p) && nv_param_condition(d, p);
+}
+
+const char *nesvm_params_ignored(const nesvm_params *p, int k)
+{
+    if (!p) return NULL;
+    int count;
+    const nv_param_def *t = nv_param_table(&count);
+    for (int i = 0; i < count; i++)
+        if ((p->set_mask >> i & 1) && nesvm_params_applies(p, t[i].name) == 0 && k-- == 0) return t[i].name;
+    return NULL;
 }

@@ -10,7 +10,7 @@
 #define NESVM_SOLVER_H
 
 #include "../linalg/linalg.h"
-#include "../params/params_internal.h"
+#include "../params/param_table.h"
 
 typedef struct nv_binary_problem {
     const nesvm_dataset *X;
@@ -109,6 +109,11 @@ typedef struct nv_solver {
     nv_train_columns_fn train_columns;     /* on kernel columns (GS-SVM), or NULL */
     int kernels;         /* NV_KERNELS_*: how it trains kernel models */
     double bias;         /* the default bias (params bias "auto") */
+    /* the parameters it reads beyond those every solver reads (param_table.h:
+     * NV_S_SOME rows), space-separated; uses_warm: read only with a
+     * warm_start (hyperpass: Pegasos's batch) */
+    const char *uses;
+    const char *uses_warm;
 } nv_solver;
 enum {
     NV_KERNELS_NONE = 0,  /* linear models only */
@@ -118,10 +123,17 @@ enum {
     NV_KERNELS_GS = 3     /* kernel only, on kernel columns (nv_gs_train; no train_binary) */
 };
 
+/* The registry's i-th entry, NULL past the last. */
+const nv_solver *nv_solver_at(int i);
 /* The registry: NULL if no solver has this name. */
 const nv_solver *nv_solver_find(const char *name);
 /* "nesvm, hyperpass, ...": every registered name, for messages. */
 const char *nv_solver_names(void);
+/* Does solver s read parameter `name` (given p's warm start)? */
+int nv_solver_uses(const nv_solver *s, const char *name, const nesvm_params *p);
+/* The solvers that read `name`: "pegasos, and hyperpass with --warm-start
+ * pegasos:ITER" (into buf). */
+const char *nv_solver_users(const char *name, char *buf, size_t size);
 /* The problem a solver solves with these parameters (NULL if it cannot). */
 const char *nv_solver_problem(const nv_solver *s, const nesvm_params *p);
 

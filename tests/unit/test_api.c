@@ -423,6 +423,28 @@ int main(void)
         CHECK(nesvm_params_applies(p, "smooth_p") == 1 && nesvm_params_applies(p, "basis") == 1 &&
               nesvm_params_applies(p, "kernel_memory") == 1 && nesvm_params_applies(p, "mu") == 0);
         nesvm_params_destroy(p);
+        /* the registry's `uses` lists name parameters of the table that are
+         * not used by every solver, and each such parameter has a user */
+        {
+            int count;
+            const nv_param_def *t = nv_param_table(&count);
+            int used[64] = {0};
+            for (int k = 0; nv_solver_at(k); k++) {
+                const nv_solver *sv = nv_solver_at(k);
+                for (int pass = 0; pass < 2; pass++) {
+                    char list[400];
+                    snprintf(list, sizeof list, "%s", pass ? sv->uses_warm : sv->uses);
+                    for (char *w = strtok(list, " "); w; w = strtok(NULL, " ")) {
+                        const nv_param_def *d = nv_param_find(w);
+                        CHECK_MSG(d && d->solvers == NV_S_SOME, "solver %s uses '%s': not a per-solver parameter",
+                                  sv->name, w);
+                        if (d) used[nv_param_index(w)] = 1;
+                    }
+                }
+            }
+            for (int i = 0; i < count; i++)
+                CHECK_MSG(t[i].solvers == NV_S_ALL || used[i], "parameter %s: no solver uses it", t[i].name);
+        }
         /* the ignored ones among those given, in table order */
         nesvm_params_create(&p, NULL);
         CHECK(nesvm_params_ignored(p, 0) == NULL);
