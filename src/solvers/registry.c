@@ -35,7 +35,17 @@ const nv_solver *nv_solver_find(const char *name)
     return NULL;
 }
 
-const char *nv_solver_names(void) { return "nesvm, hyperpass, pegasos, ssvm, nssvm, gs"; }
+const char *nv_solver_names(char *buf, size_t size)
+{
+    size_t n = 0;
+    buf[0] = '\0';
+    for (int k = 0; k < NSOLVERS; k++) {
+        int w = snprintf(buf + n, size - n, "%s%s", k ? ", " : "", solvers[k].name);
+        if (w < 0 || (size_t)w >= size - n) break;
+        n += (size_t)w;
+    }
+    return buf;
+}
 
 const char *nv_solver_problem(const nv_solver *s, const nesvm_params *p)
 {
@@ -99,8 +109,11 @@ const char *nv_solver_users(const char *name, char *buf, size_t size)
 /* The public setter: the registry knows the solver names. */
 nesvm_status nesvm_params_set(nesvm_params *p, const char *name, const char *value, nesvm_error *err)
 {
-    if (p && name && value && strcmp(name, "solver") == 0 && !nv_solver_find(value))
-        return nv_error(err, NESVM_ERR_ARG, "unknown solver '%s' (available: %s)", value, nv_solver_names());
+    if (p && name && value && strcmp(name, "solver") == 0 && !nv_solver_find(value)) {
+        char names[160];
+        return nv_error(err, NESVM_ERR_ARG, "unknown solver '%s' (available: %s)", value,
+                        nv_solver_names(names, sizeof names));
+    }
     return nv_params_set(p, name, value, err);
 }
 

@@ -128,7 +128,7 @@ const nv_solver *nv_solver_at(int i);
 /* The registry: NULL if no solver has this name. */
 const nv_solver *nv_solver_find(const char *name);
 /* "nesvm, hyperpass, ...": every registered name, for messages. */
-const char *nv_solver_names(void);
+const char *nv_solver_names(char *buf, size_t size);
 /* Does solver s read parameter `name` (given p's warm start)? */
 int nv_solver_uses(const nv_solver *s, const char *name, const nesvm_params *p);
 /* The solvers that read `name`: "pegasos, and hyperpass with --warm-start
