@@ -42,8 +42,8 @@ int cli_parse_int(const char *s, long long *out);
 
 /* The parameter of a command-line option name ("c", "t", "kernel", "cache_size"), or NULL. */
 const nv_param_def *cli_param(const char *option);
-/* An option's spellings, "-t/--kernel" (into buf). */
-const char *cli_param_spelling(const nv_param_def *d, char *buf, size_t size);
+/* An option's spellings joined by sep, "-t/--kernel" (into buf). */
+const char *cli_param_spelling(const nv_param_def *d, const char *sep, char *buf, size_t size);
 /* A warning on stderr for each given option the solver, kernel or model ignores. */
 void cli_warn_ignored(const char *cmd, const nesvm_params *p);
 

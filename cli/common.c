@@ -105,15 +105,8 @@ static void help_param(FILE *f, const char *name)
 {
     const nv_param_def *d = nv_param_find(name);
     char head[96], text[600];
-    size_t n = 0;
-    for (const char *w = d->cli; *w && n + 8 < sizeof head;) {
-        size_t k = strcspn(w, " ");
-        n += (size_t)snprintf(head + n, sizeof head - n, "%s%s", n ? ", " : "", k == 1 ? "-" : "--");
-        for (size_t c = 0; c < k && n + 2 < sizeof head; c++) head[n++] = w[c] == '_' ? '-' : w[c];
-        head[n] = '\0';
-        w += k;
-        while (*w == ' ') w++;
-    }
+    cli_param_spelling(d, ", ", head, sizeof head);
+    size_t n = strlen(head);
     snprintf(head + n, sizeof head - n, " %s", d->metavar);
     snprintf(text, sizeof text, "%s (default %s)", d->help, d->def);
     int col = fprintf(f, "  %s", head);
@@ -218,13 +211,13 @@ const nv_param_def *cli_param(const char *option)
     return NULL;
 }
 
-const char *cli_param_spelling(const nv_param_def *d, char *buf, size_t size)
+const char *cli_param_spelling(const nv_param_def *d, const char *sep, char *buf, size_t size)
 {
     size_t n = 0;
     buf[0] = '\0';
     for (const char *w = d->cli; *w && n + 1 < size;) {
         size_t k = strcspn(w, " ");
-        int wrote = snprintf(buf + n, size - n, "%s%s", n ? "/" : "", k == 1 ? "-" : "--");
+        int wrote = snprintf(buf + n, size - n, "%s%s", n ? sep : "", k == 1 ? "-" : "--");
         if (wrote < 0 || (size_t)wrote >= size - n) break;
         n += (size_t)wrote;
         for (size_t j = 0; j < k && n + 1 < size; j++) buf[n++] = w[j] == '_' ? '-' : w[j];
@@ -255,7 +248,7 @@ void cli_warn_ignored(const char *cmd, const nesvm_params *p)
         else
             why = "--svm-type lp";
         fprintf(stderr, "nesvm %s: warning: %s is ignored here (solver %s): it applies to %s\n", cmd,
-                cli_param_spelling(d, opt, sizeof opt), solver, why);
+                cli_param_spelling(d, "/", opt, sizeof opt), solver, why);
     }
 }
 

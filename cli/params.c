@@ -68,7 +68,7 @@ int cmd_params(int argc, char **argv)
              "|---|---|---|---|---|---|");
         for (int i = 0; i < count; i++) {
             const nv_param_def *d = &t[i];
-            const char *o = d->cli[0] ? cli_param_spelling(d, opt, sizeof opt) : "";
+            const char *o = d->cli[0] ? cli_param_spelling(d, "/", opt, sizeof opt) : "";
             if (strcmp(d->name, "bias") == 0) o = "-B";
             printf("| `%s` | %s%s%s | `%s` | %s | %s | %s |\n", d->name, o[0] ? "`" : "", o[0] ? o : "(API only)",
                    o[0] ? "`" : "", d->def, d->expect, where(d, wh, sizeof wh),
@@ -79,7 +79,7 @@ int cmd_params(int argc, char **argv)
     printf("%-15s %-20s %-10s %s\n", "PARAMETER", "OPTION", "DEFAULT", "APPLIES TO / VALID VALUES");
     for (int i = 0; i < count; i++) {
         const nv_param_def *d = &t[i];
-        const char *o = d->cli[0] ? cli_param_spelling(d, opt, sizeof opt) : "(API only)";
+        const char *o = d->cli[0] ? cli_param_spelling(d, "/", opt, sizeof opt) : "(API only)";
         if (strcmp(d->name, "bias") == 0) o = "-B";
         printf("%-15s %-20s %-10s %s\n%47s%s\n%47s%s\n", d->name, o, d->def, where(d, wh, sizeof wh), "",
                d->expect, "", d->help);
