@@ -181,14 +181,20 @@ int run_training(const char *cmd, train_opts *o, const char *data, const char *m
                     fprintf(info, "kernel %s, basis %lld vectors, non-zero coefficients %lld of %lld\n",
                            nesvm_model_kernel(m), (long long)nesvm_dataset_rows(nesvm_model_basis(m)),
                            nnz, all);
-                    if (stats.kernel_columns == 0)
+                    if (stats.kernel_matrix == 2)
+                        fprintf(info, "kernel evaluations %lld, working set: kernel columns computed %lld, "
+                               "cache hits %lld\n",
+                               (long long)stats.kernel_evals, (long long)stats.kernel_columns,
+                               (long long)stats.cache_hits);
+                    else if (stats.kernel_columns == 0)
                         fprintf(info, "kernel evaluations %lld, %s\n", (long long)stats.kernel_evals,
                                stats.kernel_matrix == 1   ? "kernel matrix stored (single precision)"
+                               : stats.kernel_matrix == 3 ? "working set, kernel matrix stored (single precision)"
                                : stats.kernel_matrix == 0 ? "kernel matrix computed on the fly"
                                                           : "kernel features");
                 } else
                     fprintf(info, "non-zero weights %lld of %lld\n", nnz, all);
-                if (stats.kernel_columns > 0) /* GS-SVM's column cache */
+                if (stats.kernel_columns > 0 && stats.kernel_matrix != 2) /* GS-SVM's column cache */
                     fprintf(info, "kernel evaluations %lld (%lld without the cache), kernel columns computed "
                            "%lld, cache hits %lld\n",
                            (long long)stats.kernel_evals, (long long)stats.kernel_asked,

@@ -300,16 +300,20 @@ typedef struct nesvm_stats {
     nesvm_exit exit_reason; /**< worst exit reason of the sub-problems */
     int64_t n_sv;           /**< support vectors summed over sub-problems */
     int64_t kernel_evals;   /**< kernel values computed (kernel models; 0 for linear ones) */
-    int kernel_matrix;      /**< full-kernel C-SVM/LS-SVM with Newton: 1 if the kernel matrix
-                                 was stored (single precision, within kernel_memory), 0 if it
-                                 was computed on the fly; -1 otherwise (linear models, reduced
-                                 basis, LP-SVM, Nesterov: kernel features) */
+    int kernel_matrix;      /**< full kernel, expansion (C-SVM, LS-SVM, LP-SVM by Newton): 1 if
+                                 the kernel matrix was stored (single precision, within
+                                 kernel_memory), 0 if it was computed on the fly; C-SVM by Newton
+                                 (a working set, docs/solvers.md): 2 on cached kernel columns,
+                                 3 on a stored matrix shared by one-vs-one pairs; -1 otherwise
+                                 (linear models, reduced basis, Nesterov's LP-SVM: kernel
+                                 features) */
     int64_t dots;           /**< row products y_i <x_i, v> computed (hyperpass, pegasos; 0 for
                                  nesvm): the paper's cost measure, dots / rows = passes */
     int64_t row_updates;    /**< row updates v += a x_i (hyperpass, pegasos; 0 for nesvm) */
-    int64_t kernel_columns; /**< gs: kernel columns computed (cache misses; one-vs-one: column
-                                 segments, one per class of the pair); else 0 */
-    int64_t cache_hits;     /**< gs: kernel columns (segments) found in the cache; else 0 */
+    int64_t kernel_columns; /**< gs, and nesvm's working set on columns (kernel_matrix 2): kernel
+                                 columns computed (cache misses; one-vs-one: column segments, one
+                                 per class of the pair); else 0 */
+    int64_t cache_hits;     /**< the same: kernel columns (segments) found in the cache; else 0 */
     int64_t kernel_asked;   /**< gs: kernel values asked for, what a training without the
                                  cache computes (the GS-SVM paper's K2); else 0 */
     /* new fields go here, at the end (see "Growing structs" above) */

@@ -135,6 +135,26 @@ static void compute_segment(nv_kcache *c, int64_t pos, int64_t g0, int64_t len, 
     }
 }
 
+/* Cache segment key (pos, g) holding buf (len doubles), evicting the least
+ * recently used segments first; 0 if it cannot be kept (then buf is not
+ * taken over). */
+static int keep_segment(nv_kcache *c, int64_t key, int64_t len, double *buf)
+{
+    if (len > c->budget) return 0;
+    while (c->used + len > c->budget && c->tail >= 0) {
+        int64_t old = c->tail;
+        unlink_key(c, old);
+        c->used -= c->gstart[old % c->ngroups + 1] - c->gstart[old % c->ngroups];
+        nv_free(c->seg[old]);
+        c->seg[old] = NULL;
+    }
+    if (c->used + len > c->budget) return 0;
+    c->seg[key] = buf;
+    c->used += len;
+    push_front(c, key);
+    return 1;
+}
+
 /* Segment (pos, g), from the cache or computed (and cached when it fits). */
 static const double *segment(nv_kcache *c, int64_t pos, int g)
 {
@@ -147,24 +167,12 @@ static const double *segment(nv_kcache *c, int64_t pos, int g)
     }
     c->misses++;
     c->evals += len;
-    double *buf = NULL;
-    if (len > 0 && len <= c->budget) {
-        while (c->used + len > c->budget && c->tail >= 0) { /* evict the least recently used */
-            int64_t old = c->tail;
-            unlink_key(c, old);
-            c->used -= c->gstart[old % c->ngroups + 1] - c->gstart[old % c->ngroups];
-            nv_free(c->seg[old]);
-            c->seg[old] = NULL;
-        }
-        buf = nv_malloc_array((size_t)len, sizeof(double));
+    double *buf = len > 0 && len <= c->budget ? nv_malloc_array((size_t)len, sizeof(double)) : NULL;
+    if (buf && !keep_segment(c, key, len, buf)) {
+        nv_free(buf);
+        buf = NULL;
     }
-    if (buf) {
-        c->seg[key] = buf;
-        c->used += len;
-        push_front(c, key);
-    } else {
-        buf = c->scratch; /* no cache, too long for it, or no memory: not kept */
-    }
+    if (!buf) buf = c->scratch; /* no cache, too long for it, or no memory: not kept */
     compute_segment(c, pos, g0, len, buf);
     return buf;
 }
@@ -207,4 +215,81 @@ nesvm_status nv_kcache_column(nv_kcache *c, int64_t pos, const int64_t *sub, int
 double nv_kcache_diag(const nv_kcache *c, int64_t pos)
 {
     return nv_kernel_value(&c->k, c->sq[pos], c->sq[pos], c->sq[pos]);
+}
+
+nesvm_status nv_kcache_fill(nv_kcache *c, const int64_t *pos, int64_t npos, const int *groups, int ng,
+                            nesvm_error *err)
+{
+    if (c->ngroups == 1) {
+        groups = NULL;
+        ng = 1;
+    } else if (!groups) {
+        ng = c->ngroups;
+    }
+    nesvm_status st = NESVM_OK;
+    int64_t *miss = nv_malloc_array((size_t)(npos ? npos : 1), sizeof(int64_t));
+    int64_t *crow = nv_malloc_array((size_t)(npos ? npos : 1), sizeof(int64_t));
+    double *csq = nv_malloc_array((size_t)(npos ? npos : 1), sizeof(double));
+    int64_t *grow_ = NULL;
+    double *gsq = NULL, *blk = NULL;
+    if (!miss || !crow || !csq) goto nomem;
+    for (int q = 0; q < ng; q++) {
+        const int g = groups ? groups[q] : q;
+        const int64_t g0 = c->gstart[g], len = c->gstart[g + 1] - g0;
+        if (len == 0) continue;
+        /* the segments missing, as many as the budget keeps */
+        int64_t nm = 0, room = c->budget / len;
+        for (int64_t a = 0; a < npos && nm < room; a++)
+            if (!c->seg[pos[a] * c->ngroups + g]) miss[nm++] = pos[a];
+        if (nm == 0) continue;
+        nv_free(grow_);
+        nv_free(gsq);
+        grow_ = nv_malloc_array((size_t)len, sizeof(int64_t));
+        gsq = nv_malloc_array((size_t)len, sizeof(double));
+        if (!grow_ || !gsq) goto nomem;
+        for (int64_t t = 0; t < len; t++) {
+            grow_[t] = c->rows[c->order[g0 + t]];
+            gsq[t] = c->sq[c->order[g0 + t]];
+        }
+        /* batches of about 32 MB of kernel values: the group's rows against
+         * nb columns in one block (dgemm for dense data), then each column
+         * into its own segment */
+        int64_t bs = 4194304 / len;
+        if (bs < 1) bs = 1;
+        if (bs > nm) bs = nm;
+        nv_free(blk);
+        blk = nv_malloc_array((size_t)len * (size_t)bs, sizeof(double));
+        if (!blk) goto nomem;
+        for (int64_t a0 = 0; a0 < nm; a0 += bs) {
+            int64_t nb = nm - a0 < bs ? nm - a0 : bs;
+            for (int64_t b = 0; b < nb; b++) {
+                crow[b] = c->rows[miss[a0 + b]];
+                csq[b] = c->sq[miss[a0 + b]];
+            }
+            st = nv_kernel_block(&c->k, c->X, grow_, len, gsq, c->X, crow, nb, csq, blk, nb, c->threads, err);
+            if (st != NESVM_OK) goto out;
+            c->misses += nb;
+            c->evals += nb * len;
+            for (int64_t b = 0; b < nb; b++) {
+                double *buf = nv_malloc_array((size_t)len, sizeof(double));
+                if (!buf) goto out; /* no memory to keep it: computed again when asked */
+                for (int64_t t = 0; t < len; t++) buf[t] = blk[t * nb + b];
+                if (!keep_segment(c, miss[a0 + b] * c->ngroups + g, len, buf)) {
+                    nv_free(buf);
+                    goto out;
+                }
+            }
+        }
+    }
+    goto out;
+nomem:
+    st = nv_error(err, NESVM_ERR_NOMEM, "out of memory for kernel columns (%lld)", (long long)npos);
+out:
+    nv_free(miss);
+    nv_free(crow);
+    nv_free(csq);
+    nv_free(grow_);
+    nv_free(gsq);
+    nv_free(blk);
+    return st;
 }

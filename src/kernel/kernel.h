@@ -196,6 +196,13 @@ void nv_kcache_free(nv_kcache *c);
  * and groups may be NULL).  The column stays valid until the next call. */
 nesvm_status nv_kcache_column(nv_kcache *c, int64_t pos, const int64_t *sub, int64_t nsub,
                               const int *groups, int ng, const double **col, nesvm_error *err);
+/* Compute the segments of the columns pos[0..npos) over the groups
+ * groups[0..ng) (NULL: all) that are not cached, in batches of one kernel
+ * block each (nv_kernel_block: dgemm for dense data, where a column at a
+ * time is one dot product per row), and cache them (least-recently-used
+ * eviction; those beyond the budget are left to nv_kcache_column). */
+nesvm_status nv_kcache_fill(nv_kcache *c, const int64_t *pos, int64_t npos, const int *groups, int ng,
+                            nesvm_error *err);
 /* K(x_pos, x_pos). */
 double nv_kcache_diag(const nv_kcache *c, int64_t pos);
 

@@ -23,6 +23,8 @@ void nv_kplan_choose(nv_kplan *kp, const nv_solver *solver, const nesvm_params *
         /* a full kernel is solved on its expansion coefficients with K as an
          * operator (stored or on the fly) */
         kp->kind = NV_KPLAN_EXPANSION;
+        /* C-SVM by Newton: a working set (expansion_ws.c) */
+        kp->ws = params->svm_type == NV_SVM_C && params->method == NV_METHOD_NEWTON;
         kp->shared_k = (double)n * (double)n * sizeof(float) <= params->kernel_memory * 1048576.0;
     } else {
         /* a reduced basis, LP-SVM with the Nesterov method, and the Newton
@@ -52,13 +54,26 @@ nesvm_status nv_kplan_build(nv_kplan *kp, const nesvm_params *params, const nesv
         return NESVM_OK;
     }
     case NV_KPLAN_EXPANSION:
+        /* the working set's columns: from one matrix over all rows for one-vs-one
+         * when it can be stored (every row serves k - 1 pairs, each pair is a
+         * fraction of the rows, and a pair's working set is most of them);
+         * otherwise from one column cache over all rows (per-class segments
+         * for one-vs-one, as GS-SVM's) within kernel_memory */
+        if (kp->ws && !(kp->shared_k && k > 2 && !ovr)) kp->shared_k = 0;
+        if (kp->ws && !kp->shared_k) {
+            int ovo = k > 2 && !ovr;
+            st = nv_kcache_init(&kp->kc, &kp->kk, ds, rows, n, ovo ? row_class : NULL, ovo ? k : 1,
+                                params->kernel_memory, params->kernel_memory, params->threads, err);
+            if (st != NESVM_OK) return st;
+            kp->kstored = 2;
+        }
         /* one kernel matrix over all rows when it can be stored, else one per
          * sub-problem (one-vs-one sub-problems are smaller; each is stored or
          * computed on the fly by its own size) */
         if (kp->shared_k) {
             st = nv_kmat_init(&kp->km, &kp->kk, ds, rows, n, params->kernel_memory, params->threads, err);
             if (st != NESVM_OK) return st;
-            kp->kstored = kp->km.K != NULL;
+            kp->kstored = kp->km.K == NULL ? 0 : kp->ws ? 3 : 1;
         }
         kp->v = nv_malloc_array((size_t)n, sizeof(double));
         kp->krows = nv_malloc_array((size_t)n, sizeof(int64_t));
@@ -132,10 +147,19 @@ nesvm_status nv_kplan_train(nv_kplan *kp, const nv_solver *solver, const nesvm_d
         return st;
     }
     case NV_KPLAN_EXPANSION: {
-        nv_kernel_problem kpb = {&kp->km, sp->rows, cnt, sp->y, sp->cost, rs ? rs->w : NULL, rs ? rs->b : 0.0};
+        int pair[2] = {sp->i, sp->j};
+        nv_kernel_problem kpb = {&kp->km, sp->rows, cnt, sp->y, sp->cost, rs ? rs->w : NULL, rs ? rs->b : 0.0,
+                                 NULL, NULL, 0, 0};
         nv_kmat own;
         memset(&own, 0, sizeof own);
-        if (!kp->shared_k) {
+        kpb.ws = kp->ws;
+        if (kp->ws && !kp->shared_k) {
+            kpb.K = NULL;
+            kpb.kc = &kp->kc;
+            kpb.pos = cnt == n ? NULL : sp->rows;
+            kpb.groups = cnt == n ? NULL : pair;
+            kpb.ngroups = cnt == n ? 0 : 2;
+        } else if (!kp->shared_k) {
             for (int64_t a = 0; a < cnt; a++) kp->krows[a] = rows ? rows[sp->rows[a]] : sp->rows[a];
             st = nv_kmat_init(&own, &kp->kk, ds, kp->krows, cnt, prm->kernel_memory, prm->threads, err);
             kpb.K = &own;
@@ -143,7 +167,7 @@ nesvm_status nv_kplan_train(nv_kplan *kp, const nv_solver *solver, const nesvm_d
             if (st == NESVM_OK && kp->kstored != 0) kp->kstored = own.K != NULL;
         }
         if (st == NESVM_OK) st = solver->train_expansion(&kpb, prm, sink, res, err);
-        if (!kp->shared_k) kp->kevals += own.evals;
+        if (!kp->shared_k) kp->kevals += own.evals + res->kernel_evals;
         nv_kmat_free(&own);
         for (int64_t a = 0; a < cnt; a++) sm->w[sp->rows[a]] = kp->v[a];
         return st;
@@ -162,7 +186,7 @@ void nv_kplan_stats(const nv_kplan *kp, nesvm_stats *stats)
 {
     if (kp->kind == NV_KPLAN_LINEAR) return;
     stats->kernel_evals = kp->kind == NV_KPLAN_CACHE       ? kp->kc.evals
-                          : kp->kind == NV_KPLAN_EXPANSION ? kp->kevals + kp->km.evals
+                          : kp->kind == NV_KPLAN_EXPANSION ? kp->kevals + kp->km.evals + kp->kc.evals
                                                            : kp->kf.evals;
     stats->kernel_matrix = kp->kstored;
     stats->kernel_columns = kp->kc.misses;

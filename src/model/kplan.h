@@ -9,9 +9,12 @@
  *                       for one-vs-one (kcache.c); the model is the expansion
  *                       over the training rows (folded into w for linear);
  *   NV_KPLAN_EXPANSION  NESVM with a full kernel (C-SVM and LS-SVM, and LP-SVM
- *                       by Newton): the expansion coefficients, the kernel
- *                       matrix as an operator (kmat.c), one stored matrix for
- *                       all sub-problems when it fits --kernel-memory, else one
+ *                       by Newton): the expansion coefficients; C-SVM by
+ *                       Newton on a working set (expansion_ws.c) with one
+ *                       kernel column cache over all rows (per-class segments
+ *                       for one-vs-one), the others with the kernel matrix as
+ *                       an operator (kmat.c), one stored matrix for all
+ *                       sub-problems when it fits --kernel-memory, else one
  *                       per sub-problem (stored or on the fly);
  *   NV_KPLAN_FEATURES   a reduced basis, LP-SVM by Nesterov, and SSVM/NSSVM's
  *                       kernels: kernel features Phi (kernel.c) on which the
@@ -31,14 +34,16 @@ typedef struct nv_kplan {
     int kernel;           /* a kernel other than linear */
     int64_t nbasis;       /* the reduced basis size (0: none) */
     int shared_k;         /* EXPANSION: one kernel matrix for every sub-problem */
+    int ws;               /* EXPANSION: C-SVM by Newton on a working set (kc) */
     nv_kernel kk;         /* the kernel, gamma resolved */
-    nv_kcache kc;         /* CACHE */
+    nv_kcache kc;         /* CACHE, and EXPANSION's working set */
     nv_kmat km;           /* EXPANSION, shared_k */
     nv_kfeat kf;          /* FEATURES */
     double *v;            /* a sub-problem's coefficients (expansion or features) */
     double *capv;         /* CACHE: a sub-problem's per-sample caps */
     int64_t *krows;       /* EXPANSION without shared_k: a sub-problem's data rows */
-    int kstored;          /* EXPANSION: 1 all matrices stored, 0 one on the fly, -1 none */
+    int kstored;          /* EXPANSION: 1 all matrices stored, 0 one on the fly, 2 working
+                           * set; -1 none */
     int64_t kevals;       /* EXPANSION: kernel values of the per-sub-problem matrices */
 } nv_kplan;
 

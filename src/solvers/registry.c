@@ -10,7 +10,7 @@
 
 static const nv_solver solvers[] = {
     {"nesvm", {"c_svm_hinge_l2", "lp_svm_hinge_l1", "ls_svm_squared_l2"}, nv_nesvm_linear_train,
-     nv_nesvm_kernel_train, NULL, NV_KERNELS_NESVM, 1.0, NESVM_USES, ""},
+     nv_nesvm_expansion_train, NULL, NV_KERNELS_NESVM, 1.0, NESVM_USES, ""},
     /* bias <= 0: no bias; bias B > 0: a constant feature B, regularized */
     {"hyperpass", {"c_svm_hinge_l2_regularized_bias", NULL, NULL}, nv_hyperpass_train, NULL, NULL,
      NV_KERNELS_NONE, -1.0, "c eps eps_abs lambda shrinking warm_start", "batch"},

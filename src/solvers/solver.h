@@ -34,19 +34,27 @@ typedef struct nv_binary_result {
     int64_t n_sv;
     int64_t dots;        /* row products y_i <x_i, v> (Hyperpass, Pegasos), else 0 */
     int64_t axpys;       /* row updates v += a x_i (Hyperpass, Pegasos), else 0 */
+    int64_t kernel_evals; /* kernel values of matrices the solver built itself (the
+                           * working set's K_SS), else 0 */
 } nv_binary_result;
 
 /* A binary problem on the expansion coefficients of a full kernel: n rows
- * given as positions into a kernel matrix operator (kernel.h). */
+ * given as positions into a kernel matrix operator, or (C-SVM by Newton, the
+ * working set of expansion_ws.c) into a kernel column cache (kernel.h). */
 struct nv_kmat;
+struct nv_kcache;
 typedef struct nv_kernel_problem {
-    struct nv_kmat *K;
-    const int64_t *pos;  /* n positions into K (NULL: 0..n-1) */
+    struct nv_kmat *K;   /* the matrix operator, or NULL with kc */
+    const int64_t *pos;  /* n positions into K or kc (NULL: 0..n-1) */
     int64_t n;
     const double *y;
     const double *cost;
     const double *beta0; /* initial expansion (n entries) or NULL for the solver's start */
     double b0;
+    struct nv_kcache *kc; /* the working set's columns (K == NULL), else NULL */
+    const int *groups;   /* the kc groups pos lies in (NULL: all) */
+    int ngroups;
+    int ws;              /* C-SVM by Newton on a working set of K's rows (with K) */
 } nv_kernel_problem;
 
 /* A solver's state at an iteration boundary, for checkpoints: the point to
@@ -150,6 +158,14 @@ nesvm_status nv_nesvm_linear_train(const nv_binary_problem *pb, const nesvm_para
 nesvm_status nv_nesvm_kernel_train(const nv_kernel_problem *kp, const nesvm_params *p,
                                    const nv_progress_sink *sink, nv_binary_result *res,
                                    nesvm_error *err);
+/* NESVM's full-kernel entry (the registry's train_expansion,
+ * expansion_ws.c): C-SVM by Newton on a working set when kp->kc or kp->ws
+ * is set (the columns from kp->kc, or from the stored matrix kp->K; the
+ * sub-problems go through nv_nesvm_kernel_train), else
+ * nv_nesvm_kernel_train. */
+nesvm_status nv_nesvm_expansion_train(const nv_kernel_problem *kp, const nesvm_params *p,
+                                      const nv_progress_sink *sink, nv_binary_result *res,
+                                      nesvm_error *err);
 
 /* Hyperpass (hyperpass.c) and Pegasos (pegasos.c): the hinge-loss SVM
  * without a free bias, 1/2 ||w||^2 + sum_i c_i max(0, 1 - y_i <z_i, w>), where

@@ -243,23 +243,36 @@ int main(void)
             dv += beta[k] * exp(-0.3 * d2s);
         }
         CHECK_REL(d1[7 * ns + ns - 1], dv, 1e-10);
-        if (!reduced) {
+        for (int ls = 0; ls < 2 && !reduced; ls++) {
             /* a budget below the whole kernel matrix (57.6 kB) but above a
-             * one-vs-one sub-problem's (80 rows: 25.6 kB): one matrix per
-             * sub-problem, stored for ovo and on the fly for ovr (120 rows);
-             * the same problems, hence the same labels */
+             * one-vs-one sub-problem's (80 rows: 25.6 kB).  LS-SVM: one
+             * matrix per sub-problem, stored for ovo and on the fly for ovr
+             * (120 rows).  C-SVM (a working set): one-vs-one pairs on the
+             * whole stored matrix when it fits, else (and one-vs-rest) on a
+             * column cache with a matrix per sub-problem's working set (all
+             * its rows here: fewer than NV_NESVM_WS_INIT).  The same
+             * problems, hence the same labels. */
             nesvm_stats s1 = NESVM_STATS_INIT, s2 = NESVM_STATS_INIT;
             nesvm_model *m3 = NULL, *m4 = NULL;
+            nesvm_params_set(p, "svm_type", ls ? "ls" : "c", NULL);
+            nesvm_params_set(p, "kernel_memory", "4096", NULL);
             CHECK(nesvm_train(ds, p, NULL, NULL, &m3, &s1, &err) == NESVM_OK);
             nesvm_params_set(p, "kernel_memory", "0.04", NULL);
             CHECK(nesvm_train(ds, p, NULL, NULL, &m4, &s2, &err) == NESVM_OK);
-            CHECK(s1.kernel_matrix == 1 && s1.kernel_evals == 120 * 120);
-            CHECK_MSG(s2.kernel_matrix == (ovr ? 0 : 1), "kernel_matrix %d", s2.kernel_matrix);
-            CHECK(ovr ? s2.kernel_evals > 120 * 120 : s2.kernel_evals == 3 * 80 * 80);
+            int want1 = ls ? 1 : ovr ? 2 : 3, want2 = ls ? (ovr ? 0 : 1) : 2;
+            CHECK_MSG(s1.kernel_matrix == want1, "kernel_matrix %d", s1.kernel_matrix);
+            CHECK_MSG(s1.kernel_evals == (ls || !ovr ? 120 * 120 : 3 * 120 * 120), "evals %lld",
+                      (long long)s1.kernel_evals);
+            CHECK_MSG(s2.kernel_matrix == want2, "kernel_matrix %d", s2.kernel_matrix);
+            CHECK_MSG(ovr ? s2.kernel_evals > 120 * 120 : s2.kernel_evals == 3 * 80 * 80, "evals %lld",
+                      (long long)s2.kernel_evals);
+            if (ls) {
+                CHECK(m3 && nesvm_model_predict(m3, ds, 1, l1, NULL, &err) == NESVM_OK);
+            }
             CHECK(m4 && nesvm_model_predict(m4, ds, 1, l2, NULL, &err) == NESVM_OK);
             int same = 0;
             for (int i = 0; i < 120; i++) same += l1[i] == l2[i];
-            CHECK_MSG(same >= 118, "kernel t=%d per-sub-problem matrices: %d/120 labels agree", t, same);
+            CHECK_MSG(same >= 118, "kernel t=%d ls=%d per-sub-problem matrices: %d/120 labels agree", t, ls, same);
             nesvm_model_destroy(m3);
             nesvm_model_destroy(m4);
         }

@@ -42,5 +42,13 @@
 #define NV_NESVM_COARSE_MIN 4096
 #define NV_NESVM_COARSE_FACTOR 4
 #define NV_NESVM_COARSE_EPS 1e-2
+/* The working set (expansion_ws.c): WS_INIT rows at first (and up to as
+ * many join a round when that many violate), each sub-problem solved to
+ * WS_EPS times the caller's eps, rows with a zero coefficient beyond margin
+ * 1 + WS_DROP leave; all rows once S and its violators reach WS_FULL n. */
+#define NV_NESVM_WS_INIT 1000
+#define NV_NESVM_WS_EPS 0.5
+#define NV_NESVM_WS_DROP 0.1
+#define NV_NESVM_WS_FULL 0.5
 
 #endif

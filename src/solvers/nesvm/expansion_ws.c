@@ -1,0 +1,332 @@
+/*
+ * expansion_ws.c - the full-kernel C-SVM on a working set: kernel work that
+ * grows with the support vectors, not with n^2.
+ *
+ * The problem is expansion.c's, over all n rows of the binary problem:
+ *     min_{beta, b}  P(beta, b) = 1/2 beta^T K beta + sum_i c_i max(0, r_i),
+ *     r_i = 1 - y_i ((K beta)_i + b),
+ * and NESVM's smoothed objective F_mu with the same continuation.  At the
+ * optimum of F_mu, beta_i = y_i c_i u_i with u_i = median(r_i / mu, 0, 1):
+ * beta vanishes on every sample beyond the margin (r_i <= 0).  So:
+ *
+ *   1. S = a random set of NV_NESVM_WS_INIT rows (both classes; with a warm
+ *      start also the rows whose coefficient is not zero);
+ *   2. solve the problem restricted to S (its rows and its coefficients, the
+ *      others held at zero) with expansion.c's Newton method on K_SS (a
+ *      stored matrix of |S|^2 values), warm-started from the previous round,
+ *      to NV_NESVM_WS_EPS times the caller's eps;
+ *   3. the margins of all n rows from the columns of the coefficients that
+ *      are not zero (about the support vectors: n x |supp| kernel values,
+ *      computed in blocks and kept in the column cache, so that a column is
+ *      computed once across rounds and, one-vs-one, across the pairs that
+ *      share its class);
+ *   4. certify on the whole problem: P(beta, b) over all n rows against the
+ *      sub-problem's lower bound D.  D is a lower bound of the whole problem
+ *      too: its dual point, extended by zeros, is feasible there (box, and
+ *      sum a_i y_i = 0) with the same value.  gap = (P - D) / |P| <= eps ends
+ *      the training;
+ *   5. otherwise the rows outside S with r_i > 0 (violators) join S, the
+ *      rows of S whose coefficient is zero and whose margin is beyond
+ *      1 + NV_NESVM_WS_DROP leave it (each row leaves at most once, so the
+ *      rounds end), and the next round starts at 2.
+ *
+ * When no row outside S violates its margin the restricted optimum is the
+ * whole problem's (the rows outside contribute neither loss nor gradient),
+ * so the certificate closes as the sub-problem's does.  Kernel values: the
+ * rounds' K_SS (about |S|^2 / 2 each) plus n per column of a coefficient
+ * that was ever non-zero.  The sub-problems' K_SS are stored in single
+ * precision (as expansion.c's), the margins of step 3 in double: P is the
+ * double-precision objective.
+ */
+#include "expansion.h"
+
+#include <math.h>
+#include <stdlib.h>
+#include <string.h>
+
+/* The sub-problems' progress and checkpoints, in the whole problem's units:
+ * iterations and time continue across rounds, and a checkpoint's point has
+ * n coefficients (zero outside S). */
+typedef struct ws_sink {
+    const nv_progress_sink *outer;
+    int64_t iter0;     /* iterations of the earlier rounds */
+    double t0_shift;   /* seconds from the training's start to this round's */
+    const int64_t *S;  /* this round's rows */
+    int64_t ns, n;
+    double *wfull;     /* n: the point in the whole problem's units */
+} ws_sink;
+
+static int ws_progress(const nesvm_progress *pg, void *user)
+{
+    const ws_sink *w = user;
+    nesvm_progress q = *pg;
+    q.iteration += w->iter0;
+    q.elapsed += w->t0_shift;
+    return w->outer->fn(&q, w->outer->user);
+}
+
+static int ws_checkpoint(void *ctx, const nv_snapshot *snap, int stopping)
+{
+    ws_sink *w = ctx;
+    memset(w->wfull, 0, (size_t)w->n * sizeof(double));
+    for (int64_t k = 0; k < w->ns && k < snap->nw; k++) w->wfull[w->S[k]] = snap->w[k];
+    nv_snapshot s = *snap;
+    s.w = w->wfull;
+    s.nw = w->n;
+    s.iteration += w->iter0;
+    return w->outer->ckpt(w->outer->ckpt_ctx, &s, stopping);
+}
+
+/* Descending residuals (qsort on (residual, index) pairs; ties: lower index). */
+typedef struct ws_cand {
+    double r;
+    int64_t i;
+} ws_cand;
+
+static int cmp_cand(const void *a, const void *b)
+{
+    const ws_cand *x = a, *y = b;
+    if (x->r != y->r) return x->r > y->r ? -1 : 1;
+    return x->i < y->i ? -1 : x->i > y->i;
+}
+
+/* The first working set: the rows with a warm start's non-zero coefficient,
+ * then rows at random (partial Fisher-Yates, seeded) up to m, then one row of
+ * each class if a class is still missing.  Returns |S|. */
+static int64_t first_set(const nv_kernel_problem *kp, const nesvm_params *prm, int64_t m, char *in, int64_t *S,
+                         int64_t *perm)
+{
+    const int64_t n = kp->n;
+    int64_t ns = 0;
+    if (kp->beta0)
+        for (int64_t i = 0; i < n; i++)
+            if (kp->beta0[i] != 0) {
+                in[i] = 1;
+                S[ns++] = i;
+            }
+    for (int64_t i = 0; i < n; i++) perm[i] = i;
+    uint64_t rs = prm->seed ^ UINT64_C(0x3057A9E1) ^ (uint64_t)n;
+    for (int64_t k = 0; k < n && ns < m; k++) {
+        int64_t j = k + (int64_t)(nv_rng_uniform(&rs) * (double)(n - k));
+        if (j >= n) j = n - 1;
+        int64_t t = perm[k];
+        perm[k] = perm[j];
+        perm[j] = t;
+        if (!in[perm[k]]) {
+            in[perm[k]] = 1;
+            S[ns++] = perm[k];
+        }
+    }
+    int havep = 0, haven = 0;
+    for (int64_t k = 0; k < ns; k++) {
+        havep |= kp->y[S[k]] > 0;
+        haven |= kp->y[S[k]] < 0;
+    }
+    for (int64_t i = 0; i < n && (!havep || !haven); i++) {
+        if (in[i] || (kp->y[i] > 0 ? havep : haven)) continue;
+        in[i] = 1;
+        S[ns++] = i;
+        if (kp->y[i] > 0) havep = 1;
+        else haven = 1;
+    }
+    qsort(S, (size_t)ns, sizeof(int64_t), nv_cmp_i64);
+    return ns;
+}
+
+/* f[0..n) = K[:, supp(beta)] beta over the problem's rows: from the stored
+ * matrix, or from the column cache (the missing columns computed in blocks
+ * first).  cols: n scratch entries; cval: 2 n scratch entries. */
+static nesvm_status margins(const nv_kernel_problem *kp, const double *beta, int64_t *cols, double *cval,
+                            double *f, nesvm_error *err)
+{
+    nv_kcache *kc = kp->kc;
+    const int64_t n = kp->n;
+    int64_t nc = 0;
+    for (int64_t i = 0; i < n; i++) {
+        if (beta[i] == 0) continue;
+        cval[nc] = beta[i];
+        cols[nc++] = kp->pos ? kp->pos[i] : i;
+    }
+    if (!kc) return nv_kmat_mul(kp->K, kp->pos, n, cols, nc, cval, 1, f, err);
+    memset(f, 0, (size_t)n * sizeof(double));
+    nesvm_status st = nv_kcache_fill(kc, cols, nc, kp->groups, kp->ngroups, err);
+    for (int64_t c = 0; c < nc && st == NESVM_OK; c++) {
+        const double *col;
+        st = nv_kcache_column(kc, cols[c], kp->pos, kp->pos ? n : 0, kp->groups, kp->ngroups, &col, err);
+        if (st != NESVM_OK) return st;
+        const double bc = cval[c];
+        for (int64_t a = 0; a < n; a++) f[a] += bc * col[a];
+    }
+    return st;
+}
+
+static nesvm_status ws_train(const nv_kernel_problem *kp, const nesvm_params *prm, const nv_progress_sink *sink,
+                             nv_binary_result *res, nesvm_error *err)
+{
+    const double t0 = nv_now();
+    const int64_t n = kp->n;
+    const int bias = nv_params_bias(prm);
+    size_t nn = (size_t)(n ? n : 1);
+    char *in = nv_calloc(nn, 1), *left = nv_calloc(nn, 1);
+    int64_t *S = nv_malloc_array(nn, sizeof(int64_t)), *tmp = nv_malloc_array(nn, sizeof(int64_t));
+    int64_t *idx = nv_malloc_array(nn, sizeof(int64_t));
+    double *ys = nv_malloc_array(nn, sizeof(double)), *cs = nv_malloc_array(nn, sizeof(double));
+    double *bs = nv_malloc_array(nn, sizeof(double)), *ws = nv_malloc_array(nn, sizeof(double));
+    double *beta = nv_calloc(nn, sizeof(double)), *f = nv_malloc_array(nn, sizeof(double));
+    double *cval = nv_malloc_array(2 * nn, sizeof(double));
+    double *wfull = sink && sink->ckpt ? nv_malloc_array(nn, sizeof(double)) : NULL;
+    ws_cand *cand = nv_malloc_array(nn, sizeof(ws_cand));
+    nesvm_status st = NESVM_OK;
+    memset(res->w, 0, nn * sizeof(double));
+    res->b = 0;
+    res->iterations = 0;
+    res->primal = res->lower_bound = res->gap = NAN;
+    res->exit_reason = NESVM_EXIT_MAX_ITER;
+    if (!in || !left || !S || !tmp || !idx || !ys || !cs || !bs || !ws || !beta || !f || !cval || !cand ||
+        (sink && sink->ckpt && !wfull)) {
+        st = nv_error(err, NESVM_ERR_NOMEM, "out of memory for the working set (n=%lld)", (long long)n);
+        res->exit_reason = NESVM_EXIT_NO_MEMORY;
+        goto out;
+    }
+    int64_t ns = first_set(kp, prm, NV_NESVM_WS_INIT, in, S, tmp);
+    if (kp->beta0) memcpy(beta, kp->beta0, nn * sizeof(double));
+    double b = kp->beta0 && bias ? kp->b0 : 0.0;
+    int64_t iters = 0;
+    int warm = kp->beta0 != NULL;
+    while (1) {
+        /* 2. the problem on S, from the current point: S's rows of the
+         * stored matrix, or a matrix of S's rows */
+        for (int64_t k = 0; k < ns; k++) {
+            int64_t i = S[k];
+            idx[k] = kp->pos ? kp->pos[i] : i;
+            ys[k] = kp->y[i];
+            cs[k] = kp->cost[i];
+            bs[k] = beta[i];
+        }
+        nv_kmat km;
+        memset(&km, 0, sizeof km);
+        nv_kernel_problem sub = {kp->K, idx, ns, ys, cs, warm ? bs : NULL, b, NULL, NULL, 0, 0};
+        if (kp->kc) {
+            for (int64_t k = 0; k < ns; k++) idx[k] = kp->kc->rows[idx[k]];
+            st = nv_kmat_init(&km, &kp->kc->k, kp->kc->X, idx, ns, prm->kernel_memory, prm->threads, err);
+            if (st != NESVM_OK) break;
+            sub.K = &km;
+            sub.pos = NULL;
+        }
+        nesvm_params cp = *prm;
+        cp.eps = ns == n ? prm->eps : prm->eps * NV_NESVM_WS_EPS;
+        cp.max_iter = prm->max_iter - iters;
+        if (prm->time_limit > 0) cp.time_limit = prm->time_limit - (nv_now() - t0);
+        if (cp.max_iter <= 0 || (prm->time_limit > 0 && cp.time_limit <= 0)) {
+            res->exit_reason = cp.max_iter <= 0 ? NESVM_EXIT_MAX_ITER : NESVM_EXIT_TIME_LIMIT;
+            nv_kmat_free(&km);
+            break;
+        }
+        ws_sink wsk = {sink, iters, nv_now() - t0, S, ns, n, wfull};
+        nv_progress_sink ssink;
+        if (sink) {
+            ssink = *sink;
+            ssink.fn = sink->fn ? ws_progress : NULL;
+            ssink.user = &wsk;
+            ssink.ckpt = sink->ckpt ? ws_checkpoint : NULL;
+            ssink.ckpt_ctx = &wsk;
+            ssink.resume = NULL;
+        }
+        nv_binary_result r;
+        memset(&r, 0, sizeof r);
+        r.w = ws;
+        st = nv_nesvm_kernel_train(&sub, &cp, sink ? &ssink : NULL, &r, err);
+        res->kernel_evals += km.evals;
+        nv_kmat_free(&km);
+        warm = 1;
+        iters += r.iterations;
+        res->exit_reason = r.exit_reason;
+        for (int64_t k = 0; k < ns; k++) beta[S[k]] = ws[k];
+        b = bias ? r.b : 0.0;
+        if (st != NESVM_OK) break;
+        if (ns == n) { /* the whole problem: its own certificate */
+            res->primal = r.primal;
+            res->lower_bound = r.lower_bound;
+            res->gap = r.gap;
+            break;
+        }
+        /* 3. every row's margin from the support's columns */
+        st = margins(kp, beta, tmp, cval, f, err);
+        if (st != NESVM_OK) break;
+        /* 4. the whole problem's objective against the sub-problem's bound */
+        double R = 0, loss = 0;
+        int64_t nv = 0;
+        for (int64_t i = 0; i < n; i++) {
+            R += beta[i] * f[i];
+            double ri = 1.0 - kp->y[i] * (f[i] + b);
+            if (ri > 0) loss += kp->cost[i] * ri;
+            if (!in[i] && ri > 0) cand[nv++] = (ws_cand){ri, i};
+        }
+        double P = 0.5 * R + loss;
+        res->primal = P;
+        res->lower_bound = r.lower_bound;
+        res->gap = nv_track_rel(P - r.lower_bound, P);
+        if (res->gap < 0) res->gap = 0;
+        if (res->gap <= prm->eps) {
+            res->exit_reason = NESVM_EXIT_CONVERGED;
+            break;
+        }
+        if (nv == 0) break; /* the restricted optimum is the whole problem's: the sub-problem's exit */
+        /* 5. the violators join (the worst first, at most max(|S|, WS_INIT)),
+         * settled rows leave; when most rows would be in S, all are */
+        if (ns + nv >= NV_NESVM_WS_FULL * (double)n) {
+            for (int64_t i = 0; i < n; i++) S[i] = i;
+            ns = n;
+            continue;
+        }
+        qsort(cand, (size_t)nv, sizeof(ws_cand), cmp_cand);
+        int64_t add = nv, cap = ns > NV_NESVM_WS_INIT ? ns : NV_NESVM_WS_INIT;
+        if (add > cap) add = cap;
+        int64_t keep = 0;
+        for (int64_t k = 0; k < ns; k++) {
+            int64_t i = S[k];
+            if (beta[i] == 0 && !left[i] && 1.0 - kp->y[i] * (f[i] + b) < -NV_NESVM_WS_DROP) {
+                left[i] = 1;
+                in[i] = 0;
+                continue;
+            }
+            S[keep++] = i;
+        }
+        ns = keep;
+        for (int64_t k = 0; k < add; k++) {
+            in[cand[k].i] = 1;
+            S[ns++] = cand[k].i;
+        }
+        qsort(S, (size_t)ns, sizeof(int64_t), nv_cmp_i64);
+    }
+    memcpy(res->w, beta, nn * sizeof(double));
+    res->b = b;
+    res->iterations = iters;
+    res->n_sv = 0;
+    for (int64_t i = 0; i < n; i++) res->n_sv += beta[i] != 0;
+    if (st == NESVM_ERR_NOMEM) res->exit_reason = NESVM_EXIT_NO_MEMORY;
+out:
+    res->seconds = nv_now() - t0;
+    nv_free(in);
+    nv_free(left);
+    nv_free(S);
+    nv_free(tmp);
+    nv_free(idx);
+    nv_free(ys);
+    nv_free(cs);
+    nv_free(bs);
+    nv_free(ws);
+    nv_free(beta);
+    nv_free(f);
+    nv_free(cval);
+    nv_free(wfull);
+    nv_free(cand);
+    return st;
+}
+
+nesvm_status nv_nesvm_expansion_train(const nv_kernel_problem *kp, const nesvm_params *prm,
+                                      const nv_progress_sink *sink, nv_binary_result *res, nesvm_error *err)
+{
+    if (kp->kc || kp->ws) return ws_train(kp, prm, sink, res, err);
+    return nv_nesvm_kernel_train(kp, prm, sink, res, err);
+}
