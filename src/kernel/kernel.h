@@ -133,6 +133,10 @@ nesvm_status nv_kmat_block(nv_kmat *km, const int64_t *ri, int64_t nr, const int
                            int64_t nc, double *out, int64_t ldo, nesvm_error *err);
 /* K[i, i]. */
 double nv_kmat_diag(const nv_kmat *km, int64_t i);
+/* dst = the stored matrix of the positions pos[0..m) of src (which must be
+ * stored): m^2 values copied, none computed; products on a few rows of a
+ * large matrix then read contiguous rows instead of gathering. */
+nesvm_status nv_kmat_gather(const nv_kmat *src, const int64_t *pos, int64_t m, nv_kmat *dst, nesvm_error *err);
 
 /*
  * Kernel columns with an LRU cache (GS-SVM).  The n training positions

@@ -225,3 +225,32 @@ nesvm_status nv_kmat_mul(nv_kmat *km, const int64_t *ri, int64_t nr, const int64
     }
     return NESVM_OK;
 }
+
+nesvm_status nv_kmat_gather(const nv_kmat *src, const int64_t *pos, int64_t m, nv_kmat *dst, nesvm_error *err)
+{
+    memset(dst, 0, sizeof *dst);
+    dst->k = src->k;
+    dst->X = src->X;
+    dst->n = m;
+    dst->threads = src->threads;
+    size_t mm = (size_t)(m ? m : 1);
+    dst->rows = nv_malloc_array(mm, sizeof(int64_t));
+    dst->sq = nv_malloc_array(mm, sizeof(double));
+    dst->xr = nv_malloc_array(mm, sizeof(int64_t));
+    dst->zr = nv_malloc_array(mm, sizeof(int64_t));
+    dst->xs = nv_malloc_array(mm, sizeof(double));
+    dst->zs = nv_malloc_array(mm, sizeof(double));
+    dst->K = nv_malloc_array(mm * mm, sizeof(float));
+    if (!dst->rows || !dst->sq || !dst->xr || !dst->zr || !dst->xs || !dst->zs || !dst->K) {
+        nv_kmat_free(dst);
+        return nv_error(err, NESVM_ERR_NOMEM, "out of memory for the kernel matrix (%lld rows)", (long long)m);
+    }
+    for (int64_t a = 0; a < m; a++) {
+        dst->rows[a] = src->rows[pos[a]];
+        dst->sq[a] = src->sq[pos[a]];
+        const float *row = src->K + pos[a] * src->n;
+        float *o = dst->K + a * m;
+        for (int64_t b = 0; b < m; b++) o[b] = row[pos[b]];
+    }
+    return NESVM_OK;
+}

@@ -209,7 +209,11 @@ static nesvm_status ws_train(const nv_kernel_problem *kp, const nesvm_params *pr
         if (kp->kc) {
             for (int64_t k = 0; k < ns; k++) idx[k] = kp->kc->rows[idx[k]];
             st = nv_kmat_init(&km, &kp->kc->k, kp->kc->X, idx, ns, prm->kernel_memory, prm->threads, err);
-            if (st != NESVM_OK) break;
+        } else if (kp->K->K && (double)ns * (double)ns * sizeof(float) <= prm->kernel_memory * 1048576.0) {
+            st = nv_kmat_gather(kp->K, idx, ns, &km, err); /* contiguous rows for the products */
+        }
+        if (st != NESVM_OK) break;
+        if (km.n > 0) {
             sub.K = &km;
             sub.pos = NULL;
         }
