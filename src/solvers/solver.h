@@ -36,6 +36,7 @@ typedef struct nv_binary_result {
     int64_t axpys;       /* row updates v += a x_i (Hyperpass, Pegasos), else 0 */
     int64_t kernel_evals; /* kernel values of matrices the solver built itself (the
                            * working set's K_SS), else 0 */
+    int64_t rounds;       /* the working set's rounds (sub-problems solved), else 0 */
 } nv_binary_result;
 
 /* A binary problem on the expansion coefficients of a full kernel: n rows

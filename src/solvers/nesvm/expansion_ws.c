@@ -243,6 +243,7 @@ static nesvm_status ws_train(const nv_kernel_problem *kp, const nesvm_params *pr
         res->kernel_evals += km.evals;
         nv_kmat_free(&km);
         warm = 1;
+        res->rounds++;
         iters += r.iterations;
         res->exit_reason = r.exit_reason;
         for (int64_t k = 0; k < ns; k++) beta[S[k]] = ws[k];
@@ -258,15 +259,18 @@ static nesvm_status ws_train(const nv_kernel_problem *kp, const nesvm_params *pr
         st = margins(kp, beta, tmp, cval, f, err);
         if (st != NESVM_OK) break;
         /* 4. the whole problem's objective against the sub-problem's bound */
-        double R = 0, loss = 0;
+        double loss = 0;
         int64_t nv = 0;
         for (int64_t i = 0; i < n; i++) {
-            R += beta[i] * f[i];
             double ri = 1.0 - kp->y[i] * (f[i] + b);
-            if (ri > 0) loss += kp->cost[i] * ri;
-            if (!in[i] && ri > 0) cand[nv++] = (ws_cand){ri, i};
+            if (!in[i] && ri > 0) {
+                loss += kp->cost[i] * ri;
+                cand[nv++] = (ws_cand){ri, i};
+            }
         }
-        double P = 0.5 * R + loss;
+        /* P on S as the sub-problem evaluated it (its matrix, as its bound),
+         * plus the loss of the rows outside */
+        double P = r.primal + loss;
         res->primal = P;
         res->lower_bound = r.lower_bound;
         res->gap = nv_track_rel(P - r.lower_bound, P);

@@ -1,0 +1,163 @@
+/* test_ws.c - the full-kernel C-SVM on a working set (expansion_ws.c)
+ * against the same problem solved on the whole stored kernel matrix
+ * (expansion.c): random problems, one where the working set grows several
+ * times; certificates, objectives and the distance of the two solutions in
+ * the RKHS norm (bounded by strong convexity through the gaps); the kernel
+ * values it computes, bounded. */
+#include "check.h"
+
+#include "kernel/kernel.h"
+#include "params/params_internal.h"
+#include "solvers/nesvm/tuning.h"
+#include "solvers/solver.h"
+#include "toy.h"
+
+#include <math.h>
+
+/* n points uniform in [0, 1]^2, labelled by a q x q checkerboard (with
+ * `flip` of the labels flipped at random): few support vectors among many
+ * rows when flip = 0. */
+static nesvm_dataset *board(int64_t n, int q, double flip, uint64_t seed, double **X, double **y)
+{
+    *X = malloc(sizeof(double) * (size_t)n * 2);
+    *y = malloc(sizeof(double) * (size_t)n);
+    uint64_t s = seed;
+    for (int64_t i = 0; i < n; i++) {
+        double a = urand(&s), b = urand(&s);
+        (*X)[2 * i] = a;
+        (*X)[2 * i + 1] = b;
+        int c = ((int)(a * q) + (int)(b * q)) % 2;
+        (*y)[i] = c ? 1.0 : -1.0;
+        if (urand(&s) < flip) (*y)[i] = -(*y)[i];
+    }
+    nesvm_dataset *ds = NULL;
+    CHECK(nesvm_dataset_wrap_dense(n, 2, *X, *y, &ds, NULL) == NESVM_OK);
+    return ds;
+}
+
+/* (beta_a - beta_b)^T K (beta_a - beta_b) by the naive kernel. */
+static double rkhs_dist2(const double *X, int64_t n, double gamma, const double *ba, const double *bb)
+{
+    double s = 0;
+    for (int64_t i = 0; i < n; i++) {
+        double di = ba[i] - bb[i];
+        if (di == 0) continue;
+        for (int64_t j = 0; j < n; j++) {
+            double dj = ba[j] - bb[j];
+            if (dj == 0) continue;
+            double e0 = X[2 * i] - X[2 * j], e1 = X[2 * i + 1] - X[2 * j + 1];
+            s += di * dj * exp(-gamma * (e0 * e0 + e1 * e1));
+        }
+    }
+    return s;
+}
+
+/* P(beta, b) of the whole problem by the naive kernel. */
+static double primal(const double *X, const double *y, int64_t n, double gamma, double C, const double *beta,
+                     double b)
+{
+    double R = 0, loss = 0;
+    for (int64_t i = 0; i < n; i++) {
+        double f = 0;
+        for (int64_t j = 0; j < n; j++) {
+            if (beta[j] == 0) continue;
+            double e0 = X[2 * i] - X[2 * j], e1 = X[2 * i + 1] - X[2 * j + 1];
+            f += beta[j] * exp(-gamma * (e0 * e0 + e1 * e1));
+        }
+        R += beta[i] * f;
+        double r = 1 - y[i] * (f + b);
+        if (r > 0) loss += C * r;
+    }
+    return 0.5 * R + loss;
+}
+
+static void one(int64_t n, int q, double flip, double C, double gamma, uint64_t seed, int64_t min_rounds)
+{
+    double *X, *y;
+    nesvm_dataset *ds = board(n, q, flip, seed, &X, &y);
+    nesvm_params *p;
+    nesvm_params_create(&p, NULL);
+    nv_params_resolve(p);
+    p->eps = 1e-6;
+    double *cost = malloc(sizeof(double) * (size_t)n);
+    for (int64_t i = 0; i < n; i++) cost[i] = C;
+    nv_kernel k = {NV_KERNEL_RBF, gamma, 0, 3};
+    nesvm_error err = {0};
+
+    /* the whole problem on the stored matrix */
+    nv_kmat km;
+    CHECK(nv_kmat_init(&km, &k, ds, NULL, n, 4096, 1, &err) == NESVM_OK && km.K);
+    double *ba = calloc((size_t)n, sizeof(double)), *bb = calloc((size_t)n, sizeof(double));
+    nv_binary_result ra = {.w = ba}, rb = {.w = bb};
+    nv_kernel_problem pa = {&km, NULL, n, y, cost, NULL, 0, NULL, NULL, 0, 0};
+    CHECK_MSG(nv_nesvm_kernel_train(&pa, p, NULL, &ra, &err) == NESVM_OK, "%s", err.message);
+    CHECK(ra.exit_reason == NESVM_EXIT_CONVERGED && ra.gap <= 1e-6);
+
+    /* the same on a working set of kernel columns */
+    nv_kcache kc;
+    CHECK(nv_kcache_init(&kc, &k, ds, NULL, n, NULL, 1, 4096, 4096, 1, &err) == NESVM_OK);
+    nv_kernel_problem pb = {NULL, NULL, n, y, cost, NULL, 0, &kc, NULL, 0, 0};
+    CHECK_MSG(nv_nesvm_expansion_train(&pb, p, NULL, &rb, &err) == NESVM_OK, "%s", err.message);
+    CHECK_MSG(rb.exit_reason == NESVM_EXIT_CONVERGED && rb.gap <= 1e-6, "exit %d gap %g", rb.exit_reason, rb.gap);
+    CHECK_MSG(rb.rounds >= min_rounds, "n %lld: %lld rounds, want >= %lld", (long long)n, (long long)rb.rounds,
+              (long long)min_rounds);
+
+    /* its certificate holds for the whole problem: P evaluated here, in
+     * double precision, against its lower bound (and the other's); the
+     * matrices are single precision (relative error 6e-8 per value) */
+    double Pa = primal(X, y, n, gamma, C, ba, ra.b), Pb = primal(X, y, n, gamma, C, bb, rb.b);
+    CHECK_REL(Pb, rb.primal, 1e-6);
+    CHECK_MSG(rb.lower_bound <= Pa * (1 + 1e-6) && ra.lower_bound <= Pb * (1 + 1e-6), "bounds %.17g %.17g, P %.17g %.17g",
+              rb.lower_bound, ra.lower_bound, Pa, Pb);
+    CHECK_MSG((Pb - rb.lower_bound) <= 2e-6 * Pb, "gap %g", (Pb - rb.lower_bound) / Pb);
+    /* P is 1-strongly convex in w = sum beta_i k(x_i, .) (b at its best):
+     * 1/2 ||w_a - w_b||^2 <= (P_a - P*) + (P_b - P*) <= both gaps (the
+     * single-precision matrix: 1e-6 of P besides) */
+    double lo = ra.lower_bound > rb.lower_bound ? ra.lower_bound : rb.lower_bound;
+    double d2 = rkhs_dist2(X, n, gamma, ba, bb);
+    CHECK_MSG(0.5 * d2 <= (Pa - lo) + (Pb - lo) + 2e-6 * Pa, "||w_a - w_b||^2 = %g, gaps %g %g", d2, Pa - lo,
+              Pb - lo);
+    int64_t same = 0, nsv = 0;
+    for (int64_t i = 0; i < n; i++) nsv += bb[i] != 0;
+    /* the same labels on a grid */
+    for (int g = 0; g < 400; g++) {
+        double u = (g % 20 + 0.5) / 20, v = (g / 20 + 0.5) / 20, fa = ra.b, fb = rb.b;
+        for (int64_t j = 0; j < n; j++) {
+            double e = exp(-gamma * ((X[2 * j] - u) * (X[2 * j] - u) + (X[2 * j + 1] - v) * (X[2 * j + 1] - v)));
+            fa += ba[j] * e;
+            fb += bb[j] * e;
+        }
+        same += (fa > 0) == (fb > 0) || fabs(fa) < 1e-3;
+    }
+    CHECK_MSG(same == 400, "%lld of 400 grid labels agree", (long long)same);
+    /* kernel values: whole columns of the coefficients ever non-zero, and
+     * the rounds' matrices; far below the stored matrix's n^2 / 2 when the
+     * support vectors are few */
+    int64_t evals = kc.evals + rb.kernel_evals;
+    CHECK(kc.evals == n * kc.misses);
+    if (min_rounds >= 3)
+        CHECK_MSG(evals <= n * n / 4 && kc.misses <= 2 * nsv,
+                  "n %lld: %lld kernel values (%lld columns, %lld in the rounds' matrices), %lld support vectors",
+                  (long long)n, (long long)evals, (long long)kc.misses, (long long)rb.kernel_evals, (long long)nsv);
+    printf("# n %lld C %g: %lld rounds, %lld support vectors, %lld kernel values (stored matrix %lld), P %.10g / %.10g\n",
+           (long long)n, C, (long long)rb.rounds, (long long)nsv, (long long)evals, (long long)km.evals, Pb, Pa);
+    nv_kcache_free(&kc);
+    nv_kmat_free(&km);
+    free(ba);
+    free(bb);
+    free(cost);
+    nesvm_params_destroy(p);
+    nesvm_dataset_destroy(ds);
+    free(X);
+    free(y);
+}
+
+int main(void)
+{
+    /* few support vectors among 4,000 rows: the set grows round by round */
+    one(4000, 4, 0.0, 100, 40, 11, 3);
+    one(3000, 3, 0.0, 1, 20, 12, 2);
+    /* noisy labels: many support vectors, the whole problem in the end */
+    one(2500, 4, 0.1, 10, 40, 13, 2);
+    CHECK_DONE();
+}
