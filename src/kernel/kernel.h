@@ -44,7 +44,8 @@ void nv_kernel_sqnorms(const nesvm_dataset *X, const int64_t *rows, int64_t n, d
  * out[i * ldo + j] = K(x_{xrows[i]}, z_{zrows[j]}) for i < nx, j < nz: x rows
  * from X, z rows from Z (a rows array may be NULL for 0..n-1); xsq and zsq are
  * those rows' squared norms.  Columns beyond a dataset's d are zero in it.
- * When either side is dense (and Z's rows fit 256 MB as a dense block), both
+ * When either side is dense, or X is CSR with at least NV_KCACHE_COPY_DENSITY
+ * of its entries non-zero (and Z's rows fit 256 MB as a dense block), both
  * go through BLAS dgemm in row blocks, CSR rows densified (BLAS threads as the
  * BLAS library is configured); otherwise each z row is scattered into a dense
  * buffer and dotted with the x rows, threaded over z rows with `threads`.
