@@ -60,9 +60,8 @@ static nesvm_status compute_block(nv_kmat *km, const int64_t *ri, int64_t nr, co
                            km->threads, err);
 }
 
-nesvm_status nv_kmat_init(nv_kmat *km, const nv_kernel *k, const nesvm_dataset *X,
-                          const int64_t *rows, int64_t n, double mem_mb, int threads,
-                          nesvm_error *err)
+/* km's fields for n rows (the matrix itself aside); 0: no memory. */
+static int alloc_core(nv_kmat *km, const nv_kernel *k, const nesvm_dataset *X, int64_t n, int threads)
 {
     memset(km, 0, sizeof *km);
     km->k = *k;
@@ -76,7 +75,15 @@ nesvm_status nv_kmat_init(nv_kmat *km, const nv_kernel *k, const nesvm_dataset *
     km->zr = nv_malloc_array(nn, sizeof(int64_t));
     km->xs = nv_malloc_array(nn, sizeof(double));
     km->zs = nv_malloc_array(nn, sizeof(double));
-    if (!km->rows || !km->sq || !km->xr || !km->zr || !km->xs || !km->zs) goto nomem;
+    return km->rows && km->sq && km->xr && km->zr && km->xs && km->zs;
+}
+
+nesvm_status nv_kmat_init(nv_kmat *km, const nv_kernel *k, const nesvm_dataset *X,
+                          const int64_t *rows, int64_t n, double mem_mb, int threads,
+                          nesvm_error *err)
+{
+    size_t nn = (size_t)(n ? n : 1);
+    if (!alloc_core(km, k, X, n, threads)) goto nomem;
     for (int64_t i = 0; i < n; i++) km->rows[i] = rows ? rows[i] : i;
     nv_kernel_sqnorms(X, km->rows, n, km->sq);
     int pos = 0;
@@ -228,20 +235,10 @@ nesvm_status nv_kmat_mul(nv_kmat *km, const int64_t *ri, int64_t nr, const int64
 
 nesvm_status nv_kmat_gather(const nv_kmat *src, const int64_t *pos, int64_t m, nv_kmat *dst, nesvm_error *err)
 {
-    memset(dst, 0, sizeof *dst);
-    dst->k = src->k;
-    dst->X = src->X;
-    dst->n = m;
-    dst->threads = src->threads;
     size_t mm = (size_t)(m ? m : 1);
-    dst->rows = nv_malloc_array(mm, sizeof(int64_t));
-    dst->sq = nv_malloc_array(mm, sizeof(double));
-    dst->xr = nv_malloc_array(mm, sizeof(int64_t));
-    dst->zr = nv_malloc_array(mm, sizeof(int64_t));
-    dst->xs = nv_malloc_array(mm, sizeof(double));
-    dst->zs = nv_malloc_array(mm, sizeof(double));
-    dst->K = nv_malloc_array(mm * mm, sizeof(float));
-    if (!dst->rows || !dst->sq || !dst->xr || !dst->zr || !dst->xs || !dst->zs || !dst->K) {
+    int ok = alloc_core(dst, &src->k, src->X, m, src->threads);
+    if (ok) dst->K = nv_malloc_array(mm * mm, sizeof(float));
+    if (!ok || !dst->K) {
         nv_kmat_free(dst);
         return nv_error(err, NESVM_ERR_NOMEM, "out of memory for the kernel matrix (%lld rows)", (long long)m);
     }

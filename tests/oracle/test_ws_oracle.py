@@ -28,7 +28,9 @@ import subprocess
 import sys
 import tempfile
 
-import numpy as np
+sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
+import numpy as np  # noqa: E402
+from test_kernel_oracle import sparse_rows as rows_of  # noqa: E402
 
 
 def rbf(A, B, gamma):
@@ -40,15 +42,6 @@ def write(path, X, y):
     with open(path, 'w') as f:
         for row, t in zip(X, y):
             f.write('%d ' % t + ' '.join('%d:%.17g' % (j + 1, v) for j, v in enumerate(row) if v != 0) + '\n')
-
-
-def rows_of(lines, d, skip):
-    S = np.zeros((len(lines), d))
-    for i, ln in enumerate(lines):
-        for tok in ln.split()[skip:]:
-            j, v = tok.split(':')
-            S[i, int(j) - 1] = float(v)
-    return S
 
 
 def libsvm_pairs(path, d):
