@@ -170,9 +170,11 @@ nesvm_status nv_kmat_mul(nv_kmat *km, const int64_t *ri, int64_t nr, const int64
         int threads = nv_threads(km->threads);
         (void)threads;
         /* many columns: scatter V into a dense n x ncol array and read whole
-         * rows of K (contiguous, vectorized) instead of gathering */
+         * rows of K (contiguous, vectorized: several values a cycle) instead
+         * of gathering (one a cycle); beyond an eighth of the row, the
+         * gather touches most of its cache lines anyway */
         double *Vd = NULL;
-        if (ci && nc >= n / 4) {
+        if (ci && nc * 8 >= n) {
             Vd = nv_calloc((size_t)n * (size_t)ncol, sizeof(double));
             if (Vd)
                 for (int64_t b = 0; b < nc; b++)
@@ -199,6 +201,19 @@ nesvm_status nv_kmat_mul(nv_kmat *km, const int64_t *ri, int64_t nr, const int64
                     p3 += (double)row[b + 3] * Vs[b + 3];
                 }
                 for (; b < len; b++) p0 += (double)row[b] * Vs[b];
+                o[0] = (p0 + p1) + (p2 + p3);
+                continue;
+            }
+            if (ncol == 1) { /* few columns, gathered: four chains as well */
+                double p0 = 0, p1 = 0, p2 = 0, p3 = 0;
+                int64_t b = 0;
+                for (; b + 4 <= len; b += 4) {
+                    p0 += (double)row[ci[b]] * Vs[b];
+                    p1 += (double)row[ci[b + 1]] * Vs[b + 1];
+                    p2 += (double)row[ci[b + 2]] * Vs[b + 2];
+                    p3 += (double)row[ci[b + 3]] * Vs[b + 3];
+                }
+                for (; b < len; b++) p0 += (double)row[ci[b]] * Vs[b];
                 o[0] = (p0 + p1) + (p2 + p3);
                 continue;
             }
