@@ -175,6 +175,17 @@ int main(void)
         run_case(nm, multi.ds, cases[c].kv, cases[c].exact, cases[c].eps);
     }
 
+    /* the full-kernel C-SVM's working set: 3,000 rows with few support
+     * vectors, so that the run is cancelled in a round whose set is a part
+     * of the rows (the checkpoint holds all n coefficients) */
+    {
+        toy board;
+        make_board(&board, 3000, 4, 0.0, 44);
+        const char *kv[] = {"solver", "nesvm", "kernel", "rbf", "gamma", "40", "c", "100", "eps", "1e-6", NULL};
+        run_case("nesvm rbf working set (binary)", board.ds, kv, 0, 1e-6);
+        free_toy(&board);
+    }
+
     /* refusals: other data, other parameters, a damaged file */
     {
         nesvm_error err = {0};

@@ -14,27 +14,6 @@
 
 #include <math.h>
 
-/* n points uniform in [0, 1]^2, labelled by a q x q checkerboard (with
- * `flip` of the labels flipped at random): few support vectors among many
- * rows when flip = 0. */
-static nesvm_dataset *board(int64_t n, int q, double flip, uint64_t seed, double **X, double **y)
-{
-    *X = malloc(sizeof(double) * (size_t)n * 2);
-    *y = malloc(sizeof(double) * (size_t)n);
-    uint64_t s = seed;
-    for (int64_t i = 0; i < n; i++) {
-        double a = urand(&s), b = urand(&s);
-        (*X)[2 * i] = a;
-        (*X)[2 * i + 1] = b;
-        int c = ((int)(a * q) + (int)(b * q)) % 2;
-        (*y)[i] = c ? 1.0 : -1.0;
-        if (urand(&s) < flip) (*y)[i] = -(*y)[i];
-    }
-    nesvm_dataset *ds = NULL;
-    CHECK(nesvm_dataset_wrap_dense(n, 2, *X, *y, &ds, NULL) == NESVM_OK);
-    return ds;
-}
-
 /* (beta_a - beta_b)^T K (beta_a - beta_b) by the naive kernel. */
 static double rkhs_dist2(const double *X, int64_t n, double gamma, const double *ba, const double *bb)
 {
@@ -73,8 +52,10 @@ static double primal(const double *X, const double *y, int64_t n, double gamma, 
 
 static void one(int64_t n, int q, double flip, double C, double gamma, uint64_t seed, int64_t min_rounds)
 {
-    double *X, *y;
-    nesvm_dataset *ds = board(n, q, flip, seed, &X, &y);
+    toy t;
+    make_board(&t, n, q, flip, seed);
+    const double *X = t.X, *y = t.y;
+    const nesvm_dataset *ds = t.ds;
     nesvm_params *p;
     nesvm_params_create(&p, NULL);
     nv_params_resolve(p);
@@ -147,9 +128,7 @@ static void one(int64_t n, int q, double flip, double C, double gamma, uint64_t 
     free(bb);
     free(cost);
     nesvm_params_destroy(p);
-    nesvm_dataset_destroy(ds);
-    free(X);
-    free(y);
+    free_toy(&t);
 }
 
 int main(void)

@@ -62,6 +62,29 @@ static inline void make_toy(toy *t, int64_t n, int32_t d, int zeros, int csr, ui
     CHECK(nesvm_dataset_storage(t->ds) == NESVM_STORAGE_CSR);
 }
 
+/* n points uniform in [0, 1]^2 labelled by a q x q checkerboard (the NSSVM
+ * paper's experiment), `flip` of the labels flipped at random: with flip = 0
+ * and an RBF kernel, few support vectors among many rows (dense storage). */
+static inline void make_board(toy *t, int64_t n, int q, double flip, uint64_t seed)
+{
+    t->n = n;
+    t->d = 2;
+    t->X = malloc(sizeof(double) * (size_t)n * 2);
+    t->y = malloc(sizeof(double) * (size_t)n);
+    t->ip = NULL;
+    t->ix = NULL;
+    t->vx = NULL;
+    uint64_t s = seed;
+    for (int64_t i = 0; i < n; i++) {
+        double a = urand(&s), b = urand(&s);
+        t->X[2 * i] = a;
+        t->X[2 * i + 1] = b;
+        t->y[i] = ((int)(a * q) + (int)(b * q)) % 2 ? 1.0 : -1.0;
+        if (urand(&s) < flip) t->y[i] = -t->y[i];
+    }
+    CHECK(nesvm_dataset_wrap_dense(n, 2, t->X, t->y, &t->ds, NULL) == NESVM_OK);
+}
+
 static inline void free_toy(toy *t)
 {
     nesvm_dataset_destroy(t->ds);
