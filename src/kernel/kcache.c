@@ -82,6 +82,7 @@ void nv_kcache_free(nv_kcache *c)
     nv_free(c->out);
     nv_free(c->z);
     nv_free(c->Xg);
+    nv_free(c->fill);
     memset(c, 0, sizeof *c);
 }
 
@@ -257,9 +258,13 @@ nesvm_status nv_kcache_fill(nv_kcache *c, const int64_t *pos, int64_t npos, cons
         int64_t bs = 4194304 / len;
         if (bs < 1) bs = 1;
         if (bs > nm) bs = nm;
-        nv_free(blk);
-        blk = nv_malloc_array((size_t)len * (size_t)bs, sizeof(double));
-        if (!blk) goto nomem;
+        if ((size_t)len * (size_t)bs > c->fill_cap) { /* kept: fresh pages cost a zeroing each */
+            nv_free(c->fill);
+            c->fill = nv_malloc_array((size_t)len * (size_t)bs, sizeof(double));
+            c->fill_cap = c->fill ? (size_t)len * (size_t)bs : 0;
+            if (!c->fill) goto nomem;
+        }
+        blk = c->fill;
         for (int64_t a0 = 0; a0 < nm; a0 += bs) {
             int64_t nb = nm - a0 < bs ? nm - a0 : bs;
             for (int64_t b = 0; b < nb; b++) {
@@ -290,6 +295,5 @@ out:
     nv_free(csq);
     nv_free(grow_);
     nv_free(gsq);
-    nv_free(blk);
     return st;
 }

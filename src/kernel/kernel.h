@@ -176,6 +176,8 @@ typedef struct nv_kcache {
     double *z;            /* X->d scratch: the column's row, dense */
     double *Xg;           /* the rows as dense doubles in `order` (each group
                            * contiguous), or NULL: read in place */
+    double *fill;         /* nv_kcache_fill's block, kept between calls */
+    size_t fill_cap;
     int64_t hits, misses, evals, asked;
 } nv_kcache;
 
