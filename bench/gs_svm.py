@@ -60,7 +60,7 @@ HERE = os.path.dirname(os.path.abspath(__file__))
 ROOT = os.path.dirname(HERE)
 sys.path.insert(0, HERE)
 from lib.datasets import Data  # noqa: E402
-from lib import machine  # noqa: E402
+from lib import kernelcount, machine  # noqa: E402
 
 GAMMAS = [0.005, 0.01, 0.02, 0.04, 0.08]
 CS = [0.1, 1, 10, 100, 1000]
@@ -84,10 +84,9 @@ class Bench:
         self.work = os.path.join(out, "work")
         os.makedirs(self.work, exist_ok=True)
         self.data = Data(os.path.join(HERE, "data"), log=lambda m: print(m, flush=True))
-        self.expcount = os.path.join(self.work, "expcount.so")
-        src = os.path.join(HERE, "lib", "expcount.c")
-        if not os.path.exists(self.expcount) or os.path.getmtime(self.expcount) < os.path.getmtime(src):
-            subprocess.run(["gcc", "-O2", "-shared", "-fPIC", "-o", self.expcount, src, "-ldl"], check=True)
+        self.expcount = kernelcount.build(self.work)
+        if self.expcount is None:
+            sys.exit("gs_svm.py: cannot compile bench/lib/expcount.c (gcc)")
 
     def save(self):
         tmp = self.raw_path + ".tmp"
@@ -156,11 +155,10 @@ class Bench:
     def libsvm(self, train, test, gamma, C, cache_mb=1000):
         model = os.path.join(self.work, "l.model")
         cnt = os.path.join(self.work, "l.count")
-        env = dict(os.environ, LD_PRELOAD=self.expcount, EXPCOUNT_FILE=cnt)
+        env = kernelcount.env(self.expcount, cnt)
         out, wall = self.timed(["svm-train", "-s", "0", "-t", "2", "-g", str(gamma), "-c", str(C),
                                 "-m", str(cache_mb), train, model], env)
-        with open(cnt) as f:
-            evals = int(f.read())
+        evals = kernelcount.read(cnt)
         nsv = int(re.findall(r"Total nSV = (\d+)", out)[-1])
         pout, pwall = self.timed(["svm-predict", test, model, os.path.join(self.work, "l.out")])
         m = re.search(r"Accuracy = ([0-9.]+)% \((\d+)/(\d+)\)", pout)

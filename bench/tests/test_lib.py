@@ -14,7 +14,7 @@ import numpy as np
 import scipy.sparse as sp
 
 sys.path.insert(0, os.path.dirname(os.path.dirname(os.path.abspath(__file__))))
-from lib import glpk, models, objectives, tools  # noqa: E402
+from lib import glpk, kernelcount, models, objectives, proc, tools  # noqa: E402
 from lib.libsvm_write import format_rows, write_libsvm  # noqa: E402
 from lib.models import LinearModel  # noqa: E402
 
@@ -284,11 +284,11 @@ def _():
 
 
 
-@check("expcount.c: svm-predict's RBF makes exactly test rows x support vectors exp() calls; linear none")
+@check("expcount.c: svm-predict's RBF makes exactly test rows x support vectors exp() calls; linear none; "
+       "through the spawn launcher too")
 def _():
-    so = os.path.join(TMP, "expcount.so")
-    subprocess.run(["gcc", "-O2", "-shared", "-fPIC", "-o", so, os.path.join(BENCH, "lib", "expcount.c"), "-ldl"],
-                   check=True)
+    so = kernelcount.build(TMP)
+    assert so is not None
     rng = np.random.default_rng(3)
     X = rng.normal(size=(60, 4))
     y = np.where(X[:, 0] + 0.5 * rng.normal(size=60) > 0, 1, -1)
@@ -297,15 +297,21 @@ def _():
     model, cnt = os.path.join(TMP, "ec.model"), os.path.join(TMP, "ec.count")
 
     def count(argv):
-        env = dict(os.environ, LD_PRELOAD=so, EXPCOUNT_FILE=cnt)
-        subprocess.run(argv, check=True, capture_output=True, env=env)
-        with open(cnt) as f:
-            return int(f.read())
-    assert count(["svm-train", "-t", "2", "-g", "0.5", "-c", "1", data, model]) > 0
+        subprocess.run(argv, check=True, capture_output=True, env=kernelcount.env(so, cnt))
+        return kernelcount.read(cnt)
+    n_train = count(["svm-train", "-t", "2", "-g", "0.5", "-c", "1", data, model])
+    assert n_train > 0
     with open(model) as f:
         nsv = int(next(line for line in f if line.startswith("total_sv")).split()[1])
     assert count(["svm-predict", data, model, os.path.join(TMP, "ec.out")]) == 60 * nsv, nsv
     assert count(["svm-train", "-t", "0", "-c", "1", data, model]) == 0
+    # the harness's launcher loads the library too: its line (0) adds nothing
+    spawner = proc.setup_spawner(os.path.join(TMP, "bin"))
+    if spawner:
+        r = proc.run(["svm-train", "-t", "2", "-g", "0.5", "-c", "1", data, model], os.path.join(TMP, "ec.o"),
+                     os.path.join(TMP, "ec.e"), env=kernelcount.env(so, cnt))
+        assert r["returncode"] == 0 and kernelcount.read(cnt) == n_train, (r, open(cnt).read())
+    assert kernelcount.read(os.path.join(TMP, "no-such-count")) is None
 
 
 def main():
