@@ -36,6 +36,8 @@ import numpy as np
 
 HERE = os.path.dirname(os.path.abspath(__file__))
 ROOT = os.path.dirname(HERE)
+sys.path.insert(0, HERE)
+from lib.synthetic import checkerboard, write_points as write  # noqa: E402  (shared with the harness)
 PAPER = {  # Table 1: test accuracy (%), iterations, time (s) Optimal / Scheme I, for SS and NS
     8000: dict(acc=99.89, it=(60.00, 62.20), opt=(7.96, 8.34), s1=(13.69, 14.07)),
     10000: dict(acc=99.92, it=(69.70, 69.65), opt=(14.40, 14.76), s1=(25.97, 25.64)),
@@ -43,19 +45,6 @@ PAPER = {  # Table 1: test accuracy (%), iterations, time (s) Optimal / Scheme I
     15000: dict(acc=99.96, it=(76.90, 77.40), opt=(22.41, 22.19), s1=(34.93, 35.07)),
     18000: dict(acc=99.97, it=(80.05, 79.60), opt=(26.92, 26.32), s1=(40.57, 40.14)),
 }
-
-
-def checkerboard():
-    g = np.arange(200, dtype=float)
-    X = np.array([(a, b) for a in g for b in g])
-    y = np.where(((X[:, 0] // 50) + (X[:, 1] // 50)) % 2 == 0, 1, -1)
-    return X, y
-
-
-def write(path, X, y):
-    with open(path, 'w') as f:
-        for (a, b), t in zip(X, y):
-            f.write('%d 1:%d 2:%d\n' % (t, a, b))
 
 
 def train(nesvm, solver, scheme, tr, model, trace):

@@ -77,6 +77,44 @@ def _synthetic(kind):
     return prep
 
 
+def _checkerboard(m):
+    def prep(d):
+        from lib.synthetic import checkerboard_split, write_points
+        (Xtr, ytr), te = checkerboard_split(m)
+        write_points(os.path.join(d, "train.svm.tmp"), Xtr, ytr)
+        os.replace(os.path.join(d, "train.svm.tmp"), os.path.join(d, "train.svm"))
+        if te is not None:
+            write_points(os.path.join(d, "test.svm.tmp"), *te)
+            os.replace(os.path.join(d, "test.svm.tmp"), os.path.join(d, "test.svm"))
+    return prep
+
+
+def _first_rows(parent, n):
+    """The first n training rows of data set ``parent`` (prepared first, in
+    the same data folder) and its whole test set."""
+    def prep(d):
+        Data(os.path.dirname(d)).ensure(parent)
+        src = os.path.join(os.path.dirname(d), parent)
+        with open(os.path.join(src, "train.svm")) as f, open(os.path.join(d, "train.svm.tmp"), "w") as g:
+            for i, line in enumerate(f):
+                if i >= n:
+                    break
+                g.write(line)
+        os.replace(os.path.join(d, "train.svm.tmp"), os.path.join(d, "train.svm"))
+        shutil.copyfile(os.path.join(src, "test.svm"), os.path.join(d, "test.svm.tmp"))
+        os.replace(os.path.join(d, "test.svm.tmp"), os.path.join(d, "test.svm"))
+    return prep
+
+
+def _checker_desc(m):
+    base = ("the NSSVM paper's checkerboard: the 40,000 integer points of [0, 199]^2, label +1 where "
+            "(x // 50 + y // 50) is even (4 x 4 squares); " + f"{m:,} training points drawn at random "
+            "(bench/lib/synthetic.py checkerboard_split, seed 0: the first points of one permutation)")
+    if m + 10_000 <= 40_000:
+        return base + "; test: the last 10,000 points of the same permutation (the same for 8,000 and 18,000)"
+    return base + "; no grid point is left for a test set: accuracy is **training** accuracy"
+
+
 DATASETS = {ds.name: ds for ds in [
     Dataset("heart_scale", "LIBSVM's heart_scale (Debian liblinear-tools example), 270 x 13, "
             "labels +1/-1, already scaled to [-1, 1]; no test set: accuracy is training accuracy",
@@ -92,6 +130,11 @@ DATASETS = {ds.name: ds for ds in [
             "(60,000 / 10,000), pixels / 255, tools/fashion_mnist.py", prepare=_fmnist("zero-rest")),
     Dataset("fmnist-all", "Fashion-MNIST, 10 classes, official split (60,000 / 10,000), pixels / 255, "
             "tools/fashion_mnist.py", prepare=_fmnist("all")),
+    Dataset("fmnist-all-10k", "Fashion-MNIST, 10 classes: the first 10,000 rows of fmnist-all's training "
+            "file, the official 10,000 test rows", prepare=_first_rows("fmnist-all", 10_000)),
+    Dataset("checkerboard-8000", _checker_desc(8000), prepare=_checkerboard(8000)),
+    Dataset("checkerboard-18000", _checker_desc(18000), prepare=_checkerboard(18000)),
+    Dataset("checkerboard-40000", _checker_desc(40000), has_test=False, prepare=_checkerboard(40000)),
     Dataset("synth-sparse", "seeded text-like sparse set (bench/lib/synthetic.py sparse: 200,000 + "
             "20,000 rows, 100,000 features, about 50 non-zeros per row, Zipf feature frequencies, "
             "unit-norm tf-idf rows, labels from a sparse linear model with 5% flipped)",

@@ -85,6 +85,40 @@ def dense_clusters(train, test, d, clusters, rho, noise, seed):
     return (y[:train], X[:train]), (y[train:], X[train:])
 
 
+def checkerboard():
+    """The NSSVM paper's checkerboard (Section 7.1): the 40,000 integer points
+    of [0, 199]^2, labelled +1 where ((x // 50) + (y // 50)) is even (4 x 4
+    squares of 50 x 50), else -1.  Used by bench/checkerboard.py and the
+    checkerboard-* data sets."""
+    g = np.arange(200, dtype=float)
+    X = np.array([(a, b) for a in g for b in g])
+    y = np.where(((X[:, 0] // 50) + (X[:, 1] // 50)) % 2 == 0, 1, -1)
+    return X, y
+
+
+def write_points(path, X, y):
+    """Checkerboard points as LIBSVM text, integer coordinates, zeros kept."""
+    with open(path, "w") as f:
+        for (a, b), t in zip(X, y):
+            f.write("%d 1:%d 2:%d\n" % (t, a, b))
+
+
+CHECKER_SEED = 0
+CHECKER_TEST = 10_000
+
+
+def checkerboard_split(m, seed=CHECKER_SEED, test=CHECKER_TEST):
+    """One seeded permutation of the 40,000 points: training = its first m
+    points, test = its last ``test`` points (the same for every m up to
+    40,000 - test, and disjoint from the training points); None when m leaves
+    fewer than ``test`` points."""
+    X, y = checkerboard()
+    perm = np.random.default_rng(seed).permutation(len(y))
+    tr = perm[:m]
+    te = perm[len(y) - test:] if m <= len(y) - test else None
+    return (X[tr], y[tr]), (None if te is None else (X[te], y[te]))
+
+
 def generate(kind, out, **kw):
     """Generate and write OUT/train.svm and OUT/test.svm; returns the
     parameters used (also written to OUT/params.json)."""
