@@ -214,6 +214,13 @@ def _tool_summary(tid, recs, P_best, convergence=False):
         s["gap"] = _gap(s["P"], P_best)
         s["lower"] = first["info"].get("lower")
         s["row_products_per_row"] = first["info"].get("row_products_per_row")
+        # kernel models: kernel values computed (nesvm prints it; LIBSVM's counted),
+        # distinct training rows in the model, nesvm's printed relative gap and
+        # solver time (training without reading); the first timed run's
+        s["kernel_evals"] = first["info"].get("kernel_evals")
+        s["basis"] = first["info"].get("basis")
+        s["tool_gap"] = first["info"].get("tool_gap")
+        s["solve_median"] = _median([r["info"].get("solve_time") for r in ok])
         if first.get("accuracy") is not None:
             s["accuracy"], s["accuracy_on"] = first["accuracy"], first["accuracy_on"]
         elif first.get("predict", {}).get("accuracy") is not None:

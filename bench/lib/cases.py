@@ -107,7 +107,7 @@ PEERS = {
              sweep=[1, 0.1, 0.01, 1e-3, 1e-5]),
     ],
     "rbf": [
-        Tool("libsvm -t 2 -m 200", "libsvm", {"t": 2, "m": 200},
+        Tool("libsvm -t 2 -m 200", "libsvm", {"t": 2, "m": 200}, count_kernel=True,
              note="kernel cache 200 MB, as scikit-learn's SVC"),
         Tool("sklearn SVC", "sklearn", {"est": "svc"}),
         Tool("sklearn Nystroem+LinearSVC", "sklearn", {"est": "nystroem", "n_components": 500},
@@ -190,6 +190,8 @@ class Case:
     sweep_max_time: float = 120        # no sweep for a tool whose runs take longer (median)
     read_probe: bool = False           # time LIBLINEAR/LIBSVM read-only runs
     key: bool = False                  # the case of the issue's targets
+    peers: dict = None                 # family -> peer Tools instead of PEERS[family]
+    kernel_targets: bool = False       # its RBF problems get rows in the kernel targets (issue 18)
     quick: dict = field(default_factory=dict)      # overrides in quick mode
 
     def for_mode(self, mode):
@@ -270,7 +272,52 @@ CASES += [
          runs=1, nesvm_time_limit=600, timeout=900, sweep_points=3, only=SS_ONLY,
          timeouts={"libsvm -t 2": 5400}),
 ]
+# Issue 18, the full-kernel C-SVM against LIBSVM: few support vectors among
+# many rows (the NSSVM paper's checkerboard), an easy large binary task, many
+# classes with small pairs, large C and large gamma.  Every nesvm RBF solver
+# (NESVM_SOLVERS["rbf"]) against LIBSVM with the 1 GB cache, which alone
+# runs as the peer here; LIBSVM's kernel values are counted (LD_PRELOAD of
+# lib/expcount.c) in its timed runs.  One thread for every tool.
+LIBSVM_K = Tool("libsvm -t 2 -m 1000", "libsvm", {"t": 2, "m": 1000}, count_kernel=True,
+                note="kernel cache 1 GB")
+KERNEL_PEERS = {"rbf": [LIBSVM_K]}
+CHECKER = P("rbf", 1e4, 0.001)      # the NSSVM paper's C and gamma
+FMNIST_RBF = P("rbf", 10.0, 0.02)
+CASES += [
+    Case("kernel-checker-8000", "checkerboard-8000", [CHECKER],
+         "checkerboard (the NSSVM paper's), 8,000 training points, RBF C = 1e4, gamma = 0.001: few support "
+         "vectors among many rows", modes=("full", "quick"), runs=3, peers=KERNEL_PEERS,
+         kernel_targets=True, quick=dict(runs=1)),
+    Case("kernel-checker-18000", "checkerboard-18000", [CHECKER],
+         "checkerboard, 18,000 training points, RBF C = 1e4, gamma = 0.001", runs=3, peers=KERNEL_PEERS,
+         kernel_targets=True),
+    Case("kernel-checker-40000", "checkerboard-40000", [CHECKER],
+         "checkerboard, all 40,000 points as the training set, RBF C = 1e4, gamma = 0.001 (training "
+         "accuracy)", runs=3, peers=KERNEL_PEERS, kernel_targets=True),
+    Case("kernel-digits", "digits", [P("rbf", 10.0, 0.02), P("rbf", 1000.0, 0.02), P("rbf", 10.0, 0.2)],
+         "10 classes with small pairs (one-vs-one): RBF C = 10, gamma = 0.02; large C (1000); large gamma "
+         "(0.2, 10x)", modes=("full", "quick"), runs=3, peers=KERNEL_PEERS, kernel_targets=True,
+         quick=dict(runs=1)),
+    Case("kernel-fmnist-0vr", "fmnist-zero-rest", [FMNIST_RBF],
+         "an easy large binary task: Fashion-MNIST 0 vs rest, 60,000 rows, RBF C = 10, gamma = 0.02",
+         runs=1, timeout=3600, timeouts={"libsvm": 5400}, peers=KERNEL_PEERS, kernel_targets=True),
+    Case("kernel-fmnist10-10000", "fmnist-all-10k", [FMNIST_RBF],
+         "Fashion-MNIST 10 classes (one-vs-one), the first 10,000 training rows, RBF C = 10, gamma = 0.02",
+         runs=1, timeout=1800, peers=KERNEL_PEERS, kernel_targets=True),
+    Case("kernel-fmnist10-60000", "fmnist-all", [FMNIST_RBF],
+         "Fashion-MNIST 10 classes (one-vs-one), 60,000 rows, RBF C = 10, gamma = 0.02 (LIBSVM: about 15 "
+         "minutes to train and 6 to predict)", runs=1, timeout=3600, timeouts={"libsvm": 3600},
+         peers=KERNEL_PEERS, kernel_targets=True),
+]
 CASES_BY_NAME = {c.name: c for c in CASES}
+
+# Issue 18's targets on every problem of a kernel_targets case: nesvm's full
+# kernel (NESVM_SOLVERS["rbf"][0], one thread) against LIBSVM_K, by training
+# wall time, kernel evaluations and test accuracy; and on one case the best
+# nesvm RBF solver against an accuracy floor and a time budget.
+KERNEL_TARGETS = dict(full=NESVM_SOLVERS["rbf"][0], peer=LIBSVM_K.id, time_ratio=0.5, evals_ratio=1.0,
+                      acc_points=0.1,
+                      best=dict(case="kernel-fmnist10-60000", min_accuracy=0.90, time_ratio=0.1))
 
 # The issue's performance targets, measured on the key case.
 TARGETS = dict(case="fmnist-0vr", nesvm_problem="hinge_freebias-C1", nesvm_t1="nesvm t1",
@@ -288,7 +335,8 @@ def tools_for(case, problem, n_train=None):
     for spec in NESVM_SOLVERS.get(problem.family, []):
         for t in threads:
             tools.append(parse_nesvm_spec(spec, t, problem.gamma))
-    tools += PEERS.get(problem.family, [])
+    peers = case.peers if case.peers is not None else PEERS
+    tools += peers.get(problem.family, [])
 
     def keep(t):
         if n_train is not None and t.max_rows is not None and n_train > t.max_rows:

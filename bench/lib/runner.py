@@ -14,7 +14,7 @@ import shutil
 import time
 
 from lib import cases as cfg
-from lib import proc, tools
+from lib import kernelcount, proc, tools
 
 
 def _write_json(path, obj):
@@ -76,11 +76,18 @@ def execute(tool, ctx, rundir, kind, timeout, tol=None, predict=False, extra=Non
     argv = tools.train_argv(tool, ctx, tol=tol, read_probe=(kind == "read"))
     out, err = os.path.join(rundir, "stdout.txt"), os.path.join(rundir, "stderr.txt")
     started = time.strftime("%Y-%m-%dT%H:%M:%S")
-    env = None
-    if tool.adapter == "nesvm":
-        # nesvm's dense algebra (kernel blocks, ssvm/nssvm's Newton systems) is
-        # OpenBLAS's: keep it to the run's thread count, as --threads does the rest
-        env = dict(os.environ, OPENBLAS_NUM_THREADS=str(tool.opts.get("threads", 1)))
+    # Threads: nesvm gets its run's thread count for OpenMP and for OpenBLAS
+    # (its dense algebra: kernel blocks, ssvm/nssvm's Newton systems), as
+    # --threads does the rest; every other tool one thread (scikit-learn's
+    # BLAS and OpenMP included; LIBSVM, LIBLINEAR, svmocas and glpsol are
+    # single-threaded anyway)
+    threads = str(tool.opts.get("threads", 1)) if tool.adapter == "nesvm" else "1"
+    env = dict(os.environ, OMP_NUM_THREADS=threads, OPENBLAS_NUM_THREADS=threads)
+    count_file = None
+    if tool.adapter == "libsvm" and tool.count_kernel and kind != "read" and kernelcount.library():
+        # LIBSVM's RBF kernel values: exp() calls counted by LD_PRELOAD (in the timed run)
+        count_file = os.path.join(rundir, "expcount.txt")
+        env = kernelcount.env(kernelcount.library(), count_file, env)
     r = proc.run(argv, out, err, timeout=timeout, env=env)
     stdout, stderr = _read(out), _read(err)
     sk = None
@@ -88,6 +95,10 @@ def execute(tool, ctx, rundir, kind, timeout, tol=None, predict=False, extra=Non
         with open(ctx["json"]) as f:
             sk = json.load(f)
     info = tools.parse_output(tool, stdout, stderr, sk)
+    if count_file and r["returncode"] == 0:
+        n = kernelcount.read(count_file)
+        if n is not None:
+            info["kernel_evals"] = n
     has_model = os.path.exists(ctx["model"])
     if r["error"]:
         status = "error"
@@ -117,7 +128,8 @@ def execute(tool, ctx, rundir, kind, timeout, tol=None, predict=False, extra=Non
         pargv = tools.predict_argv(tool, ctx, os.path.join(rundir, "predictions.txt"))
         if pargv:
             pr = proc.run(pargv, os.path.join(rundir, "predict.stdout.txt"),
-                          os.path.join(rundir, "predict.stderr.txt"), timeout=timeout)
+                          os.path.join(rundir, "predict.stderr.txt"), timeout=timeout,
+                          env=dict(os.environ, OMP_NUM_THREADS="1", OPENBLAS_NUM_THREADS="1"))
             acc = tools.parse_accuracy(_read(os.path.join(rundir, "predict.stdout.txt")))
             rec["predict"] = {"argv": pargv, "wall": pr["wall"], "accuracy": acc,
                               "on": "test" if ctx.get("test") else "train"}
@@ -127,7 +139,7 @@ def execute(tool, ctx, rundir, kind, timeout, tol=None, predict=False, extra=Non
 
 def _tool_dict(tool):
     return {"id": tool.id, "adapter": tool.adapter, "opts": tool.opts, "approx": tool.approx,
-            "note": tool.note}
+            "note": tool.note, "count_kernel": tool.count_kernel}
 
 
 def tool_from_dict(d):
@@ -189,6 +201,7 @@ def run_case(env, case):
     summary = {"case": case.name, "dataset": case.dataset, "description": case.description,
                "mode": env.mode, "runs": runs, "meta": meta, "started": time.strftime("%Y-%m-%d %H:%M:%S"),
                "nesvm_time_limit": case.nesvm_time_limit, "key": case.key,
+               "kernel_targets": case.kernel_targets,
                "problems": [], "references": {}}
     for problem in problems:
         pdir = os.path.join(cdir, problem.key)

@@ -30,6 +30,7 @@ class Tool:
     approx: str = ""             # set when the tool solves a nearby problem
     note: str = ""
     max_rows: int = None         # run only on training sets with at most this many rows
+    count_kernel: bool = False   # LIBSVM: count its RBF kernel values (LD_PRELOAD of expcount.c)
 
     @property
     def slug(self):
@@ -158,7 +159,10 @@ def parse_output(tool, stdout, stderr, sk_json=None):
     """Facts a run prints: read_time, lower (a dual value, i.e. a lower
     bound on the optimum of the problem the tool solves), exit, iterations,
     solve_time, time (the time the tables show if not the process wall),
-    row_products_per_row (nesvm hyperpass and pegasos)."""
+    row_products_per_row (nesvm hyperpass and pegasos); kernel models:
+    kernel_evals (nesvm), basis (distinct training rows in the model: nesvm's
+    basis, LIBSVM's total nSV), support_vectors and tool_gap (nesvm's printed
+    relative gap of the problem it solved)."""
     a = tool.adapter
     info = {}
     if a == "nesvm":
@@ -174,6 +178,16 @@ def parse_output(tool, stdout, stderr, sk_json=None):
                       + r", support vectors (\d+), exit (\S+)", stdout)
         if m:
             info["tool_primal"], info["tool_gap"], info["exit"] = float(m.group(1)), float(m.group(2)), m.group(4)
+            info["support_vectors"] = int(m.group(3))
+        m = re.search(r"^dual loss " + _NUM + r", support vectors (\d+), exit (\S+)", stdout, re.M)
+        if m:   # gs: no primal, no gap
+            info["support_vectors"], info["exit"] = int(m.group(2)), m.group(3)
+        m = re.search(r"^kernel \S+, basis (\d+) vectors", stdout, re.M)
+        if m:   # the distinct training rows the model keeps (prediction's cost)
+            info["basis"] = int(m.group(1))
+        m = re.search(r"^kernel evaluations (\d+)", stdout, re.M)
+        if m:   # computed (gs: with its cache; its "without the cache" figure is not kept)
+            info["kernel_evals"] = int(m.group(1))
         m = re.search(r"^lower bound " + _NUM + r"\s*$", stdout, re.M)
         if m:   # certified: the best dual value of the problem nesvm solved (-c, -B, --svm-type)
             info["lower"] = float(m.group(1))
@@ -205,6 +219,9 @@ def parse_output(tool, stdout, stderr, sk_json=None):
         its = re.findall(r"#iter = (\d+)", stdout)
         if its:
             info["iterations"] = sum(int(i) for i in its)
+        m = re.search(r"^Total nSV = (\d+)", stdout, re.M)
+        if m:   # distinct support vectors over all pairs
+            info["basis"] = int(m.group(1))
         if "reaching max number of iterations" in stdout:
             info["exit"] = "max-iter"
     elif a == "ocas":

@@ -284,6 +284,38 @@ def _():
 
 
 
+@check("output parsers: kernel runs (nesvm full kernel, gs, LIBSVM's Total nSV)")
+def _():
+    full = tools.parse_nesvm_spec("nesvm -t 2 -g {gamma}", 1, 0.02)
+    assert full.id == "nesvm -t 2 -g 0.02 t1", full.id
+    out = ("read 1347 rows, 64 features, 86208 stored entries (dense, double) in 0.003 s\n"
+           "classes 10, binary models 45, iterations 640, time 0.090 s\n"
+           "primal objective 3572.270542, relative gap 0.000987, support vectors 1267, exit converged\n"
+           "lower bound 3569.9927129301677\n"
+           "kernel rbf, basis 496 vectors, non-zero coefficients 1267 of 22320\n"
+           "kernel evaluations 1814409, working set, kernel matrix stored (single precision)\n"
+           "model saved to m.model\n")
+    info = tools.parse_output(full, out, "")
+    assert (info["kernel_evals"], info["basis"], info["support_vectors"], info["tool_gap"]) == \
+        (1814409, 496, 1267, 0.000987), info
+    assert info["solve_time"] == 0.090 and info["exit"] == "converged", info
+    gs = tools.parse_nesvm_spec("gs -t 2 -g {gamma}", 1, 0.02)
+    out = ("read 270 rows, 13 features, 3510 stored entries (dense, double) in 0.000 s\n"
+           "classes 2, binary models 1, iterations 120, time 0.001 s\n"
+           "dual loss -157.2153817, support vectors 120, exit converged\n"
+           "kernel rbf, basis 120 vectors, non-zero coefficients 120 of 120\n"
+           "kernel evaluations 32400 (32400 without the cache), kernel columns computed 120, cache hits 0\n")
+    info = tools.parse_output(gs, out, "")
+    assert (info["kernel_evals"], info["basis"], info["exit"]) == (32400, 120, "converged"), info
+    assert "tool_gap" not in info, info
+    ls = tools.Tool("libsvm -t 2 -m 1000", "libsvm", {"t": 2, "m": 1000}, count_kernel=True)
+    out = ("*\noptimization finished, #iter = 120\nnu = 0.1\nobj = -248.126265, rho = 2.914384\n"
+           "nSV = 52, nBSV = 29\n*\noptimization finished, #iter = 80\nobj = -10.5, rho = 1\n"
+           "nSV = 40, nBSV = 2\nTotal nSV = 478\n")
+    info = tools.parse_output(ls, out, "")
+    assert info["basis"] == 478 and info["iterations"] == 200 and "lower" not in info, info
+
+
 @check("expcount.c: svm-predict's RBF makes exactly test rows x support vectors exp() calls; linear none; "
        "through the spawn launcher too")
 def _():
