@@ -96,7 +96,11 @@ nesvm_status nv_kmat_init(nv_kmat *km, const nv_kernel *k, const nesvm_dataset *
     km->K = nv_malloc_array(nn * nn, sizeof(float));
     if (!km->K) return NESVM_OK; /* no room after all: on the fly */
     /* the lower triangle in row blocks [i0, i1) x [0, i1), mirrored */
+    /* row blocks of at most an eighth of the rows: block [i0, i1) computes
+     * columns [0, i1), so the values computed are n^2/2 (1 + 1/8), not n^2
+     * as one block of all rows would */
     int64_t bs = BLOCK_DOUBLES / (int64_t)nn;
+    if (bs > (n + 7) / 8) bs = (n + 7) / 8;
     if (bs < 16) bs = 16;
     if (bs > n) bs = n;
     if (!grow_blk(km, (size_t)bs * nn)) goto nomem;
