@@ -8,7 +8,8 @@ it once per kernel value, and nothing else in svm-train calls it without
     n = kernelcount.read(count_file)        # after it: the count (None if none)
 """
 import os
-import subprocess
+
+from lib import proc
 
 HERE = os.path.dirname(os.path.abspath(__file__))
 SRC = os.path.join(HERE, "expcount.c")
@@ -19,17 +20,9 @@ def build(bindir):
     """Compile expcount.c into bindir/expcount.so if missing or older than
     the source; returns its path, or None if gcc fails."""
     global _so
-    so = os.path.join(bindir, "expcount.so")
-    os.makedirs(bindir, exist_ok=True)
-    if not (os.path.exists(so) and os.path.getmtime(so) >= os.path.getmtime(SRC)):
-        r = subprocess.run(["gcc", "-O2", "-shared", "-fPIC", "-o", so + ".tmp", SRC, "-ldl"],
-                           capture_output=True, text=True)
-        if r.returncode != 0:
-            _so = None
-            return None
-        os.replace(so + ".tmp", so)
-    _so = so
-    return so
+    _so = proc.compile_if_stale(SRC, os.path.join(bindir, "expcount.so"),
+                                ["gcc", "-O2", "-shared", "-fPIC", "-ldl"])
+    return _so
 
 
 def library():

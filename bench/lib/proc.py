@@ -22,22 +22,26 @@ _HERE = os.path.dirname(os.path.abspath(__file__))
 _spawner = None
 
 
+def compile_if_stale(src, out, argv):
+    """Compile src into out (argv: the compiler command, given the output
+    path and the source at its end) unless out is newer than src; returns out,
+    or None if the compiler fails."""
+    os.makedirs(os.path.dirname(out), exist_ok=True)
+    if not (os.path.exists(out) and os.path.getmtime(out) >= os.path.getmtime(src)):
+        r = subprocess.run(argv[:1] + ["-o", out + ".tmp", src] + argv[1:], capture_output=True, text=True)
+        if r.returncode != 0:
+            return None
+        os.replace(out + ".tmp", out)
+    return out
+
+
 def setup_spawner(bindir):
     """Compile spawn.c into bindir (if missing or stale); returns its path
     or None if it cannot be built."""
     global _spawner
-    src = os.path.join(_HERE, "spawn.c")
-    exe = os.path.join(bindir, "spawn")
-    os.makedirs(bindir, exist_ok=True)
-    if not (os.path.exists(exe) and os.path.getmtime(exe) >= os.path.getmtime(src)):
-        r = subprocess.run(["cc", "-O2", "-std=c11", "-o", exe + ".tmp", src],
-                           capture_output=True, text=True)
-        if r.returncode != 0:
-            _spawner = None
-            return None
-        os.replace(exe + ".tmp", exe)
-    _spawner = exe
-    return exe
+    _spawner = compile_if_stale(os.path.join(_HERE, "spawn.c"), os.path.join(bindir, "spawn"),
+                                ["cc", "-O2", "-std=c11"])
+    return _spawner
 
 
 def run(argv, stdout_path, stderr_path, timeout=None, cwd=None, env=None):
