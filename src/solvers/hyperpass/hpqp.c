@@ -1,5 +1,6 @@
 /* hpqp.c - the small dense QP of Hyperpass's lower bound (interior point). */
 #include "hpqp.h"
+#include "../../linalg/chol.h"
 
 #include <lapacke.h>
 #include <math.h>
@@ -39,47 +40,9 @@ static double max_step(const double *v, const double *dv, int m)
     return a;
 }
 
-/* Dense kernels for the small systems: a library call costs more than the
- * work there, and a threaded BLAS wakes its threads for every 5 x 5
- * factorization. */
-
-/* In-place Cholesky M = L L^T of a symmetric n x n matrix, L stored by rows
- * (L[i][k] at M[i n + k], k <= i: every inner product is contiguous); 0 if M
- * is not positive definite. */
-static int chol(int n, double *M)
-{
-    for (int j = 0; j < n; j++) {
-        double *Lj = M + (size_t)j * n;
-        double d = Lj[j];
-        for (int k = 0; k < j; k++) d -= Lj[k] * Lj[k];
-        if (!(d > 0)) return 0;
-        d = sqrt(d);
-        Lj[j] = d;
-        for (int i = j + 1; i < n; i++) {
-            double *Li = M + (size_t)i * n;
-            double v = Li[j];
-            for (int k = 0; k < j; k++) v -= Li[k] * Lj[k];
-            Li[j] = v / d;
-        }
-    }
-    return 1;
-}
-
-/* b <- (L L^T)^-1 b, L from chol */
-static void chol_solve(int n, const double *L, double *b)
-{
-    for (int i = 0; i < n; i++) {
-        const double *Li = L + (size_t)i * n;
-        double v = b[i];
-        for (int k = 0; k < i; k++) v -= Li[k] * b[k];
-        b[i] = v / Li[i];
-    }
-    for (int i = n - 1; i >= 0; i--) {
-        double v = b[i];
-        for (int k = i + 1; k < n; k++) v -= L[(size_t)k * n + i] * b[k];
-        b[i] = v / L[(size_t)i * n + i];
-    }
-}
+/* Dense kernels for the small systems (the Cholesky in linalg/chol.h): a
+ * library call costs more than the work there, and a threaded BLAS wakes its
+ * threads for every 5 x 5 factorization. */
 
 /* b <- A^-1 b by LU with partial pivoting (A column-major, overwritten); 0 if
  * A is singular to working precision. */
@@ -120,7 +83,7 @@ static int lu_solve(int n, double *A, double *b)
 /* Factor M = Q + G^T W G, W = z/s (Cholesky, lower triangle; a growing
  * diagonal shift if rounding makes M indefinite).  Past BIG variables the
  * threaded LAPACK pays for itself. */
-enum { BIG = 96 };
+enum { BIG = NV_CHOL_SMALL };
 static int newton_factor(int K, const double *Q, const double *s, const double *z, double *W, double *M)
 {
     const int n = K + 3, m = 2 * K + 4;
@@ -138,7 +101,7 @@ static int newton_factor(int K, const double *Q, const double *s, const double *
         }
         for (int a = n - 3; a < n; a++)
             for (int b = n - 3; b < n; b++) M[(size_t)a * n + b] += W[n + K];
-        if (n >= BIG ? LAPACKE_dpotrf_work(LAPACK_COL_MAJOR, 'L', n, M, n) == 0 : chol(n, M)) return 1;
+        if (n >= BIG ? LAPACKE_dpotrf_work(LAPACK_COL_MAJOR, 'L', n, M, n) == 0 : nv_chol(n, M)) return 1;
         double tr = 0;
         for (int j = 0; j < n; j++) tr += fabs(Q[(size_t)j * n + j]) + W[j];
         shift = shift > 0 ? shift * 100 : 1e-14 * (tr > 0 ? tr : 1.0);
@@ -158,7 +121,7 @@ static void direction(int K, const double *M, const double *s, const double *z, 
     if (n >= BIG)
         LAPACKE_dpotrs_work(LAPACK_COL_MAJOR, 'L', n, 1, M, n, dx, n);
     else
-        chol_solve(n, M, dx);
+        nv_chol_solve(n, M, dx);
     g_mul(K, dx, t);
     for (int k = 0; k < m; k++) {
         ds[k] = -rp[k] - t[k];

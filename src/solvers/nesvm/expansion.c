@@ -39,6 +39,7 @@
  */
 #include "expansion.h"
 #include "../../linalg/cg.h"
+#include "../../linalg/chol.h"
 
 
 #include <cblas.h>
@@ -125,6 +126,18 @@ static nesvm_status zone_solve(kws *ws, int ncol)
          * row-major LAPACKE calls transpose A twice and scan it for NaNs,
          * 11% of the training time on 8,000 Fashion-MNIST rows) */
         lapack_int n = (lapack_int)nz;
+        if (nz < NV_CHOL_SMALL) { /* small zones (small problems): no library call */
+            if (nv_chol((int)nz, ws->A)) {
+                double *bcol = ws->cg;
+                for (int c = 0; c < ncol; c++) {
+                    for (int64_t k = 0; k < nz; k++) bcol[k] = ws->rhs[k * ncol + c];
+                    nv_chol_solve((int)nz, ws->A, bcol);
+                    for (int64_t k = 0; k < nz; k++) ws->sol[k * ncol + c] = bcol[k];
+                }
+                return NESVM_OK;
+            }
+            return zone_cg(ws, ncol);
+        }
         if (LAPACKE_dpotrf_work(LAPACK_COL_MAJOR, 'L', n, ws->A, n) == 0) {
             double *B = ws->cg; /* column-major nz x ncol */
             for (int64_t k = 0; k < nz; k++)
