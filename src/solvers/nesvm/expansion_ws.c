@@ -20,23 +20,28 @@
  *      computed in blocks and kept in the column cache, so that a column is
  *      computed once across rounds and, one-vs-one, across the pairs that
  *      share its class);
- *   4. certify on the whole problem: P(beta, b) over all n rows against the
+ *   4. certify on the whole problem: P(beta, b) over all n rows (the
+ *      sub-problem's P plus the loss of the rows outside S) against the
  *      sub-problem's lower bound D.  D is a lower bound of the whole problem
  *      too: its dual point, extended by zeros, is feasible there (box, and
  *      sum a_i y_i = 0) with the same value.  gap = (P - D) / |P| <= eps ends
  *      the training;
- *   5. otherwise the rows outside S with r_i > 0 (violators) join S, the
- *      rows of S whose coefficient is zero and whose margin is beyond
- *      1 + NV_NESVM_WS_DROP leave it (each row leaves at most once, so the
- *      rounds end), and the next round starts at 2.
+ *   5. otherwise the rows outside S with r_i > 0 (violators) join S (the
+ *      worst first, at most max(|S|, WS_INIT)), the rows of S whose
+ *      coefficient is zero and whose margin is beyond 1 + NV_NESVM_WS_DROP
+ *      leave it (each row leaves at most once, so the rounds end), and the
+ *      next round starts at 2.  When S and its violators would reach
+ *      NV_NESVM_WS_FULL of the rows, S becomes all rows: the whole problem,
+ *      warm-started, with its own certificate.
  *
  * When no row outside S violates its margin the restricted optimum is the
  * whole problem's (the rows outside contribute neither loss nor gradient),
  * so the certificate closes as the sub-problem's does.  Kernel values: the
- * rounds' K_SS (about |S|^2 / 2 each) plus n per column of a coefficient
- * that was ever non-zero.  The sub-problems' K_SS are stored in single
- * precision (as expansion.c's), the margins of step 3 in double: P is the
- * double-precision objective.
+ * rounds' K_SS (about |S|^2 / 2 each; none when K_SS is gathered from a
+ * stored matrix shared by one-vs-one pairs) plus n per column of a
+ * coefficient that was ever non-zero.  K_SS is stored in single precision
+ * (as expansion.c's matrices), and P and D are both evaluated with it on S;
+ * the margins of the rows outside S come from double-precision columns.
  */
 #include "expansion.h"
 
