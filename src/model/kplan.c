@@ -53,15 +53,15 @@ nesvm_status nv_kplan_build(nv_kplan *kp, const nesvm_params *params, const nesv
         if (!kp->v || !kp->capv) return nv_error(err, NESVM_ERR_NOMEM, "out of memory");
         return NESVM_OK;
     }
-    case NV_KPLAN_EXPANSION:
+    case NV_KPLAN_EXPANSION: {
+        const int ovo = k > 2 && !ovr;
         /* the working set's columns: from one matrix over all rows for one-vs-one
          * when it can be stored (every row serves k - 1 pairs, each pair is a
          * fraction of the rows, and a pair's working set is most of them);
          * otherwise from one column cache over all rows (per-class segments
          * for one-vs-one, as GS-SVM's) within kernel_memory */
-        if (kp->ws && !(kp->shared_k && k > 2 && !ovr)) kp->shared_k = 0;
+        if (kp->ws && !(kp->shared_k && ovo)) kp->shared_k = 0;
         if (kp->ws && !kp->shared_k) {
-            int ovo = k > 2 && !ovr;
             st = nv_kcache_init(&kp->kc, &kp->kk, ds, rows, n, ovo ? row_class : NULL, ovo ? k : 1,
                                 params->kernel_memory, params->kernel_memory, params->threads, err);
             if (st != NESVM_OK) return st;
@@ -79,6 +79,7 @@ nesvm_status nv_kplan_build(nv_kplan *kp, const nesvm_params *params, const nesv
         kp->krows = nv_malloc_array((size_t)n, sizeof(int64_t));
         if (!kp->v || !kp->krows) return nv_error(err, NESVM_ERR_NOMEM, "out of memory");
         return NESVM_OK;
+    }
     case NV_KPLAN_FEATURES: {
         /* NESVM's penalty is the RKHS norm (transformed features, except
          * LP-SVM's L1 norm on the coefficients); GSVM/RSVM's is ||beta||^2 */
