@@ -143,7 +143,7 @@ void train_opts_help(FILE *f)
                                            NULL};
     static const char *const hyperpass[] = {"shrinking", "warm_start", "batch", NULL};
     static const char *const gs[] = {"cap", "cache_size", NULL};
-    static const char *const newton[] = {"smooth_p", "scheme", "tau", "merit", NULL};
+    static const char *const newton[] = {"smooth_p", "scheme", "tau", "merit", "kernel_norm", "basis_residual", NULL};
     static const char *const kernel[] = {"kernel", "gamma", "degree", "coef0", "basis", "basis_select",
                                          "kernel_memory", NULL};
     static const char *const general[] = {"max_iter", "time_limit", "threads", "seed", NULL};

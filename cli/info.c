@@ -41,13 +41,23 @@ int cmd_info(int argc, char **argv)
     const char *problem = nesvm_model_problem(m);
     const char *what = strcmp(problem, "lp_svm_hinge_l1") == 0   ? "LP-SVM: L1 norm + hinge loss"
                        : strcmp(problem, "ls_svm_squared_l2") == 0 ? "LS-SVM: L2 + squared loss"
-                                                                   : "C-SVM: L2 + hinge loss";
+                       : strcmp(problem, "c_svm_squared_hinge_l2_regularized_bias") == 0
+                           ? "L2 + squared hinge loss, regularized bias"
+                       : strcmp(problem, "c_svm_hinge_l2_regularized_bias") == 0 ? "C-SVM: L2 + hinge loss, regularized bias"
+                       : strcmp(problem, "svm_dual_greedy_stagewise") == 0
+                           ? "hard-margin dual, greedy stagewise"
+                           : "C-SVM: L2 + hinge loss";
     printf("solver      %s (problem %s, %s)\n", nesvm_model_solver(m), problem, what);
     const nesvm_dataset *basis = nesvm_model_basis(m);
-    if (basis)
+    if (basis) {
         printf("kernel      %s, %lld basis vectors\n", nesvm_model_kernel(m),
                (long long)nesvm_dataset_rows(basis));
-    else
+        char norm[16];
+        if (nesvm_params_applies(nesvm_model_params(m), "kernel_norm") == 1 &&
+            nesvm_params_get(nesvm_model_params(m), "kernel_norm", norm, sizeof norm, NULL) == NESVM_OK)
+            printf("penalty     %s\n", strcmp(norm, "coef") == 0 ? "||beta||^2 + b^2 (kernel_norm coef, GSVM/RSVM's)"
+                                                                 : "beta^T K_BB beta + b^2, the RKHS norm (kernel_norm rkhs)");
+    } else
         printf("kernel      linear\n");
     printf("multiclass  %s\n", nesvm_model_multiclass(m));
     printf("classes     %d:", k);

@@ -2,6 +2,7 @@
 #include "cli.h"
 #include "core/internal.h"
 
+#include <math.h>
 #include <signal.h>
 #include <stdlib.h>
 #include <string.h>
@@ -42,7 +43,9 @@ static void usage(FILE *f)
           "SSVM and NSSVM (--solver) solve the squared hinge with z_i = [x_i, B], B = 1:\n"
           "      min_w   1/2 ||w||^2 + 1/2 sum_i C_i max(0, 1 - y_i w.z_i)^2\n"
           "  (LIBLINEAR -s 2 -B 1 with its -c = C/2); with a kernel, x_i becomes\n"
-          "  [K(x_i, b_1) .. K(x_i, b_M)] over the basis and w its coefficients.\n\n",
+          "  L^-1 [K(b_1, x_i) .. K(b_M, x_i)] over the basis, K_BB = L L^T, so that\n"
+          "  ||w||^2 is the RKHS norm of f (--kernel-norm rkhs), or the paper's\n"
+          "  [K(x_i, b_1) .. K(x_i, b_M)] with w the coefficients (--kernel-norm coef).\n\n",
           f);
     train_opts_help(f);
     fputs("  --init MODEL         warm start: begin from MODEL's weights (same classes)\n"
@@ -192,6 +195,12 @@ int run_training(const char *cmd, train_opts *o, const char *data, const char *m
                                : stats.kernel_matrix == 3 ? "working set, kernel matrix stored (single precision)"
                                : stats.kernel_matrix == 0 ? "kernel matrix computed on the fly"
                                                           : "kernel features");
+                    if (stats.basis > 0 && !isnan(stats.basis_residual))
+                        fprintf(info, "Nystrom residual %.3g (the share of the rows' squared RKHS norm "
+                                "outside the basis's span)%s\n",
+                                stats.basis_residual,
+                                stats.basis_capped ? "; the automatic basis stopped at --kernel-memory"
+                                : stats.basis_sizes > 1 ? "; the automatic basis grew" : "");
                 } else
                     fprintf(info, "non-zero weights %lld of %lld\n", nnz, all);
                 if (stats.kernel_columns > 0 && stats.kernel_matrix != 2) /* GS-SVM's column cache */

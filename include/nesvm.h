@@ -316,6 +316,15 @@ typedef struct nesvm_stats {
     int64_t cache_hits;     /**< the same: kernel columns (segments) found in the cache; else 0 */
     int64_t kernel_asked;   /**< gs: kernel values asked for, what a training without the
                                  cache computes (the GS-SVM paper's K2); else 0 */
+    int64_t basis;          /**< kernel features (reduced basis, GSVM/RSVM): the basis rows kept;
+                                 else 0 */
+    double basis_residual;  /**< the same, with the RKHS norm: the Nystrom residual of the basis on
+                                 the training rows, sum (K_ii - ||phi_i||^2) / sum K_ii (0 for the
+                                 full kernel); NaN for the coefficient norm (kernel_norm coef,
+                                 NESVM's LP-SVM); else 0 */
+    int basis_sizes;        /**< the same: basis sizes tried (more than 1: the automatic basis grew) */
+    int basis_capped;       /**< the same: 1 if the automatic basis stopped growing at
+                                 kernel_memory with its residual above basis_residual */
     /* new fields go here, at the end (see "Growing structs" above) */
 } nesvm_stats;
 
@@ -409,9 +418,12 @@ NESVM_API nesvm_status nesvm_model_linear(const nesvm_model *m, int k, const dou
  * (nesvm), "c_svm_hinge_l2_regularized_bias" (hyperpass, pegasos) or
  * "c_svm_squared_hinge_l2_regularized_bias" (ssvm, nssvm) or "svm_dual_greedy_stagewise" (gs). */
 NESVM_API const char *nesvm_model_problem(const nesvm_model *m);
-/** Kernel name: "linear", "poly", "rbf" or "sigmoid" (parameters: nesvm_params_get on
- * the model's params are not exposed; the model file lists them). */
+/** Kernel name: "linear", "poly", "rbf" or "sigmoid" (its parameters: nesvm_params_get
+ * on nesvm_model_params). */
 NESVM_API const char *nesvm_model_kernel(const nesvm_model *m);
+/** The parameters the model was trained with, as its file lists them (gamma and basis
+ * resolved), owned by the model: read them with nesvm_params_get; NULL for NULL. */
+NESVM_API const nesvm_params *nesvm_model_params(const nesvm_model *m);
 /** A kernel model's basis vectors (rows of a dataset; do not destroy), or NULL for a
  * linear model. */
 NESVM_API const nesvm_dataset *nesvm_model_basis(const nesvm_model *m);

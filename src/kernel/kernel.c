@@ -315,9 +315,7 @@ nesvm_status nv_kfeat_build(const nv_kernel *k, const nesvm_dataset *X, const in
     const int full = m <= 0 || m >= n;
     int64_t nb = full ? n : m;
     const double mb = 1048576.0;
-    double need = transform ? ((double)nb * (double)nb + (double)n * (double)nb) * 8.0
-                            : (double)n * (double)nb * 8.0;
-    if (!full && select == NV_BASIS_GREEDY) need += (double)n * (double)nb * 8.0;
+    const double need = nv_kfeat_bytes(n, m, transform, select);
     if (need > mem_mb * mb)
         return nv_error(err, NESVM_ERR_NOMEM,
                         "the %s kernel needs %.3g MB (%lld x %lld basis), more than the kernel memory "
@@ -465,6 +463,35 @@ fail:
     nv_free(piv);
     nv_kfeat_free(out);
     return st;
+}
+
+double nv_kfeat_bytes(int64_t n, int64_t m, int transform, int select)
+{
+    const int full = m <= 0 || m >= n;
+    const double nb = (double)(full ? n : m);
+    double need = transform ? (nb * nb + (double)n * nb) * 8.0 : (double)n * nb * 8.0;
+    if (!full && select == NV_BASIS_GREEDY) need += (double)n * nb * 8.0;
+    return need;
+}
+
+double nv_kfeat_residual(const nv_kfeat *f, const nesvm_dataset *X, const int64_t *rows, int64_t n)
+{
+    if (!f->U || n <= 0) return 0.0;
+    double res = 0.0, diag = 0.0;
+    const int64_t r = f->r;
+    for (int64_t i = 0; i < n; i++) {
+        const int64_t x = rows ? rows[i] : i;
+        double sq;
+        nv_kernel_sqnorms(X, &x, 1, &sq);
+        const double kii = nv_kernel_value(&f->k, sq, sq, sq);
+        if (!(kii > 0)) continue; /* an indefinite kernel's row: no Nystrom error to measure */
+        const double *ph = f->phi + i * r;
+        double p2 = 0.0;
+        for (int64_t a = 0; a < r; a++) p2 += ph[a] * ph[a];
+        diag += kii;
+        res += kii > p2 ? kii - p2 : 0.0;
+    }
+    return diag > 0 ? res / diag : 0.0;
 }
 
 void nv_kfeat_coef(const nv_kfeat *f, const double *v, double *beta)

@@ -20,6 +20,8 @@
 enum { NV_KERNEL_LINEAR = 0, NV_KERNEL_POLY = 1, NV_KERNEL_RBF = 2, NV_KERNEL_SIGMOID = 3 };
 /* how a reduced basis is chosen (nv_kfeat_build) */
 enum { NV_BASIS_RANDOM = 0, NV_BASIS_GREEDY = 1 };
+/* the penalty of the Newton family's kernel forms (param kernel_norm) */
+enum { NV_KNORM_RKHS = 0, NV_KNORM_COEF = 1 };
 
 typedef struct nv_kernel {
     int type;
@@ -90,6 +92,17 @@ typedef struct nv_kfeat {
 nesvm_status nv_kfeat_build(const nv_kernel *k, const nesvm_dataset *X, const int64_t *rows,
                             int64_t n, int64_t m, int transform, int select, uint64_t seed,
                             double mem_mb, int threads, nv_kfeat *out, nesvm_error *err);
+/* The bytes nv_kfeat_build needs for n rows and basis m (m <= 0 or >= n:
+ * the full kernel), checked against its mem_mb. */
+double nv_kfeat_bytes(int64_t n, int64_t m, int transform, int select);
+/* The Nystrom approximation's relative error on the n rows the features
+ * were built on (transform only; 0 otherwise):
+ *   sum_i (K_ii - ||phi_i||^2) / sum_i K_ii,
+ * over the rows with K_ii > 0; ||phi_i||^2 = k_iB^T K_BB^-1 k_iB is the
+ * squared norm of x_i's projection on the span of the basis in the RKHS, so
+ * this is the share of the rows' squared RKHS norm the basis misses (0 for
+ * the full kernel, 1 for a basis orthogonal to every row). */
+double nv_kfeat_residual(const nv_kfeat *f, const nesvm_dataset *X, const int64_t *rows, int64_t n);
 /* beta (r entries) of the expansion whose feature weights are v. */
 void nv_kfeat_coef(const nv_kfeat *f, const double *v, double *beta);
 void nv_kfeat_free(nv_kfeat *f);

@@ -82,11 +82,38 @@ nesvm_status nv_kplan_build(nv_kplan *kp, const nesvm_params *params, const nesv
     }
     case NV_KPLAN_FEATURES: {
         /* NESVM's penalty is the RKHS norm (transformed features, except
-         * LP-SVM's L1 norm on the coefficients); GSVM/RSVM's is ||beta||^2 */
-        int transform = kp->solver->kernels == NV_KERNELS_NESVM && params->svm_type != NV_SVM_LP;
-        st = nv_kfeat_build(&kp->kk, ds, rows, n, kp->nbasis, transform, params->basis_select, params->seed,
-                            params->kernel_memory, params->threads, &kp->kf, err);
-        if (st != NESVM_OK) return st;
+         * LP-SVM's L1 norm on the coefficients); the Newton family's is the
+         * RKHS norm too by default, or GSVM/RSVM's ||beta||^2 (kernel_norm coef) */
+        int transform = kp->solver->kernels == NV_KERNELS_NESVM ? params->svm_type != NV_SVM_LP
+                                                                 : params->kernel_norm == NV_KNORM_RKHS;
+        /* the Newton family's automatic basis with the RKHS norm: from RSVM's
+         * 0.1 n, doubled until the Nystrom residual is at most basis_residual
+         * (or the full kernel, or the next size would not fit kernel_memory);
+         * the random draws are nested (one permutation's prefixes) */
+        const int grow = transform && kp->solver->kernels == NV_KERNELS_RSVM && params->basis < 0;
+        int64_t evals = 0;
+        for (;;) {
+            st = nv_kfeat_build(&kp->kk, ds, rows, n, kp->nbasis, transform, params->basis_select, params->seed,
+                                params->kernel_memory, params->threads, &kp->kf, err);
+            if (st != NESVM_OK) return st;
+            kp->basis_sizes++;
+            evals += kp->kf.evals;
+            if (!grow || kp->nbasis <= 0 || kp->nbasis >= n) break;
+            kp->basis_residual = nv_kfeat_residual(&kp->kf, ds, rows, n);
+            kp->residual_known = 1;
+            if (kp->basis_residual <= params->basis_residual) break;
+            int64_t next = kp->nbasis > n / 2 ? 0 : 2 * kp->nbasis;
+            if (next >= n) next = 0;
+            if (nv_kfeat_bytes(n, next, transform, params->basis_select) > params->kernel_memory * 1048576.0) {
+                kp->basis_capped = 1;
+                break;
+            }
+            nv_kfeat_free(&kp->kf);
+            kp->nbasis = next;
+            kp->residual_known = 0;
+        }
+        kp->kf.evals = evals;
+        if (!kp->residual_known) kp->basis_residual = nv_kfeat_residual(&kp->kf, ds, rows, n);
         kp->v = nv_malloc_array((size_t)kp->kf.r, sizeof(double));
         if (!kp->v) return nv_error(err, NESVM_ERR_NOMEM, "out of memory");
         return NESVM_OK;
@@ -193,6 +220,12 @@ void nv_kplan_stats(const nv_kplan *kp, nesvm_stats *stats)
     stats->kernel_columns = kp->kc.misses;
     stats->cache_hits = kp->kc.hits;
     stats->kernel_asked = kp->kc.asked;
+    if (kp->kind == NV_KPLAN_FEATURES) {
+        stats->basis = kp->kf.r;
+        stats->basis_residual = kp->kf.U ? kp->basis_residual : NAN;
+        stats->basis_sizes = kp->basis_sizes;
+        stats->basis_capped = kp->basis_capped;
+    }
 }
 
 void nv_kplan_free(nv_kplan *kp)

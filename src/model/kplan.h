@@ -45,6 +45,10 @@ typedef struct nv_kplan {
     int kstored;          /* EXPANSION: 1 all matrices stored, 0 one on the fly, 2 working
                            * set; -1 none */
     int64_t kevals;       /* EXPANSION: kernel values of the per-sub-problem matrices */
+    int basis_sizes;      /* FEATURES: basis sizes built (more than 1: grown, basis_residual) */
+    double basis_residual;/* FEATURES with the RKHS norm: the basis's Nystrom residual */
+    int residual_known;   /* basis_residual is the current basis's */
+    int basis_capped;     /* FEATURES grown: stopped by kernel_memory above basis_residual */
 } nv_kplan;
 
 /* A binary sub-problem as the driver builds it: sub_rows index the training

@@ -245,3 +245,4 @@ const char *nesvm_model_kernel(const nesvm_model *m)
 }
 
 const char *nesvm_model_problem(const nesvm_model *m) { return m ? m->problem : NULL; }
+const nesvm_params *nesvm_model_params(const nesvm_model *m) { return m ? m->params : NULL; }

@@ -297,7 +297,9 @@ nesvm_status nesvm_model_load(const char *path, nesvm_model **out, nesvm_error *
     TRY(expect(&lx, "nr_feature", 2));
     long long d;
     if (!tok_int(lx.tok[1], 0, INT32_MAX, &d)) FAIL("bad nr_feature '%.40s'", lx.tok[1]);
-    /* params and class weights until nr_submodel */
+    /* params and class weights until nr_submodel; a file without 'param
+     * kernel_norm' predates it: its kernel forms penalized ||beta||^2 */
+    prm->kernel_norm = NV_KNORM_COEF;
     while (1) {
         int r = next_line(&lx);
         if (r <= 0) FAIL("expected 'param', 'class_weight' or 'nr_submodel'");

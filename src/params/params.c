@@ -25,6 +25,7 @@ static const char *const kernel_words[] = {"linear", "poly", "rbf", "sigmoid", N
 static const char *const basis_select_words[] = {"random", "greedy", NULL};
 static const char *const scheme_words[] = {"optimal", "1", "2", "3", "cg", NULL};
 static const char *const merit_words[] = {"smooth", "f", NULL};
+static const char *const kernel_norm_words[] = {"rkhs", "coef", NULL};
 
 #define F(field) offsetof(struct nesvm_params, field)
 #define RANGE "a number in [1e-100, 1e100]"
@@ -95,7 +96,7 @@ static const nv_param_def table[] = {
      NV_W_COEF0, "r coef0", "R", "coef0 of poly/sigmoid"},
     {"basis", NV_PT_I64, F(basis), "auto", 0, INFINITY, NV_PF_AUTO, -1, NULL,
      "an integer >= 0 (0 = the full kernel) or auto", NV_S_SOME, NV_W_KERNEL, "basis", "M|auto",
-     "reduced kernel of M basis vectors; 0 = the full kernel; auto: nesvm full, ssvm/nssvm 0.1 n clipped to [100, 1000] (RSVM's; full when that reaches n)"},
+     "reduced kernel of M basis vectors; 0 = the full kernel; auto: nesvm full, ssvm/nssvm 0.1 n clipped to [100, 1000] (RSVM's), doubled until --basis-residual with --kernel-norm rkhs (full when that reaches n)"},
     {"kernel_memory", NV_PT_REAL, F(kernel_memory), "4096", 0, INFINITY, NV_PF_LO_OPEN, 0, NULL,
      "megabytes > 0", NV_S_SOME, 0, "kernel_memory", "MB",
      "memory for kernel matrices; a full kernel that does not fit is computed on the fly; also bounds ssvm/nssvm's dense Newton matrices"},
@@ -125,6 +126,12 @@ static const nv_param_def table[] = {
      "soft margin: alpha_i <= C (times -w weights); 0 = none (the hard-margin dual)"},
     {"cache_size", NV_PT_REAL, F(cache_size), "100", 0, INFINITY, 0, 0, NULL,
      "megabytes >= 0 (0 = no cache)", NV_S_SOME, 0, "m cache_size", "MB", "kernel column cache; 0 = none"},
+    {"kernel_norm", NV_PT_WORD, F(kernel_norm), "rkhs", 0, 0, 0, 0, kernel_norm_words, "rkhs or coef", NV_S_SOME,
+     NV_W_KERNEL, "kernel_norm", "rkhs|coef",
+     "ssvm/nssvm kernels: penalize the RKHS norm beta^T K_BB beta (Nystrom features: the full kernel's problem as the basis grows) or the paper's ||beta||^2 (GSVM/RSVM)"},
+    {"basis_residual", NV_PT_REAL, F(basis_residual), "0.15", 0, 1, NV_PF_LO_OPEN, 0, NULL,
+     "a number in (0, 1]", NV_S_SOME, NV_W_KERNEL, "basis_residual", "R",
+     "ssvm/nssvm, --basis auto with --kernel-norm rkhs: double the basis from RSVM's 0.1 n until the Nystrom residual (the share of the rows' squared RKHS norm outside the basis's span) is at most R"},
 };
 /* clang-format on */
 

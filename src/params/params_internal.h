@@ -51,6 +51,10 @@ struct nesvm_params {
     double cap;          /* gs: alpha_i <= cap C_i-weight (soft margin); 0 = none */
     double cache_size;   /* gs: kernel column cache, MB (LIBSVM's -m) */
     double kernel_memory;/* MB for kernel matrices */
+    int kernel_norm;     /* ssvm, nssvm kernels: NV_KNORM_RKHS (beta^T K_BB beta, Nystrom
+                          * features) or NV_KNORM_COEF (||beta||^2, GSVM/RSVM's) */
+    double basis_residual;/* ssvm, nssvm, basis auto with kernel_norm rkhs: the basis doubles
+                          * until the Nystrom residual is at most this */
     int n_weights;
     double *weight_label;
     double *weight;

@@ -127,8 +127,9 @@ typedef struct nv_solver {
 enum {
     NV_KERNELS_NONE = 0,  /* linear models only */
     NV_KERNELS_NESVM = 1, /* NESVM's: the RKHS norm (expansion or transformed features) */
-    NV_KERNELS_RSVM = 2,  /* the expansion coefficients as weights, ||beta||^2 + b^2
-                           * regularized (GSVM / RSVM): linear on the features K(x, basis) */
+    NV_KERNELS_RSVM = 2,  /* kernel features always (GSVM full / RSVM reduced), b^2 regularized:
+                           * the RKHS norm (features K(x, B) U^-1) or, with kernel_norm
+                           * coef, ||beta||^2 (features K(x, B)) */
     NV_KERNELS_GS = 3     /* kernel only, on kernel columns (nv_gs_train; no train_binary) */
 };
 

@@ -1221,7 +1221,7 @@ expect_fail "option: --merit bogus" 2 "invalid value 'bogus' for merit: expected
 expect_fail "option: --basis-select bogus" 2 "invalid value 'bogus' for basis_select: expected random or greedy" "$T/o.model" -- \
     "$BIN" train --solver ssvm --basis-select bogus "$H" "$T/o.model"
 expect_fail "train: ssvm scheme 1 over the memory budget" 1 "Newton scheme 1 needs" "$T/o.model" -- \
-    "$BIN" train --solver ssvm --scheme 1 -t rbf --basis 0 --kernel-memory 1 "$H" "$T/o.model"
+    "$BIN" train --solver ssvm --scheme 1 -t rbf --basis 0 --kernel-norm coef --kernel-memory 1 "$H" "$T/o.model"
 expect_fail "option: ssvm with a bias feature whose square overflows" 2 "invalid value '1e300' for bias" \
     "$T/o.model" -- "$BIN" train --solver ssvm -B 1e300 "$H" "$T/o.model"
 # GS-SVM: greedy stagewise kernel SVM (no C), the expansion over the selected rows
@@ -1278,6 +1278,25 @@ expect_fail "option: --cap -1" 2 "invalid value '-1' for cap" "$T/o.model" -- \
     "$BIN" train --solver gs -t 2 --cap -1 "$H" "$T/o.model"
 expect_fail "option: -m -1" 2 "invalid value '-1' for cache_size" "$T/o.model" -- \
     "$BIN" train --solver gs -t 2 -m -1 "$H" "$T/o.model"
+# ssvm/nssvm kernel penalty: the RKHS norm by default, recorded in the model;
+# a model file without 'param kernel_norm' predates it and loads as coef
+run "$BIN" train --solver nssvm -t rbf -g 0.5 "$H" "$T/kn.model"
+expect_ok_rc "nssvm rbf: the RKHS norm by default" &&
+    { grep -q "^param kernel_norm rkhs$" "$T/kn.model" && grep -q "^Nystrom residual 0.108 .*the automatic basis grew$" "$T/.out" &&
+      grep -q "^nr_basis 200$" "$T/kn.model" && "$BIN" info "$T/kn.model" | grep -q "^penalty     beta^T K_BB beta" &&
+      ok "nssvm rbf: the RKHS norm by default, grown basis, info" ||
+      not_ok "nssvm rbf: the RKHS norm by default" "$(grep -i "nystrom\|basis" "$T/.out" | tr '\n' '|')"; }
+run "$BIN" train --solver nssvm -t rbf --kernel-norm coef "$H" "$T/kc.model"
+expect_ok_rc "nssvm rbf --kernel-norm coef" &&
+    { grep -q "^param kernel_norm coef$" "$T/kc.model" && ! grep -q "Nystrom" "$T/.out" &&
+      grep -v "^param kernel_norm" "$T/kc.model" > "$T/kold.model" && "$BIN" info "$T/kold.model" | grep -q "^penalty     ||beta||^2" &&
+      "$BIN" predict "$H" "$T/kc.model" "$T/kc.pred" >/dev/null && "$BIN" predict "$H" "$T/kold.model" "$T/kold.pred" >/dev/null &&
+      cmp -s "$T/kc.pred" "$T/kold.pred" && ok "nssvm rbf --kernel-norm coef; a file without the line loads as coef" ||
+      not_ok "nssvm rbf --kernel-norm coef" "$("$BIN" info "$T/kold.model" 2>&1 | sed -n 3,4p | tr '\n' '|')"; }
+expect_fail "option: --kernel-norm bogus" 2 "invalid value 'bogus' for kernel_norm: expected rkhs or coef" "$T/o.model" -- \
+    "$BIN" train --solver nssvm -t rbf --kernel-norm bogus "$H" "$T/o.model"
+expect_fail "option: --basis-residual 0" 2 "invalid value '0' for basis_residual" "$T/o.model" -- \
+    "$BIN" train --solver nssvm -t rbf --basis-residual 0 "$H" "$T/o.model"
 expect_fail "option: --solver bogus" 2 "unknown solver 'bogus' (available: nesvm, hyperpass, pegasos, ssvm, nssvm, gs)" "$T/o.model" -- \
     "$BIN" train --solver bogus "$H" "$T/o.model"
 

@@ -16,8 +16,11 @@ computed here from each model file, independently of nesvm's code.
      C m pi^2 / (6 p^2) for NSSVM (Theorem 1) and C m / (2 p^2) for SSVM
      (Theorem 3).
   3. Kernels: the full kernel (GSVM) and a reduced one (RSVM) are the linear
-     problem on the features K(x_i, basis): LIBLINEAR on those features
-     (computed here with numpy from the model's basis) gives the same f.
+     problem on explicit features computed here with numpy from the model's
+     basis S: K(x_i, S) with --kernel-norm coef (the paper's), K(x_i, S) T
+     with T^T K_SS T = I with --kernel-norm rkhs (the default, also with the
+     automatic basis, whose printed Nystrom residual is checked); LIBLINEAR on
+     those features gives the same f.
 
     test_ssvm_oracle.py NESVM_BINARY SOURCE_DIR
 """
@@ -118,27 +121,75 @@ def main():
                 bound = C * m * (math.pi ** 2 / 6 if sv == 'nssvm' else 0.5) / p ** 2
                 check(-1e-9 * f_star <= f_p - f_star <= bound and dz <= bound, name,
                       'f - f* = %g, |z - z*|^2 = %g, bound %g' % (f_p - f_star, dz, bound))
-        # 3. kernels: GSVM (full) and RSVM (reduced, random and greedy) = LIBLINEAR on K(x, basis)
+        # 3. kernels: GSVM (full) and RSVM (reduced, random and greedy) = LIBLINEAR on
+        #    explicit features over the model's basis S: K(x, S) (--kernel-norm coef,
+        #    the paper's ||beta||^2), or K(x, S) T with T^T K_SS T = I from numpy's
+        #    eigendecomposition of K_SS (rkhs: ||w||^2 = beta^T K_SS beta, beta = T w);
+        #    the objective is computed from the model's beta either way
         if base != 'heart_scale':
             continue
-        for basis, select in (('0', 'random'), ('60', 'random'), ('60', 'greedy')):
-            for sv in ('ssvm', 'nssvm'):
-                name = '%s rbf basis %s %s %s' % (base, basis, select, sv)
-                C, gamma = 4.0, 0.2
-                r = nesvm_train(nesvm, ['--solver', sv, '-t', 'rbf', '-g', repr(gamma), '-c', repr(C),
-                                        '--basis', basis, '--basis-select', select, '-e', '1e-12'], data, nmodel)
-                if r.returncode != 0:
-                    check(False, name, 'exit %d: %s' % (r.returncode, r.stderr.strip()))
+        for norm in ('coef', 'rkhs'):
+            for basis, select in (('0', 'random'), ('60', 'random'), ('60', 'greedy'), ('auto', 'random')):
+                if basis == 'auto' and norm == 'coef':
                     continue
-                S, beta, b, pos = ko.nesvm_model(nmodel, d)
-                check(len(beta) == (m if basis == '0' else int(basis)), name + ' basis size', '%d' % len(beta))
-                F = ko.kernel(X, S, 'rbf', gamma, 0, 3)
-                fpath = os.path.join(tmp, 'feat.svm')
-                write_features(fpath, y_raw, F)
-                wl, bl, pl = liblinear(fpath, C, tmp, F.shape[1])
-                f_ll = f_of(F, y_raw, wl, bl, pl, C)
-                f_n = f_of(F, y_raw, beta, b, pos, C)
-                check(abs(f_n - f_ll) <= 1e-6 * f_ll, name + ' f = LIBLINEAR on K(x, basis)', '%r vs %r' % (f_n, f_ll))
+                for sv in ('ssvm', 'nssvm'):
+                    name = '%s rbf %s basis %s %s %s' % (base, norm, basis, select, sv)
+                    C, gamma = 4.0, 0.2
+                    r = nesvm_train(nesvm, ['--solver', sv, '-t', 'rbf', '-g', repr(gamma), '-c', repr(C),
+                                            '--basis', basis, '--basis-select', select, '--kernel-norm', norm,
+                                            '-e', '1e-12'], data, nmodel)
+                    if r.returncode != 0:
+                        check(False, name, 'exit %d: %s' % (r.returncode, r.stderr.strip()))
+                        continue
+                    S, beta, b, pos = ko.nesvm_model(nmodel, d)
+                    want = m if basis == '0' else 60
+                    if norm == 'coef':
+                        check(len(beta) == want, name + ' basis size', '%d' % len(beta))
+                    elif basis == 'auto':
+                        # 0.1 m clipped to 100, doubled to 200, then the full kernel: the
+                        # first whose Nystrom residual (computed here) is <= 0.15
+                        check(len(beta) in (100, 200) or len(beta) > 200, name + ' basis size', '%d' % len(beta))
+                    else:
+                        # the numerically independent basis rows (LAPACK dpstrf's rank)
+                        check(want // 2 <= len(beta) <= want, name + ' basis size', '%d' % len(beta))
+                    F = ko.kernel(X, S, 'rbf', gamma, 0, 3)
+                    Kss = ko.kernel(S, S, 'rbf', gamma, 0, 3)
+                    if norm == 'rkhs':
+                        ev, V = np.linalg.eigh(Kss)
+                        keep = ev > 1e-12 * ev.max()
+                        T = V[:, keep] / np.sqrt(ev[keep])
+                        G = F @ T
+                        resid = float(np.mean(1.0 - np.sum(G * G, axis=1)))
+                        got = [ln for ln in r.stdout.splitlines() if ln.startswith('Nystrom residual')]
+                        rn = got[0].split()[2] if got else '(none)'
+                        # printed to 3 significant digits; the full kernel's is rounding
+                        ok_r = rn == '%.3g' % resid or (resid < 1e-12 and float(rn) < 1e-12)
+                        check(ok_r, name + ' Nystrom residual', 'printed %s, numpy %.3g' % (rn, resid))
+                        if basis == 'auto':
+                            check(resid <= 0.15 or len(beta) >= m, name + ' residual at most 0.15', '%r' % resid)
+                            # the size before (100: the same seeded draw's first rows) was above it
+                            check(len(beta) > 100, name + ' grew', '%d rows' % len(beta))
+                            r1 = nesvm_train(nesvm, ['--solver', sv, '-t', 'rbf', '-g', repr(gamma), '-c', repr(C),
+                                                     '--basis', '100'], data, os.path.join(tmp, 'b100.model'))
+                            S1, _, _, _ = ko.nesvm_model(os.path.join(tmp, 'b100.model'), d)
+                            ev1, V1 = np.linalg.eigh(ko.kernel(S1, S1, 'rbf', gamma, 0, 3))
+                            k1 = ev1 > 1e-12 * ev1.max()
+                            G1 = ko.kernel(X, S1, 'rbf', gamma, 0, 3) @ (V1[:, k1] / np.sqrt(ev1[k1]))
+                            res1 = float(np.mean(1.0 - np.sum(G1 * G1, axis=1)))
+                            check(r1.returncode == 0 and res1 > 0.15, name + ' 100 rows were not enough',
+                                  'residual at 100 rows %r' % res1)
+                    else:
+                        G = F
+                    fpath = os.path.join(tmp, 'feat.svm')
+                    write_features(fpath, y_raw, G)
+                    wl, bl, pl = liblinear(fpath, C, tmp, G.shape[1])
+                    f_ll = f_of(G, y_raw, wl, bl, pl, C)
+                    yv = np.where(y_raw == pos, 1.0, -1.0)
+                    rr = np.maximum(0.0, 1.0 - yv * (F @ beta + b))
+                    pen = beta @ (Kss @ beta) if norm == 'rkhs' else beta @ beta
+                    f_n = 0.5 * (pen + b * b) + 0.5 * C * (rr @ rr)
+                    check(abs(f_n - f_ll) <= 1e-6 * f_ll, name + ' f = LIBLINEAR on the features',
+                          '%r vs %r' % (f_n, f_ll))
     print('%d passed, %d failed' % (passed, failed))
     return 1 if failed else 0
 

@@ -4,6 +4,7 @@
 #include "check.h"
 
 #include "kernel/kernel.h"
+#include "model/model_internal.h"
 #include "params/params_internal.h"
 #include "solvers/newton/ssvm.h"
 #include "toy.h"
@@ -380,73 +381,235 @@ static void test_multiclass(void)
     free(yb);
 }
 
+/* Cholesky K = L L^T of an r x r matrix (row-major, lower L in place). */
+static int naive_chol(double *K, int64_t r)
+{
+    for (int64_t j = 0; j < r; j++) {
+        double d = K[j * r + j];
+        for (int64_t q = 0; q < j; q++) d -= K[j * r + q] * K[j * r + q];
+        if (!(d > 0)) return 0;
+        K[j * r + j] = sqrt(d);
+        for (int64_t i = j + 1; i < r; i++) {
+            double v = K[i * r + j];
+            for (int64_t q = 0; q < j; q++) v -= K[i * r + q] * K[j * r + q];
+            K[i * r + j] = v / K[j * r + j];
+        }
+    }
+    return 1;
+}
+
+/* The rows of a model's basis as dense rows (CSR copies: read through dot
+ * products with unit vectors). */
+static double *basis_dense(const nesvm_dataset *B, int64_t nb, int32_t d)
+{
+    double *out = malloc(sizeof(double) * (size_t)(nb * d));
+    for (int64_t j = 0; j < nb; j++)
+        for (int32_t q = 0; q < d; q++) {
+            double e[8] = {0};
+            e[q] = 1;
+            out[j * d + q] = nv_row_dot(B, j, e);
+        }
+    return out;
+}
+
 /* The kernel forms: the model's expansion over its basis equals linear SSVM
- * on the explicit features K(x_i, basis) (GSVM with the full kernel, RSVM
- * with a reduced one, random or greedy). */
+ * on explicit features, built here from the explicit kernel (GSVM with the
+ * full kernel, RSVM with a reduced one, random or greedy):
+ *   kernel_norm coef  features K(x_i, basis), beta = their weights;
+ *   kernel_norm rkhs  features L^-1 K(basis, x_i) with K_BB = L L^T (a naive
+ *                     Cholesky here), beta = L^-T w, so that the penalty is
+ *                     beta^T K_BB beta. */
 static void test_kernel_forms(void)
 {
     toy t;
     make_toy(&t, 150, 3, 0, 0, 21);
     const char *bases[] = {"0", "40", "40"};
     const char *select[] = {"random", "random", "greedy"};
-    for (int a = 0; a < 3; a++) {
-        const char *kv[] = {"solver", "nssvm", "kernel", "rbf", "gamma", "0.7", "basis", bases[a],
-                            "basis_select", select[a], "c", "5", "eps", "1e-12", NULL};
+    const char *norms[] = {"coef", "rkhs"};
+    for (int a = 0; a < 3; a++)
+        for (int nm = 0; nm < 2; nm++) {
+            const char *kv[] = {"solver", "nssvm", "kernel", "rbf", "gamma", "0.7", "basis", bases[a],
+                                "basis_select", select[a], "kernel_norm", norms[nm], "c", "5", "eps", "1e-12",
+                                NULL};
+            nesvm_stats st = NESVM_STATS_INIT;
+            nesvm_model *m = train(t.ds, kv, &st);
+            const nesvm_dataset *B = nesvm_model_basis(m);
+            int64_t nb = nesvm_dataset_rows(B);
+            /* coef keeps every basis row; rkhs the numerically independent ones */
+            const int64_t want = a == 0 ? 150 : 40;
+            CHECK_MSG(nm == 1 ? nb <= want && nb >= want / 2 : nb == want, "basis %s %s %s: %lld rows",
+                      bases[a], select[a], norms[nm], (long long)nb);
+            CHECK(st.basis == nb);
+            nv_kernel k = {NV_KERNEL_RBF, 0.7, 0, 3};
+            double *F = malloc(sizeof(double) * (size_t)(t.n * nb));
+            double *Kbb = malloc(sizeof(double) * (size_t)(nb * nb));
+            double *bsq = malloc(sizeof(double) * (size_t)nb), *xsq = malloc(sizeof(double) * (size_t)t.n);
+            double *Bd = basis_dense(B, nb, 3);
+            for (int64_t j = 0; j < nb; j++) bsq[j] = nv_dot(Bd + j * 3, Bd + j * 3, 3);
+            nv_kernel_sqnorms(t.ds, NULL, t.n, xsq);
+            for (int64_t i = 0; i < t.n; i++)
+                for (int64_t j = 0; j < nb; j++)
+                    F[i * nb + j] = nv_kernel_value(&k, nv_dot(t.X + i * 3, Bd + j * 3, 3), xsq[i], bsq[j]);
+            for (int64_t i = 0; i < nb; i++)
+                for (int64_t j = 0; j < nb; j++)
+                    Kbb[i * nb + j] = nv_kernel_value(&k, nv_dot(Bd + i * 3, Bd + j * 3, 3), bsq[i], bsq[j]);
+            if (nm == 1) {
+                CHECK_MSG(naive_chol(Kbb, nb), "basis %s %s: K_BB of the kept rows not positive definite",
+                          bases[a], select[a]);
+                for (int64_t i = 0; i < t.n; i++) /* forward substitution: phi_i = L^-1 k_iB */
+                    for (int64_t j = 0; j < nb; j++) {
+                        double v = F[i * nb + j];
+                        for (int64_t q = 0; q < j; q++) v -= Kbb[j * nb + q] * F[i * nb + q];
+                        F[i * nb + j] = v / Kbb[j * nb + j];
+                    }
+                /* the Nystrom residual, sum_i 1 - ||phi_i||^2 over n (rbf: K_ii = 1) */
+                double res = 0;
+                for (int64_t i = 0; i < t.n; i++) res += 1 - nv_dot(F + i * nb, F + i * nb, nb);
+                res /= (double)t.n;
+                CHECK_MSG(fabs(st.basis_residual - res) <= 1e-9, "basis %s %s: residual %g, explicit %g",
+                          bases[a], select[a], st.basis_residual, res);
+            } else {
+                CHECK(isnan(st.basis_residual));
+            }
+            nesvm_dataset *fd;
+            nesvm_dataset_wrap_dense(t.n, (int32_t)nb, F, t.y, &fd, NULL);
+            const char *kvl[] = {"solver", "nssvm", "c", "5", "eps", "1e-12", NULL};
+            nesvm_model *ml = train(fd, kvl, &st);
+            const double *beta, *w;
+            double b, bl;
+            int64_t cnt;
+            nesvm_model_expansion(m, 0, &beta, &cnt, &b, NULL, NULL, NULL);
+            nesvm_model_linear(ml, 0, &w, &bl, NULL, NULL, NULL);
+            CHECK(cnt == nb);
+            /* the model's weights on the features: beta (coef) or L^T beta (rkhs) */
+            double nz = sqrt(nv_dot(w, w, nb) + bl * bl), dz = (b - bl) * (b - bl);
+            for (int64_t j = 0; j < nb; j++) {
+                double v = beta[j];
+                if (nm == 1) {
+                    v = 0;
+                    for (int64_t q = j; q < nb; q++) v += Kbb[q * nb + j] * beta[q];
+                }
+                dz += (v - w[j]) * (v - w[j]);
+            }
+            CHECK_MSG(sqrt(dz) <= 1e-8 * nz, "basis %s %s %s: |dz| %g of %g", bases[a], select[a], norms[nm],
+                      sqrt(dz), nz);
+            /* predictions through the model's kernel path equal the features' */
+            double *d1 = malloc(sizeof(double) * (size_t)t.n), *d2 = malloc(sizeof(double) * (size_t)t.n);
+            double *l1 = malloc(sizeof(double) * (size_t)t.n);
+            CHECK(nesvm_model_predict(m, t.ds, 1, l1, d1, NULL) == NESVM_OK);
+            CHECK(nesvm_model_predict(ml, fd, 1, l1, d2, NULL) == NESVM_OK);
+            double worst = 0;
+            for (int64_t i = 0; i < t.n; i++) worst = fmax(worst, fabs(d1[i] - d2[i]) / (1 + fabs(d2[i])));
+            CHECK_MSG(worst <= 1e-8, "basis %s %s %s: decision values differ by %g", bases[a], select[a],
+                      norms[nm], worst);
+            free(d1);
+            free(d2);
+            free(l1);
+            free(Bd);
+            free(F);
+            free(Kbb);
+            free(bsq);
+            free(xsq);
+            nesvm_dataset_destroy(fd);
+            nesvm_model_destroy(ml);
+            nesvm_model_destroy(m);
+        }
+    free_toy(&t);
+}
+
+/* The automatic basis (ssvm/nssvm, basis auto, kernel_norm rkhs): sizes
+ * 0.1 n clipped to [100, 1000], then doubled (the full kernel once that
+ * reaches n), the first whose Nystrom residual, computed here from the
+ * explicit kernel on that size's basis, is at most basis_residual; and the
+ * last size that fits kernel_memory when none is. */
+static double explicit_residual(const toy *t, const nv_kernel *k, const int64_t *basis, int64_t r)
+{
+    double *Kbb = malloc(sizeof(double) * (size_t)(r * r)), *kb = malloc(sizeof(double) * (size_t)r);
+    for (int64_t i = 0; i < r; i++)
+        for (int64_t j = 0; j < r; j++)
+            Kbb[i * r + j] = nv_kernel_value(k, nv_dot(t->X + basis[i] * t->d, t->X + basis[j] * t->d, t->d),
+                                             nv_dot(t->X + basis[i] * t->d, t->X + basis[i] * t->d, t->d),
+                                             nv_dot(t->X + basis[j] * t->d, t->X + basis[j] * t->d, t->d));
+    CHECK(naive_chol(Kbb, r));
+    double res = 0;
+    for (int64_t i = 0; i < t->n; i++) {
+        const double *x = t->X + i * t->d, sx = nv_dot(x, x, t->d);
+        for (int64_t j = 0; j < r; j++) {
+            const double *z = t->X + basis[j] * t->d;
+            double v = nv_kernel_value(k, nv_dot(x, z, t->d), sx, nv_dot(z, z, t->d));
+            for (int64_t q = 0; q < j; q++) v -= Kbb[j * r + q] * kb[q];
+            kb[j] = v / Kbb[j * r + j];
+        }
+        res += 1 - nv_dot(kb, kb, r);
+    }
+    free(Kbb);
+    free(kb);
+    return res / (double)t->n;
+}
+
+static void test_auto_basis(void)
+{
+    toy t;
+    make_toy(&t, 700, 5, 0, 0, 77);
+    nv_kernel k = {NV_KERNEL_RBF, 1.0, 0, 3};
+    /* the sizes auto tries on 700 rows: 100, 200, 400, then the full kernel */
+    const int64_t sizes[] = {100, 200, 400, 0};
+    double res[4];
+    for (int a = 0; a < 4; a++) {
+        nv_kfeat f;
+        CHECK(nv_kfeat_build(&k, t.ds, NULL, t.n, sizes[a], 1, NV_BASIS_RANDOM, 5, 100, 1, &f, NULL) ==
+              NESVM_OK);
+        res[a] = a == 3 ? 0 : explicit_residual(&t, &k, f.basis, f.r);
+        if (a < 3) CHECK_MSG(fabs(nv_kfeat_residual(&f, t.ds, NULL, t.n) - res[a]) <= 1e-9, "size %lld: %g vs %g",
+                             (long long)sizes[a], nv_kfeat_residual(&f, t.ds, NULL, t.n), res[a]);
+        nv_kfeat_free(&f);
+    }
+    /* the data must make the rule choose every size for some tolerance */
+    CHECK_MSG(res[0] > res[1] && res[1] > res[2] && res[2] > 1e-3, "residuals %g %g %g", res[0], res[1], res[2]);
+    for (int a = 0; a < 4; a++) {
+        /* a tolerance between this size's residual and the previous one's */
+        double tol = a == 0 ? 1.0 : a == 3 ? res[2] / 2 : sqrt(res[a] * res[a - 1]);
+        char tb[32];
+        snprintf(tb, sizeof tb, "%.17g", tol);
+        const char *kv[] = {"solver", "nssvm", "kernel", "rbf", "gamma", "1", "seed", "5", "basis_residual", tb,
+                            "c", "5", NULL};
         nesvm_stats st = NESVM_STATS_INIT;
         nesvm_model *m = train(t.ds, kv, &st);
-        const nesvm_dataset *B = nesvm_model_basis(m);
-        int64_t nb = nesvm_dataset_rows(B);
-        CHECK_MSG(nb == (a == 0 ? 150 : 40), "basis %s %s: %lld rows", bases[a], select[a],
-                  (long long)nb);
-        nesvm_model *ml = NULL;
-        /* explicit features */
-        nv_kernel k = {NV_KERNEL_RBF, 0.7, 0, 3};
-        double *F = malloc(sizeof(double) * (size_t)(t.n * nb));
-        double *bsq = malloc(sizeof(double) * (size_t)nb), *xsq = malloc(sizeof(double) * (size_t)t.n);
-        nv_kernel_sqnorms(B, NULL, nb, bsq);
-        nv_kernel_sqnorms(t.ds, NULL, t.n, xsq);
-        double *brow = calloc((size_t)3, sizeof(double));
-        for (int64_t j = 0; j < nb; j++) {
-            /* basis rows are CSR copies: read their values through a dot product */
-            for (int32_t q = 0; q < 3; q++) {
-                double e[3] = {0, 0, 0};
-                e[q] = 1;
-                brow[q] = nv_row_dot(B, j, e);
-            }
-            for (int64_t i = 0; i < t.n; i++) {
-                double dot = 0;
-                for (int32_t q = 0; q < 3; q++) dot += t.X[i * 3 + q] * brow[q];
-                F[i * nb + j] = nv_kernel_value(&k, dot, xsq[i], bsq[j]);
-            }
-        }
-        nesvm_dataset *fd;
-        nesvm_dataset_wrap_dense(t.n, (int32_t)nb, F, t.y, &fd, NULL);
-        const char *kvl[] = {"solver", "nssvm", "c", "5", "eps", "1e-12", NULL};
-        ml = train(fd, kvl, &st);
-        const double *beta, *w;
-        double b, bl;
-        int64_t cnt;
-        nesvm_model_expansion(m, 0, &beta, &cnt, &b, NULL, NULL, NULL);
-        nesvm_model_linear(ml, 0, &w, &bl, NULL, NULL, NULL);
-        CHECK(cnt == nb);
-        double nz = sqrt(nv_dot(w, w, nb) + bl * bl), dz = (b - bl) * (b - bl);
-        for (int64_t j = 0; j < nb; j++) dz += (beta[j] - w[j]) * (beta[j] - w[j]);
-        CHECK_MSG(sqrt(dz) <= 1e-8 * nz, "basis %s %s: |dz| %g", bases[a], select[a], sqrt(dz));
-        /* predictions through the model's kernel path equal the features' */
-        double *d1 = malloc(sizeof(double) * (size_t)t.n), *d2 = malloc(sizeof(double) * (size_t)t.n);
-        double *l1 = malloc(sizeof(double) * (size_t)t.n);
-        CHECK(nesvm_model_predict(m, t.ds, 1, l1, d1, NULL) == NESVM_OK);
-        CHECK(nesvm_model_predict(ml, fd, 1, l1, d2, NULL) == NESVM_OK);
-        for (int64_t i = 0; i < t.n; i++) CHECK(fabs(d1[i] - d2[i]) <= 1e-8 * (1 + fabs(d2[i])));
-        free(d1);
-        free(d2);
-        free(l1);
-        free(brow);
-        free(F);
-        free(bsq);
-        free(xsq);
-        nesvm_dataset_destroy(fd);
-        nesvm_model_destroy(ml);
+        const int64_t want = a == 3 ? t.n : sizes[a];
+        CHECK_MSG(st.basis_sizes == a + 1, "tol %g: %d sizes, expected %d", tol, st.basis_sizes, a + 1);
+        CHECK_MSG(a == 3 ? st.basis <= t.n && st.basis > sizes[2] : st.basis == want,
+                  "tol %g: basis %lld, expected %lld", tol, (long long)st.basis, (long long)want);
+        CHECK_MSG(a == 3 ? st.basis_residual <= 1e-6 : fabs(st.basis_residual - res[a]) <= 1e-9,
+                  "tol %g: residual %g, expected %g", tol, st.basis_residual, a == 3 ? 0 : res[a]);
+        CHECK(st.basis_capped == 0);
+        /* the model's basis size is recorded as its param basis */
+        CHECK_MSG(m->params->basis == (a == 3 ? 0 : want), "param basis %lld", (long long)m->params->basis);
+        nesvm_model_destroy(m);
+    }
+    /* kernel_memory that holds 200 basis rows (700 x 200 + 200^2 doubles =
+     * 1.4 MB) but not 400 (3.5 MB): growth stops at 200, capped */
+    {
+        const char *kv[] = {"solver", "nssvm", "kernel", "rbf", "gamma", "1", "seed", "5", "basis_residual",
+                            "1e-9", "kernel_memory", "2", "c", "5", NULL};
+        nesvm_stats st = NESVM_STATS_INIT;
+        nesvm_model *m = train(t.ds, kv, &st);
+        CHECK_MSG(st.basis == 200 && st.basis_capped == 1 && st.basis_sizes == 2, "basis %lld capped %d sizes %d",
+                  (long long)st.basis, st.basis_capped, st.basis_sizes);
+        nesvm_model_destroy(m);
+    }
+    /* an explicit --basis, and the coefficient norm, do not grow */
+    {
+        const char *kv[] = {"solver", "ssvm", "kernel", "rbf", "gamma", "1", "seed", "5", "basis", "100", "c", "5",
+                            NULL};
+        nesvm_stats st = NESVM_STATS_INIT;
+        nesvm_model *m = train(t.ds, kv, &st);
+        CHECK(st.basis == 100 && st.basis_sizes == 1 && fabs(st.basis_residual - res[0]) <= 1e-9);
+        nesvm_model_destroy(m);
+        const char *kc[] = {"solver", "ssvm", "kernel", "rbf", "gamma", "1", "seed", "5", "kernel_norm", "coef",
+                            "c", "5", NULL};
+        st = (nesvm_stats)NESVM_STATS_INIT;
+        m = train(t.ds, kc, &st);
+        CHECK(st.basis == 100 && st.basis_sizes == 1 && isnan(st.basis_residual));
         nesvm_model_destroy(m);
     }
     free_toy(&t);
@@ -550,6 +713,7 @@ int main(void)
     test_error_bounds();
     test_multiclass();
     test_kernel_forms();
+    test_auto_basis();
     test_greedy_basis();
     test_greedy_is_greedy();
     CHECK_DONE();
