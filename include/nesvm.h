@@ -137,6 +137,36 @@ NESVM_API nesvm_status nesvm_dataset_wrap_dense(int64_t n_rows, int32_t n_featur
                                                 const double *values, const double *labels,
                                                 nesvm_dataset **out, nesvm_error *err);
 
+/**
+ * The same with more layouts, for bindings (numpy, scipy):
+ *   - indptr of 32 bits (indptr_bits 32: widened into an array the dataset owns,
+ *     n_rows + 1 entries) or 64 bits (borrowed);
+ *   - values of double or float precision (NESVM_FLOAT: borrowed as float; products
+ *     still accumulate in double).
+ * indices, values and labels are always borrowed, never copied.
+ */
+NESVM_API nesvm_status nesvm_dataset_wrap_csr_ex(int64_t n_rows, int32_t n_features,
+                                                 const void *indptr, int indptr_bits,
+                                                 const int32_t *indices, const void *values,
+                                                 nesvm_precision prec, const double *labels,
+                                                 nesvm_dataset **out, nesvm_error *err);
+/** A dense row-major matrix of double or float values, borrowed. */
+NESVM_API nesvm_status nesvm_dataset_wrap_dense_ex(int64_t n_rows, int32_t n_features,
+                                                   const void *values, nesvm_precision prec,
+                                                   const double *labels, nesvm_dataset **out,
+                                                   nesvm_error *err);
+/**
+ * Per-sample weights (n_rows entries in [0, 1e100], borrowed: they must outlive
+ * the dataset's use; NULL removes them).  Training multiplies each row's cost
+ * C x class weight by its weight (GS-SVM's cap likewise); rows of weight 0 are
+ * left out of training, exactly as if they were not in the data.  A refused
+ * call leaves the weights set before.  GS-SVM takes them only with its cap.
+ */
+NESVM_API nesvm_status nesvm_dataset_set_weights(nesvm_dataset *ds, const double *weights,
+                                                 nesvm_error *err);
+/** The weights set by nesvm_dataset_set_weights, or NULL. */
+NESVM_API const double *nesvm_dataset_weights(const nesvm_dataset *ds);
+
 NESVM_API void nesvm_dataset_destroy(nesvm_dataset *ds);
 
 NESVM_API int64_t nesvm_dataset_rows(const nesvm_dataset *ds);
@@ -395,9 +425,22 @@ NESVM_API nesvm_status nesvm_model_save(const nesvm_model *m, const char *path,
                                         nesvm_error *err);
 /** Load and validate every field. */
 NESVM_API nesvm_status nesvm_model_load(const char *path, nesvm_model **out, nesvm_error *err);
+/** The model file's text in memory (for pickling): *out (free it with nesvm_free) holds
+ * *len bytes and a terminating NUL. */
+NESVM_API nesvm_status nesvm_model_save_buffer(const nesvm_model *m, char **out, size_t *len,
+                                               nesvm_error *err);
+/** Load a model from the text of a model file in memory (len bytes; messages name it
+ * "<buffer>"). */
+NESVM_API nesvm_status nesvm_model_load_buffer(const char *data, size_t len, nesvm_model **out,
+                                               nesvm_error *err);
+/** Free memory the library returned (nesvm_model_save_buffer). NULL is a no-op. */
+NESVM_API void nesvm_free(void *p);
 
 NESVM_API int nesvm_model_classes(const nesvm_model *m);
-/** Class labels, in model order (nesvm_model_classes entries). */
+/** Class labels, in model order (nesvm_model_classes entries): the order in which the
+ * classes first appear in the training rows, as LIBSVM's.  One-vs-one sub-models come
+ * in the order (0,1), (0,2), ..., (0,k-1), (1,2), ..., pos the first; one-vs-rest
+ * sub-model c is class c against the rest; a binary model's one sub-model has pos 0. */
 NESVM_API const double *nesvm_model_labels(const nesvm_model *m);
 NESVM_API int32_t nesvm_model_features(const nesvm_model *m);
 NESVM_API int nesvm_model_submodels(const nesvm_model *m);

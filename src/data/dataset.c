@@ -150,6 +150,137 @@ nesvm_status nesvm_dataset_wrap_csr(int64_t n_rows, int32_t n_features, const in
     return NESVM_OK;
 }
 
+nesvm_status nesvm_dataset_wrap_csr_ex(int64_t n_rows, int32_t n_features, const void *indptr, int indptr_bits,
+                                       const int32_t *indices, const void *values, nesvm_precision prec,
+                                       const double *labels, nesvm_dataset **out, nesvm_error *err)
+{
+    if (!out) return nv_error(err, NESVM_ERR_ARG, "out must not be NULL");
+    *out = NULL;
+    if (indptr_bits != 32 && indptr_bits != 64)
+        return nv_error(err, NESVM_ERR_ARG, "indptr_bits is %d, expected 32 or 64", indptr_bits);
+    if (prec != NESVM_DOUBLE && prec != NESVM_FLOAT)
+        return nv_error(err, NESVM_ERR_ARG, "unknown precision %d", (int)prec);
+    if (n_rows < 0 || n_features < 0)
+        return nv_error(err, NESVM_ERR_ARG, "negative dimensions %lld x %d", (long long)n_rows, n_features);
+    if (!indptr) return nv_error(err, NESVM_ERR_ARG, "NULL array passed to nesvm_dataset_wrap_csr_ex");
+    /* a 32-bit indptr is widened (n_rows + 1 entries); indices and values are borrowed */
+    int64_t *wide = NULL;
+    const int64_t *ip = indptr;
+    if (indptr_bits == 32) {
+        wide = nv_malloc_array((size_t)n_rows + 1, sizeof(int64_t));
+        if (!wide) return nv_error(err, NESVM_ERR_NOMEM, "out of memory for the row pointers");
+        for (int64_t i = 0; i <= n_rows; i++) wide[i] = ((const int32_t *)indptr)[i];
+        ip = wide;
+    }
+    nesvm_status st;
+    if (prec == NESVM_DOUBLE) {
+        st = nesvm_dataset_wrap_csr(n_rows, n_features, ip, indices, values, labels, out, err);
+    } else {
+        /* validate as the double path does, on float values */
+        st = NESVM_OK;
+        if (!labels || (ip[n_rows] > 0 && (!indices || !values)))
+            st = nv_error(err, NESVM_ERR_ARG, "NULL array passed to nesvm_dataset_wrap_csr_ex");
+        else if (ip[0] != 0)
+            st = nv_error(err, NESVM_ERR_ARG, "indptr[0] is %lld, expected 0", (long long)ip[0]);
+        const float *fv = values;
+        for (int64_t i = 0; st == NESVM_OK && i < n_rows; i++) {
+            if (!isfinite(labels[i])) {
+                st = nv_error(err, NESVM_ERR_ARG, "row %lld: label is not finite", (long long)i);
+                break;
+            }
+            if (ip[i + 1] < ip[i]) {
+                st = nv_error(err, NESVM_ERR_ARG, "indptr decreases at row %lld", (long long)i);
+                break;
+            }
+            int32_t prev = -1;
+            for (int64_t k = ip[i]; k < ip[i + 1]; k++) {
+                if (indices[k] <= prev || indices[k] >= n_features) {
+                    st = nv_error(err, NESVM_ERR_ARG, "row %lld: column %d is out of range or not ascending",
+                                  (long long)i, indices[k]);
+                    break;
+                }
+                if (!isfinite(fv[k])) {
+                    st = nv_error(err, NESVM_ERR_ARG, "row %lld column %d: value is not finite", (long long)i,
+                                  indices[k]);
+                    break;
+                }
+                prev = indices[k];
+            }
+        }
+        if (st == NESVM_OK) {
+            nesvm_dataset *ds = alloc_ds();
+            if (!ds) {
+                st = nv_error(err, NESVM_ERR_NOMEM, "out of memory creating dataset");
+            } else {
+                ds->n = n_rows;
+                ds->d = n_features;
+                ds->nnz = ip[n_rows];
+                ds->storage = NESVM_STORAGE_CSR;
+                ds->prec = NESVM_FLOAT;
+                ds->indptr = ip;
+                ds->indices = indices;
+                ds->values = values;
+                ds->labels = labels;
+                *out = ds;
+            }
+        }
+    }
+    if (st != NESVM_OK) {
+        nv_free(wide);
+        return st;
+    }
+    (*out)->own_indptr = wide;
+    return NESVM_OK;
+}
+
+nesvm_status nesvm_dataset_wrap_dense_ex(int64_t n_rows, int32_t n_features, const void *values,
+                                         nesvm_precision prec, const double *labels, nesvm_dataset **out,
+                                         nesvm_error *err)
+{
+    if (prec == NESVM_DOUBLE) return nesvm_dataset_wrap_dense(n_rows, n_features, values, labels, out, err);
+    if (!out) return nv_error(err, NESVM_ERR_ARG, "out must not be NULL");
+    *out = NULL;
+    if (prec != NESVM_FLOAT) return nv_error(err, NESVM_ERR_ARG, "unknown precision %d", (int)prec);
+    if (n_rows < 0 || n_features < 0)
+        return nv_error(err, NESVM_ERR_ARG, "negative dimensions %lld x %d", (long long)n_rows, n_features);
+    if (!labels || (n_rows * (int64_t)n_features > 0 && !values))
+        return nv_error(err, NESVM_ERR_ARG, "NULL array passed to nesvm_dataset_wrap_dense_ex");
+    const float *fv = values;
+    for (int64_t i = 0; i < n_rows; i++) {
+        if (!isfinite(labels[i]))
+            return nv_error(err, NESVM_ERR_ARG, "row %lld: label is not finite", (long long)i);
+        for (int32_t j = 0; j < n_features; j++)
+            if (!isfinite(fv[i * n_features + j]))
+                return nv_error(err, NESVM_ERR_ARG, "row %lld column %d: value is not finite", (long long)i, j);
+    }
+    nesvm_dataset *ds = alloc_ds();
+    if (!ds) return nv_error(err, NESVM_ERR_NOMEM, "out of memory creating dataset");
+    ds->n = n_rows;
+    ds->d = n_features;
+    ds->nnz = n_rows * (int64_t)n_features;
+    ds->storage = NESVM_STORAGE_DENSE;
+    ds->prec = NESVM_FLOAT;
+    ds->values = values;
+    ds->labels = labels;
+    *out = ds;
+    return NESVM_OK;
+}
+
+nesvm_status nesvm_dataset_set_weights(nesvm_dataset *ds, const double *weights, nesvm_error *err)
+{
+    if (!ds) return nv_error(err, NESVM_ERR_ARG, "NULL dataset passed to nesvm_dataset_set_weights");
+    if (weights)
+        for (int64_t i = 0; i < ds->n; i++)
+            if (!(weights[i] >= 0 && weights[i] <= 1e100))
+                return nv_error(err, NESVM_ERR_ARG,
+                                "row %lld: sample weight %g is not a number in [0, 1e100]", (long long)i,
+                                weights[i]);
+    ds->weights = weights;
+    return NESVM_OK;
+}
+
+const double *nesvm_dataset_weights(const nesvm_dataset *ds) { return ds ? ds->weights : NULL; }
+
 nesvm_status nesvm_dataset_wrap_dense(int64_t n_rows, int32_t n_features, const double *values,
                                       const double *labels, nesvm_dataset **out,
                                       nesvm_error *err)

@@ -15,6 +15,7 @@ struct nesvm_dataset {
     const int32_t *indices;
     const void *values;     /* double or float, CSR values or dense n*d row-major */
     const double *labels;
+    const double *weights;  /* per-row sample weights (borrowed; NULL = all 1) */
     int blas_rows;          /* dense double rows taken by BLAS ddot/daxpy (internal
                              * feature matrices; user data keeps the loops that give
                              * CSR and dense storage identical sums) */

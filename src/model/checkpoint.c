@@ -66,6 +66,7 @@ uint64_t nv_ckpt_data_hash(const nesvm_dataset *ds, const int64_t *rows, int64_t
                 h = fnv(h, &v, sizeof v);
             }
         }
+        if (ds->weights) h = fnv(h, &ds->weights[i], sizeof ds->weights[i]);
         h = fnv(h, "\n", 1);
     }
     return h;

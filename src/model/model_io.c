@@ -15,17 +15,9 @@
 #define NV_MODEL_VERSION 1
 
 
-nesvm_status nesvm_model_save(const nesvm_model *m, const char *path, nesvm_error *err)
+/* The model's text (docs/format.md) to f. */
+static void write_model(const nesvm_model *m, FILE *f)
 {
-    if (!m || !path) return nv_error(err, NESVM_ERR_ARG, "NULL argument to nesvm_model_save");
-    int bad = nv_model_first_nonfinite(m);
-    if (bad >= 0)
-        return nv_error(err, NESVM_ERR_NUMERIC,
-                        "binary model %d holds a non-finite number: not saved to '%s'", bad, path);
-    nv_atomic_file af;
-    nesvm_status st = nv_atomic_open(&af, path, err);
-    if (st != NESVM_OK) return st;
-    FILE *f = af.fp;
     char num[32], val[64];
     fprintf(f, "nesvm_model %d\n", NV_MODEL_VERSION);
     fprintf(f, "solver %s\nproblem %s\nkernel %s\n", m->params->solver, m->problem,
@@ -79,8 +71,51 @@ nesvm_status nesvm_model_save(const nesvm_model *m, const char *path, nesvm_erro
         }
     }
     fputs("end\n", f);
+}
+
+nesvm_status nesvm_model_save(const nesvm_model *m, const char *path, nesvm_error *err)
+{
+    if (!m || !path) return nv_error(err, NESVM_ERR_ARG, "NULL argument to nesvm_model_save");
+    int bad = nv_model_first_nonfinite(m);
+    if (bad >= 0)
+        return nv_error(err, NESVM_ERR_NUMERIC,
+                        "binary model %d holds a non-finite number: not saved to '%s'", bad, path);
+    nv_atomic_file af;
+    nesvm_status st = nv_atomic_open(&af, path, err);
+    if (st != NESVM_OK) return st;
+    write_model(m, af.fp);
     return nv_atomic_commit(&af, err);
 }
+
+nesvm_status nesvm_model_save_buffer(const nesvm_model *m, char **out, size_t *len, nesvm_error *err)
+{
+    if (!m || !out || !len) return nv_error(err, NESVM_ERR_ARG, "NULL argument to nesvm_model_save_buffer");
+    *out = NULL;
+    *len = 0;
+    int bad = nv_model_first_nonfinite(m);
+    if (bad >= 0)
+        return nv_error(err, NESVM_ERR_NUMERIC, "binary model %d holds a non-finite number: not saved", bad);
+    char *mem = NULL;
+    size_t mlen = 0;
+    FILE *f = open_memstream(&mem, &mlen);
+    if (!f) return nv_error(err, NESVM_ERR_NOMEM, "out of memory for the model text");
+    write_model(m, f);
+    int failed = ferror(f);
+    if (fclose(f) != 0) failed = 1;
+    /* the caller frees it with nesvm_free: a copy from the library's allocator */
+    char *buf = failed || !mem ? NULL : nv_malloc(mlen + 1);
+    if (buf) {
+        memcpy(buf, mem, mlen);
+        buf[mlen] = '\0';
+    }
+    free(mem);
+    if (!buf) return nv_error(err, NESVM_ERR_NOMEM, "out of memory for the model text");
+    *out = buf;
+    *len = mlen;
+    return NESVM_OK;
+}
+
+void nesvm_free(void *p) { nv_free(p); }
 
 /* ---------------------------------------------------------------- loading */
 
@@ -226,14 +261,11 @@ fail:
     return st;
 }
 
-nesvm_status nesvm_model_load(const char *path, nesvm_model **out, nesvm_error *err)
+/* Parse the model text buf[0..len) (consumed: nv_free'd here); `name` leads
+ * the messages ("NAME:LINE: ..."). */
+static nesvm_status parse_model(const char *name, char *buf, size_t len, nesvm_model **out, nesvm_error *err)
 {
-    if (!path || !out) return nv_error(err, NESVM_ERR_ARG, "NULL argument to nesvm_model_load");
-    *out = NULL;
-    char *buf;
-    size_t len;
-    nesvm_status rst = nv_read_file(path, "model", &buf, &len, err);
-    if (rst != NESVM_OK) return rst;
+    const char *path = name;
     lexer lx = {path, buf, buf + len, 0, NULL, 0, 0, err};
     nesvm_model *m = NULL;
     nesvm_params *prm = NULL;
@@ -439,4 +471,26 @@ fail:
     nv_free(buf);
     nv_free(lx.tok);
     return st;
+}
+
+nesvm_status nesvm_model_load(const char *path, nesvm_model **out, nesvm_error *err)
+{
+    if (!path || !out) return nv_error(err, NESVM_ERR_ARG, "NULL argument to nesvm_model_load");
+    *out = NULL;
+    char *buf;
+    size_t len;
+    nesvm_status rst = nv_read_file(path, "model", &buf, &len, err);
+    if (rst != NESVM_OK) return rst;
+    return parse_model(path, buf, len, out, err);
+}
+
+nesvm_status nesvm_model_load_buffer(const char *data, size_t len, nesvm_model **out, nesvm_error *err)
+{
+    if (!data || !out) return nv_error(err, NESVM_ERR_ARG, "NULL argument to nesvm_model_load_buffer");
+    *out = NULL;
+    char *buf = nv_malloc(len + 1);
+    if (!buf) return nv_error(err, NESVM_ERR_NOMEM, "out of memory for the model text");
+    memcpy(buf, data, len);
+    buf[len] = '\0';
+    return parse_model("<buffer>", buf, len, out, err);
 }

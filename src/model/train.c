@@ -257,7 +257,8 @@ static nesvm_status class_costs(const nesvm_params *params, const double *classe
 /* Sub-problem (i, j): its rows, labels (+1: class i), costs and (GS-SVM) caps. */
 static nesvm_status sub_build(nv_subproblem *sp, int i, int j, const nv_kplan *kp,
                               const nesvm_params *params, const double *classes, const double *cw,
-                              const int *row_class, const int64_t *rows, int64_t n, nesvm_error *err)
+                              const int *row_class, const int64_t *rows, int64_t n, const double *wts,
+                              nesvm_error *err)
 {
     int64_t cnt = 0;
     sp->i = i;
@@ -267,10 +268,18 @@ static nesvm_status sub_build(nv_subproblem *sp, int i, int j, const nv_kplan *k
         if (j >= 0 && c != i && c != j) continue;
         /* kernel paths index the training rows by position */
         sp->rows[cnt] = nv_kplan_positions(kp) ? r : (rows ? rows[r] : r);
+        /* a sample weight multiplies its row's cost (and cap) */
+        const double sw = wts ? wts[rows ? rows[r] : r] : 1.0;
         if (sp->cap)
-            sp->cap[cnt] = params->cap > 0 ? params->cap * nv_params_class_weight(params, classes[c]) : INFINITY;
+            sp->cap[cnt] =
+                params->cap > 0 ? params->cap * nv_params_class_weight(params, classes[c]) * sw : INFINITY;
         sp->y[cnt] = c == i ? 1.0 : -1.0;
-        sp->cost[cnt] = cw[c];
+        sp->cost[cnt] = cw[c] * sw;
+        if (wts && params->lambda <= 0 && !(sp->cost[cnt] >= 1e-100 && sp->cost[cnt] <= 1e100))
+            return nv_error(err, NESVM_ERR_ARG,
+                            "row %lld: its cost C x class weight x sample weight = %g x %g is outside "
+                            "[1e-100, 1e100], where the objective over- or underflows",
+                            (long long)(rows ? rows[r] : r), cw[c], sw);
         cnt++;
     }
     sp->n = cnt;
@@ -334,6 +343,7 @@ nesvm_status nv_train_rows(const nesvm_dataset *ds, const int64_t *rows, int64_t
     nesvm_model *m = NULL;
     double *classes = NULL, *w0 = NULL, *cw = NULL;
     int *row_class = NULL;
+    int64_t *wrows = NULL; /* the rows of positive sample weight */
     nv_subproblem sp;
     memset(&sp, 0, sizeof sp);
     nv_kplan kp;
@@ -352,6 +362,27 @@ nesvm_status nv_train_rows(const nesvm_dataset *ds, const int64_t *rows, int64_t
     if (!solver) {
         st = nv_error(err, NESVM_ERR_ARG, "unknown solver '%s'", params->solver);
         goto done;
+    }
+    /* sample weights: rows of weight 0 are left out, as if not in the data */
+    if (ds->weights) {
+        if (strcmp(solver->name, "gs") == 0 && !(params->cap > 0)) {
+            st = nv_error(err, NESVM_ERR_UNSUPPORTED,
+                          "solver gs takes sample weights only through its soft-margin cap (--cap C > 0: "
+                          "alpha_i <= C x weight_i); the hard-margin dual has no cost to weigh");
+            goto done;
+        }
+        wrows = nv_malloc_array((size_t)(n ? n : 1), sizeof(int64_t));
+        if (!wrows) {
+            st = nv_error(err, NESVM_ERR_NOMEM, "out of memory");
+            goto done;
+        }
+        int64_t kept = 0;
+        for (int64_t a = 0; a < n; a++) {
+            int64_t r = rows ? rows[a] : a;
+            if (ds->weights[r] > 0) wrows[kept++] = r;
+        }
+        rows = wrows;
+        n = kept;
     }
     if (kernel && solver->kernels == NV_KERNELS_NONE) {
         st = nv_error(err, NESVM_ERR_UNSUPPORTED,
@@ -460,7 +491,7 @@ nesvm_status nv_train_rows(const nesvm_dataset *ds, const int64_t *rows, int64_t
     pairs_start(&pairs, k, ovr);
     int i, j;
     for (int s = 0; st == NESVM_OK && pairs_next(&pairs, &i, &j); s++) {
-        st = sub_build(&sp, i, j, &kp, params, classes, cw, row_class, rows, n, err);
+        st = sub_build(&sp, i, j, &kp, params, classes, cw, row_class, rows, n, ds->weights, err);
         if (st != NESVM_OK) break;
         nv_submodel *sm = &m->sub[s];
         sm->pos = i;
@@ -530,6 +561,7 @@ nesvm_status nv_train_rows(const nesvm_dataset *ds, const int64_t *rows, int64_t
     if (stats) nv_kplan_stats(&kp, stats);
 done:
     if (stats) stats->seconds = nv_now() - t0;
+    nv_free(wrows);
     nv_ckctx_end(&ck);
     nesvm_params_destroy(rparams);
     nv_free(classes);

@@ -1,0 +1,318 @@
+/* test_binding.c - the API a language binding needs (python/): models to and
+ * from memory buffers, the wider wrap functions (32-bit indptr, float values)
+ * and per-sample weights.  Truths: the model file's bytes, the same data
+ * given through the plain double/64-bit wrap, the same problem written
+ * without weights (rows removed, or C scaled). */
+#include "../../src/model/model_internal.h"
+#include "check.h"
+
+#include <stdio.h>
+#include <stdlib.h>
+
+#define N 300
+#define D 6
+
+static double X[N * D], Y[N];
+static float XF[N * D];
+static double XR[N * D]; /* X rounded to float, as double */
+static int64_t IP64[N + 1];
+static int32_t IP32[N + 1];
+static int32_t IND[N * D];
+static double VAL[N * D];
+static float VALF[N * D];
+static double VALR[N * D];
+
+static void make(void)
+{
+    uint64_t st = 5;
+    int64_t nnz = 0;
+    IP64[0] = IP32[0] = 0;
+    for (int i = 0; i < N; i++) {
+        Y[i] = i % 3 == 0 ? 2 : i % 3 == 1 ? 7 : 4;
+        for (int j = 0; j < D; j++) {
+            double v = nv_rng_uniform(&st) < 0.7 ? (nv_rng_uniform(&st) - 0.5) * 2 + 0.4 * (Y[i] - 4) / 3 : 0;
+            X[i * D + j] = v;
+            XF[i * D + j] = (float)v;
+            XR[i * D + j] = (double)(float)v;
+            if (v != 0) {
+                IND[nnz] = j;
+                VAL[nnz] = v;
+                VALF[nnz] = (float)v;
+                VALR[nnz] = (double)(float)v;
+                nnz++;
+            }
+        }
+        IP64[i + 1] = nnz;
+        IP32[i + 1] = (int32_t)nnz;
+    }
+}
+
+static nesvm_model *train_kv(const nesvm_dataset *ds, const char *const *kv, nesvm_status *status)
+{
+    nesvm_params *p;
+    nesvm_params_create(&p, NULL);
+    for (int k = 0; kv && kv[k]; k += 2)
+        CHECK_MSG(nesvm_params_set(p, kv[k], kv[k + 1], NULL) == NESVM_OK, "param %s", kv[k]);
+    nesvm_model *m = NULL;
+    nesvm_error err = {0};
+    nesvm_status s = nesvm_train(ds, p, NULL, NULL, &m, NULL, &err);
+    if (status) *status = s;
+    else CHECK_MSG(s == NESVM_OK, "train: %s", err.message);
+    nesvm_params_destroy(p);
+    return m;
+}
+
+/* The model's text through the buffer API. */
+static char *text(const nesvm_model *m, size_t *len)
+{
+    char *buf = NULL;
+    size_t l = 0;
+    CHECK(nesvm_model_save_buffer(m, &buf, &l, NULL) == NESVM_OK);
+    if (len) *len = l;
+    return buf;
+}
+
+/* Both models' texts equal, except the lines of the per-sub-model training
+ * record (iterations, primal, gap), which may differ when only the solution
+ * must agree: compared through decision values instead. */
+static int same_text(const nesvm_model *a, const nesvm_model *b)
+{
+    char *ta = text(a, NULL), *tb = text(b, NULL);
+    int same = ta && tb && strcmp(ta, tb) == 0;
+    nesvm_free(ta);
+    nesvm_free(tb);
+    return same;
+}
+
+static double max_decision_diff(const nesvm_model *a, const nesvm_model *b, const nesvm_dataset *ds)
+{
+    int ns = nesvm_model_submodels(a);
+    double *da = malloc(sizeof(double) * N * (size_t)ns), *db = malloc(sizeof(double) * N * (size_t)ns);
+    double *la = malloc(sizeof(double) * N), *lb = malloc(sizeof(double) * N);
+    CHECK(nesvm_model_predict(a, ds, 1, la, da, NULL) == NESVM_OK);
+    CHECK(nesvm_model_predict(b, ds, 1, lb, db, NULL) == NESVM_OK);
+    double worst = 0;
+    for (int i = 0; i < N * ns; i++) worst = fmax(worst, fabs(da[i] - db[i]) / (1 + fabs(db[i])));
+    free(da);
+    free(db);
+    free(la);
+    free(lb);
+    return worst;
+}
+
+static void test_buffers(void)
+{
+    nesvm_dataset *ds;
+    CHECK(nesvm_dataset_wrap_dense(N, D, X, Y, &ds, NULL) == NESVM_OK);
+    const char *lin[] = {"eps", "1e-6", NULL};
+    const char *rbf[] = {"kernel", "rbf", "gamma", "0.5", "c", "2", NULL};
+    const char *red[] = {"solver", "nssvm", "kernel", "rbf", "basis", "40", NULL};
+    const char *const *cases[] = {lin, rbf, red};
+    for (int c = 0; c < 3; c++) {
+        nesvm_model *m = train_kv(ds, cases[c], NULL);
+        /* the buffer holds the file's bytes */
+        const char *path = "test_binding.model";
+        CHECK(nesvm_model_save(m, path, NULL) == NESVM_OK);
+        FILE *f = fopen(path, "rb");
+        char *file = calloc(1, 1 << 22);
+        size_t flen = f ? fread(file, 1, (1 << 22) - 1, f) : 0;
+        if (f) fclose(f);
+        remove(path);
+        size_t len = 0;
+        char *buf = text(m, &len);
+        CHECK_MSG(buf && len == flen && memcmp(buf, file, len) == 0 && buf[len] == '\0',
+                  "case %d: buffer of %zu bytes, file of %zu", c, len, flen);
+        /* loaded back: the same text and the same decision values, bit for bit */
+        nesvm_model *m2 = NULL;
+        nesvm_error err = {0};
+        CHECK_MSG(nesvm_model_load_buffer(buf, len, &m2, &err) == NESVM_OK, "%s", err.message);
+        CHECK(same_text(m, m2));
+        CHECK(max_decision_diff(m, m2, ds) == 0);
+        /* a damaged text: the loader's message, named <buffer> */
+        char *bad = malloc(len);
+        memcpy(bad, buf, len);
+        memcpy(bad, "nesvm_modex", 11);
+        nesvm_model *m3 = NULL;
+        CHECK(nesvm_model_load_buffer(bad, len, &m3, &err) == NESVM_ERR_MODEL && m3 == NULL);
+        CHECK_MSG(strncmp(err.message, "<buffer>:1:", 11) == 0, "message: %s", err.message);
+        /* a truncated text, not NUL-terminated within len */
+        CHECK(nesvm_model_load_buffer(buf, len / 2, &m3, &err) == NESVM_ERR_MODEL && m3 == NULL);
+        free(bad);
+        free(file);
+        nesvm_free(buf);
+        nesvm_model_destroy(m);
+        nesvm_model_destroy(m2);
+    }
+    nesvm_model *m3 = NULL;
+    CHECK(nesvm_model_load_buffer("", 0, &m3, NULL) == NESVM_ERR_MODEL);
+    CHECK(nesvm_model_load_buffer(NULL, 3, &m3, NULL) == NESVM_ERR_ARG);
+    CHECK(nesvm_model_save_buffer(NULL, NULL, NULL, NULL) == NESVM_ERR_ARG);
+    nesvm_free(NULL);
+    nesvm_dataset_destroy(ds);
+}
+
+static void test_wrap_ex(void)
+{
+    const char *kv[] = {"eps", "1e-6", NULL};
+    nesvm_dataset *a, *b, *c, *d, *e;
+    /* 32-bit indptr: the same dataset as 64-bit; indices and values borrowed */
+    CHECK(nesvm_dataset_wrap_csr(N, D, IP64, IND, VAL, Y, &a, NULL) == NESVM_OK);
+    CHECK(nesvm_dataset_wrap_csr_ex(N, D, IP32, 32, IND, VAL, NESVM_DOUBLE, Y, &b, NULL) == NESVM_OK);
+    CHECK(b->indices == IND && b->values == VAL && b->indptr != (const int64_t *)IP32);
+    nesvm_model *ma = train_kv(a, kv, NULL), *mb = train_kv(b, kv, NULL);
+    CHECK(same_text(ma, mb));
+    /* float values (CSR and dense) train as the double data rounded to float */
+    CHECK(nesvm_dataset_wrap_csr_ex(N, D, IP64, 64, IND, VALF, NESVM_FLOAT, Y, &c, NULL) == NESVM_OK);
+    CHECK(c->indptr == IP64 && c->values == VALF && nesvm_dataset_precision(c) == NESVM_FLOAT);
+    CHECK(nesvm_dataset_wrap_dense_ex(N, D, XF, NESVM_FLOAT, Y, &d, NULL) == NESVM_OK);
+    CHECK(d->values == XF && nesvm_dataset_storage(d) == NESVM_STORAGE_DENSE);
+    CHECK(nesvm_dataset_wrap_csr(N, D, IP64, IND, VALR, Y, &e, NULL) == NESVM_OK);
+    nesvm_model *mc = train_kv(c, kv, NULL), *md = train_kv(d, kv, NULL), *me = train_kv(e, kv, NULL);
+    CHECK(same_text(mc, me));
+    CHECK_MSG(max_decision_diff(md, me, e) <= 1e-12, "dense float %g", max_decision_diff(md, me, e));
+    /* validation on the float and 32-bit paths */
+    nesvm_error err = {0};
+    nesvm_dataset *x = NULL;
+    float bad[2] = {1.0f, 0.0f};
+    bad[1] = bad[1] / bad[1]; /* NaN */
+    double lab[1] = {1};
+    CHECK(nesvm_dataset_wrap_dense_ex(1, 2, bad, NESVM_FLOAT, lab, &x, &err) == NESVM_ERR_ARG && !x);
+    CHECK_MSG(strstr(err.message, "row 0 column 1: value is not finite") != NULL, "%s", err.message);
+    int32_t ip_bad[2] = {0, 5};
+    int32_t ix[5] = {0, 1, 2, 3, 3};
+    float v5[5] = {1, 1, 1, 1, 1};
+    CHECK(nesvm_dataset_wrap_csr_ex(1, 9, ip_bad, 32, ix, v5, NESVM_FLOAT, lab, &x, &err) == NESVM_ERR_ARG && !x);
+    CHECK_MSG(strstr(err.message, "not ascending") != NULL, "%s", err.message);
+    CHECK(nesvm_dataset_wrap_csr_ex(1, 9, ip_bad, 16, ix, v5, NESVM_FLOAT, lab, &x, &err) == NESVM_ERR_ARG);
+    CHECK(nesvm_dataset_wrap_csr_ex(1, 9, ip_bad, 32, ix, v5, (nesvm_precision)7, lab, &x, &err) == NESVM_ERR_ARG);
+    nesvm_model *mm[] = {ma, mb, mc, md, me};
+    for (int i = 0; i < 5; i++) nesvm_model_destroy(mm[i]);
+    nesvm_dataset *dd[] = {a, b, c, d, e};
+    for (int i = 0; i < 5; i++) nesvm_dataset_destroy(dd[i]);
+}
+
+/* The rows of weight w != 0 as their own dataset (dense). */
+static nesvm_dataset *kept(const double *w, double *xs, double *ys)
+{
+    int64_t k = 0;
+    for (int i = 0; i < N; i++)
+        if (w[i] != 0) {
+            memcpy(xs + k * D, X + i * D, sizeof(double) * D);
+            ys[k++] = Y[i];
+        }
+    nesvm_dataset *ds;
+    CHECK(nesvm_dataset_wrap_dense(k, D, xs, ys, &ds, NULL) == NESVM_OK);
+    return ds;
+}
+
+static void test_weights(void)
+{
+    static double W[N], ones[N], twos[N], xs[N * D], ys[N];
+    for (int i = 0; i < N; i++) {
+        W[i] = i % 5 == 0 ? 0 : 1;
+        ones[i] = 1;
+        twos[i] = 2;
+    }
+    nesvm_dataset *ds;
+    CHECK(nesvm_dataset_wrap_dense(N, D, X, Y, &ds, NULL) == NESVM_OK);
+    nesvm_dataset *sub = kept(W, xs, ys);
+    const char *lin[] = {"eps", "1e-6", NULL};
+    const char *lin_c2[] = {"eps", "1e-6", "c", "2", NULL};
+    const char *rbf[] = {"kernel", "rbf", "gamma", "0.5", NULL};
+    const char *rbf_c2[] = {"kernel", "rbf", "gamma", "0.5", "c", "2", NULL};
+    const char *hp[] = {"solver", "hyperpass", NULL};
+    const char *hp_c2[] = {"solver", "hyperpass", "c", "2", NULL};
+    const char *ns[] = {"solver", "nssvm", "kernel", "rbf", "basis", "40", NULL};
+    const char *ns_c2[] = {"solver", "nssvm", "kernel", "rbf", "basis", "40", "c", "2", NULL};
+    const char *gs[] = {"solver", "gs", "kernel", "rbf", "cap", "1", NULL};
+    const char *gs_c2[] = {"solver", "gs", "kernel", "rbf", "cap", "2", NULL};
+    const char *const *plain[] = {lin, rbf, hp, ns, gs};
+    const char *const *doubled[] = {lin_c2, rbf_c2, hp_c2, ns_c2, gs_c2};
+    for (int c = 0; c < 5; c++) {
+        /* weight 0 = the row removed: the same model text, byte for byte */
+        CHECK(nesvm_dataset_set_weights(ds, W, NULL) == NESVM_OK);
+        nesvm_model *mw = train_kv(ds, plain[c], NULL), *ms = train_kv(sub, plain[c], NULL);
+        CHECK_MSG(same_text(mw, ms), "case %d: weight 0 differs from removing the rows", c);
+        /* all weights 1 = no weights; all weights 2 = C (GS: the cap) doubled */
+        CHECK(nesvm_dataset_set_weights(ds, ones, NULL) == NESVM_OK);
+        nesvm_model *m1 = train_kv(ds, plain[c], NULL);
+        CHECK(nesvm_dataset_set_weights(ds, twos, NULL) == NESVM_OK);
+        nesvm_model *m2 = train_kv(ds, plain[c], NULL);
+        CHECK(nesvm_dataset_set_weights(ds, NULL, NULL) == NESVM_OK && nesvm_dataset_weights(ds) == NULL);
+        nesvm_model *m0 = train_kv(ds, plain[c], NULL), *mc2 = train_kv(ds, doubled[c], NULL);
+        CHECK_MSG(same_text(m1, m0), "case %d: weights 1 differ from none", c);
+        /* the texts differ in param c; the solutions agree bit for bit */
+        CHECK_MSG(max_decision_diff(m2, mc2, ds) == 0, "case %d: weights 2 vs C x 2: %g", c,
+                  max_decision_diff(m2, mc2, ds));
+        nesvm_model *mm[] = {mw, ms, m1, m2, m0, mc2};
+        for (int i = 0; i < 6; i++) nesvm_model_destroy(mm[i]);
+    }
+    /* an integer weight is the row repeated: the same optimum (C-SVM, linear) */
+    {
+        static double w3[N], xr[2 * N * D], yr[2 * N];
+        int64_t k = 0;
+        for (int i = 0; i < N; i++) {
+            w3[i] = i % 4 == 0 ? 2 : 1;
+            for (int r = 0; r < (int)w3[i]; r++) {
+                memcpy(xr + k * D, X + i * D, sizeof(double) * D);
+                yr[k++] = Y[i];
+            }
+        }
+        nesvm_dataset *rep;
+        CHECK(nesvm_dataset_wrap_dense(k, D, xr, yr, &rep, NULL) == NESVM_OK);
+        CHECK(nesvm_dataset_set_weights(ds, w3, NULL) == NESVM_OK);
+        const char *tight[] = {"eps", "1e-9", NULL};
+        nesvm_model *mw = train_kv(ds, tight, NULL), *mr = train_kv(rep, tight, NULL);
+        double pw = 0, pr = 0;
+        for (int s = 0; s < nesvm_model_submodels(mw); s++) {
+            double a, b;
+            nesvm_model_training(mw, s, NULL, NULL, &a, NULL, NULL);
+            nesvm_model_training(mr, s, NULL, NULL, &b, NULL, NULL);
+            pw += a;
+            pr += b;
+        }
+        CHECK_MSG(fabs(pw - pr) <= 1e-7 * pr, "weight 2 vs repeated rows: primal %.12g vs %.12g", pw, pr);
+        CHECK(max_decision_diff(mw, mr, ds) <= 1e-3);
+        nesvm_model_destroy(mw);
+        nesvm_model_destroy(mr);
+        nesvm_dataset_destroy(rep);
+    }
+    /* bad weights; GS-SVM without a cap; every weight 0; a cost out of range */
+    nesvm_error err = {0};
+    static double badw[N];
+    for (int i = 0; i < N; i++) badw[i] = 1;
+    badw[7] = -1;
+    CHECK(nesvm_dataset_set_weights(ds, ones, NULL) == NESVM_OK);
+    /* refused: the weights set before stay */
+    CHECK(nesvm_dataset_set_weights(ds, badw, &err) == NESVM_ERR_ARG && nesvm_dataset_weights(ds) == ones);
+    CHECK_MSG(strstr(err.message, "row 7: sample weight -1 is not a number in [0, 1e100]") != NULL, "%s",
+              err.message);
+    badw[7] = 0.0 / 0.0;
+    CHECK(nesvm_dataset_set_weights(ds, badw, &err) == NESVM_ERR_ARG);
+    CHECK(nesvm_dataset_set_weights(ds, ones, NULL) == NESVM_OK);
+    const char *gsnocap[] = {"solver", "gs", "kernel", "rbf", NULL};
+    nesvm_status st;
+    nesvm_model *m = train_kv(ds, gsnocap, &st);
+    CHECK(st == NESVM_ERR_UNSUPPORTED && m == NULL);
+    static double zeros[N];
+    CHECK(nesvm_dataset_set_weights(ds, zeros, NULL) == NESVM_OK);
+    m = train_kv(ds, lin, &st);
+    CHECK(st == NESVM_ERR_DATA && m == NULL);
+    static double huge[N];
+    for (int i = 0; i < N; i++) huge[i] = i == 3 ? 1e100 : 1;
+    CHECK(nesvm_dataset_set_weights(ds, huge, NULL) == NESVM_OK);
+    const char *bigc[] = {"c", "10", NULL};
+    m = train_kv(ds, bigc, &st);
+    CHECK(st == NESVM_ERR_ARG && m == NULL);
+    nesvm_dataset_destroy(sub);
+    nesvm_dataset_destroy(ds);
+}
+
+int main(void)
+{
+    make();
+    test_buffers();
+    test_wrap_ex();
+    test_weights();
+    CHECK_DONE();
+}
