@@ -160,12 +160,20 @@ NESVM_API nesvm_status nesvm_dataset_wrap_dense_ex(int64_t n_rows, int32_t n_fea
  * the dataset's use; NULL removes them).  Training multiplies each row's cost
  * C x class weight by its weight (GS-SVM's cap likewise); rows of weight 0 are
  * left out of training, exactly as if they were not in the data.  A refused
- * call leaves the weights set before.  GS-SVM takes them only with its cap.
+ * call leaves the weights set before.  GS-SVM weighs its cap (alpha_i <= cap x
+ * weight_i); without a cap (the hard-margin dual) every positive weight gives the
+ * same problem, and weight 0 still removes the row.
  */
 NESVM_API nesvm_status nesvm_dataset_set_weights(nesvm_dataset *ds, const double *weights,
                                                  nesvm_error *err);
 /** The weights set by nesvm_dataset_set_weights, or NULL. */
 NESVM_API const double *nesvm_dataset_weights(const nesvm_dataset *ds);
+/** The arrays behind a dataset (borrowed or owned; do not free): the values (double or
+ * float, nesvm_dataset_precision; CSR entries or the dense row-major matrix), and for
+ * CSR the column indices and the n_rows + 1 row pointers (NULL for dense). */
+NESVM_API const void *nesvm_dataset_values(const nesvm_dataset *ds);
+NESVM_API const int32_t *nesvm_dataset_indices(const nesvm_dataset *ds);
+NESVM_API const int64_t *nesvm_dataset_indptr(const nesvm_dataset *ds);
 
 NESVM_API void nesvm_dataset_destroy(nesvm_dataset *ds);
 
@@ -470,6 +478,11 @@ NESVM_API const nesvm_params *nesvm_model_params(const nesvm_model *m);
 /** A kernel model's basis vectors (rows of a dataset; do not destroy), or NULL for a
  * linear model. */
 NESVM_API const nesvm_dataset *nesvm_model_basis(const nesvm_model *m);
+/** For a kernel model trained in this process: basis vector j is row
+ * nesvm_model_basis_rows(m)[j] of the training dataset (ascending for the full
+ * kernel and GS-SVM; in pivot order for a reduced basis).  NULL for a linear model
+ * and for a model loaded from a file or buffer (files do not record it). */
+NESVM_API const int64_t *nesvm_model_basis_rows(const nesvm_model *m);
 /**
  * Binary sub-model k as an expansion: decision(x) = sum_j beta[j] K(x, basis_j) + b over
  * the nbasis basis vectors (nesvm_model_basis).  For a linear model beta is the weight

@@ -280,6 +280,15 @@ nesvm_status nesvm_dataset_set_weights(nesvm_dataset *ds, const double *weights,
 }
 
 const double *nesvm_dataset_weights(const nesvm_dataset *ds) { return ds ? ds->weights : NULL; }
+const void *nesvm_dataset_values(const nesvm_dataset *ds) { return ds ? ds->values : NULL; }
+const int32_t *nesvm_dataset_indices(const nesvm_dataset *ds)
+{
+    return ds && ds->storage == NESVM_STORAGE_CSR ? ds->indices : NULL;
+}
+const int64_t *nesvm_dataset_indptr(const nesvm_dataset *ds)
+{
+    return ds && ds->storage == NESVM_STORAGE_CSR ? ds->indptr : NULL;
+}
 
 nesvm_status nesvm_dataset_wrap_dense(int64_t n_rows, int32_t n_features, const double *values,
                                       const double *labels, nesvm_dataset **out,

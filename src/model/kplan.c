@@ -144,7 +144,7 @@ nesvm_status nv_kplan_basis(const nv_kplan *kp, const nesvm_dataset *ds, const i
     if (!brows) return nv_error(err, NESVM_ERR_NOMEM, "out of memory");
     for (int64_t a = 0; a < kp->kf.r; a++) brows[a] = rows ? rows[kp->kf.basis[a]] : kp->kf.basis[a];
     nesvm_status st = nv_dataset_copy_rows(ds, brows, kp->kf.r, &m->basis, err);
-    nv_free(brows);
+    m->basis_rows = brows;
     return st;
 }
 

@@ -60,6 +60,7 @@ void nesvm_model_destroy(nesvm_model *m)
     nv_free(m->sub);
     nv_free(m->wbuf);
     nesvm_dataset_destroy(m->basis);
+    nv_free(m->basis_rows);
     nv_free(m);
 }
 
@@ -246,3 +247,4 @@ const char *nesvm_model_kernel(const nesvm_model *m)
 
 const char *nesvm_model_problem(const nesvm_model *m) { return m ? m->problem : NULL; }
 const nesvm_params *nesvm_model_params(const nesvm_model *m) { return m ? m->params : NULL; }
+const int64_t *nesvm_model_basis_rows(const nesvm_model *m) { return m ? m->basis_rows : NULL; }

@@ -26,6 +26,8 @@ struct nesvm_model {
     int32_t d;
     int64_t ncoef;        /* coefficients per sub-model: d (linear) or the basis size */
     nesvm_dataset *basis; /* kernel models: the basis vectors (owned CSR), else NULL */
+    int64_t *basis_rows;  /* trained kernel models: each basis vector's row in the training
+                           * dataset; NULL when loaded from a file */
     int nsub;
     nv_submodel *sub;
     double *wbuf;         /* nsub * ncoef */

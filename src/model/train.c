@@ -124,7 +124,7 @@ static nesvm_status compact_expansion(nesvm_model *m, const nesvm_dataset *ds, c
     m->ncoef = kept;
     for (int64_t j = 0; j < kept; j++) keep[j] = rows ? rows[keep[j]] : keep[j];
     nesvm_status st = nv_dataset_copy_rows(ds, keep, kept, &m->basis, err);
-    nv_free(keep);
+    m->basis_rows = keep;
     return st;
 }
 
@@ -363,14 +363,10 @@ nesvm_status nv_train_rows(const nesvm_dataset *ds, const int64_t *rows, int64_t
         st = nv_error(err, NESVM_ERR_ARG, "unknown solver '%s'", params->solver);
         goto done;
     }
-    /* sample weights: rows of weight 0 are left out, as if not in the data */
+    /* sample weights: rows of weight 0 are left out, as if not in the data
+     * (GS-SVM without a cap: the hard-margin dual, alpha_i <= infinity x
+     * weight_i, is the same problem for every positive weight) */
     if (ds->weights) {
-        if (strcmp(solver->name, "gs") == 0 && !(params->cap > 0)) {
-            st = nv_error(err, NESVM_ERR_UNSUPPORTED,
-                          "solver gs takes sample weights only through its soft-margin cap (--cap C > 0: "
-                          "alpha_i <= C x weight_i); the hard-margin dual has no cost to weigh");
-            goto done;
-        }
         wrows = nv_malloc_array((size_t)(n ? n : 1), sizeof(int64_t));
         if (!wrows) {
             st = nv_error(err, NESVM_ERR_NOMEM, "out of memory");

@@ -290,10 +290,19 @@ static void test_weights(void)
     badw[7] = 0.0 / 0.0;
     CHECK(nesvm_dataset_set_weights(ds, badw, &err) == NESVM_ERR_ARG);
     CHECK(nesvm_dataset_set_weights(ds, ones, NULL) == NESVM_OK);
+    /* GS-SVM without a cap: every positive weight is the same hard-margin problem */
     const char *gsnocap[] = {"solver", "gs", "kernel", "rbf", NULL};
     nesvm_status st;
-    nesvm_model *m = train_kv(ds, gsnocap, &st);
-    CHECK(st == NESVM_ERR_UNSUPPORTED && m == NULL);
+    static double pos[N];
+    for (int i = 0; i < N; i++) pos[i] = i % 2 ? 3 : 0.5;
+    CHECK(nesvm_dataset_set_weights(ds, pos, NULL) == NESVM_OK);
+    nesvm_model *m = train_kv(ds, gsnocap, &st), *m0;
+    CHECK(nesvm_dataset_set_weights(ds, NULL, NULL) == NESVM_OK);
+    m0 = train_kv(ds, gsnocap, NULL);
+    CHECK(st == NESVM_OK && same_text(m, m0));
+    nesvm_model_destroy(m);
+    nesvm_model_destroy(m0);
+    CHECK(nesvm_dataset_values(ds) == X && nesvm_dataset_indices(ds) == NULL && nesvm_dataset_indptr(ds) == NULL);
     static double zeros[N];
     CHECK(nesvm_dataset_set_weights(ds, zeros, NULL) == NESVM_OK);
     m = train_kv(ds, lin, &st);
@@ -308,11 +317,56 @@ static void test_weights(void)
     nesvm_dataset_destroy(ds);
 }
 
+/* Each basis vector is the training row nesvm_model_basis_rows names: full
+ * kernel, reduced basis, GS-SVM, with zero-weight rows left out; NULL for a
+ * linear model and after a reload. */
+static void test_basis_rows(void)
+{
+    static double W[N];
+    for (int i = 0; i < N; i++) W[i] = i % 4 == 1 ? 0 : 1;
+    nesvm_dataset *ds;
+    CHECK(nesvm_dataset_wrap_dense(N, D, X, Y, &ds, NULL) == NESVM_OK);
+    CHECK(nesvm_dataset_set_weights(ds, W, NULL) == NESVM_OK);
+    const char *full[] = {"kernel", "rbf", "gamma", "0.5", NULL};
+    const char *red[] = {"solver", "ssvm", "kernel", "rbf", "basis", "30", NULL};
+    const char *gs[] = {"solver", "gs", "kernel", "rbf", "cap", "1", NULL};
+    const char *lin[] = {NULL};
+    const char *const *cases[] = {full, red, gs};
+    for (int c = 0; c < 3; c++) {
+        nesvm_model *m = train_kv(ds, cases[c], NULL);
+        const int64_t *br = nesvm_model_basis_rows(m);
+        const nesvm_dataset *B = nesvm_model_basis(m);
+        CHECK(br != NULL && B != NULL);
+        int bad = 0;
+        for (int64_t j = 0; br && j < nesvm_dataset_rows(B); j++) {
+            bad |= br[j] < 0 || br[j] >= N || W[br[j]] == 0;
+            for (int q = 0; q < D && !bad; q++) {
+                double e[D] = {0};
+                e[q] = 1;
+                bad |= nv_row_dot(B, j, e) != X[br[j] * D + q];
+            }
+        }
+        CHECK_MSG(!bad, "case %d: a basis vector is not the row named", c);
+        size_t len;
+        char *t = text(m, &len);
+        nesvm_model *m2 = NULL;
+        CHECK(nesvm_model_load_buffer(t, len, &m2, NULL) == NESVM_OK && nesvm_model_basis_rows(m2) == NULL);
+        nesvm_free(t);
+        nesvm_model_destroy(m2);
+        nesvm_model_destroy(m);
+    }
+    nesvm_model *ml = train_kv(ds, lin, NULL);
+    CHECK(nesvm_model_basis_rows(ml) == NULL);
+    nesvm_model_destroy(ml);
+    nesvm_dataset_destroy(ds);
+}
+
 int main(void)
 {
     make();
     test_buffers();
     test_wrap_ex();
     test_weights();
+    test_basis_rows();
     CHECK_DONE();
 }
