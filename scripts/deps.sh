@@ -6,7 +6,9 @@ pkgs=(build-essential cmake pkg-config zlib1g-dev gzip libopenblas-dev liblapack
       python3 python3-numpy python3-scipy python3-sklearn
       dataset-fashion-mnist
       libocas-tools python3-matplotlib glpk-utils
-      clang libclang-rt-14-dev libomp-14-dev)
+      clang libclang-rt-14-dev libomp-14-dev
+      python3-dev python3-cffi python3-pytest python3-pandas python3-venv python3-pip
+      python3-setuptools python3-wheel)
 missing=()
 for p in "${pkgs[@]}"; do
   dpkg-query -W -f='${Status}' "$p" 2>/dev/null | grep -q "install ok installed" || missing+=("$p")

@@ -1,0 +1,19 @@
+"""nesvm: fast SVM training from Python, with scikit-learn estimators.
+
+    from nesvm import SVC
+    clf = SVC(C=10, gamma=0.02).fit(X_train, y_train)
+    clf.score(X_test, y_test)
+
+Estimators: SVC (NESVM: C-SVM, LP-SVM, LS-SVM, kernels), LinearSVC (the
+fastest linear solver for the loss), HyperpassSVC, NewtonSVC (SSVM/NSSVM,
+full or reduced kernel), GreedySVC (GS-SVM).  Functions mirroring the CLI:
+train, cross_validate, read_libsvm, write_libsvm, load_model.
+"""
+from ._core import (Dataset, Model, NesvmError, Params, cross_validate, load_model, read_libsvm, train,
+                    version, write_libsvm)
+
+__all__ = ["Dataset", "Model", "NesvmError", "Params", "cross_validate", "load_model", "read_libsvm", "train",
+           "version", "write_libsvm"]
+from .estimators import SVC, GreedySVC, HyperpassSVC, LinearSVC, NewtonSVC  # noqa: E402
+
+__all__ += ["SVC", "GreedySVC", "HyperpassSVC", "LinearSVC", "NewtonSVC"]

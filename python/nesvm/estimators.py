@@ -1,0 +1,495 @@
+"""estimators.py - scikit-learn estimators over nesvm's solvers.
+
+Conventions (scikit-learn's): __init__ stores its arguments untouched; fit
+validates, trains and sets attributes ending in '_'; classes_ is sorted
+(np.unique) whatever order the labels came in, and decision_function is
+positive for classes_[1] in binary problems; sample_weight multiplies each
+sample's C (weight 0 is the sample removed); class_weight multiplies the C
+of a class ('balanced': n / (k * count)); n_jobs is the number of threads
+(None: 1, -1: all cores).  Fitted models pickle through the model file's
+text (no temporary file).
+
+The C library labels classes by first appearance; here the labels given to
+C are the indices into classes_, and every decision value is turned to
+scikit-learn's orientation.
+"""
+import numbers
+import sys
+
+import numpy as np
+import scipy.sparse as sp
+from sklearn.base import BaseEstimator, ClassifierMixin
+from sklearn.utils import check_random_state
+from sklearn.utils.class_weight import compute_class_weight
+from sklearn.utils.multiclass import _ovr_decision_function, check_classification_targets
+from sklearn.utils.validation import _check_sample_weight, check_is_fitted
+
+from . import _core
+
+_KERNELS = ("linear", "poly", "rbf", "sigmoid")
+
+
+def _threads(n_jobs):
+    if n_jobs is None:
+        return 1
+    if n_jobs == -1:
+        return 0
+    if not isinstance(n_jobs, numbers.Integral) or n_jobs < 1:
+        raise ValueError("n_jobs must be None, -1 or a positive integer, got %r" % (n_jobs,))
+    return int(n_jobs)
+
+
+def _seed(random_state):
+    if random_state is None:
+        return 1  # nesvm's default seed: fits are deterministic
+    if isinstance(random_state, numbers.Integral):
+        return int(random_state) & 0x7FFFFFFFFFFFFFFF
+    return int(check_random_state(random_state).randint(0, 2**31 - 1))
+
+
+class _Verbose:
+    """Progress lines to stderr every `every` iterations (verbose=True: 100)."""
+
+    def __init__(self, verbose):
+        self.every = 100 if verbose is True else max(1, int(verbose))
+
+    def __call__(self, p):
+        if p["iteration"] % self.every == 0 or p["iteration"] == 1:
+            print("[nesvm] sub-model %d/%d iteration %d primal %.6g gap %.3g" %
+                  (p["submodel"] + 1, p["n_submodels"], p["iteration"], p["best_primal"], p["gap"]),
+                  file=sys.stderr, flush=True)
+        return False
+
+
+class _NesvmClassifier(ClassifierMixin, BaseEstimator):
+    """Shared fit/predict of the nesvm estimators (not for direct use)."""
+
+    _solver = "nesvm"
+    _multiclass_default = "ovo"
+
+    # --- per estimator
+    def _nesvm_params(self, X):
+        """{nesvm parameter: value} for this fit."""
+        raise NotImplementedError
+
+    def _has_kernel(self):
+        return getattr(self, "kernel", "linear") != "linear"
+
+    # --- shared pieces
+    def _gamma_value(self, X):
+        g = self.gamma
+        if isinstance(g, str):
+            if g == "scale":
+                if sp.issparse(X):
+                    mean = np.asarray(X.mean())
+                    var = X.multiply(X).mean() - mean**2
+                else:
+                    var = X.var()
+                return 1.0 / (X.shape[1] * var) if var != 0 else 1.0
+            if g == "auto":
+                return 1.0 / X.shape[1]
+            raise ValueError("gamma must be 'scale', 'auto' or a positive number, got %r" % (g,))
+        if not isinstance(g, numbers.Real) or not g > 0:
+            raise ValueError("gamma must be 'scale', 'auto' or a positive number, got %r" % (g,))
+        return float(g)
+
+    def _kernel_params(self, X):
+        k = self.kernel
+        if k not in _KERNELS:
+            raise ValueError("kernel must be one of %s, got %r (nesvm has no precomputed or callable kernels)"
+                             % (", ".join(_KERNELS), k))
+        out = {"kernel": k}
+        if k != "linear":
+            out["gamma"] = self._gamma_value(X)
+        if k == "poly":
+            out["degree"] = int(self.degree)
+        if k in ("poly", "sigmoid"):
+            out["coef0"] = float(self.coef0)
+        return out
+
+    def _common_params(self):
+        out = {"solver": self._solver, "threads": _threads(self.n_jobs), "seed": _seed(self.random_state)}
+        mi = getattr(self, "max_iter", None)
+        if mi is not None and mi != -1:
+            if not isinstance(mi, numbers.Integral) or mi < 1:
+                raise ValueError("max_iter must be -1, None or a positive integer, got %r" % (mi,))
+            out["max_iter"] = int(mi)
+        tol = getattr(self, "tol", None)
+        if tol is not None:
+            out["eps"] = float(tol)
+        return out
+
+    def _class_weights(self, y_idx, n_classes):
+        cw = getattr(self, "class_weight", None)
+        if cw is None:
+            return None
+        if isinstance(cw, str) and cw == "balanced":
+            w = compute_class_weight("balanced", classes=np.arange(n_classes), y=y_idx)
+            return {i: float(w[i]) for i in range(n_classes)}
+        if isinstance(cw, dict):
+            out = {}
+            for label, weight in cw.items():
+                hit = np.flatnonzero(self.classes_ == label)
+                if hit.size == 0:
+                    raise ValueError("class_weight names the label %r, which is not in y" % (label,))
+                out[int(hit[0])] = float(weight)
+            return out
+        raise ValueError("class_weight must be None, 'balanced' or a dict, got %r" % (cw,))
+
+    def fit(self, X, y, sample_weight=None):
+        """Train on X (array or sparse matrix, n_samples x n_features) and labels y."""
+        self._unfit()  # a failed or interrupted fit leaves the estimator unfitted
+        X, y = self._validate_data(X, y, accept_sparse="csr", dtype=[np.float64, np.float32], order="C")
+        check_classification_targets(y)
+        classes, y_idx = np.unique(y, return_inverse=True)
+        if classes.size < 2:
+            raise ValueError("The number of classes has to be greater than one; got %d class" % classes.size)
+        sw = None
+        if sample_weight is not None:
+            sw = _check_sample_weight(sample_weight, X, dtype=np.float64)
+            if (sw < 0).any():
+                raise ValueError("sample_weight must be non-negative")
+            if np.unique(y_idx[sw > 0]).size < 2:
+                raise ValueError("Invalid input - all samples with positive weights belong to one class "
+                                 "(a classifier needs at least two)")
+        self.classes_ = classes
+        params = self._common_params()
+        params.update(self._nesvm_params(X))
+        cw = self._class_weights(y_idx, classes.size)
+        verbose = getattr(self, "verbose", False)
+        progress = _Verbose(verbose) if verbose else None
+        try:
+            model, stats = _core.train(X, y_idx.astype(np.float64), params, sample_weight=sw, class_weight=cw,
+                                       progress=progress)
+        except BaseException:
+            self._unfit()
+            raise
+        self._set_fitted(model, stats, X, y_idx)
+        return self
+
+    def _unfit(self):
+        for a in [a for a in vars(self) if a.endswith("_") and not a.startswith("__")] + ["_model"]:
+            if hasattr(self, a):
+                delattr(self, a)
+
+    def _set_fitted(self, model, stats, X, y_idx):
+        self._model = model
+        self._model_labels = model.labels.astype(np.int64)  # model label order -> classes_ index
+        ns = model.n_submodels
+        subs = [model.submodel(k) for k in range(ns)]
+        trains = [model.training(k) for k in range(ns)]
+        self.n_iter_ = np.array([max(1, t[1]) for t in trains], dtype=np.int32)
+        gaps = np.array([t[3] for t in trains], dtype=np.float64)
+        self.gap_ = float(np.nanmax(gaps)) if np.isfinite(gaps).any() else float("nan")
+        self.fit_status_ = 0 if all(t[0] == "converged" for t in trains) else 1
+        # sub-models in scikit-learn's orientation: pair (i < j) of classes_ indices,
+        # positive for class i in one-vs-one; class c against the rest in one-vs-rest
+        self._orient = []
+        for w, b, pos, neg in subs:
+            ci = int(self._model_labels[pos])
+            cj = int(self._model_labels[neg]) if neg >= 0 else -1
+            self._orient.append((ci, cj))
+        # coefficients and intercepts, one row per sub-model in scikit-learn's
+        # orientation (binary: one row, positive for classes_[1])
+        coef = np.vstack([self._sign(ci, cj) * w for (w, b, pos, neg), (ci, cj) in zip(subs, self._orient)])
+        self.intercept_ = np.array([self._sign(ci, cj) * b for (w, b, pos, neg), (ci, cj) in zip(subs, self._orient)])
+        basis = model.basis()
+        if basis is None:
+            self.coef_ = coef  # linear models: the weight vectors
+        else:
+            # kernel models: the basis (support vectors for the full kernel and GS-SVM,
+            # the reduced basis for ssvm/nssvm), its training rows, and each
+            # sub-model's expansion coefficients over it (dual_coef_[k] @ K(basis, x) +
+            # intercept_[k] is sub-model k's decision value)
+            rows = model.basis_rows()
+            self.support_ = rows.astype(np.int32)
+            self.support_vectors_ = basis if sp.issparse(X) else basis.toarray()
+            self.dual_coef_ = coef
+            self.n_support_ = np.bincount(y_idx[rows], minlength=len(self.classes_)).astype(np.int32)
+
+    def _sign(self, ci, cj):
+        """+1 if the C sub-model's positive side is scikit-learn's positive side."""
+        if len(self.classes_) == 2:
+            return 1.0 if ci == 1 else -1.0
+        if cj < 0:
+            return 1.0  # one-vs-rest: class ci positive
+        return 1.0 if ci < cj else -1.0
+
+    def _decisions(self, X):
+        check_is_fitted(self, "classes_")
+        X = self._validate_data(X, accept_sparse="csr", dtype=[np.float64, np.float32], order="C", reset=False)
+        labels, dec = self._model.predict(X, threads=_threads(self.n_jobs))
+        return labels, dec
+
+    def decision_function(self, X):
+        """Binary: one value per sample, positive for classes_[1]; multiclass: one
+        column per class (one-vs-one votes turned into scores as SVC's
+        decision_function_shape='ovr'), or one per pair ('ovo', SVC's order)."""
+        labels, dec = self._decisions(X)
+        k = len(self.classes_)
+        signs = np.array([self._sign(ci, cj) for ci, cj in self._orient])
+        dec = dec * signs
+        if k == 2:
+            return dec[:, 0]
+        if self._orient[0][1] < 0:  # one-vs-rest: column of class c
+            out = np.empty((dec.shape[0], k))
+            for s, (ci, _) in enumerate(self._orient):
+                out[:, ci] = dec[:, s]
+            return out
+        # one-vs-one in scikit-learn's pair order (0,1), (0,2), ..., (k-2,k-1)
+        order = {}
+        for s, (ci, cj) in enumerate(self._orient):
+            order[(min(ci, cj), max(ci, cj))] = s
+        pairs = [(i, j) for i in range(k) for j in range(i + 1, k)]
+        ovo = np.column_stack([dec[:, order[p]] for p in pairs])
+        if getattr(self, "decision_function_shape", "ovr") == "ovo":
+            return ovo
+        return _ovr_decision_function(ovo < 0, -ovo, k)
+
+    def predict(self, X):
+        """Class labels: the C library's (votes for one-vs-one), as `nesvm predict`
+        gives; with break_ties=True the argmax of decision_function."""
+        if getattr(self, "break_ties", False) and len(self.classes_) > 2:
+            return self.classes_[np.argmax(self.decision_function(X), axis=1)]
+        labels, _ = self._decisions(X)
+        return self.classes_[self._model_labels[_label_index(labels, self._model.labels)]]
+
+    # pickling: the model through its file's text
+    def __getstate__(self):
+        state = dict(self.__dict__)
+        model = state.pop("_model", None)
+        if model is not None:
+            state["_model_text"] = model.to_bytes()
+        return state
+
+    def __setstate__(self, state):
+        text = state.pop("_model_text", None)
+        self.__dict__.update(state)
+        if text is not None:
+            self._model = _core.Model.from_bytes(text)
+
+    def save_model(self, path):
+        """The fitted model as a nesvm model file (`nesvm predict` reads it; its
+        labels are the indices into classes_)."""
+        check_is_fitted(self, "classes_")
+        self._model.save(path)
+
+    def _more_tags(self):
+        # scikit-learn's own SVC and LinearSVC skip this check with the same name.
+        # Here weight 0 removes a row exactly (unit_binding: byte-identical models
+        # for rows in the same order), but the check also shuffles the rows, and
+        # solutions stopped at a duality gap of tol from rows in another order agree
+        # to that tolerance, not to the check's 1e-7 (gamma='scale' also counts the
+        # weight-0 rows, as scikit-learn's SVC does).
+        return {"binary_only": False, "requires_y": True,
+                "_xfail_checks": {"check_sample_weights_invariance":
+                                  "zero sample_weight is not equivalent to removing samples"}}
+
+
+def _label_index(labels, model_labels):
+    """Positions in model_labels of each predicted label."""
+    order = np.argsort(model_labels)
+    pos = np.searchsorted(model_labels[order], labels)
+    return order[pos]
+
+
+class SVC(_NesvmClassifier):
+    """NESVM (Nesterov/Newton on the smoothed primal) for C-SVM, LP-SVM and LS-SVM,
+    linear or with a kernel; LIBSVM's C-SVC problem at svm_type='c'.
+
+    Parameters as scikit-learn's SVC where they mean the same (C, kernel, degree,
+    gamma, coef0, tol = nesvm's certified relative duality gap, class_weight,
+    max_iter, decision_function_shape, break_ties, random_state, verbose), plus
+    n_jobs (threads), svm_type ('c', 'lp', 'ls'), method ('newton', 'nesterov'),
+    continuation ('adaptive', 'paper'), basis (None: the full kernel, on a working
+    set for C-SVM; an int: a reduced kernel of that many random rows),
+    kernel_memory (MB) and multiclass ('ovo', 'ovr').
+    """
+
+    _solver = "nesvm"
+
+    def __init__(self, C=1.0, kernel="rbf", degree=3, gamma="scale", coef0=0.0, tol=1e-3, class_weight=None,
+                 max_iter=-1, decision_function_shape="ovr", break_ties=False, random_state=None, n_jobs=None,
+                 verbose=False, svm_type="c", method="newton", continuation="adaptive", basis=None,
+                 kernel_memory=4096, multiclass="ovo"):
+        self.C = C
+        self.kernel = kernel
+        self.degree = degree
+        self.gamma = gamma
+        self.coef0 = coef0
+        self.tol = tol
+        self.class_weight = class_weight
+        self.max_iter = max_iter
+        self.decision_function_shape = decision_function_shape
+        self.break_ties = break_ties
+        self.random_state = random_state
+        self.n_jobs = n_jobs
+        self.verbose = verbose
+        self.svm_type = svm_type
+        self.method = method
+        self.continuation = continuation
+        self.basis = basis
+        self.kernel_memory = kernel_memory
+        self.multiclass = multiclass
+
+    def _nesvm_params(self, X):
+        p = {"c": float(self.C), "svm_type": self.svm_type, "method": self.method,
+             "continuation": self.continuation, "kernel_memory": float(self.kernel_memory),
+             "multiclass": self.multiclass}
+        p.update(self._kernel_params(X))
+        if self.kernel != "linear":
+            p["basis"] = 0 if self.basis is None else int(self.basis)
+        return p
+
+
+class LinearSVC(_NesvmClassifier):
+    """A linear SVM on scikit-learn's LinearSVC problem, by nesvm's fastest solver
+    for its loss: 'squared_hinge' (default) by SSVM's Newton method (LIBLINEAR
+    -s 2's problem), 'hinge' by Hyperpass (LIBLINEAR -s 3's); the intercept is a
+    regularized feature of value intercept_scaling, as scikit-learn's.
+    One-vs-rest for more than two classes, as scikit-learn's LinearSVC."""
+
+    def __init__(self, C=1.0, loss="squared_hinge", tol=1e-4, fit_intercept=True, intercept_scaling=1.0,
+                 class_weight=None, max_iter=1000, random_state=None, n_jobs=None, verbose=0,
+                 multiclass="ovr"):
+        self.C = C
+        self.loss = loss
+        self.tol = tol
+        self.fit_intercept = fit_intercept
+        self.intercept_scaling = intercept_scaling
+        self.class_weight = class_weight
+        self.max_iter = max_iter
+        self.random_state = random_state
+        self.n_jobs = n_jobs
+        self.verbose = verbose
+        self.multiclass = multiclass
+
+    @property
+    def _solver(self):
+        if self.loss == "squared_hinge":
+            return "nssvm"
+        if self.loss == "hinge":
+            return "hyperpass"
+        raise ValueError("loss must be 'squared_hinge' or 'hinge', got %r" % (self.loss,))
+
+    def _nesvm_params(self, X):
+        # nssvm's C weighs 1/2 sum of squared hinges: twice scikit-learn's C
+        c = float(self.C) * (2.0 if self.loss == "squared_hinge" else 1.0)
+        bias = float(self.intercept_scaling) if self.fit_intercept else -1.0
+        return {"c": c, "bias": bias, "multiclass": self.multiclass}
+
+
+class HyperpassSVC(_NesvmClassifier):
+    """Hyperpass: the linear C-SVM 1/2||w||^2 + C sum hinge with a regularized
+    intercept feature (LIBLINEAR -s 3's problem), by cutting planes with exact line
+    searches, shrinking and a certified gap; pegasos_passes > 0 warm-starts it
+    with that many Pegasos passes."""
+
+    _solver = "hyperpass"
+
+    def __init__(self, C=1.0, tol=1e-3, fit_intercept=True, intercept_scaling=1.0, shrinking=True,
+                 pegasos_passes=0, class_weight=None, max_iter=-1, random_state=None, n_jobs=None, verbose=False,
+                 multiclass="ovr"):
+        self.C = C
+        self.tol = tol
+        self.fit_intercept = fit_intercept
+        self.intercept_scaling = intercept_scaling
+        self.shrinking = shrinking
+        self.pegasos_passes = pegasos_passes
+        self.class_weight = class_weight
+        self.max_iter = max_iter
+        self.random_state = random_state
+        self.n_jobs = n_jobs
+        self.verbose = verbose
+        self.multiclass = multiclass
+
+    def _nesvm_params(self, X):
+        p = {"c": float(self.C), "bias": float(self.intercept_scaling) if self.fit_intercept else -1.0,
+             "shrinking": 1 if self.shrinking else 0, "multiclass": self.multiclass}
+        if self.pegasos_passes:
+            p["warm_start"] = "pegasos:%d" % int(self.pegasos_passes)
+        return p
+
+
+class NewtonSVC(_NesvmClassifier):
+    """SSVM/NSSVM: smoothing Newton methods for 1/2||[w; b]||^2 + C sum squared hinge
+    (C as scikit-learn's LinearSVC(loss='squared_hinge')), linear or with a kernel:
+    basis='auto' (the reduced kernel, grown until it spans the data; see
+    docs/solvers.md), an int (that many basis rows) or 0 (the full kernel);
+    kernel_norm 'rkhs' (default) or 'coef' (the paper's RSVM)."""
+
+    def __init__(self, C=1.0, kernel="rbf", degree=3, gamma="scale", coef0=0.0, tol=1e-3, solver="nssvm",
+                 basis="auto", basis_select="random", kernel_norm="rkhs", scheme="optimal", smooth_p=1e8,
+                 class_weight=None, max_iter=-1, decision_function_shape="ovr", break_ties=False,
+                 random_state=None, n_jobs=None, verbose=False, kernel_memory=4096, multiclass="ovo"):
+        self.C = C
+        self.kernel = kernel
+        self.degree = degree
+        self.gamma = gamma
+        self.coef0 = coef0
+        self.tol = tol
+        self.solver = solver
+        self.basis = basis
+        self.basis_select = basis_select
+        self.kernel_norm = kernel_norm
+        self.scheme = scheme
+        self.smooth_p = smooth_p
+        self.class_weight = class_weight
+        self.max_iter = max_iter
+        self.decision_function_shape = decision_function_shape
+        self.break_ties = break_ties
+        self.random_state = random_state
+        self.n_jobs = n_jobs
+        self.verbose = verbose
+        self.kernel_memory = kernel_memory
+        self.multiclass = multiclass
+
+    @property
+    def _solver(self):
+        if self.solver not in ("ssvm", "nssvm"):
+            raise ValueError("solver must be 'ssvm' or 'nssvm', got %r" % (self.solver,))
+        return self.solver
+
+    def _nesvm_params(self, X):
+        p = {"c": 2.0 * float(self.C), "scheme": self.scheme, "smooth_p": float(self.smooth_p),
+             "kernel_memory": float(self.kernel_memory), "multiclass": self.multiclass}
+        p.update(self._kernel_params(X))
+        if self.kernel != "linear":
+            p.update({"basis": self.basis, "basis_select": self.basis_select, "kernel_norm": self.kernel_norm})
+        return p
+
+
+class GreedySVC(_NesvmClassifier):
+    """GS-SVM: greedy stagewise training of a kernel SVM without C, early stopping
+    as the regularizer (stops when no sample violates the margin, or after max_iter
+    basis functions per sub-model); cap (None: the hard margin) bounds each
+    alpha_i by cap x sample_weight_i; fit_intercept adds a regularized bias B^2.
+    It has no class_weight (its hard-margin dual has no C to weigh; weigh the cap
+    through sample_weight)."""
+
+    _solver = "gs"
+
+    def __init__(self, kernel="rbf", degree=3, gamma="scale", coef0=0.0, cap=None, max_iter=None,
+                 fit_intercept=False, intercept_scaling=1.0, cache_size=100, decision_function_shape="ovr",
+                 break_ties=False, random_state=None, n_jobs=None, verbose=False, multiclass="ovo"):
+        self.kernel = kernel
+        self.degree = degree
+        self.gamma = gamma
+        self.coef0 = coef0
+        self.cap = cap
+        self.max_iter = max_iter
+        self.fit_intercept = fit_intercept
+        self.intercept_scaling = intercept_scaling
+        self.cache_size = cache_size
+        self.decision_function_shape = decision_function_shape
+        self.break_ties = break_ties
+        self.random_state = random_state
+        self.n_jobs = n_jobs
+        self.verbose = verbose
+        self.multiclass = multiclass
+
+    def _nesvm_params(self, X):
+        p = {"cap": 0.0 if self.cap is None else float(self.cap), "cache_size": float(self.cache_size),
+             "bias": float(self.intercept_scaling) if self.fit_intercept else -1.0, "multiclass": self.multiclass}
+        p.update(self._kernel_params(X))
+        return p

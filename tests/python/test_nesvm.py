@@ -1,0 +1,313 @@
+"""test_nesvm.py - the Python package: scikit-learn's check_estimator for every
+estimator, zero copy, equality with the command-line tool, pickling, the
+scikit-learn tools (clone, Pipeline, GridSearchCV, cross_val_score), sample
+and class weights, label orientation, progress, the GIL and Ctrl-C.
+
+Run by ctest (test `python`) with PYTHONPATH at the built package and
+NESVM_BIN at the built command-line tool.
+"""
+import os
+import pickle
+import signal
+import subprocess
+import threading
+import time
+import warnings
+
+import numpy as np
+import pytest
+import scipy.sparse as sp
+from sklearn.base import clone
+from sklearn.datasets import make_blobs, make_classification
+from sklearn.exceptions import NotFittedError
+from sklearn.model_selection import GridSearchCV, cross_val_score
+from sklearn.pipeline import make_pipeline
+from sklearn.preprocessing import StandardScaler
+from sklearn.utils.estimator_checks import check_estimator
+from sklearn.utils.validation import check_is_fitted
+
+import nesvm
+
+HEART = "/usr/share/doc/liblinear-tools/examples/heart_scale"
+BIN = os.environ.get("NESVM_BIN", "nesvm")
+ESTIMATORS = [nesvm.SVC, nesvm.LinearSVC, nesvm.HyperpassSVC, nesvm.NewtonSVC, nesvm.GreedySVC]
+
+
+def cli(*args, cwd=None):
+    r = subprocess.run([BIN] + [str(a) for a in args], capture_output=True, text=True, cwd=cwd)
+    assert r.returncode == 0, r.stderr
+    return r.stdout
+
+
+@pytest.fixture(scope="module")
+def heart():
+    return nesvm.read_libsvm(HEART)
+
+
+# ------------------------------------------------------------ check_estimator
+
+@pytest.mark.parametrize("Est", ESTIMATORS, ids=lambda c: c.__name__)
+def test_check_estimator(Est):
+    # the only skip is check_sample_weights_invariance, which scikit-learn's own
+    # SVC and LinearSVC skip too (docs/python.md)
+    with warnings.catch_warnings(record=True) as caught:
+        warnings.simplefilter("always")
+        check_estimator(Est())
+    skipped = {str(w.message) for w in caught if w.category.__name__ == "SkipTestWarning"}
+    assert all("check_sample_weights_invariance" in m for m in skipped), skipped
+
+
+# ------------------------------------------------------------------ zero copy
+
+def test_zero_copy_dense():
+    X = np.random.RandomState(0).rand(50, 4)
+    ds = nesvm.Dataset(X, np.arange(50) % 2)
+    assert ds.c_addresses()[0] == X.__array_interface__["data"][0]
+    X32 = X.astype(np.float32)
+    ds32 = nesvm.Dataset(X32, np.arange(50) % 2)
+    assert ds32.c_addresses()[0] == X32.__array_interface__["data"][0]
+    # a Fortran-ordered matrix is converted once: the C side sees the copy
+    XF = np.asfortranarray(X)
+    dsF = nesvm.Dataset(XF, np.arange(50) % 2)
+    assert dsF.c_addresses()[0] != XF.__array_interface__["data"][0]
+
+
+@pytest.mark.parametrize("itype", [np.int32, np.int64])
+@pytest.mark.parametrize("vtype", [np.float64, np.float32])
+def test_zero_copy_csr(itype, vtype):
+    X = sp.random(60, 30, density=0.2, format="csr", random_state=1, dtype=vtype)
+    X.indices = X.indices.astype(itype)
+    X.indptr = X.indptr.astype(itype)
+    y = np.arange(60) % 2.0
+    ds = nesvm.Dataset(X, y)
+    vals, ind, lab = ds.c_addresses()
+    assert vals == X.data.__array_interface__["data"][0]  # values never copied
+    assert lab == ds._keep[3].__array_interface__["data"][0]
+    if itype == np.int32:
+        assert ind == X.indices.__array_interface__["data"][0]
+    else:
+        # 64-bit indices are narrowed to the C side's int32 once (docs/python.md)
+        assert ind != X.indices.__array_interface__["data"][0]
+    # the same model as from the dense matrix
+    m1, _ = nesvm.train(X, y, {"c": 1})
+    m2, _ = nesvm.train(X.toarray(), y, {"c": 1})
+    np.testing.assert_allclose(m1.predict(X)[1], m2.predict(X)[1], rtol=1e-12, atol=1e-12)
+
+
+# ------------------------------------------------------------ equal to the CLI
+
+def test_train_equals_cli(tmp_path, heart):
+    X, y = heart
+    for args, params in [(["-c", "1"], {"c": 1}),
+                         (["-t", "rbf", "-g", "0.1", "-c", "2"], {"kernel": "rbf", "gamma": 0.1, "c": 2}),
+                         (["--solver", "hyperpass", "-c", "0.5"], {"solver": "hyperpass", "c": 0.5}),
+                         (["--solver", "nssvm", "-t", "rbf", "-g", "0.2"],
+                          {"solver": "nssvm", "kernel": "rbf", "gamma": 0.2})]:
+        path = tmp_path / "cli.model"
+        cli("train", "-q", *args, HEART, path)
+        m, _ = nesvm.train(X, y, params)
+        assert m.to_bytes() == path.read_bytes(), args
+
+
+def test_estimator_equals_cli(tmp_path, heart):
+    X, y = heart
+    clf = nesvm.SVC(C=2, kernel="rbf", gamma=0.1).fit(X, y)
+    path = tmp_path / "h.model"
+    cli("train", "-q", "-t", "rbf", "-g", "0.1", "-c", "2", HEART, path)
+    out = cli("predict", "--decision-values", HEART, path, tmp_path / "h.out")
+    rows = [ln.split() for ln in (tmp_path / "h.out").read_text().splitlines()]
+    labels = np.array([float(r[0]) for r in rows])
+    dec = np.array([float(r[1]) for r in rows])
+    # the CLI's model has label 1 first (first appearance); classes_ is [-1, 1]:
+    # decision_function is positive for classes_[1] = 1, the same sign
+    np.testing.assert_array_equal(clf.predict(X), labels)
+    np.testing.assert_allclose(clf.decision_function(X), dec, rtol=1e-13, atol=1e-13)
+    assert "Accuracy" in out
+    # the model the estimator saves gives the CLI the same decisions (labels: indices of classes_)
+    clf.save_model(tmp_path / "e.model")
+    cli("predict", "--decision-values", HEART, tmp_path / "e.model", tmp_path / "e.out")
+    rows = [ln.split() for ln in (tmp_path / "e.out").read_text().splitlines()]
+    np.testing.assert_array_equal(clf.classes_[np.array([int(float(r[0])) for r in rows])], labels)
+
+
+def test_cross_validate_equals_cli(heart):
+    X, y = heart
+    out = cli("cv", "-q", "-v", "5", "-c", "1", HEART)
+    want = float(out.split("=")[1].strip().rstrip("%")) / 100
+    pred, acc = nesvm.cross_validate(X, y, {"c": 1}, folds=5, seed=1)
+    assert abs(acc - want) < 1e-6 and abs(np.mean(pred == y) - acc) < 1e-12
+
+
+def test_files_round_trip(tmp_path, heart):
+    X, y = heart
+    nesvm.write_libsvm(tmp_path / "h.txt", X, y)
+    X2, y2 = nesvm.read_libsvm(tmp_path / "h.txt")
+    assert (X2 != X).nnz == 0 and np.array_equal(y, y2)
+    cli("train", "-q", HEART, tmp_path / "h.model")
+    m = nesvm.load_model(tmp_path / "h.model")
+    assert m.solver == "nesvm" and m.n_features == 13 and list(m.labels) == [1.0, -1.0]
+    m.save(tmp_path / "again.model")
+    assert (tmp_path / "again.model").read_bytes() == (tmp_path / "h.model").read_bytes()
+    with pytest.raises(ValueError, match="bad.txt:1:7: index 1 is below the previous index 2"):
+        (tmp_path / "bad.txt").write_text("1 2:1 1:1\n")
+        nesvm.read_libsvm(tmp_path / "bad.txt")
+    with pytest.raises(OSError):
+        nesvm.load_model(tmp_path / "missing.model")
+
+
+# ------------------------------------------------------------------- pickling
+
+@pytest.mark.parametrize("Est", ESTIMATORS, ids=lambda c: c.__name__)
+def test_pickle(Est):
+    X, y = make_blobs(n_samples=120, centers=3, random_state=0)
+    clf = Est().fit(X, y)
+    clf2 = pickle.loads(pickle.dumps(clf))
+    np.testing.assert_array_equal(clf.decision_function(X), clf2.decision_function(X))
+    np.testing.assert_array_equal(clf.predict(X), clf2.predict(X))
+
+
+# ------------------------------------------------------------ scikit-learn tools
+
+def test_pipeline_gridsearch_cross_val_score():
+    X, y = make_classification(n_samples=300, n_features=10, random_state=0)
+    pipe = make_pipeline(StandardScaler(), nesvm.SVC())
+    grid = GridSearchCV(pipe, {"svc__C": [0.1, 1, 10], "svc__gamma": [0.01, 0.1]}, cv=3).fit(X, y)
+    assert grid.best_score_ > 0.8 and set(grid.best_params_) == {"svc__C", "svc__gamma"}
+    scores = cross_val_score(make_pipeline(StandardScaler(), nesvm.LinearSVC()), X, y, cv=5)
+    assert scores.mean() > 0.8
+    clf = clone(nesvm.NewtonSVC(C=3, basis=50))
+    assert clf.get_params()["C"] == 3 and clf.get_params()["basis"] == 50
+
+
+def test_same_as_sklearn_svc():
+    """The same C-SVM problem as scikit-learn's SVC: the same predictions."""
+    from sklearn.svm import SVC
+    X, y = make_classification(n_samples=200, n_features=6, random_state=3)
+    a = nesvm.SVC(C=1, gamma=0.1, tol=1e-6).fit(X, y)
+    b = SVC(C=1, gamma=0.1, tol=1e-6).fit(X, y)
+    assert np.mean(a.predict(X) == b.predict(X)) >= 0.99
+    np.testing.assert_allclose(a.decision_function(X), b.decision_function(X), atol=2e-3)
+
+
+# ----------------------------------------------------- labels and orientation
+
+def test_string_labels_orientation():
+    X, y = make_blobs(n_samples=80, centers=2, random_state=2)
+    labels = np.where(y == 1, "b", "a")
+    order = np.argsort(-y, kind="stable")  # 'b' rows first: the C side sees 'b' first
+    clf = nesvm.SVC(kernel="linear").fit(X[order], labels[order])
+    assert list(clf.classes_) == ["a", "b"]
+    d = clf.decision_function(X)
+    np.testing.assert_array_equal(np.where(d > 0, "b", "a"), clf.predict(X))
+    assert clf.coef_.shape == (1, 2) and clf.intercept_.shape == (1,)
+    np.testing.assert_allclose(X @ clf.coef_[0] + clf.intercept_[0], d, rtol=1e-10, atol=1e-10)
+
+
+def test_multiclass_shapes_and_attributes():
+    X, y = make_blobs(n_samples=150, centers=4, random_state=5)
+    clf = nesvm.SVC(decision_function_shape="ovo").fit(X, y)
+    assert clf.decision_function(X).shape == (150, 6)
+    clf.set_params(decision_function_shape="ovr", break_ties=True)
+    d = clf.decision_function(X)
+    assert d.shape == (150, 4)
+    np.testing.assert_array_equal(clf.classes_[np.argmax(d, axis=1)], clf.predict(X))
+    # the expansion reproduces each sub-model's decision values
+    K = np.exp(-clf._gamma_value(X) * ((X[:, None, :] - clf.support_vectors_[None]) ** 2).sum(-1))
+    np.testing.assert_allclose(clf.support_vectors_, X[clf.support_], rtol=0, atol=0)
+    assert clf.n_support_.sum() == len(clf.support_)
+    _, dec = clf._model.predict(X)
+    signs = np.array([clf._sign(i, j) for i, j in clf._orient])
+    np.testing.assert_allclose(K @ clf.dual_coef_.T + clf.intercept_, dec * signs, rtol=1e-9, atol=1e-9)
+    lin = nesvm.LinearSVC().fit(X, y)
+    assert lin.coef_.shape == (4, 2) and lin.decision_function(X).shape == (150, 4)
+    assert np.all(lin.n_iter_ >= 1) and np.isfinite(lin.gap_)
+
+
+# ------------------------------------------------------------------- weights
+
+def test_sample_and_class_weights():
+    X, y = make_classification(n_samples=120, n_features=5, random_state=4)
+    a = nesvm.SVC().fit(X, y)
+    b = nesvm.SVC().fit(X, y, sample_weight=np.ones(len(y)))
+    np.testing.assert_array_equal(a.decision_function(X), b.decision_function(X))
+    # weight 0 = the rows removed (same order): the same decision values, bit for bit
+    w = (np.arange(len(y)) % 3 != 0).astype(float)
+    c = nesvm.SVC(gamma=0.2).fit(X, y, sample_weight=w)
+    d = nesvm.SVC(gamma=0.2).fit(X[w > 0], y[w > 0])
+    np.testing.assert_array_equal(c.decision_function(X), d.decision_function(X))
+    # weights 3 = C x 3
+    e = nesvm.SVC(C=3, kernel="linear").fit(X, y)
+    f = nesvm.SVC(C=1, kernel="linear").fit(X, y, sample_weight=np.full(len(y), 3.0))
+    np.testing.assert_array_equal(e.decision_function(X), f.decision_function(X))
+    # class weights move the boundary toward the light class
+    g = nesvm.SVC(kernel="linear", class_weight={0: 100, 1: 0.01}).fit(X, y)
+    assert np.mean(g.predict(X) == 0) > np.mean(e.predict(X) == 0)
+    nesvm.SVC(class_weight="balanced").fit(X, y)
+    with pytest.raises(ValueError, match="not in y"):
+        nesvm.SVC(class_weight={7: 2}).fit(X, y)
+    with pytest.raises(ValueError, match="non-negative"):
+        nesvm.SVC().fit(X, y, sample_weight=-np.ones(len(y)))
+
+
+# --------------------------------------------------- progress, GIL and Ctrl-C
+
+def big_problem():
+    X, y = make_classification(n_samples=6000, n_features=40, flip_y=0.2, random_state=0)
+    return X, y
+
+
+def test_verbose_progress(capsys):
+    X, y = make_classification(n_samples=100, random_state=0)
+    nesvm.SVC(verbose=1).fit(X, y)
+    assert "[nesvm] sub-model 1/1 iteration 1 " in capsys.readouterr().err
+
+
+def test_progress_callback_cancels():
+    X, y = make_classification(n_samples=200, random_state=0)
+    seen = []
+
+    def cb(p):
+        seen.append(p["iteration"])
+        return p["iteration"] >= 3
+
+    with pytest.raises(ValueError, match="cancel"):
+        nesvm.train(X, y, {"eps": 1e-12}, progress=cb)
+    assert seen[-1] == 3
+
+
+def test_gil_released_during_fit():
+    X, y = big_problem()
+    done = threading.Event()
+    ticks = []
+
+    def fit():
+        nesvm.SVC(C=100, gamma=0.05, tol=1e-6).fit(X, y)
+        done.set()
+
+    t = threading.Thread(target=fit)
+    t.start()
+    while not done.is_set():
+        ticks.append(time.monotonic())
+        time.sleep(0.001)
+    t.join()
+    # the main thread kept running Python while C trained
+    assert len(ticks) > 50
+
+
+def test_ctrl_c_cancels_and_leaves_unfitted():
+    X, y = big_problem()
+    clf = nesvm.SVC(C=1000, gamma=0.05, tol=1e-9)
+    timer = threading.Timer(0.3, lambda: os.kill(os.getpid(), signal.SIGINT))
+    t0 = time.monotonic()
+    timer.start()
+    with pytest.raises(KeyboardInterrupt):
+        clf.fit(X, y)
+    timer.cancel()
+    assert time.monotonic() - t0 < 20
+    with pytest.raises(NotFittedError):
+        check_is_fitted(clf)
+    with pytest.raises(NotFittedError):
+        clf.predict(X[:3])
+    # the estimator still trains afterwards
+    clf.set_params(C=1, tol=1e-3).fit(X[:300], y[:300])
+    check_is_fitted(clf)
