@@ -141,15 +141,17 @@ NESVM_API nesvm_status nesvm_dataset_wrap_dense(int64_t n_rows, int32_t n_featur
  * The same with more layouts, for bindings (numpy, scipy):
  *   - indptr of 32 bits (indptr_bits 32: widened into an array the dataset owns,
  *     n_rows + 1 entries) or 64 bits (borrowed);
+ *   - column indices of 32 or 64 bits (index_bits; borrowed either way);
  *   - values of double or float precision (NESVM_FLOAT: borrowed as float; products
  *     still accumulate in double).
  * indices, values and labels are always borrowed, never copied.
  */
 NESVM_API nesvm_status nesvm_dataset_wrap_csr_ex(int64_t n_rows, int32_t n_features,
                                                  const void *indptr, int indptr_bits,
-                                                 const int32_t *indices, const void *values,
-                                                 nesvm_precision prec, const double *labels,
-                                                 nesvm_dataset **out, nesvm_error *err);
+                                                 const void *indices, int index_bits,
+                                                 const void *values, nesvm_precision prec,
+                                                 const double *labels, nesvm_dataset **out,
+                                                 nesvm_error *err);
 /** A dense row-major matrix of double or float values, borrowed. */
 NESVM_API nesvm_status nesvm_dataset_wrap_dense_ex(int64_t n_rows, int32_t n_features,
                                                    const void *values, nesvm_precision prec,
@@ -170,9 +172,13 @@ NESVM_API nesvm_status nesvm_dataset_set_weights(nesvm_dataset *ds, const double
 NESVM_API const double *nesvm_dataset_weights(const nesvm_dataset *ds);
 /** The arrays behind a dataset (borrowed or owned; do not free): the values (double or
  * float, nesvm_dataset_precision; CSR entries or the dense row-major matrix), and for
- * CSR the column indices and the n_rows + 1 row pointers (NULL for dense). */
+ * CSR the column indices (32-bit; see nesvm_dataset_indices64) and the n_rows + 1 row
+ * pointers (NULL for dense). */
 NESVM_API const void *nesvm_dataset_values(const nesvm_dataset *ds);
 NESVM_API const int32_t *nesvm_dataset_indices(const nesvm_dataset *ds);
+/** A CSR dataset's 64-bit column indices (nesvm_dataset_wrap_csr_ex with index_bits 64),
+ * else NULL (then nesvm_dataset_indices has them). */
+NESVM_API const int64_t *nesvm_dataset_indices64(const nesvm_dataset *ds);
 NESVM_API const int64_t *nesvm_dataset_indptr(const nesvm_dataset *ds);
 
 NESVM_API void nesvm_dataset_destroy(nesvm_dataset *ds);
@@ -217,6 +223,8 @@ NESVM_API nesvm_status nesvm_scaling_save(const nesvm_scaling *sc, const char *p
 NESVM_API nesvm_status nesvm_scaling_load(const char *path, nesvm_scaling **out,
                                           nesvm_error *err);
 NESVM_API void nesvm_scaling_destroy(nesvm_scaling *sc);
+/** The number of features the scaling has ranges for (its largest index; 0 for NULL). */
+NESVM_API int32_t nesvm_scaling_features(const nesvm_scaling *sc);
 
 /* ------------------------------------------------------------------ params */
 

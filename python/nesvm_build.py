@@ -33,8 +33,9 @@ void nesvm_read_options_init(nesvm_read_options *opt);
 nesvm_status nesvm_dataset_read(const char *path, const nesvm_read_options *opt, nesvm_dataset **out,
                                 nesvm_error *err);
 nesvm_status nesvm_dataset_wrap_csr_ex(int64_t n_rows, int32_t n_features, const void *indptr, int indptr_bits,
-                                       const int32_t *indices, const void *values, nesvm_precision prec,
-                                       const double *labels, nesvm_dataset **out, nesvm_error *err);
+                                       const void *indices, int index_bits, const void *values,
+                                       nesvm_precision prec, const double *labels, nesvm_dataset **out,
+                                       nesvm_error *err);
 nesvm_status nesvm_dataset_wrap_dense_ex(int64_t n_rows, int32_t n_features, const void *values,
                                          nesvm_precision prec, const double *labels, nesvm_dataset **out,
                                          nesvm_error *err);
@@ -48,6 +49,7 @@ nesvm_precision nesvm_dataset_precision(const nesvm_dataset *ds);
 const double *nesvm_dataset_labels(const nesvm_dataset *ds);
 const void *nesvm_dataset_values(const nesvm_dataset *ds);
 const int32_t *nesvm_dataset_indices(const nesvm_dataset *ds);
+const int64_t *nesvm_dataset_indices64(const nesvm_dataset *ds);
 const int64_t *nesvm_dataset_indptr(const nesvm_dataset *ds);
 nesvm_status nesvm_dataset_write(const nesvm_dataset *ds, const char *path, nesvm_error *err);
 

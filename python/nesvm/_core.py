@@ -4,11 +4,11 @@ carries Ctrl-C, models (predict, arrays, files, bytes), LIBSVM files and
 cross-validation.  The estimators (estimators.py) are built on it.
 
 Zero copy: a C-contiguous float64 or float32 numpy matrix, and a scipy CSR
-matrix with sorted int32 indices and float64/float32 values, reach C as the
-very buffers numpy holds (nesvm_dataset_wrap_*_ex borrows them); a 32-bit
-indptr is widened by the C side (n + 1 entries).  Anything else (other
-dtypes, Fortran order, other sparse formats, int64 indices, unsorted
-indices) is converted once, here.
+matrix with sorted int32 or int64 indices and float64/float32 values, reach C
+as the very buffers numpy holds (nesvm_dataset_wrap_*_ex borrows them); a
+32-bit indptr is widened by the C side (n + 1 entries).  Anything else (other
+dtypes, Fortran order, other sparse formats, unsorted indices) is converted
+once, here.
 """
 import threading
 
@@ -100,11 +100,10 @@ class Dataset:
                 values = values.astype(np.float64)
             values = np.ascontiguousarray(values)
             indices = X.indices
-            if indices.dtype != np.int32:
-                if indices.size and int(indices.max()) >= 2**31:
-                    raise ValueError("a feature index does not fit in 32 bits")
-                indices = indices.astype(np.int32)
+            if indices.dtype not in (np.int32, np.int64):
+                indices = indices.astype(np.int64)
             indices = np.ascontiguousarray(indices)
+            ibits = 32 if indices.dtype == np.int32 else 64
             indptr = np.ascontiguousarray(X.indptr)
             if indptr.dtype not in (np.int32, np.int64):
                 indptr = indptr.astype(np.int64)
@@ -113,7 +112,7 @@ class Dataset:
             prec = lib.NESVM_FLOAT if values.dtype == np.float32 else lib.NESVM_DOUBLE
             self._keep += [values, indices, indptr, labels]
             st = lib.nesvm_dataset_wrap_csr_ex(
-                n, d, ffi.from_buffer(indptr), bits, ffi.cast("const int32_t *", ffi.from_buffer(indices)),
+                n, d, ffi.from_buffer(indptr), bits, ffi.from_buffer(indices), ibits,
                 ffi.from_buffer(values), prec, ffi.cast("const double *", ffi.from_buffer(labels)), out, err)
             self.values, self.indices, self.indptr = values, indices, indptr
         else:
@@ -153,7 +152,8 @@ class Dataset:
     def c_addresses(self):
         """What the C side holds: the addresses of its values, indices and labels."""
         vals = int(ffi.cast("intptr_t", lib.nesvm_dataset_values(self._ptr)))
-        ind = int(ffi.cast("intptr_t", lib.nesvm_dataset_indices(self._ptr)))
+        ind = int(ffi.cast("intptr_t", lib.nesvm_dataset_indices(self._ptr))) or \
+            int(ffi.cast("intptr_t", lib.nesvm_dataset_indices64(self._ptr)))
         lab = int(ffi.cast("intptr_t", lib.nesvm_dataset_labels(self._ptr)))
         return vals, ind, lab
 

@@ -68,7 +68,7 @@ nesvm_status nv_dataset_convert(nesvm_dataset *ds, nesvm_storage storage, nesvm_
                             (long long)ds->n, ds->d);
         for (int64_t i = 0; i < ds->n; i++) {
             for (int64_t k = ds->indptr[i]; k < ds->indptr[i + 1]; k++) {
-                size_t cell = (size_t)i * (size_t)ds->d + (size_t)ds->indices[k];
+                size_t cell = (size_t)i * (size_t)ds->d + (size_t)nv_idx(ds, k);
                 if (prec == NESVM_FLOAT)
                     ((float *)dense)[cell] = (float)nv_val(ds, k);
                 else
@@ -151,18 +151,21 @@ nesvm_status nesvm_dataset_wrap_csr(int64_t n_rows, int32_t n_features, const in
 }
 
 nesvm_status nesvm_dataset_wrap_csr_ex(int64_t n_rows, int32_t n_features, const void *indptr, int indptr_bits,
-                                       const int32_t *indices, const void *values, nesvm_precision prec,
-                                       const double *labels, nesvm_dataset **out, nesvm_error *err)
+                                       const void *indices, int index_bits, const void *values,
+                                       nesvm_precision prec, const double *labels, nesvm_dataset **out,
+                                       nesvm_error *err)
 {
     if (!out) return nv_error(err, NESVM_ERR_ARG, "out must not be NULL");
     *out = NULL;
     if (indptr_bits != 32 && indptr_bits != 64)
         return nv_error(err, NESVM_ERR_ARG, "indptr_bits is %d, expected 32 or 64", indptr_bits);
+    if (index_bits != 32 && index_bits != 64)
+        return nv_error(err, NESVM_ERR_ARG, "index_bits is %d, expected 32 or 64", index_bits);
     if (prec != NESVM_DOUBLE && prec != NESVM_FLOAT)
         return nv_error(err, NESVM_ERR_ARG, "unknown precision %d", (int)prec);
     if (n_rows < 0 || n_features < 0)
         return nv_error(err, NESVM_ERR_ARG, "negative dimensions %lld x %d", (long long)n_rows, n_features);
-    if (!indptr) return nv_error(err, NESVM_ERR_ARG, "NULL array passed to nesvm_dataset_wrap_csr_ex");
+    if (!indptr || !labels) return nv_error(err, NESVM_ERR_ARG, "NULL array passed to nesvm_dataset_wrap_csr_ex");
     /* a 32-bit indptr is widened (n_rows + 1 entries); indices and values are borrowed */
     int64_t *wide = NULL;
     const int64_t *ip = indptr;
@@ -172,64 +175,61 @@ nesvm_status nesvm_dataset_wrap_csr_ex(int64_t n_rows, int32_t n_features, const
         for (int64_t i = 0; i <= n_rows; i++) wide[i] = ((const int32_t *)indptr)[i];
         ip = wide;
     }
-    nesvm_status st;
-    if (prec == NESVM_DOUBLE) {
-        st = nesvm_dataset_wrap_csr(n_rows, n_features, ip, indices, values, labels, out, err);
-    } else {
-        /* validate as the double path does, on float values */
-        st = NESVM_OK;
-        if (!labels || (ip[n_rows] > 0 && (!indices || !values)))
-            st = nv_error(err, NESVM_ERR_ARG, "NULL array passed to nesvm_dataset_wrap_csr_ex");
-        else if (ip[0] != 0)
-            st = nv_error(err, NESVM_ERR_ARG, "indptr[0] is %lld, expected 0", (long long)ip[0]);
-        const float *fv = values;
-        for (int64_t i = 0; st == NESVM_OK && i < n_rows; i++) {
-            if (!isfinite(labels[i])) {
-                st = nv_error(err, NESVM_ERR_ARG, "row %lld: label is not finite", (long long)i);
+    const int32_t *i32 = index_bits == 32 ? indices : NULL;
+    const int64_t *i64 = index_bits == 64 ? indices : NULL;
+    const float *fv = prec == NESVM_FLOAT ? values : NULL;
+    const double *dv = prec == NESVM_DOUBLE ? values : NULL;
+    nesvm_status st = NESVM_OK;
+    if (ip[n_rows] > 0 && (!indices || !values))
+        st = nv_error(err, NESVM_ERR_ARG, "NULL array passed to nesvm_dataset_wrap_csr_ex");
+    else if (ip[0] != 0)
+        st = nv_error(err, NESVM_ERR_ARG, "indptr[0] is %lld, expected 0", (long long)ip[0]);
+    for (int64_t i = 0; st == NESVM_OK && i < n_rows; i++) {
+        if (!isfinite(labels[i])) {
+            st = nv_error(err, NESVM_ERR_ARG, "row %lld: label is not finite", (long long)i);
+            break;
+        }
+        if (ip[i + 1] < ip[i]) {
+            st = nv_error(err, NESVM_ERR_ARG, "indptr decreases at row %lld", (long long)i);
+            break;
+        }
+        int64_t prev = -1;
+        for (int64_t k = ip[i]; k < ip[i + 1]; k++) {
+            const int64_t c = i64 ? i64[k] : (int64_t)i32[k];
+            if (c <= prev || c >= n_features) {
+                st = nv_error(err, NESVM_ERR_ARG, "row %lld: column %lld is out of range or not ascending",
+                              (long long)i, (long long)c);
                 break;
             }
-            if (ip[i + 1] < ip[i]) {
-                st = nv_error(err, NESVM_ERR_ARG, "indptr decreases at row %lld", (long long)i);
+            if (!isfinite(fv ? (double)fv[k] : dv[k])) {
+                st = nv_error(err, NESVM_ERR_ARG, "row %lld column %lld: value is not finite", (long long)i,
+                              (long long)c);
                 break;
             }
-            int32_t prev = -1;
-            for (int64_t k = ip[i]; k < ip[i + 1]; k++) {
-                if (indices[k] <= prev || indices[k] >= n_features) {
-                    st = nv_error(err, NESVM_ERR_ARG, "row %lld: column %d is out of range or not ascending",
-                                  (long long)i, indices[k]);
-                    break;
-                }
-                if (!isfinite(fv[k])) {
-                    st = nv_error(err, NESVM_ERR_ARG, "row %lld column %d: value is not finite", (long long)i,
-                                  indices[k]);
-                    break;
-                }
-                prev = indices[k];
-            }
+            prev = c;
         }
-        if (st == NESVM_OK) {
-            nesvm_dataset *ds = alloc_ds();
-            if (!ds) {
-                st = nv_error(err, NESVM_ERR_NOMEM, "out of memory creating dataset");
-            } else {
-                ds->n = n_rows;
-                ds->d = n_features;
-                ds->nnz = ip[n_rows];
-                ds->storage = NESVM_STORAGE_CSR;
-                ds->prec = NESVM_FLOAT;
-                ds->indptr = ip;
-                ds->indices = indices;
-                ds->values = values;
-                ds->labels = labels;
-                *out = ds;
-            }
-        }
+    }
+    nesvm_dataset *ds = NULL;
+    if (st == NESVM_OK) {
+        ds = alloc_ds();
+        if (!ds) st = nv_error(err, NESVM_ERR_NOMEM, "out of memory creating dataset");
     }
     if (st != NESVM_OK) {
         nv_free(wide);
         return st;
     }
-    (*out)->own_indptr = wide;
+    ds->n = n_rows;
+    ds->d = n_features;
+    ds->nnz = ip[n_rows];
+    ds->storage = NESVM_STORAGE_CSR;
+    ds->prec = prec;
+    ds->indptr = ip;
+    ds->indices = i32;
+    ds->indices64 = i64;
+    ds->values = values;
+    ds->labels = labels;
+    ds->own_indptr = wide;
+    *out = ds;
     return NESVM_OK;
 }
 
@@ -284,6 +284,10 @@ const void *nesvm_dataset_values(const nesvm_dataset *ds) { return ds ? ds->valu
 const int32_t *nesvm_dataset_indices(const nesvm_dataset *ds)
 {
     return ds && ds->storage == NESVM_STORAGE_CSR ? ds->indices : NULL;
+}
+const int64_t *nesvm_dataset_indices64(const nesvm_dataset *ds)
+{
+    return ds && ds->storage == NESVM_STORAGE_CSR ? ds->indices64 : NULL;
 }
 const int64_t *nesvm_dataset_indptr(const nesvm_dataset *ds)
 {
@@ -373,7 +377,7 @@ nesvm_status nv_dataset_copy_rows(const nesvm_dataset *ds, const int64_t *rows, 
             }
         } else {
             for (int64_t p = ds->indptr[r]; p < ds->indptr[r + 1]; p++) {
-                ix[k] = ds->indices[p];
+                ix[k] = (int32_t)nv_idx(ds, p);
                 vx[k++] = nv_val(ds, p);
             }
         }

@@ -13,6 +13,8 @@ struct nesvm_dataset {
     /* CSR: row i is [indptr[i], indptr[i+1]) of indices/values (0-based columns) */
     const int64_t *indptr;
     const int32_t *indices;
+    const int64_t *indices64; /* instead of indices: 64-bit column indices (borrowed from
+                               * nesvm_dataset_wrap_csr_ex); exactly one is set (CSR) */
     const void *values;     /* double or float, CSR values or dense n*d row-major */
     const double *labels;
     const double *weights;  /* per-row sample weights (borrowed; NULL = all 1) */
@@ -35,6 +37,12 @@ nesvm_status nv_dataset_convert(nesvm_dataset *ds, nesvm_storage storage, nesvm_
 /* An owned CSR copy (double values) of rows[0..n) of ds, with their labels. */
 nesvm_status nv_dataset_copy_rows(const nesvm_dataset *ds, const int64_t *rows, int64_t n,
                                   nesvm_dataset **out, nesvm_error *err);
+/* Column of stored entry k (CSR), whichever width the indices have; hot
+ * loops branch once per row on ds->indices64 instead. */
+static inline int64_t nv_idx(const nesvm_dataset *ds, int64_t k)
+{
+    return ds->indices64 ? ds->indices64[k] : (int64_t)ds->indices[k];
+}
 /* Value of stored entry k (CSR) or cell k (dense) as double. */
 static inline double nv_val(const nesvm_dataset *ds, int64_t k)
 {

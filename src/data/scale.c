@@ -26,6 +26,8 @@ struct nesvm_scaling {
     double *fmin, *fmax; /* d entries; fmin > fmax marks an unused feature */
 };
 
+int32_t nesvm_scaling_features(const nesvm_scaling *sc) { return sc ? sc->d : 0; }
+
 void nesvm_scaling_destroy(nesvm_scaling *sc)
 {
     if (!sc) return;
@@ -113,7 +115,7 @@ nesvm_status nesvm_scaling_fit(const nesvm_dataset *ds, double lower, double upp
             }
         } else {
             for (int64_t k = ds->indptr[i]; k < ds->indptr[i + 1]; k++) {
-                int32_t j = ds->indices[k];
+                int32_t j = (int32_t)nv_idx(ds, k);
                 double v = nv_val(ds, k);
                 if (v < sc->fmin[j]) sc->fmin[j] = v;
                 if (v > sc->fmax[j]) sc->fmax[j] = v;
@@ -198,7 +200,7 @@ nesvm_status nesvm_scaling_apply(const nesvm_scaling *sc, const nesvm_dataset *d
             for (int32_t j = 0; j < d; j++) row[j] = nv_val(ds, i * (int64_t)ds->d + j);
         } else {
             for (int64_t k = ds->indptr[i]; k < ds->indptr[i + 1]; k++)
-                if (ds->indices[k] < d) row[ds->indices[k]] = nv_val(ds, k);
+                if (nv_idx(ds, k) < d) row[nv_idx(ds, k)] = nv_val(ds, k);
         }
         for (int32_t j = 0; j < d; j++) {
             double v = row[j];

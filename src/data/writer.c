@@ -23,7 +23,7 @@ nesvm_status nesvm_dataset_write_stream(const nesvm_dataset *ds, FILE *fp, nesvm
                 double v = nv_val(ds, k);
                 if (v == 0) continue;
                 nv_format_double(v, num);
-                fprintf(fp, " %d:%s", ds->indices[k] + 1, num);
+                fprintf(fp, " %lld:%s", (long long)nv_idx(ds, k) + 1, num);
             }
         }
         if (fputc('\n', fp) == EOF || ferror(fp)) /* errno is the first failure's */

@@ -65,7 +65,7 @@ static void dense_row(const nesvm_dataset *X, int64_t r, int32_t dc, double *dst
     if (X->storage != NESVM_STORAGE_DENSE) {
         memset(dst, 0, (size_t)dc * sizeof(double));
         for (int64_t p = X->indptr[r]; p < X->indptr[r + 1]; p++)
-            if (X->indices[p] < dc) dst[X->indices[p]] = nv_val(X, p);
+            if (nv_idx(X, p) < dc) dst[nv_idx(X, p)] = nv_val(X, p);
         return;
     }
     int64_t o = r * (int64_t)X->d;
@@ -148,7 +148,7 @@ nesvm_status nv_kernel_block(const nv_kernel *k, const nesvm_dataset *X, const i
                 dense_row(Z, zr, Z->d, buf);
             } else {
                 for (int64_t p = Z->indptr[zr]; p < Z->indptr[zr + 1]; p++)
-                    buf[Z->indices[p]] = nv_val(Z, p);
+                    buf[nv_idx(Z, p)] = nv_val(Z, p);
             }
             for (int64_t i = 0; i < nx; i++) {
                 int64_t xr = xrows ? xrows[i] : i;
@@ -156,6 +156,9 @@ nesvm_status nv_kernel_block(const nv_kernel *k, const nesvm_dataset *X, const i
                 if (X->storage == NESVM_STORAGE_DENSE) {
                     int64_t o = xr * (int64_t)X->d;
                     for (int32_t c = 0; c < dc; c++) s += nv_val(X, o + c) * buf[c];
+                } else if (X->indices64) {
+                    for (int64_t p = X->indptr[xr]; p < X->indptr[xr + 1]; p++)
+                        s += nv_val(X, p) * buf[X->indices64[p]];
                 } else {
                     for (int64_t p = X->indptr[xr]; p < X->indptr[xr + 1]; p++)
                         s += nv_val(X, p) * buf[X->indices[p]];
@@ -165,7 +168,7 @@ nesvm_status nv_kernel_block(const nv_kernel *k, const nesvm_dataset *X, const i
             if (Z->storage == NESVM_STORAGE_DENSE) {
                 memset(buf, 0, (size_t)Z->d * sizeof(double));
             } else {
-                for (int64_t p = Z->indptr[zr]; p < Z->indptr[zr + 1]; p++) buf[Z->indices[p]] = 0;
+                for (int64_t p = Z->indptr[zr]; p < Z->indptr[zr + 1]; p++) buf[nv_idx(Z, p)] = 0;
             }
         }
         nv_free(bufs);

@@ -40,16 +40,24 @@ double nv_dot(const double *a, const double *b, int64_t n)
     {                                                                                          \
         const T *v = (const T *)X->values;                                                     \
         double s = 0;                                                                          \
-        for (int64_t k = X->indptr[r]; k < X->indptr[r + 1]; k++)                              \
-            s += (double)v[k] * w[X->indices[k]];                                              \
+        if (X->indices64)                                                                      \
+            for (int64_t k = X->indptr[r]; k < X->indptr[r + 1]; k++)                          \
+                s += (double)v[k] * w[X->indices64[k]];                                        \
+        else                                                                                   \
+            for (int64_t k = X->indptr[r]; k < X->indptr[r + 1]; k++)                          \
+                s += (double)v[k] * w[X->indices[k]];                                          \
         return s;                                                                              \
     }                                                                                          \
     static inline void csr_axpy_##SUFFIX(const nesvm_dataset *X, int64_t r, double a,          \
                                          double *out)                                          \
     {                                                                                          \
         const T *v = (const T *)X->values;                                                     \
-        for (int64_t k = X->indptr[r]; k < X->indptr[r + 1]; k++)                              \
-            out[X->indices[k]] += a * (double)v[k];                                            \
+        if (X->indices64)                                                                      \
+            for (int64_t k = X->indptr[r]; k < X->indptr[r + 1]; k++)                          \
+                out[X->indices64[k]] += a * (double)v[k];                                      \
+        else                                                                                   \
+            for (int64_t k = X->indptr[r]; k < X->indptr[r + 1]; k++)                          \
+                out[X->indices[k]] += a * (double)v[k];                                        \
     }                                                                                          \
     static inline double dense_dot_##SUFFIX(const nesvm_dataset *X, int64_t r, const double *w) \
     {                                                                                          \
@@ -212,7 +220,7 @@ void nv_col_sq(const nesvm_dataset *X, const int64_t *rows, int64_t n, const dou
         } else {
             for (int64_t k = X->indptr[r]; k < X->indptr[r + 1]; k++) {
                 double v = nv_val(X, k);
-                out[X->indices[k]] += a[i] * v * v;
+                out[nv_idx(X, k)] += a[i] * v * v;
             }
         }
     }

@@ -61,7 +61,7 @@ uint64_t nv_ckpt_data_hash(const nesvm_dataset *ds, const int64_t *rows, int64_t
             for (int64_t k = ds->indptr[i]; k < ds->indptr[i + 1]; k++) {
                 double v = nv_val(ds, k);
                 if (v == 0) continue;
-                int32_t j = ds->indices[k];
+                int32_t j = (int32_t)nv_idx(ds, k);
                 h = fnv(h, &j, sizeof j);
                 h = fnv(h, &v, sizeof v);
             }

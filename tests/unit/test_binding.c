@@ -157,12 +157,12 @@ static void test_wrap_ex(void)
     nesvm_dataset *a, *b, *c, *d, *e;
     /* 32-bit indptr: the same dataset as 64-bit; indices and values borrowed */
     CHECK(nesvm_dataset_wrap_csr(N, D, IP64, IND, VAL, Y, &a, NULL) == NESVM_OK);
-    CHECK(nesvm_dataset_wrap_csr_ex(N, D, IP32, 32, IND, VAL, NESVM_DOUBLE, Y, &b, NULL) == NESVM_OK);
+    CHECK(nesvm_dataset_wrap_csr_ex(N, D, IP32, 32, IND, 32, VAL, NESVM_DOUBLE, Y, &b, NULL) == NESVM_OK);
     CHECK(b->indices == IND && b->values == VAL && b->indptr != (const int64_t *)IP32);
     nesvm_model *ma = train_kv(a, kv, NULL), *mb = train_kv(b, kv, NULL);
     CHECK(same_text(ma, mb));
     /* float values (CSR and dense) train as the double data rounded to float */
-    CHECK(nesvm_dataset_wrap_csr_ex(N, D, IP64, 64, IND, VALF, NESVM_FLOAT, Y, &c, NULL) == NESVM_OK);
+    CHECK(nesvm_dataset_wrap_csr_ex(N, D, IP64, 64, IND, 32, VALF, NESVM_FLOAT, Y, &c, NULL) == NESVM_OK);
     CHECK(c->indptr == IP64 && c->values == VALF && nesvm_dataset_precision(c) == NESVM_FLOAT);
     CHECK(nesvm_dataset_wrap_dense_ex(N, D, XF, NESVM_FLOAT, Y, &d, NULL) == NESVM_OK);
     CHECK(d->values == XF && nesvm_dataset_storage(d) == NESVM_STORAGE_DENSE);
@@ -181,10 +181,12 @@ static void test_wrap_ex(void)
     int32_t ip_bad[2] = {0, 5};
     int32_t ix[5] = {0, 1, 2, 3, 3};
     float v5[5] = {1, 1, 1, 1, 1};
-    CHECK(nesvm_dataset_wrap_csr_ex(1, 9, ip_bad, 32, ix, v5, NESVM_FLOAT, lab, &x, &err) == NESVM_ERR_ARG && !x);
+    CHECK(nesvm_dataset_wrap_csr_ex(1, 9, ip_bad, 32, ix, 32, v5, NESVM_FLOAT, lab, &x, &err) == NESVM_ERR_ARG && !x);
     CHECK_MSG(strstr(err.message, "not ascending") != NULL, "%s", err.message);
-    CHECK(nesvm_dataset_wrap_csr_ex(1, 9, ip_bad, 16, ix, v5, NESVM_FLOAT, lab, &x, &err) == NESVM_ERR_ARG);
-    CHECK(nesvm_dataset_wrap_csr_ex(1, 9, ip_bad, 32, ix, v5, (nesvm_precision)7, lab, &x, &err) == NESVM_ERR_ARG);
+    CHECK(nesvm_dataset_wrap_csr_ex(1, 9, ip_bad, 16, ix, 32, v5, NESVM_FLOAT, lab, &x, &err) == NESVM_ERR_ARG);
+    CHECK(nesvm_dataset_wrap_csr_ex(1, 9, ip_bad, 32, ix, 8, v5, NESVM_FLOAT, lab, &x, &err) == NESVM_ERR_ARG);
+    CHECK_MSG(strstr(err.message, "index_bits is 8") != NULL, "%s", err.message);
+    CHECK(nesvm_dataset_wrap_csr_ex(1, 9, ip_bad, 32, ix, 32, v5, (nesvm_precision)7, lab, &x, &err) == NESVM_ERR_ARG);
     nesvm_model *mm[] = {ma, mb, mc, md, me};
     for (int i = 0; i < 5; i++) nesvm_model_destroy(mm[i]);
     nesvm_dataset *dd[] = {a, b, c, d, e};
@@ -361,6 +363,102 @@ static void test_basis_rows(void)
     nesvm_dataset_destroy(ds);
 }
 
+/* 64-bit column indices (scipy's int64 CSR) give the datasets, models, files,
+ * scaling and checkpoint hashes of 32-bit ones, on sparse data (the kernels'
+ * sparse loops) and on the dense-ish data (dgemm after densifying rows). */
+#include "../../src/model/checkpoint.h"
+static void test_indices64(void)
+{
+    enum { NS = 400, DS = 300 };
+    static int64_t ip[NS + 1], ix64[NS * 12], ipd[N + 1];
+    static int32_t ix32[NS * 12];
+    static double v[NS * 12], ys[NS], ind64d[1];
+    static int64_t IND64[N * D];
+    (void)ind64d;
+    uint64_t st = 9;
+    int64_t nnz = 0;
+    for (int i = 0; i < NS; i++) {
+        ys[i] = i % 2 ? 1 : -1;
+        int64_t c = (int64_t)(nv_rng_uniform(&st) * 20);
+        while (c < DS && nnz < (int64_t)(i + 1) * 12) {
+            ix64[nnz] = c;
+            ix32[nnz] = (int32_t)c;
+            v[nnz] = nv_rng_uniform(&st) + (ys[i] > 0 && c % 7 == 0 ? 0.5 : 0);
+            nnz++;
+            c += 1 + (int64_t)(nv_rng_uniform(&st) * 40);
+        }
+        ip[i + 1] = nnz;
+    }
+    for (int64_t k = 0; k < IP64[N]; k++) IND64[k] = IND[k];
+    for (int i = 0; i <= N; i++) ipd[i] = IP64[i];
+    struct {
+        int64_t n;
+        int32_t d;
+        const int64_t *ip;
+        const int32_t *i32;
+        const int64_t *i64;
+        const double *v, *y;
+    } sets[] = {{NS, DS, ip, ix32, ix64, v, ys}, {N, D, ipd, IND, IND64, VAL, Y}};
+    const char *lin[] = {"solver", "hyperpass", NULL};
+    const char *rbf[] = {"kernel", "rbf", "gamma", "0.1", NULL};
+    const char *ns[] = {"solver", "nssvm", "kernel", "rbf", "gamma", "0.1", "basis", "30", NULL};
+    const char *gs[] = {"solver", "gs", "kernel", "rbf", "gamma", "0.1", NULL};
+    const char *ne[] = {"kernel", "rbf", "gamma", "0.1", "method", "nesterov", "max_iter", "50", NULL};
+    const char *const *cases[] = {lin, rbf, ns, gs, ne};
+    for (int a = 0; a < 2; a++) {
+        nesvm_dataset *d32, *d64;
+        CHECK(nesvm_dataset_wrap_csr_ex(sets[a].n, sets[a].d, sets[a].ip, 64, sets[a].i32, 32, sets[a].v, NESVM_DOUBLE,
+                                        sets[a].y, &d32, NULL) == NESVM_OK);
+        CHECK(nesvm_dataset_wrap_csr_ex(sets[a].n, sets[a].d, sets[a].ip, 64, sets[a].i64, 64, sets[a].v, NESVM_DOUBLE,
+                                        sets[a].y, &d64, NULL) == NESVM_OK);
+        CHECK(nesvm_dataset_indices64(d64) == sets[a].i64 && nesvm_dataset_indices(d64) == NULL);
+        CHECK(nesvm_dataset_indices64(d32) == NULL && nesvm_dataset_indices(d32) == sets[a].i32);
+        for (int c = 0; c < 5; c++) {
+            nesvm_model *m32 = train_kv(d32, cases[c], NULL), *m64 = train_kv(d64, cases[c], NULL);
+            CHECK_MSG(same_text(m32, m64), "set %d case %d: 64-bit indices give another model", a, c);
+            nesvm_model_destroy(m32);
+            nesvm_model_destroy(m64);
+        }
+        /* the written files, the scaling and the checkpoint hash */
+        CHECK(nesvm_dataset_write(d32, "test_binding32.txt", NULL) == NESVM_OK);
+        CHECK(nesvm_dataset_write(d64, "test_binding64.txt", NULL) == NESVM_OK);
+        FILE *f1 = fopen("test_binding32.txt", "rb"), *f2 = fopen("test_binding64.txt", "rb");
+        int same = f1 && f2;
+        for (int ch1 = 0, ch2 = 0; same && ch1 != EOF;) {
+            ch1 = fgetc(f1);
+            ch2 = fgetc(f2);
+            same = ch1 == ch2;
+        }
+        if (f1) fclose(f1);
+        if (f2) fclose(f2);
+        remove("test_binding32.txt");
+        remove("test_binding64.txt");
+        CHECK_MSG(same, "set %d: written files differ", a);
+        nesvm_scaling *sc;
+        CHECK(nesvm_scaling_fit(d64, -1, 1, 0, 0, &sc, NULL) == NESVM_OK);
+        nesvm_dataset *s32, *s64;
+        CHECK(nesvm_scaling_apply(sc, d32, &s32, NULL) == NESVM_OK);
+        CHECK(nesvm_scaling_apply(sc, d64, &s64, NULL) == NESVM_OK);
+        CHECK(s32->nnz == s64->nnz && memcmp(s32->values, s64->values, sizeof(double) * (size_t)s32->nnz) == 0 &&
+              memcmp(s32->indices, s64->indices, sizeof(int32_t) * (size_t)s32->nnz) == 0);
+        CHECK(nv_ckpt_data_hash(d32, NULL, sets[a].n) == nv_ckpt_data_hash(d64, NULL, sets[a].n));
+        nesvm_dataset_destroy(s32);
+        nesvm_dataset_destroy(s64);
+        nesvm_scaling_destroy(sc);
+        nesvm_dataset_destroy(d32);
+        nesvm_dataset_destroy(d64);
+    }
+    /* validation of 64-bit indices */
+    int64_t bad_ix[2] = {1, (int64_t)1 << 40};
+    double bv[2] = {1, 1}, lab[1] = {1};
+    int64_t bip[2] = {0, 2};
+    nesvm_dataset *x = NULL;
+    nesvm_error err = {0};
+    CHECK(nesvm_dataset_wrap_csr_ex(1, 5, bip, 64, bad_ix, 64, bv, NESVM_DOUBLE, lab, &x, &err) == NESVM_ERR_ARG && !x);
+    CHECK_MSG(strstr(err.message, "row 0: column 1099511627776 is out of range or not ascending") != NULL, "%s",
+              err.message);
+}
+
 int main(void)
 {
     make();
@@ -368,5 +466,6 @@ int main(void)
     test_wrap_ex();
     test_weights();
     test_basis_rows();
+    test_indices64();
     CHECK_DONE();
 }

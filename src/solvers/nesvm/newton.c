@@ -198,7 +198,7 @@ static int direct_step(newton_ws *ws, const double *g)
             for (int32_t j = 0; j < d; j++) a[j] = sq * nv_val(X, o + j);
         } else {
             memset(a, 0, (size_t)d * sizeof *a);
-            for (int64_t p = X->indptr[r]; p < X->indptr[r + 1]; p++) a[X->indices[p]] = sq * nv_val(X, p);
+            for (int64_t p = X->indptr[r]; p < X->indptr[r + 1]; p++) a[nv_idx(X, p)] = sq * nv_val(X, p);
         }
     }
     double *M = ws->M;
