@@ -8,8 +8,10 @@ Problems (the benchmark's data sets, bench/lib/datasets.py):
   linear  Fashion-MNIST 0 vs rest, 60,000 / 10,000 rows, C = 1:
           nesvm.LinearSVC (squared hinge: SSVM; hinge: Hyperpass) against
           sklearn.svm.LinearSVC with the same loss (both: a regularized
-          intercept of 1, LIBLINEAR's -B 1); CLI: `nesvm train --solver nssvm
-          -c 2 -B 1` and `--solver hyperpass -c 1 -B 1`.
+          intercept of 1, LIBLINEAR's -B 1; scikit-learn's defaults tol = 1e-4
+          and max_iter = 1000, which nesvm.LinearSVC passes on); CLI:
+          `nesvm train --solver nssvm -c 2 -B 1 -e 1e-4 --max-iter 1000` and
+          `--solver hyperpass -c 1 -B 1 -e 1e-4 --max-iter 1000`.
   rbf     Fashion-MNIST T-shirt vs Shirt, 12,000 / 2,000 rows, RBF C = 10,
           gamma = 0.02: nesvm.SVC against sklearn.svm.SVC; CLI: `nesvm train
           -t rbf -g 0.02 -c 10`.
@@ -42,11 +44,11 @@ sys.path.insert(0, HERE)
 PROBLEMS = {
     "linear": dict(data="fmnist-zero-rest", desc="Fashion-MNIST 0 vs rest, 60,000 rows, linear, C = 1",
                    rows=[("nesvm.LinearSVC squared hinge", "nesvm", "LinearSVC", {"C": 1.0, "loss": "squared_hinge"},
-                          ["--solver", "nssvm", "-c", "2", "-B", "1"]),
+                          ["--solver", "nssvm", "-c", "2", "-B", "1", "-e", "1e-4", "--max-iter", "1000"]),
                          ("sklearn LinearSVC squared hinge", "sklearn", "LinearSVC",
                           {"C": 1.0, "loss": "squared_hinge", "dual": True}, None),
                          ("nesvm.LinearSVC hinge", "nesvm", "LinearSVC", {"C": 1.0, "loss": "hinge"},
-                          ["--solver", "hyperpass", "-c", "1", "-B", "1"]),
+                          ["--solver", "hyperpass", "-c", "1", "-B", "1", "-e", "1e-4", "--max-iter", "1000"]),
                          ("sklearn LinearSVC hinge", "sklearn", "LinearSVC", {"C": 1.0, "loss": "hinge", "dual": True},
                           None)]),
     "rbf": dict(data="fmnist-tshirt-shirt", desc="Fashion-MNIST T-shirt vs Shirt, 12,000 rows, RBF C = 10, gamma = 0.02",

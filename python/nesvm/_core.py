@@ -91,30 +91,17 @@ class Dataset:
         out = ffi.new("nesvm_dataset **")
         if sp.issparse(X):
             X = X.tocsr() if X.format != "csr" else X
-            if not X.has_sorted_indices or not _no_duplicates(X):
+            if not X.has_sorted_indices:
                 X = X.copy()
                 X.sum_duplicates()  # sorts the indices too
+            st = self._wrap_csr(X, y, out, err)
+            if st == lib.NESVM_ERR_ARG and b"not ascending" in ffi.string(err.message):
+                # sorted but with duplicate entries (the C side checks every row): merge them
+                self._keep = []
+                X = X.copy()
+                X.sum_duplicates()
+                st = self._wrap_csr(X, y, out, err)
             n, d = X.shape
-            values = X.data
-            if values.dtype not in (np.float64, np.float32):
-                values = values.astype(np.float64)
-            values = np.ascontiguousarray(values)
-            indices = X.indices
-            if indices.dtype not in (np.int32, np.int64):
-                indices = indices.astype(np.int64)
-            indices = np.ascontiguousarray(indices)
-            ibits = 32 if indices.dtype == np.int32 else 64
-            indptr = np.ascontiguousarray(X.indptr)
-            if indptr.dtype not in (np.int32, np.int64):
-                indptr = indptr.astype(np.int64)
-            bits = 32 if indptr.dtype == np.int32 else 64
-            labels = self._labels(y, n)
-            prec = lib.NESVM_FLOAT if values.dtype == np.float32 else lib.NESVM_DOUBLE
-            self._keep += [values, indices, indptr, labels]
-            st = lib.nesvm_dataset_wrap_csr_ex(
-                n, d, ffi.from_buffer(indptr), bits, ffi.from_buffer(indices), ibits,
-                ffi.from_buffer(values), prec, ffi.cast("const double *", ffi.from_buffer(labels)), out, err)
-            self.values, self.indices, self.indptr = values, indices, indptr
         else:
             X = np.asarray(X)
             if X.ndim != 2:
@@ -140,6 +127,29 @@ class Dataset:
             _check(lib.nesvm_dataset_set_weights(self._ptr, ffi.cast("const double *", ffi.from_buffer(w)), err),
                    err)
 
+    def _wrap_csr(self, X, y, out, err):
+        n, d = X.shape
+        values = X.data
+        if values.dtype not in (np.float64, np.float32):
+            values = values.astype(np.float64)
+        values = np.ascontiguousarray(values)
+        indices = X.indices
+        if indices.dtype not in (np.int32, np.int64):
+            indices = indices.astype(np.int64)
+        indices = np.ascontiguousarray(indices)
+        ibits = 32 if indices.dtype == np.int32 else 64
+        indptr = np.ascontiguousarray(X.indptr)
+        if indptr.dtype not in (np.int32, np.int64):
+            indptr = indptr.astype(np.int64)
+        bits = 32 if indptr.dtype == np.int32 else 64
+        labels = self._labels(y, n)
+        prec = lib.NESVM_FLOAT if values.dtype == np.float32 else lib.NESVM_DOUBLE
+        self._keep += [values, indices, indptr, labels]
+        self.values, self.indices, self.indptr = values, indices, indptr
+        return lib.nesvm_dataset_wrap_csr_ex(
+            n, d, ffi.from_buffer(indptr), bits, ffi.from_buffer(indices), ibits, ffi.from_buffer(values), prec,
+            ffi.cast("const double *", ffi.from_buffer(labels)), out, err)
+
     @staticmethod
     def _labels(y, n):
         if y is None:
@@ -164,19 +174,6 @@ class Dataset:
 
     def __del__(self):
         self.close()
-
-
-def _no_duplicates(X):
-    """Strictly ascending indices within every row (scipy's sorted flag allows equal ones)."""
-    if X.nnz == 0:
-        return True
-    d = np.diff(X.indices)
-    starts = X.indptr[1:-1]
-    ok = d > 0
-    # a row boundary may go down (a new row starts): positions starts-1 are boundaries
-    b = starts[(starts > 0) & (starts < X.nnz)] - 1
-    ok[b] = True
-    return bool(ok.all())
 
 
 class Params:

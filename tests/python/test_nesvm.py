@@ -90,6 +90,26 @@ def test_zero_copy_csr(itype, vtype):
     np.testing.assert_allclose(m1.predict(X)[1], m2.predict(X)[1], rtol=1e-12, atol=1e-12)
 
 
+def test_csr_unsorted_and_duplicates():
+    """Unsorted indices are sorted once; duplicate entries (which scipy keeps in a
+    CSR matrix it calls sorted) are summed, as scipy's own arithmetic reads them."""
+    y = np.array([0.0, 1.0, 0.0, 1.0])
+    dup = sp.csr_matrix((np.array([1.0, 2.0, 3.0, 4.0, 5.0, 6.0]), np.array([0, 0, 2, 1, 1, 3]),
+                         np.array([0, 2, 3, 5, 6])), shape=(4, 5))
+    uns = sp.csr_matrix((np.array([3.0, 1.0, 2.0, 4.0, 5.0]), np.array([2, 0, 4, 1, 3]),
+                         np.array([0, 2, 3, 4, 5])), shape=(4, 5))
+    uns.has_sorted_indices = False
+    for X in (dup, uns):
+        m1, _ = nesvm.train(X, y, {"c": 1})
+        m2, _ = nesvm.train(X.toarray(), y, {"c": 1})
+        np.testing.assert_allclose(m1.predict(X.toarray())[1], m2.predict(X.toarray())[1], rtol=1e-12)
+    # an index beyond n_features is refused with the C side's message
+    bad = sp.csr_matrix((np.array([1.0]), np.array([7]), np.array([0, 1, 1, 1, 1])), shape=(4, 9))
+    bad._shape = (4, 5)
+    with pytest.raises(ValueError, match="column 7 is out of range"):
+        nesvm.Dataset(bad, y)
+
+
 # ------------------------------------------------------------ equal to the CLI
 
 def test_train_equals_cli(tmp_path, heart):
