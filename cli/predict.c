@@ -15,6 +15,11 @@ static void usage(FILE *f)
           "Options:\n"
           "  --decision-values    after each label, write the decision value of every\n"
           "                       binary sub-model (in model order) to OUTPUT\n"
+          "  -b, --probability 0|1  1: probability estimates (the model must be trained\n"
+          "                       with -b 1): OUTPUT starts with 'labels L1 L2 ...' (model\n"
+          "                       order) and each line is the label, the argmax of the\n"
+          "                       probabilities, then the k probabilities, as svm-predict\n"
+          "                       -b 1 (default 0)\n"
           "  --threads N          threads for reading and predicting (default 1; 0 = all cores)\n"
           "  -q                   quiet: do not print the accuracy\n"
           "  -h, --help           this help\n",
@@ -26,7 +31,7 @@ int cmd_predict(int argc, char **argv)
     const char *cmd = "predict";
     cli_args a = {argc, 1, argv, cmd, NULL, {0}};
     const char *pos[3], *p, *v;
-    int npos = 0, r, quiet = 0, want_dec = 0;
+    int npos = 0, r, quiet = 0, want_dec = 0, prob = 0;
     long long threads = 1;
     while ((r = cli_next(&a, &p)) >= 0) {
         if (r == 0) {
@@ -39,6 +44,11 @@ int cmd_predict(int argc, char **argv)
             quiet = 1;
         } else if (strcmp(a.name, "decision_values") == 0) {
             want_dec = 1;
+        } else if (strcmp(a.name, "b") == 0 || strcmp(a.name, "probability") == 0) {
+            if (!(v = cli_value(&a))) return CLI_USAGE;
+            if (strcmp(v, "0") != 0 && strcmp(v, "1") != 0)
+                return cli_usage(cmd, "bad value '%s' for -b (expected 0 or 1)", v);
+            prob = v[0] == '1';
         } else if (strcmp(a.name, "threads") == 0) {
             if (!(v = cli_value(&a))) return CLI_USAGE;
             if (!cli_parse_int(v, &threads) || threads < 0 || threads > 4096)
@@ -48,6 +58,7 @@ int cmd_predict(int argc, char **argv)
         }
     }
     if (npos < 2) return cli_usage(cmd, "expected DATA and MODEL");
+    if (prob && want_dec) return cli_usage(cmd, "-b 1 and --decision-values do not go together");
     nesvm_error err = {0};
     nesvm_model *m = NULL;
     if (nesvm_model_load(pos[1], &m, &err) != NESVM_OK) return cli_error(cmd, "%s", err.message);
@@ -60,15 +71,17 @@ int cmd_predict(int argc, char **argv)
         return cli_error(cmd, "%s", err.message);
     }
     int64_t n = nesvm_dataset_rows(ds);
-    int nsub = nesvm_model_submodels(m);
+    int nsub = nesvm_model_submodels(m), k = nesvm_model_classes(m);
+    int width = prob ? k : nsub;
     double *labels = malloc(sizeof(double) * (size_t)(n + 1));
-    double *dec = malloc(sizeof(double) * (size_t)(n + 1) * (size_t)nsub);
+    double *dec = malloc(sizeof(double) * (size_t)(n + 1) * (size_t)width);
     int rc = CLI_OK;
     if (!labels || !dec) {
         rc = cli_error(cmd, "out of memory");
         goto done;
     }
-    if (nesvm_model_predict(m, ds, (int)threads, labels, dec, &err) != NESVM_OK) {
+    if ((prob ? nesvm_model_predict_proba(m, ds, (int)threads, labels, dec, &err)
+              : nesvm_model_predict(m, ds, (int)threads, labels, dec, &err)) != NESVM_OK) {
         rc = cli_error(cmd, "%s", err.message);
         goto done;
     }
@@ -79,10 +92,15 @@ int cmd_predict(int argc, char **argv)
             goto done;
         }
         char buf[32];
+        if (prob) {
+            fputs("labels", af.fp);
+            for (int c = 0; c < k; c++) fprintf(af.fp, " %s", fmt_num(nesvm_model_labels(m)[c], buf));
+            fputc('\n', af.fp);
+        }
         for (int64_t i = 0; i < n; i++) {
             fputs(fmt_num(labels[i], buf), af.fp);
-            if (want_dec)
-                for (int s = 0; s < nsub; s++) fprintf(af.fp, " %s", fmt_num(dec[i * nsub + s], buf));
+            if (want_dec || prob)
+                for (int s = 0; s < width; s++) fprintf(af.fp, " %s", fmt_num(dec[i * width + s], buf));
             fputc('\n', af.fp);
         }
         if (nv_atomic_commit(&af, &err) != NESVM_OK) {

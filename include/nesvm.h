@@ -514,6 +514,24 @@ NESVM_API nesvm_status nesvm_model_predict(const nesvm_model *m, const nesvm_dat
                                            int threads, double *labels, double *decision,
                                            nesvm_error *err);
 
+/**
+ * Probability estimates of a model trained with param probability 1 (LIBSVM's
+ * -b 1): `proba` (n_rows x nesvm_model_classes, row-major, in model label order)
+ * and `labels` (may be NULL; the argmax of each row, ties to the first class).
+ * Binary: Platt's sigmoid 1 / (1 + exp(A f + B)) of the decision value;
+ * one-vs-one: pairwise coupling (Wu, Lin and Weng's second method); one-vs-rest:
+ * the sigmoids normalized.  NESVM_ERR_UNSUPPORTED for a model without them.
+ */
+NESVM_API nesvm_status nesvm_model_predict_proba(const nesvm_model *m, const nesvm_dataset *ds,
+                                                 int threads, double *labels, double *proba,
+                                                 nesvm_error *err);
+/** 1 if the model carries probability estimates. */
+NESVM_API int nesvm_model_has_probability(const nesvm_model *m);
+/** Sub-model k's sigmoid: P(its pos class | f) = 1 / (1 + exp(A f + B));
+ * NESVM_ERR_UNSUPPORTED for a model without probability estimates. */
+NESVM_API nesvm_status nesvm_model_probability(const nesvm_model *m, int k, double *A, double *B,
+                                               nesvm_error *err);
+
 /* --------------------------------------------------------- model selection */
 
 /**

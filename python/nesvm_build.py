@@ -103,6 +103,10 @@ nesvm_status nesvm_model_training(const nesvm_model *m, int k, nesvm_exit *exit_
                                   double *primal, double *gap, nesvm_error *err);
 nesvm_status nesvm_model_predict(const nesvm_model *m, const nesvm_dataset *ds, int threads, double *labels,
                                  double *decision, nesvm_error *err);
+nesvm_status nesvm_model_predict_proba(const nesvm_model *m, const nesvm_dataset *ds, int threads,
+                                       double *labels, double *proba, nesvm_error *err);
+int nesvm_model_has_probability(const nesvm_model *m);
+nesvm_status nesvm_model_probability(const nesvm_model *m, int k, double *A, double *B, nesvm_error *err);
 nesvm_status nesvm_cross_validate(const nesvm_dataset *ds, const nesvm_params *params, int folds,
                                   uint64_t seed, nesvm_progress_fn progress, void *user, double *predicted,
                                   double *accuracy, nesvm_error *err);

@@ -384,6 +384,31 @@ class Model:
         _check(st, err)
         return labels, dec
 
+    @property
+    def has_probability(self):
+        return bool(lib.nesvm_model_has_probability(self._ptr))
+
+    def sigmoid(self, k):
+        """(A, B) of sub-model k: P(pos | f) = 1 / (1 + exp(A f + B))."""
+        err = ffi.new("nesvm_error *")
+        a = ffi.new("double *")
+        b = ffi.new("double *")
+        _check(lib.nesvm_model_probability(self._ptr, k, a, b, err), err)
+        return a[0], b[0]
+
+    def predict_proba(self, X, threads=1):
+        """(labels, probabilities n x n_classes in model label order) for a model
+        trained with probability 1."""
+        ds = X if isinstance(X, Dataset) else Dataset(X)
+        n = ds.n_rows
+        labels = np.empty(n, dtype=np.float64)
+        proba = np.empty((n, len(self.labels)), dtype=np.float64)
+        err = ffi.new("nesvm_error *")
+        st = lib.nesvm_model_predict_proba(self._ptr, ds._ptr, int(threads), ffi.from_buffer("double[]", labels),
+                                           ffi.from_buffer("double[]", proba), err)
+        _check(st, err)
+        return labels, proba
+
     def __del__(self):
         if getattr(self, "_ptr", None) is not None:
             lib.nesvm_model_destroy(self._ptr)

@@ -20,6 +20,7 @@ import numpy as np
 import scipy.sparse as sp
 from sklearn.base import BaseEstimator, ClassifierMixin
 from sklearn.utils import check_random_state
+from sklearn.utils._available_if import available_if
 from sklearn.utils.class_weight import compute_class_weight
 from sklearn.utils.multiclass import _ovr_decision_function, check_classification_targets
 from sklearn.utils.validation import _check_sample_weight, check_is_fitted
@@ -117,6 +118,8 @@ class _NesvmClassifier(ClassifierMixin, BaseEstimator):
         tol = getattr(self, "tol", None)
         if tol is not None:
             out["eps"] = float(tol)
+        if getattr(self, "probability", False):
+            out["probability"] = 1
         return out
 
     def _class_weights(self, y_idx, n_classes):
@@ -224,9 +227,20 @@ class _NesvmClassifier(ClassifierMixin, BaseEstimator):
     def decision_function(self, X):
         """Binary: one value per sample, positive for classes_[1]; multiclass: one
         column per class (one-vs-one votes turned into scores as SVC's
-        decision_function_shape='ovr'), or one per pair ('ovo', SVC's order)."""
+        decision_function_shape='ovr'), or one per pair ('ovo', SVC's order).
+        With probability=True the scores follow the probabilities, so that predict
+        (their argmax) agrees with them: binary, the log-odds of classes_[1] from
+        Platt's sigmoid; multiclass ('ovr' shape), predict_proba itself."""
         labels, dec = self._decisions(X)
         k = len(self.classes_)
+        if getattr(self, "probability", False) and (k == 2 or self.decision_function_shape != "ovo"):
+            # probability mode: scores consistent with predict_proba (and so with predict):
+            # binary, the log-odds of classes_[1], -(A f + B) of the calibrated sub-model;
+            # multiclass, the probabilities
+            if k == 2:
+                A, B = self._model.sigmoid(0)
+                return self._sign(*self._orient[0]) * -(A * dec[:, 0] + B)
+            return self.predict_proba(X)
         signs = np.array([self._sign(ci, cj) for ci, cj in self._orient])
         dec = dec * signs
         if k == 2:
@@ -246,9 +260,34 @@ class _NesvmClassifier(ClassifierMixin, BaseEstimator):
             return ovo
         return _ovr_decision_function(ovo < 0, -ovo, k)
 
+    def _check_proba(self):
+        if not getattr(self, "probability", False):
+            raise AttributeError("predict_proba is not available when probability=False")
+        return True
+
+    @available_if(_check_proba)
+    def predict_proba(self, X):
+        """Probabilities of classes_ (columns in classes_ order): Platt's sigmoid fitted
+        by internal 5-fold cross-validation, pairwise coupling for one-vs-one, as
+        LIBSVM's -b 1 (docs/python.md)."""
+        check_is_fitted(self, "classes_")
+        X = self._validate_data(X, accept_sparse="csr", dtype=[np.float64, np.float32], order="C", reset=False)
+        _, proba = self._model.predict_proba(X, threads=_threads(self.n_jobs))
+        out = np.empty_like(proba)
+        out[:, self._model_labels] = proba  # model label order -> classes_ order
+        return out
+
+    @available_if(_check_proba)
+    def predict_log_proba(self, X):
+        return np.log(self.predict_proba(X))
+
     def predict(self, X):
         """Class labels: the C library's (votes for one-vs-one), as `nesvm predict`
-        gives; with break_ties=True the argmax of decision_function."""
+        gives; with break_ties=True the argmax of decision_function; with
+        probability=True the argmax of predict_proba (as `nesvm predict -b 1`)."""
+        if getattr(self, "probability", False):
+            check_is_fitted(self, "classes_")
+            return self.classes_[np.argmax(self.predict_proba(X), axis=1)]
         if getattr(self, "break_ties", False) and len(self.classes_) > 2:
             return self.classes_[np.argmax(self.decision_function(X), axis=1)]
         labels, _ = self._decisions(X)
@@ -308,11 +347,12 @@ class SVC(_NesvmClassifier):
 
     _solver = "nesvm"
 
-    def __init__(self, C=1.0, kernel="rbf", degree=3, gamma="scale", coef0=0.0, tol=1e-3, class_weight=None,
-                 max_iter=-1, decision_function_shape="ovr", break_ties=False, random_state=None, n_jobs=None,
-                 verbose=False, svm_type="c", method="newton", continuation="adaptive", basis=None,
+    def __init__(self, C=1.0, kernel="rbf", degree=3, gamma="scale", coef0=0.0, tol=1e-3, probability=False,
+                 class_weight=None, max_iter=-1, decision_function_shape="ovr", break_ties=False, random_state=None,
+                 n_jobs=None, verbose=False, svm_type="c", method="newton", continuation="adaptive", basis=None,
                  kernel_memory=4096, multiclass="ovo"):
         self.C = C
+        self.probability = probability
         self.kernel = kernel
         self.degree = degree
         self.gamma = gamma
@@ -420,9 +460,11 @@ class NewtonSVC(_NesvmClassifier):
 
     def __init__(self, C=1.0, kernel="rbf", degree=3, gamma="scale", coef0=0.0, tol=1e-3, solver="nssvm",
                  basis="auto", basis_select="random", kernel_norm="rkhs", scheme="optimal", smooth_p=1e8,
-                 class_weight=None, max_iter=-1, decision_function_shape="ovr", break_ties=False,
-                 random_state=None, n_jobs=None, verbose=False, kernel_memory=4096, multiclass="ovo"):
+                 probability=False, class_weight=None, max_iter=-1, decision_function_shape="ovr",
+                 break_ties=False, random_state=None, n_jobs=None, verbose=False, kernel_memory=4096,
+                 multiclass="ovo"):
         self.C = C
+        self.probability = probability
         self.kernel = kernel
         self.degree = degree
         self.gamma = gamma
@@ -470,9 +512,11 @@ class GreedySVC(_NesvmClassifier):
     _solver = "gs"
 
     def __init__(self, kernel="rbf", degree=3, gamma="scale", coef0=0.0, cap=None, max_iter=None,
-                 fit_intercept=False, intercept_scaling=1.0, cache_size=100, decision_function_shape="ovr",
-                 break_ties=False, random_state=None, n_jobs=None, verbose=False, multiclass="ovo"):
+                 fit_intercept=False, intercept_scaling=1.0, cache_size=100, probability=False,
+                 decision_function_shape="ovr", break_ties=False, random_state=None, n_jobs=None, verbose=False,
+                 multiclass="ovo"):
         self.kernel = kernel
+        self.probability = probability
         self.degree = degree
         self.gamma = gamma
         self.coef0 = coef0

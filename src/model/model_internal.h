@@ -16,6 +16,7 @@ typedef struct nv_submodel {
     nesvm_exit exit_reason;
     int64_t iterations;
     double primal, gap;
+    double prob_a, prob_b;/* Platt's sigmoid P(pos | f) = 1 / (1 + exp(A f + B)) (prob.c) */
 } nv_submodel;
 
 struct nesvm_model {
@@ -28,6 +29,7 @@ struct nesvm_model {
     nesvm_dataset *basis; /* kernel models: the basis vectors (owned CSR), else NULL */
     int64_t *basis_rows;  /* trained kernel models: each basis vector's row in the training
                            * dataset; NULL when loaded from a file */
+    int has_prob;         /* the sub-models carry Platt sigmoids (probability estimates) */
     int nsub;
     nv_submodel *sub;
     double *wbuf;         /* nsub * ncoef */
@@ -53,6 +55,25 @@ nesvm_status nv_train_rows(const nesvm_dataset *ds, const int64_t *rows, int64_t
 nesvm_status nv_predict_rows(const nesvm_model *m, const nesvm_dataset *ds, const int64_t *rows,
                              int64_t n, int threads, double *labels, double *decision,
                              nesvm_error *err);
+
+/* Probability estimates (prob.c): stratified folds (cls[i] in [0, k); the
+ * folds of cross-validation), Platt's sigmoid, pairwise coupling, and the
+ * sigmoids of a trained model fitted by internal 5-fold cross-validation. */
+/* order: n scratch entries */
+void nv_stratified_folds(const int *cls, int64_t n, int k, int folds, uint64_t seed, int *fold,
+                         int64_t *order);
+double nv_platt_prob(double f, double A, double B);
+/* w: row weights (NULL: 1) */
+double nv_platt_objective(const double *f, const int *pos, const double *w, int64_t n, double A, double B);
+void nv_platt_fit(const double *f, const int *pos, const double *w, int64_t n, double *A, double *B);
+/* p (k + 1 entries, the first k the probabilities) from r (k x k, r[i k + j] =
+ * P(i | i or j)); M: (k + 1)^2 scratch; -1 if the system is singular */
+int nv_prob_couple(int k, const double *r, double *p, double *M);
+/* Probabilities (n x nr_class, model label order) and argmax labels from decision values. */
+nesvm_status nv_prob_rows(const nesvm_model *m, const double *dec, int64_t n, double *proba, double *labels,
+                          nesvm_error *err);
+nesvm_status nv_prob_train(nesvm_model *m, const nesvm_dataset *ds, const int64_t *rows, int64_t n,
+                           const nesvm_params *params, nesvm_error *err);
 
 /* Distinct labels in order of first appearance and each row's class index. */
 nesvm_status nv_label_classes(const double *labels, const int64_t *rows, int64_t n,

@@ -63,7 +63,13 @@ static void write_model(const nesvm_model *m, FILE *f)
         nv_format_double(sm->gap, num);
         fprintf(f, " gap %s\n", num);
         nv_format_double(sm->b, num);
-        fprintf(f, "b %s\n%s\n", num, m->basis ? "beta" : "w");
+        fprintf(f, "b %s\n", num);
+        if (m->has_prob) {
+            nv_format_double(sm->prob_a, num);
+            nv_format_double(sm->prob_b, val);
+            fprintf(f, "prob %s %s\n", num, val);
+        }
+        fprintf(f, "%s\n", m->basis ? "beta" : "w");
         for (int64_t j = 0; j < m->ncoef; j++) {
             nv_format_double(sm->w[j], num);
             fputs(num, f);
@@ -439,7 +445,25 @@ static nesvm_status parse_model(const char *name, char *buf, size_t len, nesvm_m
         sm->exit_reason = (nesvm_exit)ex;
         TRY(expect(&lx, "b", 2));
         if (!tok_double(lx.tok[1], &sm->b) || !isfinite(sm->b)) FAIL("submodel %d: bad bias '%.40s'", s, lx.tok[1]);
-        TRY(expect(&lx, m->basis ? "beta" : "w", 1));
+        /* an optional "prob A B" line (probability estimates): on every sub-model or none */
+        {
+            int r = next_line(&lx);
+            if (r <= 0) FAIL("expected '%s', found end of file", m->basis ? "beta" : "w");
+            int has = strcmp(lx.tok[0], "prob") == 0;
+            if (s == 0) m->has_prob = has;
+            else if (has != m->has_prob)
+                FAIL("submodel %d %s a 'prob' line and submodel 0 %s", s, has ? "has" : "lacks",
+                     has ? "does not" : "has one");
+            if (has) {
+                if (lx.ntok != 3 || !tok_double(lx.tok[1], &sm->prob_a) || !tok_double(lx.tok[2], &sm->prob_b) ||
+                    !isfinite(sm->prob_a) || !isfinite(sm->prob_b))
+                    FAIL("submodel %d: bad 'prob' line (expected two finite numbers A B)", s);
+                r = next_line(&lx);
+                if (r <= 0) FAIL("expected '%s', found end of file", m->basis ? "beta" : "w");
+            }
+            if (strcmp(lx.tok[0], m->basis ? "beta" : "w") != 0 || lx.ntok != 1)
+                FAIL("expected '%s', found '%.40s'", m->basis ? "beta" : "w", lx.tok[0]);
+        }
         for (int64_t j = 0; j < m->ncoef; j++) {
             int r = next_line(&lx);
             if (r == 0)

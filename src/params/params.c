@@ -132,6 +132,8 @@ static const nv_param_def table[] = {
     {"basis_residual", NV_PT_REAL, F(basis_residual), "0.15", 0, 1, NV_PF_LO_OPEN, 0, NULL,
      "a number in (0, 1]", NV_S_SOME, NV_W_KERNEL, "basis_residual", "R",
      "ssvm/nssvm, --basis auto with --kernel-norm rkhs: double the basis from RSVM's 0.1 n until the Nystrom residual (the share of the rows' squared RKHS norm outside the basis's span) is at most R"},
+    {"probability", NV_PT_INT, F(probability), "0", 0, 1, 0, 0, NULL, "0 or 1", NV_S_ALL, 0, "b probability",
+     "0|1", "1: probability estimates (Platt's sigmoid per binary model fitted by internal 5-fold cross-validation, pairwise coupling for one-vs-one), as LIBSVM's -b 1"},
 };
 /* clang-format on */
 

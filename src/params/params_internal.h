@@ -55,6 +55,7 @@ struct nesvm_params {
                           * features) or NV_KNORM_COEF (||beta||^2, GSVM/RSVM's) */
     double basis_residual;/* ssvm, nssvm, basis auto with kernel_norm rkhs: the basis doubles
                           * until the Nystrom residual is at most this */
+    int probability;     /* 1: fit Platt sigmoids by internal 5-fold CV (model/prob.c) */
     int n_weights;
     double *weight_label;
     double *weight;

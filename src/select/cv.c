@@ -34,25 +34,8 @@ nesvm_status nesvm_cross_validate(const nesvm_dataset *ds, const nesvm_params *p
     }
     st = nv_label_classes(ds->labels, NULL, n, &classes, &k, cls, err);
     if (st != NESVM_OK) goto done;
-    /* order rows by class, shuffle within class */
-    int64_t pos = 0;
-    uint64_t rng = seed;
-    int next_fold = 0;
-    for (int c = 0; c < k; c++) {
-        int64_t start = pos;
-        for (int64_t i = 0; i < n; i++)
-            if (cls[i] == c) order[pos++] = i;
-        for (int64_t i = pos - 1; i > start; i--) {
-            int64_t j = start + (int64_t)(nv_rng_next(&rng) % (uint64_t)(i - start + 1));
-            int64_t t = order[i];
-            order[i] = order[j];
-            order[j] = t;
-        }
-        for (int64_t i = start; i < pos; i++) {
-            fold[order[i]] = next_fold;
-            next_fold = (next_fold + 1) % folds;
-        }
-    }
+    /* rows of each class shuffled (seeded) and dealt to folds round-robin */
+    nv_stratified_folds(cls, n, k, folds, seed, fold, order);
     int64_t correct = 0;
     for (int f = 0; f < folds; f++) {
         int64_t ntr = 0, nte = 0;

@@ -239,6 +239,44 @@ def test_multiclass_shapes_and_attributes():
     assert np.all(lin.n_iter_ >= 1) and np.isfinite(lin.gap_)
 
 
+# ------------------------------------------------------------- probabilities
+
+@pytest.mark.parametrize("Est", [nesvm.SVC, nesvm.NewtonSVC, nesvm.GreedySVC], ids=lambda c: c.__name__)
+def test_check_estimator_probability(Est):
+    with warnings.catch_warnings(record=True) as caught:
+        warnings.simplefilter("always")
+        check_estimator(Est(probability=True))
+    skipped = {str(w.message) for w in caught if w.category.__name__ == "SkipTestWarning"}
+    assert all("check_sample_weights_invariance" in m for m in skipped), skipped
+
+
+def test_predict_proba():
+    X, y = make_blobs(n_samples=200, centers=3, cluster_std=3.0, random_state=7)
+    clf = nesvm.SVC(probability=True).fit(X, y)
+    P = clf.predict_proba(X)
+    assert P.shape == (200, 3)
+    np.testing.assert_allclose(P.sum(axis=1), 1, rtol=0, atol=1e-12)
+    np.testing.assert_array_equal(clf.classes_[np.argmax(P, axis=1)], clf.predict(X))
+    np.testing.assert_allclose(np.log(P), clf.predict_log_proba(X))
+    again = pickle.loads(pickle.dumps(clf))
+    np.testing.assert_array_equal(again.predict_proba(X), P)
+    assert not hasattr(nesvm.SVC(), "predict_proba")
+
+
+def test_probability_equals_cli(tmp_path, heart):
+    X, y = heart
+    cli("train", "-q", "-b", "1", "-t", "rbf", "-g", "0.1", HEART, tmp_path / "p.model")
+    cli("predict", "-b", "1", HEART, tmp_path / "p.model", tmp_path / "p.out")
+    lines = (tmp_path / "p.out").read_text().splitlines()
+    assert lines[0] == "labels 1 -1"
+    rows = np.array([[float(v) for v in ln.split()] for ln in lines[1:]])
+    m, _ = nesvm.train(X, y, {"probability": 1, "kernel": "rbf", "gamma": 0.1})
+    labels, proba = m.predict_proba(X)
+    np.testing.assert_array_equal(rows[:, 0], labels)
+    np.testing.assert_allclose(rows[:, 1:], proba, rtol=1e-15, atol=0)
+    assert m.to_bytes() == (tmp_path / "p.model").read_bytes()
+
+
 # ------------------------------------------------------------------- weights
 
 def test_sample_and_class_weights():

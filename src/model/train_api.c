@@ -1,0 +1,72 @@
+/* train_api.c - the public training calls: nv_train_rows (train.c), then the
+ * probability estimates (prob.c) when asked for; kept apart from train.c so
+ * that prob.c's fold trainings call train.c without a cycle. */
+#include "model_internal.h"
+
+#include <stddef.h>
+#include <string.h>
+
+/* The public trainings: the caller's nesvm_stats gets the fields that fit its
+ * size (nesvm.h, "Growing structs"). */
+static nesvm_status train_public(const nesvm_dataset *ds, const nesvm_params *params, const nesvm_model *init,
+                                 const nesvm_checkpoint_options *ck, nesvm_progress_fn progress, void *user,
+                                 nesvm_model **out, nesvm_stats *stats, nesvm_error *err)
+{
+    if (!ds || !out) return nv_error(err, NESVM_ERR_ARG, "dataset and out must not be NULL");
+    *out = NULL;
+    /* the first version's fields end with kernel_asked */
+    const size_t v1 = offsetof(nesvm_stats, kernel_asked) + sizeof(int64_t);
+    if (stats && stats->size < v1)
+        return nv_error(err, NESVM_ERR_ARG,
+                        "nesvm_stats.size is %zu: set it to sizeof(nesvm_stats) (NESVM_STATS_INIT)",
+                        stats->size);
+    nesvm_stats full;
+    nesvm_status st = nv_train_rows(ds, NULL, ds->n, params, init, ck, progress, user, out,
+                                    stats ? &full : NULL, err);
+    if (st == NESVM_OK && params && params->probability) {
+        /* Platt's sigmoids on out-of-fold decision values (prob.c); the rows of
+         * weight 0 stay out, as in training */
+        int64_t *keep = NULL, n = ds->n;
+        if (ds->weights) {
+            keep = nv_malloc_array((size_t)(n ? n : 1), sizeof(int64_t));
+            if (!keep) st = nv_error(err, NESVM_ERR_NOMEM, "out of memory");
+            n = 0;
+            for (int64_t i = 0; keep && i < ds->n; i++)
+                if (ds->weights[i] > 0) keep[n++] = i;
+        }
+        if (st == NESVM_OK) st = nv_prob_train(*out, ds, keep, n, params, err);
+        nv_free(keep);
+        if (st != NESVM_OK) {
+            nesvm_model_destroy(*out);
+            *out = NULL;
+        }
+    }
+    if (stats) {
+        const size_t want = stats->size;
+        full.size = want;
+        memcpy(stats, &full, want < sizeof full ? want : sizeof full);
+    }
+    return st;
+}
+
+nesvm_status nesvm_train(const nesvm_dataset *ds, const nesvm_params *params,
+                         nesvm_progress_fn progress, void *user, nesvm_model **out,
+                         nesvm_stats *stats, nesvm_error *err)
+{
+    return train_public(ds, params, NULL, NULL, progress, user, out, stats, err);
+}
+
+nesvm_status nesvm_train_warm(const nesvm_dataset *ds, const nesvm_params *params,
+                              const nesvm_model *init, nesvm_progress_fn progress, void *user,
+                              nesvm_model **out, nesvm_stats *stats, nesvm_error *err)
+{
+    return train_public(ds, params, init, NULL, progress, user, out, stats, err);
+}
+
+nesvm_status nesvm_train_resumable(const nesvm_dataset *ds, const nesvm_params *params,
+                                   const nesvm_model *init, const nesvm_checkpoint_options *ck,
+                                   nesvm_progress_fn progress, void *user, nesvm_model **out,
+                                   nesvm_stats *stats, nesvm_error *err)
+{
+    return train_public(ds, params, init, ck, progress, user, out, stats, err);
+}
