@@ -57,7 +57,15 @@ typedef struct train_opts {
     const char *init;   /* train --init MODEL: warm start */
     nesvm_checkpoint_options ck; /* train --checkpoint FILE, --checkpoint-every, --resume FILE */
     long long seed;
+    const char *m_value; /* -m MB (LIBSVM's): cache_size for gs, kernel_memory for the others */
+    const char *weights; /* -W FILE (LIBLINEAR's): one sample weight per line */
 } train_opts;
+
+/* `-h 0|1` (LIBSVM's shrinking) rather than -h (help)?  1 when the next
+ * argument is 0 or 1: it is then taken as the value. */
+int cli_h_is_shrinking(cli_args *a);
+/* Set shrinking from -h's value: 1 handled, -1 error printed. */
+int train_opt_shrinking(cli_args *a, train_opts *o);
 
 /* Handle an option shared by train and cv: 1 handled, 0 not ours, -1 error printed. */
 int train_opt(cli_args *a, train_opts *o);

@@ -146,7 +146,7 @@ void train_opts_help(FILE *f)
     static const char *const newton[] = {"smooth_p", "scheme", "tau", "merit", "kernel_norm", "basis_residual", NULL};
     static const char *const kernel[] = {"kernel", "gamma", "degree", "coef0", "basis", "basis_select",
                                          "kernel_memory", NULL};
-    static const char *const general[] = {"max_iter", "time_limit", "threads", "seed", NULL};
+    static const char *const general[] = {"max_iter", "time_limit", "threads", "seed", "probability", NULL};
     fputs("Problem and solver:\n", f);
     help_params(f, problem1);
     fputs("  -w<label> W          multiply C by W for samples of class <label> (as LIBSVM);\n"
@@ -176,11 +176,20 @@ void train_opts_help(FILE *f)
           "basis, and LP-SVM with nesterov, on kernel features Phi, Phi Phi^T = K):\n",
           f);
     help_params(f, kernel);
+    fputs("  -m MB                LIBSVM's -m: --cache-size for gs, --kernel-memory for the\n"
+          "                       other solvers\n",
+          f);
     fputs("Limits and threads:\n", f);
     help_params(f, general);
     fputs("Data:\n"
           "  --storage auto|csr|dense  matrix layout (default auto: dense if >= 50% non-zero)\n"
           "  --float              store feature values as float (half the memory)\n"
+          "  -W FILE              sample weights, one per line (LIBLINEAR's -W): each row's\n"
+          "                       C is multiplied by its weight; 0 leaves the row out\n"
+          "LIBSVM and LIBLINEAR habits:\n"
+          "  -s 0                 C-SVC, the problem every solver here solves (other values:\n"
+          "                       an error naming what to use instead)\n"
+          "  -h 0|1               shrinking (hyperpass); -h alone is this help\n"
           "Output:\n"
           "  --trace FILE         write one CSV row per iteration to FILE\n"
           "  -q                   quiet: no progress, no summary\n"
@@ -262,6 +271,20 @@ static int set_param(cli_args *a, nesvm_params *p, const char *name, const char 
     return 1;
 }
 
+int cli_h_is_shrinking(cli_args *a)
+{
+    if (a->inline_value || a->i >= a->argc) return 0;
+    const char *v = a->argv[a->i];
+    return strcmp(v, "0") == 0 || strcmp(v, "1") == 0;
+}
+
+int train_opt_shrinking(cli_args *a, train_opts *o)
+{
+    const char *v = cli_value(a);
+    if (!v) return -1;
+    return set_param(a, o->params, "shrinking", v) > 0 ? 1 : -1;
+}
+
 int train_opt(cli_args *a, train_opts *o)
 {
     const char *n = a->name;
@@ -304,6 +327,41 @@ int train_opt(cli_args *a, train_opts *o)
     if (strcmp(n, "q") == 0) {
         o->quiet = 1;
         return 1;
+    }
+    if (strcmp(n, "m") == 0) {
+        /* checked by the parameter it sets, once the solver is known (run_training) */
+        if (!(o->m_value = cli_value(a))) return -1;
+        return 1;
+    }
+    if (strcmp(n, "W") == 0) {
+        if (!(o->weights = cli_value(a))) return -1;
+        return 1;
+    }
+    if (strcmp(n, "s") == 0) {
+        /* LIBSVM's -s (svm type) and LIBLINEAR's -s (solver type) share the letter:
+         * 0 is C-SVC / L2-regularized logistic regression's number too, but C-SVC is
+         * what both tools' users mean by it here */
+        long long t;
+        if (!(v = cli_value(a))) return -1;
+        if (!cli_parse_int(v, &t) || t < 0) {
+            cli_usage(a->cmd, "bad value '%s' for -s (expected 0, C-SVC)", v);
+            return -1;
+        }
+        static const char *const why[] = {
+            NULL,
+            "LIBSVM's -s 1 (nu-SVC) is not supported: use -s 0 with -c (C-SVC); for LIBLINEAR's -s 1 (L2-loss "
+            "dual) use --solver nssvm with -c twice LIBLINEAR's and -B 1",
+            "LIBSVM's -s 2 (one-class SVM) is not supported; for LIBLINEAR's -s 2 (L2-loss primal) use --solver "
+            "nssvm with -c twice LIBLINEAR's and -B 1",
+            "LIBSVM's -s 3 (epsilon-SVR) is not supported (nesvm has no regression yet); for LIBLINEAR's -s 3 "
+            "(L1-loss dual) use --solver hyperpass (-B 1 for LIBLINEAR's bias)",
+            "LIBSVM's -s 4 (nu-SVR) and LIBLINEAR's -s 4 (Crammer-Singer) are not supported: use -s 0 (C-SVC, "
+            "one-vs-one or --multiclass ovr)"};
+        if (t == 0) return 1;
+        if (t <= 4) cli_usage(a->cmd, "%s", why[t]);
+        else cli_usage(a->cmd, "-s %lld is not supported: nesvm trains C-SVC (-s 0) with the solvers of "
+                               "--solver", t);
+        return -1;
     }
     if (strcmp(n, "v") == 0) {
         long long k;

@@ -34,6 +34,13 @@ int cmd_cv(int argc, char **argv)
             data = p;
             continue;
         }
+        if (strcmp(a.name, "h") == 0 && cli_h_is_shrinking(&a)) {
+            if (train_opt_shrinking(&a, &o) < 0) {
+                train_opts_free(&o);
+                return CLI_USAGE;
+            }
+            continue;
+        }
         if (strcmp(a.name, "h") == 0 || strcmp(a.name, "help") == 0) {
             usage(stdout);
             train_opts_free(&o);

@@ -2,7 +2,9 @@
 #include "cli.h"
 #include "core/internal.h"
 
+#include <errno.h>
 #include <math.h>
+#include <stdio.h>
 #include <signal.h>
 #include <stdlib.h>
 #include <string.h>
@@ -77,6 +79,53 @@ static int open_trace(const char *cmd, const char *path, nv_atomic_file *af)
 
 static int is_stdout(const char *path) { return path && strcmp(path, "-") == 0; }
 
+/* -W FILE: one sample weight per line (LIBLINEAR's), as many as DATA has rows;
+ * *out (free it) on success. */
+static int read_weights(const char *cmd, const char *path, int64_t n, double **out)
+{
+    FILE *f = fopen(path, "r");
+    if (!f) return cli_error(cmd, "cannot open weight file '%s': %s", path, strerror(errno));
+    double *w = malloc(sizeof(double) * (size_t)(n ? n : 1));
+    char *line = NULL;
+    size_t cap = 0;
+    ssize_t len;
+    int64_t k = 0, ln = 0;
+    int rc = CLI_OK;
+    if (!w) rc = cli_error(cmd, "out of memory");
+    while (rc == CLI_OK && (len = getline(&line, &cap, f)) >= 0) {
+        ln++;
+        while (len > 0 && (line[len - 1] == '\n' || line[len - 1] == '\r' || line[len - 1] == ' ' || line[len - 1] == '\t'))
+            line[--len] = '\0';
+        char *s = line;
+        while (*s == ' ' || *s == '\t') s++;
+        if (*s == '\0') {
+            rc = cli_error(cmd, "%s:%lld: empty line (expected one weight per line)", path, (long long)ln);
+            break;
+        }
+        double v;
+        if (!cli_parse_double(s, &v) || v < 0 || v > 1e100) {
+            rc = cli_error(cmd, "%s:%lld: bad weight '%.40s' (expected a number in [0, 1e100])", path, (long long)ln, s);
+            break;
+        }
+        if (k == n) {
+            rc = cli_error(cmd, "%s: more weights than the %lld rows of the data", path, (long long)n);
+            break;
+        }
+        w[k++] = v;
+    }
+    if (rc == CLI_OK && ferror(f)) rc = cli_error(cmd, "cannot read weight file '%s': %s", path, strerror(errno));
+    if (rc == CLI_OK && k != n)
+        rc = cli_error(cmd, "%s: %lld weights for %lld rows of data (one per row)", path, (long long)k, (long long)n);
+    free(line);
+    fclose(f);
+    if (rc != CLI_OK) {
+        free(w);
+        return rc;
+    }
+    *out = w;
+    return CLI_OK;
+}
+
 int run_training(const char *cmd, train_opts *o, const char *data, const char *model_path)
 {
     nesvm_error err = {0};
@@ -90,6 +139,15 @@ int run_training(const char *cmd, train_opts *o, const char *data, const char *m
     if (is_stdout(o->ck.save_path)) return cli_usage(cmd, "--checkpoint needs a file, not standard output");
     if (is_stdout(model_path) && is_stdout(o->trace))
         return cli_usage(cmd, "the model and the trace cannot both go to standard output ('-')");
+    if (o->m_value) {
+        /* LIBSVM's -m: the kernel column cache of gs, the kernel memory of the others */
+        char solver[32];
+        nesvm_params_get(o->params, "solver", solver, sizeof solver, NULL);
+        nesvm_error perr = {0};
+        if (nesvm_params_set(o->params, strcmp(solver, "gs") == 0 ? "cache_size" : "kernel_memory", o->m_value,
+                             &perr) != NESVM_OK)
+            return cli_usage(cmd, "%s", perr.message);
+    }
     cli_warn_ignored(cmd, o->params);
     /* the summary goes to stderr when an output takes standard output */
     FILE *info = is_stdout(model_path) || is_stdout(o->trace) ? stderr : stdout;
@@ -101,6 +159,20 @@ int run_training(const char *cmd, train_opts *o, const char *data, const char *m
         return cli_error(cmd, "%s", err.message);
     }
     t_read = nv_now() - t_read;
+    double *weights = NULL;
+    if (o->weights) {
+        if (read_weights(cmd, o->weights, nesvm_dataset_rows(ds), &weights) != CLI_OK) {
+            nesvm_dataset_destroy(ds);
+            nesvm_model_destroy(init);
+            return CLI_ERROR;
+        }
+        if (nesvm_dataset_set_weights(ds, weights, &err) != NESVM_OK) {
+            free(weights);
+            nesvm_dataset_destroy(ds);
+            nesvm_model_destroy(init);
+            return cli_error(cmd, "%s: %s", o->weights, err.message);
+        }
+    }
     if (!o->quiet)
         fprintf(info, "read %lld rows, %d features, %lld stored entries (%s, %s) in %.3f s\n",
                (long long)nesvm_dataset_rows(ds), nesvm_dataset_features(ds),
@@ -115,6 +187,7 @@ int run_training(const char *cmd, train_opts *o, const char *data, const char *m
         if (open_trace(cmd, o->trace, &trace) != CLI_OK) {
             nesvm_dataset_destroy(ds);
             nesvm_model_destroy(init);
+            free(weights);
             return CLI_ERROR;
         }
         rs.ps.trace = trace.fp;
@@ -227,6 +300,7 @@ int run_training(const char *cmd, train_opts *o, const char *data, const char *m
         }
     }
     nesvm_dataset_destroy(ds);
+    free(weights);
     nesvm_model_destroy(init);
     if (interrupted && rc != CLI_OK) return 128 + (int)interrupted;
     return rc;
@@ -248,6 +322,14 @@ int cmd_train(int argc, char **argv)
                 return cli_usage(cmd, "too many arguments ('%s')", p);
             }
             pos[npos++] = p;
+            continue;
+        }
+        if (strcmp(a.name, "h") == 0 && cli_h_is_shrinking(&a)) {
+            /* LIBSVM's -h 0|1: shrinking */
+            if (train_opt_shrinking(&a, &o) < 0) {
+                train_opts_free(&o);
+                return CLI_USAGE;
+            }
             continue;
         }
         if (strcmp(a.name, "h") == 0 || strcmp(a.name, "help") == 0) {

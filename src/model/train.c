@@ -401,6 +401,24 @@ nesvm_status nv_train_rows(const nesvm_dataset *ds, const int64_t *rows, int64_t
     }
     st = nv_label_classes(ds->labels, rows, n, &classes, &k, row_class, err);
     if (st != NESVM_OK) goto done;
+    /* many distinct labels, most not integers: regression targets, not classes */
+    if (k >= 10) {
+        int frac = 0, ex = -1;
+        for (int c = 0; c < k; c++)
+            if (classes[c] != floor(classes[c])) {
+                frac++;
+                if (ex < 0) ex = c;
+            }
+        if (2 * frac > k) {
+            char lb[32];
+            nv_format_double(classes[ex], lb);
+            st = nv_error(err, NESVM_ERR_DATA,
+                          "the labels look like regression targets: %d distinct values, %d of them not integers "
+                          "(%s, ...); nesvm trains classifiers, whose labels name classes",
+                          k, frac, lb);
+            goto done;
+        }
+    }
     if (k < 2) {
         char lb[32];
         nv_format_double(classes[0], lb);

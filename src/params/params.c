@@ -125,7 +125,7 @@ static const nv_param_def table[] = {
      "0 (none) or a number in [1e-100, 1e100]", NV_S_SOME, 0, "cap", "C",
      "soft margin: alpha_i <= C (times -w weights); 0 = none (the hard-margin dual)"},
     {"cache_size", NV_PT_REAL, F(cache_size), "100", 0, INFINITY, 0, 0, NULL,
-     "megabytes >= 0 (0 = no cache)", NV_S_SOME, 0, "m cache_size", "MB", "kernel column cache; 0 = none"},
+     "megabytes >= 0 (0 = no cache)", NV_S_SOME, 0, "cache_size", "MB", "kernel column cache; 0 = none"},
     {"kernel_norm", NV_PT_WORD, F(kernel_norm), "rkhs", 0, 0, 0, 0, kernel_norm_words, "rkhs or coef", NV_S_SOME,
      NV_W_KERNEL, "kernel_norm", "rkhs|coef",
      "ssvm/nssvm kernels: penalize the RKHS norm beta^T K_BB beta (Nystrom features: the full kernel's problem as the basis grows) or the paper's ||beta||^2 (GSVM/RSVM)"},

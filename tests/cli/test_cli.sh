@@ -1297,6 +1297,44 @@ expect_fail "option: --kernel-norm bogus" 2 "invalid value 'bogus' for kernel_no
     "$BIN" train --solver nssvm -t rbf --kernel-norm bogus "$H" "$T/o.model"
 expect_fail "option: --basis-residual 0" 2 "invalid value '0' for basis_residual" "$T/o.model" -- \
     "$BIN" train --solver nssvm -t rbf --basis-residual 0 "$H" "$T/o.model"
+# LIBSVM and LIBLINEAR habits: -s 0, -h 0|1, -m, -W, -b
+run "$BIN" train -q -s 0 "$H" "$T/s0.model"
+expect_ok_rc "train -s 0 (C-SVC)" && cmp -s "$T/s0.model" "$T/h.model" && ok "train -s 0 is the default problem" ||
+    not_ok "train -s 0" "model differs from the default"
+expect_fail "train -s 3" 2 "LIBSVM's -s 3 (epsilon-SVR) is not supported" "$T/o.model" -- "$BIN" train -s 3 "$H" "$T/o.model"
+expect_fail "train -s 7" 2 "-s 7 is not supported: nesvm trains C-SVC (-s 0)" "$T/o.model" -- "$BIN" train -s 7 "$H" "$T/o.model"
+run "$BIN" train --solver hyperpass -h 0 "$H" "$T/h0.model"
+expect_ok_rc "train -h 0 (shrinking)" && grep -q "^param shrinking 0$" "$T/h0.model" && ok "train -h 0 sets shrinking, not help" ||
+    not_ok "train -h 0" "$(grep shrinking "$T/h0.model")"
+run "$BIN" train -h 1 "$H" "$T/h1.model"
+expect_ok_rc "train -h 1 with nesvm" && grep -q "warning: --shrinking is ignored here (solver nesvm)" "$T/.err" &&
+    ok "train -h 1 with nesvm: a note" || not_ok "train -h 1 note" "$(cat "$T/.err")"
+run "$BIN" train -t rbf -m 50 "$H" "$T/m.model"
+expect_ok_rc "train -m 50" && grep -q "^param kernel_memory 50$" "$T/m.model" && ok "-m is the kernel memory (nesvm)" ||
+    not_ok "-m nesvm" "$(grep kernel_memory "$T/m.model")"
+run "$BIN" train --solver gs -t rbf -m 50 "$H" "$T/mg.model"
+expect_ok_rc "train gs -m 50" && grep -q "^param cache_size 50$" "$T/mg.model" && ok "-m is the column cache (gs)" ||
+    not_ok "-m gs" "$(grep cache_size "$T/mg.model")"
+awk '{ print ($1 > 0) ? 2 : 1 }' "$H" > "$T/w.txt"
+run "$BIN" train -q -W "$T/w.txt" "$H" "$T/wW.model"
+run "$BIN" train -q -w1 2 "$H" "$T/ww.model"
+cmp -s <(sed -n '/^b /,$p' "$T/wW.model") <(sed -n '/^b /,$p' "$T/ww.model") &&
+    ok "-W with weight 2 on class 1 = -w1 2" || not_ok "-W" "models differ"
+head -3 "$T/w.txt" > "$T/w3.txt"
+expect_fail "train -W too few" 1 "w3.txt: 3 weights for 270 rows of data (one per row)" "$T/o.model" -- \
+    "$BIN" train -W "$T/w3.txt" "$H" "$T/o.model"
+{ echo 1; echo -2; } > "$T/wneg.txt"
+expect_fail "train -W negative" 1 "wneg.txt:2: bad weight '-2' (expected a number in [0, 1e100])" "$T/o.model" -- \
+    "$BIN" train -W "$T/wneg.txt" "$H" "$T/o.model"
+awk 'BEGIN { srand(1) } { $1 = sprintf("%.3f", rand() * 10); print }' "$H" > "$D/regression.txt"
+expect_fail "train on regression targets" 1 "the labels look like regression targets: " "$T/o.model" -- \
+    "$BIN" train "$D/regression.txt" "$T/o.model"
+run "$BIN" train -q -b 1 "$H" "$T/p.model"
+run "$BIN" predict -b 1 "$H" "$T/p.model" "$T/p.out"
+expect_ok_rc "predict -b 1" && head -1 "$T/p.out" | grep -q "^labels 1 -1$" &&
+    awk 'NR > 1 { s = $2 + $3; if (s < 0.999999999 || s > 1.000000001 || ($2 > $3 ? 1 : -1) != $1) bad++ }
+         END { exit bad > 0 || NR != 271 }' "$T/p.out" && ok "predict -b 1: header, probabilities summing to 1, argmax labels" ||
+    not_ok "predict -b 1" "$(head -3 "$T/p.out" | tr '\n' '|')"
 expect_fail "option: --solver bogus" 2 "unknown solver 'bogus' (available: nesvm, hyperpass, pegasos, ssvm, nssvm, gs)" "$T/o.model" -- \
     "$BIN" train --solver bogus "$H" "$T/o.model"
 
