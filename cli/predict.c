@@ -8,7 +8,7 @@
 static void usage(FILE *f)
 {
     fputs("Usage: nesvm predict [options] DATA MODEL [OUTPUT]\n"
-          "Predict the rows of DATA (LIBSVM format; '-' = stdin; .gz accepted) with MODEL,\n"
+          "Predict the rows of DATA (LIBSVM format; '-' = stdin; .gz .bz2 .xz) with MODEL,\n"
           "print 'Accuracy = X% (correct/total)' against DATA's labels, and write one\n"
           "predicted label per line to OUTPUT (atomically) when given; OUTPUT '-' is\n"
           "standard output (the accuracy then goes to standard error).\n\n"

@@ -31,7 +31,7 @@ static int run_error(const char *cmd, const progress_state *ps, const char *trac
 static void usage(FILE *f)
 {
     fputs("Usage: nesvm train [options] DATA [MODEL]\n"
-          "Train an SVM on DATA (LIBSVM format; '-' = stdin; .gz accepted) and save it to\n"
+          "Train an SVM on DATA (LIBSVM format; '-' = stdin; .gz .bz2 .xz) and save it to\n"
           "MODEL (default: DATA's file name with '.model' appended, in the current folder).\n"
           "The model file is written atomically. With -v K, run K-fold cross-validation\n"
           "instead and print the accuracy (no model is written).\n\n"

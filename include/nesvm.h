@@ -114,7 +114,7 @@ NESVM_API void nesvm_read_options_init(nesvm_read_options *opt);
 /**
  * Read a LIBSVM/SVMlight text file: `<label> <index>:<value> ...` per line,
  * 1-based strictly ascending indices, tabs or spaces, CRLF, `#` comments.
- * `path` "-" reads standard input.  gzip-compressed input is detected and
+ * `path` "-" reads standard input.  gzip, bzip2 and xz input is detected and
  * decompressed.  `opt` may be NULL (defaults).
  */
 NESVM_API nesvm_status nesvm_dataset_read(const char *path, const nesvm_read_options *opt,

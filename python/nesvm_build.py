@@ -125,7 +125,7 @@ def builder(include_dir, static_lib):
     ffi = FFI()
     ffi.cdef(CDEF)
     link = _pkg_config("lapacke", "openblas")
-    libraries = [a[2:] for a in link if a.startswith("-l")] + ["z", "m"]
+    libraries = [a[2:] for a in link if a.startswith("-l")] + ["z", "bz2", "lzma", "m"]
     library_dirs = [a[2:] for a in link if a.startswith("-L")]
     ffi.set_source(
         "nesvm._nesvm",

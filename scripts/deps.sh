@@ -1,7 +1,7 @@
 #!/usr/bin/env bash
 # Install the Debian packages nesvm needs to build and test (idempotent).
 set -euo pipefail
-pkgs=(build-essential cmake pkg-config zlib1g-dev gzip libopenblas-dev liblapacke-dev
+pkgs=(build-essential cmake pkg-config zlib1g-dev gzip libbz2-dev bzip2 liblzma-dev xz-utils libopenblas-dev liblapacke-dev
       libsvm-tools liblinear-tools
       python3 python3-numpy python3-scipy python3-sklearn
       dataset-fashion-mnist

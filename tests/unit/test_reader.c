@@ -112,6 +112,56 @@ int main(void)
         CHECK(ds == NULL);
     }
 
+    /* bzip2 and xz (compressed with Debian's bzip2 and xz tools): the plain file's
+     * dataset, over several 1 MB read chunks (3.2 MB of text); two streams one
+     * after another (as `cat a.bz2 b.bz2`) read as one; truncated streams and
+     * trailing bytes are errors */
+    {
+        char plain[256], cmd[1024];
+        snprintf(plain, sizeof plain, "%s/c.txt", dir);
+        FILE *f = fopen(plain, "w");
+        for (int i = 0; i < 150000; i++) fprintf(f, "%d 1:%d 3:0.5 7:%d\n", i % 3 - 1, i, i % 11);
+        fclose(f);
+        nesvm_dataset *ref = NULL;
+        CHECK(nesvm_dataset_read(plain, NULL, &ref, &err) == NESVM_OK);
+        const char *tools[2][2] = {{"bzip2", "bz2"}, {"xz", "xz"}};
+        for (int t = 0; t < 2; t++) {
+            char comp[300], two[300], cut[300], junk[300];
+            snprintf(comp, sizeof comp, "%s.%s", plain, tools[t][1]);
+            snprintf(cmd, sizeof cmd, "%s -kfc '%s' > '%s'", tools[t][0], plain, comp);
+            CHECK_MSG(system(cmd) == 0, "%s", cmd);
+            CHECK_MSG(nesvm_dataset_read(comp, NULL, &ds, &err) == NESVM_OK, "%s: %s", comp, err.message);
+            int same = ds && ds->n == ref->n && ds->nnz == ref->nnz && ds->d == ref->d &&
+                       memcmp(ds->labels, ref->labels, sizeof(double) * (size_t)ref->n) == 0 &&
+                       memcmp(ds->values, ref->values, sizeof(double) * (size_t)ref->nnz) == 0 &&
+                       memcmp(ds->indices, ref->indices, sizeof(int32_t) * (size_t)ref->nnz) == 0;
+            CHECK_MSG(same, "%s: not the plain file's dataset", tools[t][0]);
+            nesvm_dataset_destroy(ds);
+            snprintf(two, sizeof two, "%s.two.%s", plain, tools[t][1]);
+            snprintf(cmd, sizeof cmd, "cat '%s' '%s' > '%s'", comp, comp, two);
+            CHECK(system(cmd) == 0);
+            CHECK_MSG(nesvm_dataset_read(two, NULL, &ds, &err) == NESVM_OK, "%s", err.message);
+            CHECK(ds && ds->n == 2 * ref->n && ds->labels[ref->n] == ref->labels[0]);
+            nesvm_dataset_destroy(ds);
+            snprintf(cut, sizeof cut, "%s.cut.%s", plain, tools[t][1]);
+            snprintf(cmd, sizeof cmd, "head -c 20000 '%s' > '%s'", comp, cut);
+            CHECK(system(cmd) == 0);
+            CHECK(nesvm_dataset_read(cut, NULL, &ds, &err) == NESVM_ERR_IO && ds == NULL);
+            CHECK_CONTAINS(err.message, t == 0 ? "truncated or corrupt bzip2 data" : "truncated or corrupt xz data");
+            snprintf(junk, sizeof junk, "%s.junk.%s", plain, tools[t][1]);
+            snprintf(cmd, sizeof cmd, "(cat '%s'; echo junk) > '%s'", comp, junk);
+            CHECK(system(cmd) == 0);
+            CHECK(nesvm_dataset_read(junk, NULL, &ds, &err) != NESVM_OK && ds == NULL);
+            CHECK_CONTAINS(err.message, t == 0 ? "data after the end of the bzip2 stream" : "xz data");
+            remove(comp);
+            remove(two);
+            remove(cut);
+            remove(junk);
+        }
+        nesvm_dataset_destroy(ref);
+        remove(plain);
+    }
+
     /* a long line spanning several read chunks is read whole */
     {
         size_t n = 600000;
