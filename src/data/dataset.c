@@ -108,46 +108,8 @@ nesvm_status nesvm_dataset_wrap_csr(int64_t n_rows, int32_t n_features, const in
                                     const int32_t *indices, const double *values,
                                     const double *labels, nesvm_dataset **out, nesvm_error *err)
 {
-    if (!out) return nv_error(err, NESVM_ERR_ARG, "out must not be NULL");
-    *out = NULL;
-    if (n_rows < 0 || n_features < 0)
-        return nv_error(err, NESVM_ERR_ARG, "negative dimensions %lld x %d", (long long)n_rows,
-                        n_features);
-    if (!indptr || !labels || (indptr[n_rows] > 0 && (!indices || !values)))
-        return nv_error(err, NESVM_ERR_ARG, "NULL array passed to nesvm_dataset_wrap_csr");
-    if (indptr[0] != 0)
-        return nv_error(err, NESVM_ERR_ARG, "indptr[0] is %lld, expected 0",
-                        (long long)indptr[0]);
-    for (int64_t i = 0; i < n_rows; i++) {
-        if (!isfinite(labels[i]))
-            return nv_error(err, NESVM_ERR_ARG, "row %lld: label is not finite", (long long)i);
-        if (indptr[i + 1] < indptr[i])
-            return nv_error(err, NESVM_ERR_ARG, "indptr decreases at row %lld", (long long)i);
-        int32_t prev = -1;
-        for (int64_t k = indptr[i]; k < indptr[i + 1]; k++) {
-            if (indices[k] <= prev || indices[k] >= n_features)
-                return nv_error(err, NESVM_ERR_ARG,
-                                "row %lld: column %d is out of range or not ascending",
-                                (long long)i, indices[k]);
-            if (!isfinite(values[k]))
-                return nv_error(err, NESVM_ERR_ARG, "row %lld column %d: value is not finite",
-                                (long long)i, indices[k]);
-            prev = indices[k];
-        }
-    }
-    nesvm_dataset *ds = alloc_ds();
-    if (!ds) return nv_error(err, NESVM_ERR_NOMEM, "out of memory creating dataset");
-    ds->n = n_rows;
-    ds->d = n_features;
-    ds->nnz = indptr[n_rows];
-    ds->storage = NESVM_STORAGE_CSR;
-    ds->prec = NESVM_DOUBLE;
-    ds->indptr = indptr;
-    ds->indices = indices;
-    ds->values = values;
-    ds->labels = labels;
-    *out = ds;
-    return NESVM_OK;
+    return nesvm_dataset_wrap_csr_ex(n_rows, n_features, indptr, 64, indices, 32, values, NESVM_DOUBLE, labels, out,
+                                     err);
 }
 
 nesvm_status nesvm_dataset_wrap_csr_ex(int64_t n_rows, int32_t n_features, const void *indptr, int indptr_bits,
