@@ -333,6 +333,10 @@ int train_opt(cli_args *a, train_opts *o)
         if (!(o->m_value = cli_value(a))) return -1;
         return 1;
     }
+    if (strcmp(n, "metrics") == 0) {
+        o->metrics = 1;
+        return 1;
+    }
     if (strcmp(n, "W") == 0) {
         if (!(o->weights = cli_value(a))) return -1;
         return 1;

@@ -12,6 +12,8 @@ static void usage(FILE *f)
           f);
     train_opts_help(f);
     fputs("  -v K                 number of folds (default 5)\n"
+          "  --metrics            also per-class precision, recall, F1 and support, and the\n"
+          "                       confusion matrix (rows: true label, columns: predicted)\n"
           "  -h, --help           this help\n",
           f);
 }

@@ -126,6 +126,56 @@ static int read_weights(const char *cmd, const char *path, int64_t n, double **o
     return CLI_OK;
 }
 
+/* cv --metrics: per class (labels in order of first appearance) precision,
+ * recall, F1 and support, then the confusion matrix (rows: true labels,
+ * columns: predicted). Precision of a class never predicted, and F1 with
+ * precision + recall = 0, are printed as 0 (scikit-learn's zero_division=0). */
+static int print_metrics(FILE *f, const double *truth, const double *pred, int64_t n)
+{
+    double *lab = malloc(sizeof(double) * (size_t)(n ? n : 1));
+    int k = 0;
+    if (!lab) return -1;
+    for (int64_t i = 0; i < n; i++) {
+        int c = 0;
+        while (c < k && lab[c] != truth[i]) c++;
+        if (c == k) lab[k++] = truth[i];
+    }
+    int64_t *cm = calloc((size_t)k * (size_t)k, sizeof(int64_t));
+    if (!cm) {
+        free(lab);
+        return -1;
+    }
+    for (int64_t i = 0; i < n; i++) {
+        int a = 0, b = 0;
+        while (lab[a] != truth[i]) a++;
+        while (b < k && lab[b] != pred[i]) b++;
+        if (b < k) cm[a * k + b]++;
+    }
+    char buf[32];
+    fprintf(f, "%-12s %10s %10s %10s %10s\n", "class", "precision", "recall", "f1", "support");
+    for (int c = 0; c < k; c++) {
+        int64_t tp = cm[c * k + c], col = 0, row = 0;
+        for (int j = 0; j < k; j++) {
+            col += cm[j * k + c];
+            row += cm[c * k + j];
+        }
+        double p = col ? (double)tp / (double)col : 0, r = row ? (double)tp / (double)row : 0;
+        double f1 = p + r > 0 ? 2 * p * r / (p + r) : 0;
+        fprintf(f, "%-12s %10.4f %10.4f %10.4f %10lld\n", fmt_num(lab[c], buf), p, r, f1, (long long)row);
+    }
+    fprintf(f, "confusion matrix (rows: true label, columns: predicted)\n%-12s", "");
+    for (int c = 0; c < k; c++) fprintf(f, " %10s", fmt_num(lab[c], buf));
+    fputc('\n', f);
+    for (int a = 0; a < k; a++) {
+        fprintf(f, "%-12s", fmt_num(lab[a], buf));
+        for (int b = 0; b < k; b++) fprintf(f, " %10lld", (long long)cm[a * k + b]);
+        fputc('\n', f);
+    }
+    free(cm);
+    free(lab);
+    return 0;
+}
+
 int run_training(const char *cmd, train_opts *o, const char *data, const char *model_path)
 {
     nesvm_error err = {0};
@@ -207,6 +257,8 @@ int run_training(const char *cmd, train_opts *o, const char *data, const char *m
         } else {
             progress_end(&rs.ps);
             fprintf(info, "Cross Validation Accuracy = %g%%\n", 100.0 * acc);
+            if (o->metrics && print_metrics(info, nesvm_dataset_labels(ds), pred, nesvm_dataset_rows(ds)) != 0)
+                rc = cli_error(cmd, "out of memory");
         }
         free(pred);
     } else {

@@ -1297,6 +1297,12 @@ expect_fail "option: --kernel-norm bogus" 2 "invalid value 'bogus' for kernel_no
     "$BIN" train --solver nssvm -t rbf --kernel-norm bogus "$H" "$T/o.model"
 expect_fail "option: --basis-residual 0" 2 "invalid value '0' for basis_residual" "$T/o.model" -- \
     "$BIN" train --solver nssvm -t rbf --basis-residual 0 "$H" "$T/o.model"
+# cv --metrics: a row per class and a confusion matrix whose entries sum to n
+run "$BIN" cv -q -v 3 --metrics "$H"
+expect_ok_rc "cv --metrics" && grep -q "^class  *precision  *recall  *f1  *support$" "$T/.out" &&
+    awk '/^confusion/ { m = 1; next } m && NF == 3 && $1 != "1" && $1 != "-1" { next }
+         m && NF == 3 { s += $2 + $3 } END { exit s != 270 }' "$T/.out" &&
+    ok "cv --metrics: table and a confusion matrix of 270 rows" || not_ok "cv --metrics" "$(cat "$T/.out" | tr '\n' '|')"
 # LIBSVM and LIBLINEAR habits: -s 0, -h 0|1, -m, -W, -b
 run "$BIN" train -q -s 0 "$H" "$T/s0.model"
 expect_ok_rc "train -s 0 (C-SVC)" && cmp -s "$T/s0.model" "$T/h.model" && ok "train -s 0 is the default problem" ||

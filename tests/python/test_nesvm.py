@@ -154,6 +154,28 @@ def test_cross_validate_equals_cli(heart):
     assert abs(acc - want) < 1e-6 and abs(np.mean(pred == y) - acc) < 1e-12
 
 
+def test_cv_metrics_equal_sklearn(tmp_path, heart):
+    """`nesvm cv --metrics` against scikit-learn's metrics on the same out-of-fold
+    predictions (nesvm.cross_validate: the CLI's folds and seed)."""
+    from sklearn.metrics import confusion_matrix, precision_recall_fscore_support
+    X, y = heart
+    y3 = np.arange(len(y)) % 3 + 1.0
+    path = tmp_path / "three.txt"
+    nesvm.write_libsvm(path, X, y3)
+    out = cli("cv", "-q", "-v", "5", "--metrics", "-t", "rbf", "-g", "0.5", path).splitlines()
+    pred, _ = nesvm.cross_validate(X, y3, {"kernel": "rbf", "gamma": 0.5}, folds=5, seed=1)
+    labels = list(dict.fromkeys(y3))  # the CLI's order: first appearance
+    p, r, f, sup = precision_recall_fscore_support(y3, pred, labels=labels, zero_division=0)
+    rows = [ln.split() for ln in out[2:2 + len(labels)]]
+    for i, row in enumerate(rows):
+        assert float(row[0]) == labels[i]
+        np.testing.assert_allclose([float(v) for v in row[1:4]], [p[i], r[i], f[i]], atol=5e-5)
+        assert int(row[4]) == sup[i]
+    cm = confusion_matrix(y3, pred, labels=labels)
+    got = np.array([[int(v) for v in ln.split()[1:]] for ln in out[-len(labels):]])
+    np.testing.assert_array_equal(got, cm)
+
+
 def test_files_round_trip(tmp_path, heart):
     X, y = heart
     nesvm.write_libsvm(tmp_path / "h.txt", X, y)
