@@ -72,8 +72,9 @@ int nv_prob_couple(int k, const double *r, double *p, double *M);
 /* Probabilities (n x nr_class, model label order) and argmax labels from decision values. */
 nesvm_status nv_prob_rows(const nesvm_model *m, const double *dec, int64_t n, double *proba, double *labels,
                           nesvm_error *err);
+/* The fold trainings report to progress (a non-zero return cancels them). */
 nesvm_status nv_prob_train(nesvm_model *m, const nesvm_dataset *ds, const int64_t *rows, int64_t n,
-                           const nesvm_params *params, nesvm_error *err);
+                           const nesvm_params *params, nesvm_progress_fn progress, void *user, nesvm_error *err);
 
 /* Distinct labels in order of first appearance and each row's class index. */
 nesvm_status nv_label_classes(const double *labels, const int64_t *rows, int64_t n,

@@ -293,7 +293,7 @@ static int match_sub(const nesvm_model *full, int s, const nesvm_model *fm, doub
 }
 
 nesvm_status nv_prob_train(nesvm_model *m, const nesvm_dataset *ds, const int64_t *rows, int64_t n,
-                           const nesvm_params *params, nesvm_error *err)
+                           const nesvm_params *params, nesvm_progress_fn progress, void *user, nesvm_error *err)
 {
     const int k = m->nr_class, ns = m->nsub;
     nesvm_status st = NESVM_OK;
@@ -336,7 +336,7 @@ nesvm_status nv_prob_train(nesvm_model *m, const nesvm_dataset *ds, const int64_
         nesvm_model *fm = NULL;
         nesvm_error ferr = {0};
         /* a fold whose training rows hold one class trains nothing: its rows keep no value */
-        nesvm_status fst = nv_train_rows(ds, train, ntr, fp, NULL, NULL, NULL, NULL, &fm, NULL, &ferr);
+        nesvm_status fst = nv_train_rows(ds, train, ntr, fp, NULL, NULL, progress, user, &fm, NULL, &ferr);
         if (fst == NESVM_ERR_DATA) continue;
         if (fst != NESVM_OK) {
             st = fst;

@@ -34,7 +34,7 @@ static nesvm_status train_public(const nesvm_dataset *ds, const nesvm_params *pa
             for (int64_t i = 0; keep && i < ds->n; i++)
                 if (ds->weights[i] > 0) keep[n++] = i;
         }
-        if (st == NESVM_OK) st = nv_prob_train(*out, ds, keep, n, params, err);
+        if (st == NESVM_OK) st = nv_prob_train(*out, ds, keep, n, params, progress, user, err);
         nv_free(keep);
         if (st != NESVM_OK) {
             nesvm_model_destroy(*out);

@@ -285,11 +285,51 @@ static void test_model(void)
     nesvm_dataset_destroy(ds);
 }
 
+/* A progress callback that counts its calls and cancels at call `at` (0: never). */
+typedef struct counter {
+    long calls, at;
+} counter;
+static int count_cb(const nesvm_progress *p, void *user)
+{
+    (void)p;
+    counter *c = user;
+    c->calls++;
+    return c->at > 0 && c->calls >= c->at;
+}
+
+/* The fold trainings of -b 1 report progress and can be cancelled: a cancel
+ * after the main training's calls stops them, with no model. */
+static void test_cancel_in_folds(void)
+{
+    nesvm_dataset *ds;
+    CHECK(nesvm_dataset_wrap_dense(N, D, X, Y, &ds, NULL) == NESVM_OK);
+    nesvm_params *p;
+    nesvm_params_create(&p, NULL);
+    nesvm_params_set(p, "kernel", "rbf", NULL);
+    counter main_only = {0, 0}, all = {0, 0};
+    nesvm_model *m = NULL;
+    CHECK(nesvm_train(ds, p, count_cb, &main_only, &m, NULL, NULL) == NESVM_OK);
+    nesvm_model_destroy(m);
+    nesvm_params_set(p, "probability", "1", NULL);
+    CHECK(nesvm_train(ds, p, count_cb, &all, &m, NULL, NULL) == NESVM_OK);
+    nesvm_model_destroy(m);
+    CHECK_MSG(all.calls > main_only.calls, "folds report no progress (%ld calls, main %ld)", all.calls,
+              main_only.calls);
+    counter stop = {0, main_only.calls + 2};
+    m = NULL;
+    nesvm_error err = {0};
+    CHECK(nesvm_train(ds, p, count_cb, &stop, &m, NULL, &err) == NESVM_ERR_CANCELLED && m == NULL);
+    CHECK_MSG(strstr(err.message, "probability estimates, fold 1 of 5") != NULL, "%s", err.message);
+    nesvm_params_destroy(p);
+    nesvm_dataset_destroy(ds);
+}
+
 int main(void)
 {
     make();
     test_platt();
     test_couple();
     test_model();
+    test_cancel_in_folds();
     CHECK_DONE();
 }
