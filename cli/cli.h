@@ -14,6 +14,7 @@ enum { CLI_OK = 0, CLI_ERROR = 1, CLI_USAGE = 2 };
 int cmd_train(int argc, char **argv);
 int cmd_predict(int argc, char **argv);
 int cmd_cv(int argc, char **argv);
+int cmd_grid(int argc, char **argv);
 int cmd_scale(int argc, char **argv);
 int cmd_info(int argc, char **argv);
 int cmd_params(int argc, char **argv);

@@ -13,6 +13,7 @@ static void usage(FILE *f)
             "  train     train a model:             nesvm train [options] DATA [MODEL]\n"
             "  predict   predict with a model:      nesvm predict [options] DATA MODEL [OUTPUT]\n"
             "  cv        cross-validate:            nesvm cv -v K [options] DATA\n"
+            "  grid      search C and gamma (grid.py): nesvm grid [options] DATA\n"
             "  scale     scale features (svm-scale): nesvm scale [options] DATA\n"
             "  info      describe a model file:     nesvm info MODEL\n"
             "  params    list the training parameters: nesvm params [--markdown]\n\n"
@@ -38,6 +39,7 @@ static int dispatch(int argc, char **argv)
     if (strcmp(c, "train") == 0) return cmd_train(argc - 1, argv + 1);
     if (strcmp(c, "predict") == 0) return cmd_predict(argc - 1, argv + 1);
     if (strcmp(c, "cv") == 0) return cmd_cv(argc - 1, argv + 1);
+    if (strcmp(c, "grid") == 0) return cmd_grid(argc - 1, argv + 1);
     if (strcmp(c, "scale") == 0) return cmd_scale(argc - 1, argv + 1);
     if (strcmp(c, "info") == 0) return cmd_info(argc - 1, argv + 1);
     if (strcmp(c, "params") == 0) return cmd_params(argc - 1, argv + 1);

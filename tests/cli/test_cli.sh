@@ -337,7 +337,7 @@ else
 fi
 
 # docs/cli.md shows each command's --help as the program prints it
-for c in train predict cv scale info params; do
+for c in train predict cv grid scale info params; do
     "$BIN" "$c" --help >"$T/help.$c" 2>&1
     if /usr/bin/python3 - "$SRC/docs/cli.md" "$c" "$T/help.$c" <<'PYEOF'
 import sys
@@ -1303,6 +1303,29 @@ expect_ok_rc "cv --metrics" && grep -q "^class  *precision  *recall  *f1  *suppo
     awk '/^confusion/ { m = 1; next } m && NF == 3 && $1 != "1" && $1 != "-1" { next }
          m && NF == 3 { s += $2 + $3 } END { exit s != 270 }' "$T/.out" &&
     ok "cv --metrics: table and a confusion matrix of 270 rows" || not_ok "cv --metrics" "$(cat "$T/.out" | tr '\n' '|')"
+# nesvm grid: every point equals its own `nesvm cv` (the same folds and seed), the
+# last line is the best point, a rerun resumes to the same CSV, --png draws
+(cd "$T" && "$BIN" grid -q -t rbf -log2c -1,3,2 -log2g -3,-1,1 -v 3 --out grid.csv --png grid.png "$H" >grid.out 2>grid.err)
+RC=$?
+if [ "$RC" -eq 0 ] && [ "$(grep -vc '^#\|^log2c' "$T/grid.csv")" -eq 9 ]; then
+    bad=0
+    while IFS=, read -r lc lg c g acc; do
+        want=$("$BIN" cv -q -v 3 -t rbf -c "$c" -g "$g" "$H" | sed 's/.*= //; s/%//')
+        awk -v a="$acc" -v b="$want" 'BEGIN { exit (a - b > 1e-4 || b - a > 1e-4) }' || bad=1
+    done < <(grep -v '^#\|^log2c' "$T/grid.csv")
+    best=$(grep -v '^#\|^log2c' "$T/grid.csv" | sort -t, -k5,5 -g -r | head -1 | awk -F, '{ print $3, $4 }')
+    [ "$bad" -eq 0 ] && tail -1 "$T/grid.out" | grep -q "^$best " && head -c 8 "$T/grid.png" | od -c | grep -q "P   N   G" &&
+        ok "grid: 9 points equal nesvm cv, best point, heat map" || not_ok "grid" "bad=$bad best=$best $(tail -1 "$T/grid.out")"
+    head -4 "$T/grid.csv" >"$T/grid2.csv"
+    (cd "$T" && "$BIN" grid -t rbf -log2c -1,3,2 -log2g -3,-1,1 -v 3 --out grid2.csv "$H" >grid2.out 2>&1)
+    grep -q "^resumed 2 of 9 points from grid2.csv$" "$T/grid2.out" && cmp -s "$T/grid.csv" "$T/grid2.csv" &&
+        ok "grid: resumed from 2 points to the same CSV" || not_ok "grid resume" "$(head -1 "$T/grid2.out")"
+else
+    not_ok "grid" "exit $RC: $(cat "$T/grid.err")"
+fi
+expect_fail "grid: bad -log2c" 2 "bad value '1,5,-1' for -log2c" "$T/o.model" -- "$BIN" grid -log2c 1,5,-1 "$H"
+expect_fail "grid: nothing to search" 2 "nothing to search: the linear kernel has no gamma and -log2c is null" \
+    "$T/o.model" -- "$BIN" grid -log2c null "$H"
 # LIBSVM and LIBLINEAR habits: -s 0, -h 0|1, -m, -W, -b
 run "$BIN" train -q -s 0 "$H" "$T/s0.model"
 expect_ok_rc "train -s 0 (C-SVC)" && cmp -s "$T/s0.model" "$T/h.model" && ok "train -s 0 is the default problem" ||
