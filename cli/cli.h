@@ -15,6 +15,7 @@ int cmd_train(int argc, char **argv);
 int cmd_predict(int argc, char **argv);
 int cmd_cv(int argc, char **argv);
 int cmd_grid(int argc, char **argv);
+int cmd_export(int argc, char **argv);
 int cmd_scale(int argc, char **argv);
 int cmd_info(int argc, char **argv);
 int cmd_params(int argc, char **argv);

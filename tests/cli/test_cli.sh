@@ -337,7 +337,7 @@ else
 fi
 
 # docs/cli.md shows each command's --help as the program prints it
-for c in train predict cv grid scale info params; do
+for c in train predict cv grid scale info export params; do
     "$BIN" "$c" --help >"$T/help.$c" 2>&1
     if /usr/bin/python3 - "$SRC/docs/cli.md" "$c" "$T/help.$c" <<'PYEOF'
 import sys
@@ -1326,6 +1326,28 @@ fi
 expect_fail "grid: bad -log2c" 2 "bad value '1,5,-1' for -log2c" "$T/o.model" -- "$BIN" grid -log2c 1,5,-1 "$H"
 expect_fail "grid: nothing to search" 2 "nothing to search: the linear kernel has no gamma and -log2c is null" \
     "$T/o.model" -- "$BIN" grid -log2c null "$H"
+# nesvm export: svm-predict and LIBLINEAR's predict give nesvm predict's labels
+exported_same() { # NAME FORMAT DATA TRAIN-ARGS...
+    local name=$1 fmt=$2 data=$3
+    shift 3
+    "$BIN" train -q "$@" "$data" "$T/ex.model" && "$BIN" export --format "$fmt" "$T/ex.model" "$T/ex.$fmt" &&
+        "$BIN" predict -q "$data" "$T/ex.model" "$T/ex.pred" &&
+        if [ "$fmt" = libsvm ]; then svm-predict "$data" "$T/ex.$fmt" "$T/ex.opred" >/dev/null
+        else liblinear-predict "$data" "$T/ex.$fmt" "$T/ex.opred" >/dev/null; fi &&
+        cmp -s "$T/ex.pred" "$T/ex.opred" && ok "export: $name" || not_ok "export: $name" "labels differ or a step failed"
+}
+awk '{ $1 = (NR % 3) + 1; print }' "$H" >"$T/three3.txt"
+exported_same "rbf binary for svm-predict" libsvm "$H" -t rbf -g 0.1
+exported_same "rbf one-vs-one for svm-predict" libsvm "$T/three3.txt" -t rbf -g 0.1
+exported_same "poly one-vs-one for svm-predict" libsvm "$T/three3.txt" -t poly -d 2 -r 1 -g 0.1
+exported_same "gs one-vs-one for svm-predict" libsvm "$T/three3.txt" --solver gs -t rbf -g 0.1
+exported_same "linear binary for LIBLINEAR" liblinear "$H"
+exported_same "hyperpass one-vs-rest for LIBLINEAR" liblinear "$T/three3.txt" --solver hyperpass --multiclass ovr
+run "$BIN" train -q --solver nssvm -t rbf "$T/three3.txt" "$T/ex3.model"
+expect_fail "export: a reduced multiclass basis" 1 "LIBSVM counts a support vector in its own class's pairs only" \
+    "$T/ex3.libsvm" -- "$BIN" export --format libsvm "$T/ex3.model" "$T/ex3.libsvm"
+expect_fail "export: a linear model for LIBSVM" 1 "a linear model has no support vectors for LIBSVM: use --format liblinear" \
+    "$T/o.libsvm" -- "$BIN" export --format libsvm "$T/h.model" "$T/o.libsvm"
 # LIBSVM and LIBLINEAR habits: -s 0, -h 0|1, -m, -W, -b
 run "$BIN" train -q -s 0 "$H" "$T/s0.model"
 expect_ok_rc "train -s 0 (C-SVC)" && cmp -s "$T/s0.model" "$T/h.model" && ok "train -s 0 is the default problem" ||
