@@ -546,6 +546,28 @@ NESVM_API nesvm_status nesvm_cross_validate(const nesvm_dataset *ds, const nesvm
                                             double *predicted, double *accuracy,
                                             nesvm_error *err);
 
+/**
+ * Cross-validate every C of a path: accuracy[i] (n_c entries) is the fraction
+ * of rows predicted correctly with C = c_values[i] (> 0), on the folds of
+ * nesvm_cross_validate with the same `folds` and `seed`; every other
+ * parameter is params'.  With warm != 0 each fold's training at c_values[i]
+ * starts from its own solution at c_values[i - 1] (every solver but gs, with
+ * any kernel: the rows, kernel and basis stay the same along the path), so an
+ * ascending path costs less than cold starts and gives the same solutions to
+ * the solver's tolerance.  `iterations` (may be NULL; n_c entries) receives
+ * the iterations at each C summed over folds and sub-models.
+ *
+ * Both cross-validations train min(threads, folds) folds at once when
+ * params' threads allow (each with its share of the threads and of
+ * kernel_memory); the progress callback is still called from the calling
+ * thread only, and cancels every fold.
+ */
+NESVM_API nesvm_status nesvm_cross_validate_path(const nesvm_dataset *ds, const nesvm_params *params,
+                                                 int folds, uint64_t seed, const double *c_values,
+                                                 int n_c, int warm, nesvm_progress_fn progress,
+                                                 void *user, double *accuracy, int64_t *iterations,
+                                                 nesvm_error *err);
+
 #ifdef __cplusplus
 }
 #endif

@@ -150,7 +150,7 @@ nesvm_status nv_kplan_basis(const nv_kplan *kp, const nesvm_dataset *ds, const i
 
 nesvm_status nv_kplan_train(nv_kplan *kp, const nv_solver *solver, const nesvm_dataset *ds,
                             const int64_t *rows, int64_t n, const nv_subproblem *sp,
-                            nv_binary_problem *pb, const nv_snapshot *rs, const nesvm_params *prm,
+                            nv_binary_problem *pb, const nesvm_params *prm,
                             const nv_progress_sink *sink, nv_binary_result *res, nv_submodel *sm,
                             nesvm_error *err)
 {
@@ -176,7 +176,7 @@ nesvm_status nv_kplan_train(nv_kplan *kp, const nv_solver *solver, const nesvm_d
     }
     case NV_KPLAN_EXPANSION: {
         int pair[2] = {sp->i, sp->j};
-        nv_kernel_problem kpb = {&kp->km, sp->rows, cnt, sp->y, sp->cost, rs ? rs->w : NULL, rs ? rs->b : 0.0,
+        nv_kernel_problem kpb = {&kp->km, sp->rows, cnt, sp->y, sp->cost, pb->w0, pb->b0,
                                  NULL, NULL, 0, 0};
         nv_kmat own;
         memset(&own, 0, sizeof own);

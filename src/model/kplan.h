@@ -79,11 +79,12 @@ int64_t nv_kplan_sub_ncoef(const nv_kplan *kp, const nesvm_dataset *ds, int64_t 
 nesvm_status nv_kplan_basis(const nv_kplan *kp, const nesvm_dataset *ds, const int64_t *rows,
                             nesvm_model *m, nesvm_error *err);
 /* Train sub-problem sp into sub-model sm (its coefficients) and res, through
- * the solver's registry entry; pb holds the warm start (w0, b0), rs a
- * checkpoint's resume point or NULL. */
+ * the solver's registry entry; pb holds the start (w0, b0: a warm start, a
+ * path's last solution or a checkpoint's point, in the solver's units; GS-SVM
+ * resumes through the sink). */
 nesvm_status nv_kplan_train(nv_kplan *kp, const nv_solver *solver, const nesvm_dataset *ds,
                             const int64_t *rows, int64_t n, const nv_subproblem *sp,
-                            nv_binary_problem *pb, const nv_snapshot *rs, const nesvm_params *prm,
+                            nv_binary_problem *pb, const nesvm_params *prm,
                             const nv_progress_sink *sink, nv_binary_result *res, nv_submodel *sm,
                             nesvm_error *err);
 /* The kernel counters into the statistics. */

@@ -44,11 +44,25 @@ int nv_model_first_nonfinite(const nesvm_model *m);
 /* The model's kernel (params kernel, gamma, degree, coef0). */
 nv_kernel nv_model_kernel(const nesvm_model *m);
 
+/* Warm starts along a path of trainings on the same rows with the same
+ * kernel and basis, which differ in C alone (model selection's C path): each
+ * sub-model's solver coefficients (in the solver's units: weights, expansion
+ * over the sub-problem's rows, or basis features) and bias from the last
+ * training, the start of the next.  Zero-initialise; nv_path_free. */
+typedef struct nv_path {
+    int nsub;        /* sub-models held (0: none yet) */
+    int64_t *ncoef;  /* nsub entries */
+    double **w;      /* nsub vectors */
+    double *b;
+} nv_path;
+void nv_path_free(nv_path *p);
+
 /* Train on a row subset (rows == NULL: all rows), warm-started from init
- * (NULL: from zero). */
+ * (NULL: from zero) or from path (NULL: none; it then holds this training's
+ * solution). */
 nesvm_status nv_train_rows(const nesvm_dataset *ds, const int64_t *rows, int64_t n,
                            const nesvm_params *params, const nesvm_model *init,
-                           const nesvm_checkpoint_options *ck, nesvm_progress_fn progress,
+                           const nesvm_checkpoint_options *ck, nv_path *path, nesvm_progress_fn progress,
                            void *user, nesvm_model **out, nesvm_stats *stats, nesvm_error *err);
 
 /* Predict a row subset (rows == NULL: all rows). */

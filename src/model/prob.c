@@ -336,7 +336,7 @@ nesvm_status nv_prob_train(nesvm_model *m, const nesvm_dataset *ds, const int64_
         nesvm_model *fm = NULL;
         nesvm_error ferr = {0};
         /* a fold whose training rows hold one class trains nothing: its rows keep no value */
-        nesvm_status fst = nv_train_rows(ds, train, ntr, fp, NULL, NULL, progress, user, &fm, NULL, &ferr);
+        nesvm_status fst = nv_train_rows(ds, train, ntr, fp, NULL, NULL, NULL, progress, user, &fm, NULL, &ferr);
         if (fst == NESVM_ERR_DATA) continue;
         if (fst != NESVM_OK) {
             st = fst;

@@ -315,6 +315,46 @@ static void stats_add(nesvm_stats *stats, const nv_binary_result *res)
     stats->row_updates += res->axpys;
 }
 
+void nv_path_free(nv_path *p)
+{
+    for (int s = 0; s < p->nsub; s++) nv_free(p->w[s]);
+    nv_free(p->w);
+    nv_free(p->ncoef);
+    nv_free(p->b);
+    memset(p, 0, sizeof *p);
+}
+
+/* Sub-model s's solution (w: ncoef entries) into the path of nsub sub-models. */
+static nesvm_status path_keep(nv_path *p, int nsub, int s, const double *w, int64_t ncoef, double b,
+                              nesvm_error *err)
+{
+    if (p->nsub != nsub) {
+        nv_path_free(p);
+        p->w = nv_malloc_array((size_t)nsub, sizeof(double *));
+        p->ncoef = nv_malloc_array((size_t)nsub, sizeof(int64_t));
+        p->b = nv_malloc_array((size_t)nsub, sizeof(double));
+        if (!p->w || !p->ncoef || !p->b) {
+            nv_path_free(p);
+            return nv_error(err, NESVM_ERR_NOMEM, "out of memory");
+        }
+        for (int i = 0; i < nsub; i++) {
+            p->w[i] = NULL;
+            p->ncoef[i] = 0;
+        }
+        p->nsub = nsub;
+    }
+    if (p->ncoef[s] != ncoef) {
+        nv_free(p->w[s]);
+        p->ncoef[s] = 0;
+        if (!(p->w[s] = nv_malloc_array((size_t)(ncoef ? ncoef : 1), sizeof(double))))
+            return nv_error(err, NESVM_ERR_NOMEM, "out of memory");
+        p->ncoef[s] = ncoef;
+    }
+    memcpy(p->w[s], w, (size_t)ncoef * sizeof(double));
+    p->b[s] = b;
+    return NESVM_OK;
+}
+
 /* Does the warm-start model have this training's classes and scheme? */
 static int init_fits(const nesvm_model *init, const double *classes, int k, int ovr)
 {
@@ -329,7 +369,7 @@ static int init_fits(const nesvm_model *init, const double *classes, int k, int 
 
 nesvm_status nv_train_rows(const nesvm_dataset *ds, const int64_t *rows, int64_t n,
                            const nesvm_params *params, const nesvm_model *init,
-                           const nesvm_checkpoint_options *ckopt, nesvm_progress_fn progress,
+                           const nesvm_checkpoint_options *ckopt, nv_path *path, nesvm_progress_fn progress,
                            void *user, nesvm_model **out, nesvm_stats *stats, nesvm_error *err)
 {
     double t0 = nv_now();
@@ -552,7 +592,13 @@ nesvm_status nv_train_rows(const nesvm_dataset *ds, const int64_t *rows, int64_t
                 }
             }
         }
-        st = nv_kplan_train(&kp, solver, ds, rows, n, &sp, &pb, rs, sprm, &sink, &res, sm, err);
+        const int64_t ncoef = nv_kplan_sub_ncoef(&kp, ds, sp.n);
+        if (!rs && path && path->nsub == nsub && kp.kind != NV_KPLAN_CACHE && path->ncoef[s] == ncoef) {
+            pb.w0 = path->w[s];
+            pb.b0 = path->b[s];
+        }
+        st = nv_kplan_train(&kp, solver, ds, rows, n, &sp, &pb, sprm, &sink, &res, sm, err);
+        if (st == NESVM_OK && path && kp.kind != NV_KPLAN_CACHE) st = path_keep(path, nsub, s, res.w, ncoef, res.b, err);
         if (ck.st != NESVM_OK) /* a checkpoint could not be written: that stopped it */
             st = nv_error(err, ck.st, "%s", ck.msg);
         nesvm_params_destroy(rparams);

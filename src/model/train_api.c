@@ -21,7 +21,7 @@ static nesvm_status train_public(const nesvm_dataset *ds, const nesvm_params *pa
                         "nesvm_stats.size is %zu: set it to sizeof(nesvm_stats) (NESVM_STATS_INIT)",
                         stats->size);
     nesvm_stats full;
-    nesvm_status st = nv_train_rows(ds, NULL, ds->n, params, init, ck, progress, user, out,
+    nesvm_status st = nv_train_rows(ds, NULL, ds->n, params, init, ck, NULL, progress, user, out,
                                     stats ? &full : NULL, err);
     if (st == NESVM_OK && params && params->probability) {
         /* Platt's sigmoids on out-of-fold decision values (prob.c); the rows of

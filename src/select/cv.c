@@ -1,70 +1,314 @@
 /*
- * cv.c - stratified k-fold cross-validation.
+ * cv.c - stratified k-fold cross-validation, at one C or along a path of C
+ * values with warm starts, the folds in parallel when threads allow.
  *
  * Rows of each class are shuffled (seeded) and dealt to folds round-robin,
  * continuing across classes, so every fold gets each class in proportion and
  * fold sizes differ by at most one.  Each fold is predicted by a model
  * trained on the other folds.
+ *
+ * With params->threads T > 1, min(T, folds) folds train at once, each with
+ * T / that many threads and that share of kernel_memory.  The progress
+ * callback is still called from the calling thread only (nesvm.h): it reports
+ * its own fold's trainings, and while it waits for the other threads' folds
+ * it reports the latest progress one of them left, every 50 ms; a non-zero
+ * return cancels every fold.
  */
 #include "../model/model_internal.h"
 
+#include <math.h>
 #include <string.h>
+#include <time.h>
+#ifdef _OPENMP
+#include <omp.h>
+#endif
+
+typedef struct cv_job {
+    const nesvm_dataset *ds;
+    const nesvm_params *params;
+    int folds;
+    const int *fold;        /* each row's fold */
+    const double *cs;       /* the C path (NULL: params' C) */
+    int ncs;
+    int warm;
+    int par;                /* folds trained at once */
+    nesvm_progress_fn progress;
+    void *user;
+    double *predicted;      /* ncs == 1: every row's predicted label, else NULL */
+    int64_t *correct;       /* folds x ncs */
+    int64_t *iterations;    /* folds x ncs */
+    nesvm_status *status;   /* per fold */
+    nesvm_error *errs;      /* per fold */
+    /* shared between the threads (under the critical section "nv_cv") */
+    int next;               /* the next fold to take */
+    int finished;           /* folds done */
+    int cancel;             /* the callback asked to stop */
+    int have_last;
+    nesvm_progress last;    /* a worker's latest progress */
+} cv_job;
+
+typedef struct cv_sink {
+    cv_job *job;
+    int caller;             /* on the calling thread */
+} cv_sink;
+
+static int is_cancelled(cv_job *job)
+{
+    int c;
+#pragma omp critical(nv_cv)
+    c = job->cancel;
+    return c;
+}
+
+static void set_cancel(cv_job *job)
+{
+#pragma omp critical(nv_cv)
+    job->cancel = 1;
+}
+
+/* A fold's progress: the caller's thread reports to the user; the others
+ * leave it for the caller. */
+static int cv_progress(const nesvm_progress *pg, void *user)
+{
+    cv_sink *s = user;
+    cv_job *job = s->job;
+    if (s->caller) {
+        if (job->progress && job->progress(pg, job->user)) set_cancel(job);
+    } else {
+#pragma omp critical(nv_cv)
+        {
+            job->last = *pg;
+            job->have_last = 1;
+        }
+    }
+    return is_cancelled(job);
+}
+
+static int take_fold(cv_job *job)
+{
+    int f;
+#pragma omp critical(nv_cv)
+    {
+        f = job->cancel || job->next >= job->folds ? -1 : job->next++;
+    }
+    return f;
+}
+
+/* Fold f: train on the other folds along the path, predict fold f. */
+static nesvm_status run_fold(cv_job *job, int f, int caller, int64_t *train, int64_t *test, double *pred,
+                             nesvm_error *err)
+{
+    const nesvm_dataset *ds = job->ds;
+    int64_t ntr = 0, nte = 0;
+    for (int64_t i = 0; i < ds->n; i++) {
+        if (job->fold[i] == f) test[nte++] = i;
+        else train[ntr++] = i;
+    }
+    nesvm_params *p = NULL;
+    nesvm_status st = nesvm_params_copy(job->params, &p, err);
+    if (st != NESVM_OK) return st;
+    if (job->par > 1) {
+        int T = nv_threads(job->params->threads) / job->par;
+        p->threads = T > 1 ? T : 1;
+        p->kernel_memory = job->params->kernel_memory / job->par;
+    }
+    nv_path path;
+    memset(&path, 0, sizeof path);
+    cv_sink sink = {job, caller};
+    for (int c = 0; c < job->ncs && st == NESVM_OK; c++) {
+        if (job->cs) p->c = job->cs[c];
+        nesvm_model *m = NULL;
+        nesvm_stats stats;
+        memset(&stats, 0, sizeof stats);
+        stats.size = sizeof stats;
+        st = nv_train_rows(ds, train, ntr, p, NULL, NULL, job->warm ? &path : NULL, cv_progress, &sink, &m,
+                           &stats, err);
+        if (st != NESVM_OK) {
+            if (job->cs) nv_error_prefix(err, "C %.17g", p->c);
+            nv_error_prefix(err, "fold %d of %d", f + 1, job->folds);
+            break;
+        }
+        st = nv_predict_rows(m, ds, test, nte, p->threads, pred, NULL, err);
+        nesvm_model_destroy(m);
+        if (st != NESVM_OK) break;
+        int64_t correct = 0;
+        for (int64_t t = 0; t < nte; t++) {
+            if (job->predicted) job->predicted[test[t]] = pred[t];
+            if (pred[t] == ds->labels[test[t]]) correct++;
+        }
+        job->correct[(size_t)f * job->ncs + c] = correct;
+        job->iterations[(size_t)f * job->ncs + c] = stats.iterations;
+    }
+    nv_path_free(&path);
+    nesvm_params_destroy(p);
+    return st;
+}
+
+/* One thread's share: folds until none is left; the caller's thread then
+ * reports the others' progress until they finish. */
+static void cv_worker(cv_job *job, int caller)
+{
+    const int64_t n = job->ds->n;
+    int64_t *train = nv_malloc_array((size_t)n, sizeof(int64_t));
+    int64_t *test = nv_malloc_array((size_t)n, sizeof(int64_t));
+    double *pred = nv_malloc_array((size_t)n, sizeof(double));
+    int f;
+    while ((f = take_fold(job)) >= 0) {
+        if (!train || !test || !pred)
+            job->status[f] = nv_error(&job->errs[f], NESVM_ERR_NOMEM, "out of memory");
+        else
+            job->status[f] = run_fold(job, f, caller, train, test, pred, &job->errs[f]);
+#pragma omp critical(nv_cv)
+        {
+            job->finished++;
+            /* one fold's failure stops the others */
+            if (job->status[f] != NESVM_OK) job->cancel = 1;
+        }
+    }
+    nv_free(train);
+    nv_free(test);
+    nv_free(pred);
+    if (!caller) return;
+    for (;;) {
+        int done, have;
+        nesvm_progress pg;
+#pragma omp critical(nv_cv)
+        {
+            done = job->finished >= job->next; /* every fold taken has finished */
+            have = job->have_last;
+            pg = job->last;
+            job->have_last = 0;
+        }
+        if (done) break;
+        if (have && job->progress && job->progress(&pg, job->user)) set_cancel(job);
+        struct timespec ts = {0, 50 * 1000 * 1000};
+        nanosleep(&ts, NULL);
+    }
+}
+
+/* The folds of ds, and every fold trained along cs (cs NULL: params' C). */
+static nesvm_status cross_validate(const nesvm_dataset *ds, const nesvm_params *params, int folds, uint64_t seed,
+                                   const double *cs, int ncs, int warm, nesvm_progress_fn progress, void *user,
+                                   double *predicted, int64_t *correct, int64_t *iterations, nesvm_error *err)
+{
+    int64_t n = ds->n;
+    if (folds < 2) return nv_error(err, NESVM_ERR_ARG, "cross-validation needs at least 2 folds (got %d)", folds);
+    if (folds > n) return nv_error(err, NESVM_ERR_ARG, "%d folds but only %lld rows", folds, (long long)n);
+    nesvm_params *defaults = NULL;
+    if (!params) {
+        nesvm_status st = nesvm_params_create(&defaults, err);
+        if (st != NESVM_OK) return st;
+        params = defaults;
+    }
+    cv_job job;
+    memset(&job, 0, sizeof job);
+    double *classes = NULL;
+    int k = 0;
+    int *cls = nv_malloc_array((size_t)n, sizeof(int));
+    int *fold = nv_malloc_array((size_t)n, sizeof(int));
+    int64_t *order = nv_malloc_array((size_t)n, sizeof(int64_t));
+    job.correct = nv_malloc_array((size_t)folds * (size_t)ncs, sizeof(int64_t));
+    job.iterations = nv_malloc_array((size_t)folds * (size_t)ncs, sizeof(int64_t));
+    job.status = nv_malloc_array((size_t)folds, sizeof(nesvm_status));
+    job.errs = nv_malloc_array((size_t)folds, sizeof(nesvm_error));
+    nesvm_status st = NESVM_OK;
+    if (!cls || !fold || !order || !job.correct || !job.iterations || !job.status || !job.errs) {
+        st = nv_error(err, NESVM_ERR_NOMEM, "out of memory");
+        goto done;
+    }
+    st = nv_label_classes(ds->labels, NULL, n, &classes, &k, cls, err);
+    if (st != NESVM_OK) goto done;
+    nv_stratified_folds(cls, n, k, folds, seed, fold, order);
+    for (int f = 0; f < folds; f++) {
+        job.status[f] = NESVM_OK;
+        memset(&job.errs[f], 0, sizeof job.errs[f]);
+    }
+    job.ds = ds;
+    job.params = params;
+    job.folds = folds;
+    job.fold = fold;
+    job.cs = cs;
+    job.ncs = ncs;
+    job.warm = warm;
+    job.progress = progress;
+    job.user = user;
+    job.predicted = predicted;
+    int T = nv_threads(params->threads);
+    job.par = T < folds ? T : folds;
+#ifdef _OPENMP
+    if (job.par > 1) {
+#pragma omp parallel num_threads(job.par)
+        cv_worker(&job, omp_get_thread_num() == 0);
+    } else
+#endif
+    {
+        job.par = 1;
+        cv_worker(&job, 1);
+    }
+    /* the first fold that failed (a fold stopped by another's failure says
+     * cancelled: the cause is reported instead) */
+    for (int f = 0; f < folds && st == NESVM_OK; f++)
+        if (job.status[f] != NESVM_OK && job.status[f] != NESVM_ERR_CANCELLED) {
+            st = job.status[f];
+            if (err) *err = job.errs[f];
+        }
+    for (int f = 0; f < folds && st == NESVM_OK; f++)
+        if (job.status[f] != NESVM_OK) {
+            st = job.status[f];
+            if (err) *err = job.errs[f];
+        }
+    if (st == NESVM_OK)
+        for (int c = 0; c < ncs; c++) {
+            correct[c] = 0;
+            if (iterations) iterations[c] = 0;
+            for (int f = 0; f < folds; f++) {
+                correct[c] += job.correct[(size_t)f * ncs + c];
+                if (iterations) iterations[c] += job.iterations[(size_t)f * ncs + c];
+            }
+        }
+done:
+    nv_free(classes);
+    nv_free(cls);
+    nv_free(fold);
+    nv_free(order);
+    nv_free(job.correct);
+    nv_free(job.iterations);
+    nv_free(job.status);
+    nv_free(job.errs);
+    nesvm_params_destroy(defaults);
+    return st;
+}
 
 nesvm_status nesvm_cross_validate(const nesvm_dataset *ds, const nesvm_params *params, int folds,
                                   uint64_t seed, nesvm_progress_fn progress, void *user,
                                   double *predicted, double *accuracy, nesvm_error *err)
 {
     if (!ds || !predicted) return nv_error(err, NESVM_ERR_ARG, "NULL argument to nesvm_cross_validate");
-    int64_t n = ds->n;
-    if (folds < 2) return nv_error(err, NESVM_ERR_ARG, "cross-validation needs at least 2 folds (got %d)", folds);
-    if (folds > n)
-        return nv_error(err, NESVM_ERR_ARG, "%d folds but only %lld rows", folds, (long long)n);
-    double *classes = NULL;
-    int k = 0;
-    int *cls = nv_malloc_array((size_t)n, sizeof(int));
-    int *fold = nv_malloc_array((size_t)n, sizeof(int));
-    int64_t *order = nv_malloc_array((size_t)n, sizeof(int64_t));
-    int64_t *train = nv_malloc_array((size_t)n, sizeof(int64_t));
-    int64_t *test = nv_malloc_array((size_t)n, sizeof(int64_t));
-    double *pred = nv_malloc_array((size_t)n, sizeof(double));
-    nesvm_status st = NESVM_OK;
-    if (!cls || !fold || !order || !train || !test || !pred) {
-        st = nv_error(err, NESVM_ERR_NOMEM, "out of memory");
-        goto done;
-    }
-    st = nv_label_classes(ds->labels, NULL, n, &classes, &k, cls, err);
-    if (st != NESVM_OK) goto done;
-    /* rows of each class shuffled (seeded) and dealt to folds round-robin */
-    nv_stratified_folds(cls, n, k, folds, seed, fold, order);
     int64_t correct = 0;
-    for (int f = 0; f < folds; f++) {
-        int64_t ntr = 0, nte = 0;
-        for (int64_t i = 0; i < n; i++) {
-            if (fold[i] == f) test[nte++] = i;
-            else train[ntr++] = i;
-        }
-        nesvm_model *m = NULL;
-        st = nv_train_rows(ds, train, ntr, params, NULL, NULL, progress, user, &m, NULL, err);
-        if (st != NESVM_OK) {
-            nv_error_prefix(err, "fold %d of %d", f + 1, folds);
-            goto done;
-        }
-        st = nv_predict_rows(m, ds, test, nte, params ? params->threads : 1, pred, NULL, err);
-        nesvm_model_destroy(m);
-        if (st != NESVM_OK) goto done;
-        for (int64_t t = 0; t < nte; t++) {
-            predicted[test[t]] = pred[t];
-            if (pred[t] == ds->labels[test[t]]) correct++;
-        }
-    }
-    if (accuracy) *accuracy = (double)correct / (double)n;
-done:
-    nv_free(classes);
-    nv_free(cls);
-    nv_free(fold);
-    nv_free(order);
-    nv_free(train);
-    nv_free(test);
-    nv_free(pred);
+    nesvm_status st = cross_validate(ds, params, folds, seed, NULL, 1, 0, progress, user, predicted, &correct, NULL,
+                                     err);
+    if (st == NESVM_OK && accuracy) *accuracy = (double)correct / (double)ds->n;
+    return st;
+}
+
+nesvm_status nesvm_cross_validate_path(const nesvm_dataset *ds, const nesvm_params *params, int folds,
+                                       uint64_t seed, const double *c_values, int n_c, int warm,
+                                       nesvm_progress_fn progress, void *user, double *accuracy,
+                                       int64_t *iterations, nesvm_error *err)
+{
+    if (!ds || !c_values || !accuracy)
+        return nv_error(err, NESVM_ERR_ARG, "NULL argument to nesvm_cross_validate_path");
+    if (n_c < 1) return nv_error(err, NESVM_ERR_ARG, "the path has %d C values: give at least one", n_c);
+    for (int c = 0; c < n_c; c++)
+        if (!(c_values[c] > 0) || c_values[c] == INFINITY)
+            return nv_error(err, NESVM_ERR_ARG, "C value %d of the path is %g: C must be finite and > 0", c + 1,
+                            c_values[c]);
+    int64_t *correct = nv_malloc_array((size_t)n_c, sizeof(int64_t));
+    if (!correct) return nv_error(err, NESVM_ERR_NOMEM, "out of memory");
+    nesvm_status st = cross_validate(ds, params, folds, seed, c_values, n_c, warm, progress, user, NULL, correct,
+                                     iterations, err);
+    if (st == NESVM_OK)
+        for (int c = 0; c < n_c; c++) accuracy[c] = (double)correct[c] / (double)ds->n;
+    nv_free(correct);
     return st;
 }
