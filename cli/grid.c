@@ -9,6 +9,7 @@
 #include <stdlib.h>
 #include <string.h>
 #include <sys/wait.h>
+#include <time.h>
 #include <unistd.h>
 
 static void usage(FILE *f)
@@ -17,12 +18,18 @@ static void usage(FILE *f)
           "Search C and gamma as LIBSVM's grid.py does: every point of a grid of log2 C and\n"
           "log2 gamma is scored by stratified K-fold cross-validation (nesvm cv's folds:\n"
           "the same folds at every point), and the best is printed as 'C gamma accuracy'.\n"
-          "With the linear kernel only C is searched; with --solver gs (no C) only gamma.\n"
-          "Every point goes to a CSV as it is scored; rerunning the same search resumes\n"
-          "from it. Takes every option of 'nesvm train'.\n\n"
+          "With the linear kernel only C is searched. Along C each fold starts from its\n"
+          "solution at the previous C (warm starts); with --threads N, N folds train at once.\n"
+          "--solver gs has no C: it searches gamma and its number of basis functions\n"
+          "(--max-iter, its early stopping) instead. Every gamma's points go to a CSV when\n"
+          "they are scored; rerunning the same search resumes from it. Takes every option\n"
+          "of 'nesvm train'.\n\n"
           "  -log2c BEGIN,END,STEP  log2 C from BEGIN to END by STEP (default -5,15,2);\n"
           "                       'null': no search over C (-c is used)\n"
           "  -log2g BEGIN,END,STEP  log2 gamma (default 3,-15,-2); 'null': no search (-g)\n"
+          "  -log2n BEGIN,END,STEP  gs: log2 of the number of basis functions (default 4 to\n"
+          "                       log2 of the training rows, by 1); 'null': --max-iter\n"
+          "  --cold               every point from zero, as grid.py (no warm starts)\n"
           "  -v K                 folds (default 5)\n"
           "  --out FILE           the CSV (default: DATA's file name + '.grid.csv', in the\n"
           "                       current folder)\n"
@@ -76,16 +83,17 @@ static int range_values(const range *r, double fixed, double *out, int cap)
     return n;
 }
 
-/* Every parameter but c and gamma, in table order: what a resumed CSV must match. */
-static void signature(const nesvm_params *p, const char *data, int folds, long long seed, long long rows, char *out,
-                      size_t size)
+/* Every parameter but the searched ones and threads, in table order: what a
+ * resumed CSV must match. */
+static void signature(const nesvm_params *p, const char *data, int folds, long long seed, long long rows, int warm,
+                      const char *axis, char *out, size_t size)
 {
-    size_t len = (size_t)snprintf(out, size, "# nesvm grid data=%s rows=%lld folds=%d seed=%lld", data, rows, folds,
-                                  seed);
+    size_t len = (size_t)snprintf(out, size, "# nesvm grid data=%s rows=%lld folds=%d seed=%lld warm=%d", data, rows,
+                                  folds, seed, warm);
     char v[64];
     for (int i = 0; nv_param_name(i) && len < size; i++) {
         const char *n = nv_param_name(i);
-        if (strcmp(n, "c") == 0 || strcmp(n, "gamma") == 0 || strcmp(n, "threads") == 0) continue;
+        if (strcmp(n, axis) == 0 || strcmp(n, "gamma") == 0 || strcmp(n, "threads") == 0) continue;
         nesvm_params_get(p, n, v, sizeof v, NULL);
         len += (size_t)snprintf(out + len, size - len, " %s=%s", n, v);
     }
@@ -97,7 +105,8 @@ static int plot(const char *cmd, const char *csv, const char *png)
         "import sys, csv\n"
         "import matplotlib; matplotlib.use('Agg')\n"
         "import matplotlib.pyplot as plt\n"
-        "rows = [r for r in csv.reader(l for l in open(sys.argv[1]) if not l.startswith('#'))][1:]\n"
+        "rows = [r for r in csv.reader(l for l in open(sys.argv[1]) if not l.startswith('#'))]\n"
+        "xname = rows[0][0]; rows = rows[1:]\n"
         "lc = sorted({float(r[0]) for r in rows}); lg = sorted({float(r[1]) for r in rows})\n"
         "acc = {(float(r[0]), float(r[1])): float(r[4]) for r in rows}\n"
         "Z = [[acc.get((c, g), float('nan')) for c in lc] for g in lg]\n"
@@ -107,7 +116,8 @@ static int plot(const char *cmd, const char *csv, const char *png)
         "im = ax.imshow(Z, origin='lower', aspect='auto', cmap='viridis',\n"
         "               extent=[lc[0] - hc, lc[-1] + hc, lg[0] - hg, lg[-1] + hg])\n"
         "fig.colorbar(im, ax=ax, label='cross-validation accuracy (%)')\n"
-        "ax.set_xlabel('log2 C'); ax.set_ylabel('log2 gamma'); ax.set_title(sys.argv[3])\n"
+        "ax.set_xlabel('log2 C' if xname == 'log2c' else 'log2 basis functions (max_iter)')\n"
+        "ax.set_ylabel('log2 gamma'); ax.set_title(sys.argv[3])\n"
         "fig.tight_layout(); fig.savefig(sys.argv[2], dpi=100)\n";
     pid_t pid = fork();
     if (pid < 0) return cli_error(cmd, "cannot start /usr/bin/python3 for --png: %s", strerror(errno));
@@ -135,10 +145,14 @@ int cmd_grid(int argc, char **argv)
     if (train_opts_init(&o, cmd) != CLI_OK) return CLI_ERROR;
     cli_args a = {argc, 1, argv, cmd, NULL, {0}};
     const char *data = NULL, *p, *out = NULL, *png = NULL, *v;
-    range rc = {1, -5, 15, 2}, rg = {1, 3, -15, -2};
-    int folds = 5, r, status = CLI_OK;
+    range rc = {1, -5, 15, 2}, rg = {1, 3, -15, -2}, rn = {1, 4, 0, 1};
+    int folds = 5, r, status = CLI_OK, rn_given = 0, warm = 1;
     char *csv_default = NULL;
     nesvm_dataset *ds = NULL;
+    double *acc = NULL, *vals = NULL, *pacc = NULL;
+    unsigned char *have = NULL;
+    int *idx = NULL;
+    FILE *f = NULL;
     while ((r = cli_next(&a, &p)) >= 0) {
         if (r == 0) {
             if (data) {
@@ -159,16 +173,29 @@ int cmd_grid(int argc, char **argv)
             usage(stdout);
             goto done;
         }
-        if (strcmp(a.name, "log2c") == 0 || strcmp(a.name, "log2g") == 0) {
+        if (strcmp(a.name, "log2c") == 0 || strcmp(a.name, "log2g") == 0 || strcmp(a.name, "log2n") == 0) {
             if (!(v = cli_value(&a))) {
                 status = CLI_USAGE;
                 goto done;
             }
-            if (!parse_range(v, a.name[4] == 'c' ? &rc : &rg)) {
+            range *t = a.name[4] == 'c' ? &rc : a.name[4] == 'g' ? &rg : &rn;
+            if (!parse_range(v, t)) {
                 status = cli_usage(cmd, "bad value '%s' for -%s (expected BEGIN,END,STEP with STEP towards END, "
                                         "at most 1000 steps, or null)", v, a.name);
                 goto done;
             }
+            if (t == &rn) {
+                rn_given = 1;
+                if (rn.on && (rn.begin < 0 || rn.end < 0 || rn.begin > 40 || rn.end > 40)) {
+                    status = cli_usage(cmd, "bad value '%s' for -log2n (log2 of a number of basis functions: "
+                                            "0 to 40)", v);
+                    goto done;
+                }
+            }
+            continue;
+        }
+        if (strcmp(a.name, "cold") == 0) {
+            warm = 0;
             continue;
         }
         if (strcmp(a.name, "out") == 0 || strcmp(a.name, "png") == 0) {
@@ -206,12 +233,16 @@ int cmd_grid(int argc, char **argv)
     char kernel[16], solver[32];
     nesvm_params_get(o.params, "kernel", kernel, sizeof kernel, NULL);
     nesvm_params_get(o.params, "solver", solver, sizeof solver, NULL);
+    const int gs = strcmp(solver, "gs") == 0;
+    /* the first axis: C, or GS-SVM's number of basis functions */
+    const char *axis = gs ? "max_iter" : "c", *an = gs ? "log2n" : "log2c";
+    range *ra = gs ? &rn : &rc;
     if (strcmp(kernel, "linear") == 0) rg.on = 0;
-    if (strcmp(solver, "gs") == 0) rc.on = 0;
-    if (!rc.on && !rg.on) {
-        status = cli_usage(cmd, "nothing to search: %s", strcmp(kernel, "linear") == 0
-                                                             ? "the linear kernel has no gamma and -log2c is null"
-                                                             : "-log2c and -log2g are null");
+    if (!ra->on && !rg.on) {
+        status = cli_usage(cmd, "nothing to search: %s",
+                           strcmp(kernel, "linear") != 0 ? (gs ? "-log2n and -log2g are null" : "-log2c and -log2g are null")
+                           : gs ? "the linear kernel has no gamma and -log2n is null"
+                                : "the linear kernel has no gamma and -log2c is null");
         goto done;
     }
     if (!out) {
@@ -232,40 +263,45 @@ int cmd_grid(int argc, char **argv)
         status = cli_error(cmd, "%s", err.message);
         goto done;
     }
+    const long long rows = (long long)nesvm_dataset_rows(ds);
+    if (gs && !rn_given) /* up to every training row of a fold: GS-SVM has converged by then */
+        rn.end = fmax(rn.begin, ceil(log2((double)rows * (folds - 1) / folds)));
     char cur[64];
-    double c0, g0;
-    nesvm_params_get(o.params, "c", cur, sizeof cur, NULL);
-    cli_parse_double(cur, &c0);
+    double a0, g0;
+    nesvm_params_get(o.params, axis, cur, sizeof cur, NULL);
+    cli_parse_double(cur, &a0);
     nesvm_params_get(o.params, "gamma", cur, sizeof cur, NULL);
     cli_parse_double(cur, &g0);
-    double cs[1001], gs[1001];
-    int nc = range_values(&rc, log2(c0), cs, 1001), ng = range_values(&rg, g0 > 0 ? log2(g0) : 0, gs, 1001);
+    double as[1001], gv[1001];
+    int na = range_values(ra, a0 > 0 ? log2(a0) : 0, as, 1001), ng = range_values(&rg, g0 > 0 ? log2(g0) : 0, gv, 1001);
     /* resume: the rows of a CSV written by the same search */
     char sig[4096];
-    signature(o.params, data, folds, o.seed, (long long)nesvm_dataset_rows(ds), sig, sizeof sig);
-    int n = nc * ng, resumed = 0;
-    double *acc = malloc(sizeof(double) * (size_t)n);
-    unsigned char *have = calloc((size_t)n, 1);
-    if (!acc || !have) {
-        free(acc);
-        free(have);
+    signature(o.params, data, folds, o.seed, rows, warm, axis, sig, sizeof sig);
+    int n = na * ng, resumed = 0;
+    acc = malloc(sizeof(double) * (size_t)n);
+    have = calloc((size_t)n, 1);
+    vals = malloc(sizeof(double) * (size_t)na);
+    pacc = malloc(sizeof(double) * (size_t)na);
+    idx = malloc(sizeof(int) * (size_t)na);
+    if (!acc || !have || !vals || !pacc || !idx) {
         status = cli_error(cmd, "out of memory");
         goto done;
     }
-    FILE *f = fopen(out, "r");
+    f = fopen(out, "r");
     if (f) {
         char *line = NULL;
         size_t cap = 0;
         ssize_t len = getline(&line, &cap, f);
         if (len > 0 && line[len - 1] == '\n') line[--len] = '\0';
         if (len >= 0 && strcmp(line, sig) == 0) {
-            getline(&line, &cap, f); /* the header */
+            if (getline(&line, &cap, f) < 0) { /* the header */
+            }
             while ((len = getline(&line, &cap, f)) > 0) {
-                double lc, lg, cc, gg, ac;
-                if (sscanf(line, "%lf,%lf,%lf,%lf,%lf", &lc, &lg, &cc, &gg, &ac) != 5) continue;
-                for (int i = 0; i < nc; i++)
+                double la, lg, cc, gg, ac;
+                if (sscanf(line, "%lf,%lf,%lf,%lf,%lf", &la, &lg, &cc, &gg, &ac) != 5) continue;
+                for (int i = 0; i < na; i++)
                     for (int j = 0; j < ng; j++)
-                        if (fabs(cs[i] - lc) < 1e-9 && fabs(gs[j] - lg) < 1e-9 && !have[i * ng + j]) {
+                        if (fabs(as[i] - la) < 1e-9 && fabs(gv[j] - lg) < 1e-9 && !have[i * ng + j]) {
                             have[i * ng + j] = 1;
                             acc[i * ng + j] = ac;
                             resumed++;
@@ -283,63 +319,97 @@ int cmd_grid(int argc, char **argv)
     }
     if (!f) {
         f = fopen(out, "w");
-        if (f) fprintf(f, "%s\nlog2c,log2g,c,gamma,accuracy\n", sig);
+        if (f) fprintf(f, "%s\n%s,log2g,%s,gamma,accuracy\n", sig, an, axis);
     }
     if (!f) {
-        free(acc);
-        free(have);
         status = cli_error(cmd, "cannot write '%s': %s", out, strerror(errno));
         goto done;
     }
     if (!o.quiet && resumed) printf("resumed %d of %d points from %s\n", resumed, n, out);
-    double *pred = malloc(sizeof(double) * (size_t)(nesvm_dataset_rows(ds) + 1));
+    /* the path in ascending order: each fold warm-starts from the smaller C */
+    for (int i = 0; i < na; i++) idx[i] = i;
+    for (int i = 1; i < na; i++)
+        for (int t = i; t > 0 && as[idx[t]] < as[idx[t - 1]]; t--) {
+            int s = idx[t];
+            idx[t] = idx[t - 1];
+            idx[t - 1] = s;
+        }
+    for (int i = 0; i < na; i++) vals[i] = ra->on ? exp2(as[idx[i]]) : a0;
     int best = -1;
-    for (int i = 0; i < nc && status == CLI_OK && pred; i++)
-        for (int j = 0; j < ng && status == CLI_OK; j++) {
-            int k = i * ng + j;
-            char cv_[40], gv[40];
-            snprintf(cv_, sizeof cv_, "%.17g", exp2(cs[i]));
-            snprintf(gv, sizeof gv, "%.17g", exp2(gs[j]));
-            if (!have[k]) {
-                if (rc.on) nesvm_params_set(o.params, "c", cv_, NULL);
-                if (rg.on) nesvm_params_set(o.params, "gamma", gv, NULL);
-                double a_ = 0;
-                if (nesvm_cross_validate(ds, o.params, folds, (uint64_t)o.seed, NULL, NULL, pred, &a_, &err) !=
-                    NESVM_OK) {
-                    status = cli_error(cmd, "log2c %g log2g %g: %s", cs[i], gs[j], err.message);
-                    break;
-                }
-                acc[k] = 100.0 * a_;
-                have[k] = 1;
-                fprintf(f, "%.17g,%.17g,%s,%s,%.17g\n", cs[i], gs[j], rc.on ? cv_ : "", rg.on ? gv : "", acc[k]);
-                fflush(f);
+    long long iters = 0, trained = 0;
+    struct timespec t0, t1;
+    clock_gettime(CLOCK_MONOTONIC, &t0);
+    for (int j = 0; j < ng && status == CLI_OK; j++) {
+        char gtxt[40];
+        snprintf(gtxt, sizeof gtxt, "%.17g", exp2(gv[j]));
+        int missing = 0;
+        for (int i = 0; i < na; i++) missing += !have[i * ng + j];
+        if (missing) {
+            if (rg.on) nesvm_params_set(o.params, "gamma", gtxt, NULL);
+            int64_t it[1001];
+            if (nesvm_cross_validate_path(ds, o.params, folds, (uint64_t)o.seed, axis, vals, na, warm, NULL, NULL,
+                                          pacc, it, &err) != NESVM_OK) {
+                status = rg.on ? cli_error(cmd, "log2g %g: %s", gv[j], err.message) : cli_error(cmd, "%s", err.message);
+                break;
             }
-            if (best < 0 || acc[k] > acc[best]) best = k;
+            for (int i = 0; i < na; i++) {
+                iters += it[i];
+                trained += it[i] > 0;
+            }
+            /* the row's new points, in the order of -log2c */
+            for (int i = 0; i < na; i++) {
+                int k = i * ng + j;
+                if (have[k]) continue;
+                int pos = 0;
+                while (idx[pos] != i) pos++;
+                acc[k] = 100.0 * pacc[pos];
+                char atxt[40];
+                snprintf(atxt, sizeof atxt, "%.17g", exp2(as[i]));
+                fprintf(f, "%.17g,%.17g,%s,%s,%.17g\n", as[i], gv[j], ra->on ? atxt : "", rg.on ? gtxt : "", acc[k]);
+            }
+            for (int i = 0; i < na; i++) have[i * ng + j] = 1;
+            fflush(f);
+        }
+        /* grid.py's choice: the best rate; among equal rates at one gamma, the smallest C */
+        for (int i = 0; i < na; i++) {
+            int k = i * ng + j;
+            if (best < 0 || acc[k] > acc[best] || (acc[k] == acc[best] && k % ng == best % ng && as[i] < as[best / ng]))
+                best = k;
             if (!o.quiet) {
                 char at[64] = "", bt[64] = "";
-                if (rc.on) {
-                    snprintf(at, sizeof at, "log2c %g", cs[i]);
-                    snprintf(bt, sizeof bt, "log2c %g", cs[best / ng]);
+                if (ra->on) {
+                    snprintf(at, sizeof at, "%s %g", an, as[i]);
+                    snprintf(bt, sizeof bt, "%s %g", an, as[best / ng]);
                 }
                 if (rg.on) {
                     size_t la = strlen(at), lb = strlen(bt);
-                    snprintf(at + la, sizeof at - la, "%slog2g %g", la ? " " : "", gs[j]);
-                    snprintf(bt + lb, sizeof bt - lb, "%slog2g %g", lb ? " " : "", gs[best % ng]);
+                    snprintf(at + la, sizeof at - la, "%slog2g %g", la ? " " : "", gv[j]);
+                    snprintf(bt + lb, sizeof bt - lb, "%slog2g %g", lb ? " " : "", gv[best % ng]);
                 }
                 printf("%s: %g%% (best: %s, %g%%)\n", at, acc[k], bt, acc[best]);
             }
         }
-    if (!pred) status = cli_error(cmd, "out of memory");
+    }
     if (fclose(f) != 0 && status == CLI_OK) status = cli_error(cmd, "cannot write '%s': %s", out, strerror(errno));
+    f = NULL;
     if (status == CLI_OK && best >= 0) {
-        /* grid.py's last line: best C, gamma and rate */
-        printf("%.17g %.17g %g\n", rc.on ? exp2(cs[best / ng]) : c0, rg.on ? exp2(gs[best % ng]) : g0, acc[best]);
+        clock_gettime(CLOCK_MONOTONIC, &t1);
+        if (!o.quiet)
+            printf("%lld points scored, %lld iterations in %.3g s (%s)\n", trained, iters,
+                   (double)(t1.tv_sec - t0.tv_sec) + 1e-9 * (double)(t1.tv_nsec - t0.tv_nsec),
+                   gs ? "trainings that converged serve the larger --max-iter"
+                      : warm ? "warm starts along C" : "cold starts");
+        /* grid.py's last line: best C (gs: basis functions), gamma and rate */
+        printf("%.17g %.17g %g\n", ra->on ? exp2(as[best / ng]) : a0, rg.on ? exp2(gv[best % ng]) : g0, acc[best]);
         if (png) status = plot(cmd, out, png);
     }
-    free(pred);
+done:
+    if (f) fclose(f);
     free(acc);
     free(have);
-done:
+    free(vals);
+    free(pacc);
+    free(idx);
     nesvm_dataset_destroy(ds);
     free(csv_default);
     train_opts_free(&o);

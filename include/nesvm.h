@@ -547,15 +547,22 @@ NESVM_API nesvm_status nesvm_cross_validate(const nesvm_dataset *ds, const nesvm
                                             nesvm_error *err);
 
 /**
- * Cross-validate every C of a path: accuracy[i] (n_c entries) is the fraction
- * of rows predicted correctly with C = c_values[i] (> 0), on the folds of
+ * Cross-validate every value of a path of one numeric parameter `name`
+ * ("c", "max_iter", "gamma", ...): accuracy[i] (n_values entries) is the
+ * fraction of rows predicted correctly with name = values[i], on the folds of
  * nesvm_cross_validate with the same `folds` and `seed`; every other
- * parameter is params'.  With warm != 0 each fold's training at c_values[i]
- * starts from its own solution at c_values[i - 1] (every solver but gs, with
- * any kernel: the rows, kernel and basis stay the same along the path), so an
- * ascending path costs less than cold starts and gives the same solutions to
- * the solver's tolerance.  `iterations` (may be NULL; n_c entries) receives
- * the iterations at each C summed over folds and sub-models.
+ * parameter is params' (NULL: the defaults).  Every value is checked as
+ * nesvm_params_set would before any training.
+ *
+ * Along "c" with warm != 0, each fold's training at values[i] starts from its
+ * own solution at values[i - 1] (every solver but gs, with any kernel: the
+ * rows, kernel and basis stay the same along the path), so an ascending path
+ * costs less than cold starts and gives the same solutions to the solver's
+ * tolerance.  Along "max_iter" (GS-SVM's early stopping), a fold's training
+ * that converged below the limit serves the larger limits that follow it.
+ * `iterations` (may be NULL; n_values entries) receives the iterations at
+ * each value summed over folds and sub-models (0 where a training was
+ * reused).
  *
  * Both cross-validations train min(threads, folds) folds at once when
  * params' threads allow (each with its share of the threads and of
@@ -563,9 +570,10 @@ NESVM_API nesvm_status nesvm_cross_validate(const nesvm_dataset *ds, const nesvm
  * thread only, and cancels every fold.
  */
 NESVM_API nesvm_status nesvm_cross_validate_path(const nesvm_dataset *ds, const nesvm_params *params,
-                                                 int folds, uint64_t seed, const double *c_values,
-                                                 int n_c, int warm, nesvm_progress_fn progress,
-                                                 void *user, double *accuracy, int64_t *iterations,
+                                                 int folds, uint64_t seed, const char *name,
+                                                 const double *values, int n_values, int warm,
+                                                 nesvm_progress_fn progress, void *user,
+                                                 double *accuracy, int64_t *iterations,
                                                  nesvm_error *err);
 
 #ifdef __cplusplus

@@ -7,6 +7,10 @@
  * fold sizes differ by at most one.  Each fold is predicted by a model
  * trained on the other folds.
  *
+ * Along a path of C values, each fold's training starts from its solution at
+ * the previous C (nv_path); along max_iter (GS-SVM's early stopping), a
+ * fold's training that converged below the limit serves every larger limit.
+ *
  * With params->threads T > 1, min(T, folds) folds train at once, each with
  * T / that many threads and that share of kernel_memory.  The progress
  * callback is still called from the calling thread only (nesvm.h): it reports
@@ -16,7 +20,6 @@
  */
 #include "../model/model_internal.h"
 
-#include <math.h>
 #include <string.h>
 #include <time.h>
 #ifdef _OPENMP
@@ -28,9 +31,11 @@ typedef struct cv_job {
     const nesvm_params *params;
     int folds;
     const int *fold;        /* each row's fold */
-    const double *cs;       /* the C path (NULL: params' C) */
+    const char *name;       /* the parameter of the path (NULL: none, one training) */
+    const double *cs;       /* its values */
     int ncs;
-    int warm;
+    int warm;               /* warm starts along the path (C) */
+    int saturate;           /* max_iter: a training that converged serves the larger values */
     int par;                /* folds trained at once */
     nesvm_progress_fn progress;
     void *user;
@@ -115,8 +120,18 @@ static nesvm_status run_fold(cv_job *job, int f, int caller, int64_t *train, int
     nv_path path;
     memset(&path, 0, sizeof path);
     cv_sink sink = {job, caller};
+    int converged = 0;
     for (int c = 0; c < job->ncs && st == NESVM_OK; c++) {
-        if (job->cs) p->c = job->cs[c];
+        if (job->name) {
+            if (converged && job->cs[c] >= job->cs[c - 1]) { /* the same model again */
+                job->correct[(size_t)f * job->ncs + c] = job->correct[(size_t)f * job->ncs + c - 1];
+                job->iterations[(size_t)f * job->ncs + c] = 0;
+                continue;
+            }
+            char v[40];
+            snprintf(v, sizeof v, "%.17g", job->cs[c]);
+            nesvm_params_set(p, job->name, v, NULL); /* checked before */
+        }
         nesvm_model *m = NULL;
         nesvm_stats stats;
         memset(&stats, 0, sizeof stats);
@@ -124,7 +139,7 @@ static nesvm_status run_fold(cv_job *job, int f, int caller, int64_t *train, int
         st = nv_train_rows(ds, train, ntr, p, NULL, NULL, job->warm ? &path : NULL, cv_progress, &sink, &m,
                            &stats, err);
         if (st != NESVM_OK) {
-            if (job->cs) nv_error_prefix(err, "C %.17g", p->c);
+            if (job->name) nv_error_prefix(err, "%s %.17g", job->name, job->cs[c]);
             nv_error_prefix(err, "fold %d of %d", f + 1, job->folds);
             break;
         }
@@ -138,6 +153,7 @@ static nesvm_status run_fold(cv_job *job, int f, int caller, int64_t *train, int
         }
         job->correct[(size_t)f * job->ncs + c] = correct;
         job->iterations[(size_t)f * job->ncs + c] = stats.iterations;
+        converged = job->saturate && stats.exit_reason == NESVM_EXIT_CONVERGED;
     }
     nv_path_free(&path);
     nesvm_params_destroy(p);
@@ -186,9 +202,11 @@ static void cv_worker(cv_job *job, int caller)
     }
 }
 
-/* The folds of ds, and every fold trained along cs (cs NULL: params' C). */
+/* The folds of ds, and every fold trained along the path of parameter name
+ * (NULL: params as they are, ncs 1). */
 static nesvm_status cross_validate(const nesvm_dataset *ds, const nesvm_params *params, int folds, uint64_t seed,
-                                   const double *cs, int ncs, int warm, nesvm_progress_fn progress, void *user,
+                                   const char *name, const double *cs, int ncs, int warm, nesvm_progress_fn progress,
+                                   void *user,
                                    double *predicted, int64_t *correct, int64_t *iterations, nesvm_error *err)
 {
     int64_t n = ds->n;
@@ -227,9 +245,11 @@ static nesvm_status cross_validate(const nesvm_dataset *ds, const nesvm_params *
     job.params = params;
     job.folds = folds;
     job.fold = fold;
+    job.name = name;
     job.cs = cs;
     job.ncs = ncs;
-    job.warm = warm;
+    job.warm = warm && name && strcmp(name, "c") == 0;
+    job.saturate = name && strcmp(name, "max_iter") == 0;
     job.progress = progress;
     job.user = user;
     job.predicted = predicted;
@@ -285,30 +305,38 @@ nesvm_status nesvm_cross_validate(const nesvm_dataset *ds, const nesvm_params *p
 {
     if (!ds || !predicted) return nv_error(err, NESVM_ERR_ARG, "NULL argument to nesvm_cross_validate");
     int64_t correct = 0;
-    nesvm_status st = cross_validate(ds, params, folds, seed, NULL, 1, 0, progress, user, predicted, &correct, NULL,
-                                     err);
+    nesvm_status st = cross_validate(ds, params, folds, seed, NULL, NULL, 1, 0, progress, user, predicted, &correct,
+                                     NULL, err);
     if (st == NESVM_OK && accuracy) *accuracy = (double)correct / (double)ds->n;
     return st;
 }
 
 nesvm_status nesvm_cross_validate_path(const nesvm_dataset *ds, const nesvm_params *params, int folds,
-                                       uint64_t seed, const double *c_values, int n_c, int warm,
-                                       nesvm_progress_fn progress, void *user, double *accuracy,
+                                       uint64_t seed, const char *name, const double *values, int n_values,
+                                       int warm, nesvm_progress_fn progress, void *user, double *accuracy,
                                        int64_t *iterations, nesvm_error *err)
 {
-    if (!ds || !c_values || !accuracy)
+    if (!ds || !name || !values || !accuracy)
         return nv_error(err, NESVM_ERR_ARG, "NULL argument to nesvm_cross_validate_path");
-    if (n_c < 1) return nv_error(err, NESVM_ERR_ARG, "the path has %d C values: give at least one", n_c);
-    for (int c = 0; c < n_c; c++)
-        if (!(c_values[c] > 0) || c_values[c] == INFINITY)
-            return nv_error(err, NESVM_ERR_ARG, "C value %d of the path is %g: C must be finite and > 0", c + 1,
-                            c_values[c]);
-    int64_t *correct = nv_malloc_array((size_t)n_c, sizeof(int64_t));
+    if (n_values < 1)
+        return nv_error(err, NESVM_ERR_ARG, "the path of %s has %d values: give at least one", name, n_values);
+    /* every value checked before any training */
+    nesvm_params *check = NULL;
+    nesvm_status st = params ? nesvm_params_copy(params, &check, err) : nesvm_params_create(&check, err);
+    for (int c = 0; c < n_values && st == NESVM_OK; c++) {
+        char v[40];
+        snprintf(v, sizeof v, "%.17g", values[c]);
+        st = nesvm_params_set(check, name, v, err);
+        if (st != NESVM_OK) nv_error_prefix(err, "value %d of the path", c + 1);
+    }
+    nesvm_params_destroy(check);
+    if (st != NESVM_OK) return st;
+    int64_t *correct = nv_malloc_array((size_t)n_values, sizeof(int64_t));
     if (!correct) return nv_error(err, NESVM_ERR_NOMEM, "out of memory");
-    nesvm_status st = cross_validate(ds, params, folds, seed, c_values, n_c, warm, progress, user, NULL, correct,
-                                     iterations, err);
+    st = cross_validate(ds, params, folds, seed, name, values, n_values, warm, progress, user, NULL, correct,
+                        iterations, err);
     if (st == NESVM_OK)
-        for (int c = 0; c < n_c; c++) accuracy[c] = (double)correct[c] / (double)ds->n;
+        for (int c = 0; c < n_values; c++) accuracy[c] = (double)correct[c] / (double)ds->n;
     nv_free(correct);
     return st;
 }

@@ -1305,7 +1305,8 @@ expect_ok_rc "cv --metrics" && grep -q "^class  *precision  *recall  *f1  *suppo
     ok "cv --metrics: table and a confusion matrix of 270 rows" || not_ok "cv --metrics" "$(cat "$T/.out" | tr '\n' '|')"
 # nesvm grid: every point equals its own `nesvm cv` (the same folds and seed), the
 # last line is the best point, a rerun resumes to the same CSV, --png draws
-(cd "$T" && "$BIN" grid -q -t rbf -log2c -1,3,2 -log2g -3,-1,1 -v 3 --out grid.csv --png grid.png "$H" >grid.out 2>grid.err)
+# (--cold: every point from zero, as nesvm cv computes it)
+(cd "$T" && "$BIN" grid -q --cold -t rbf -log2c -1,3,2 -log2g -3,-1,1 -v 3 --out grid.csv --png grid.png "$H" >grid.out 2>grid.err)
 RC=$?
 if [ "$RC" -eq 0 ] && [ "$(grep -vc '^#\|^log2c' "$T/grid.csv")" -eq 9 ]; then
     bad=0
@@ -1317,13 +1318,43 @@ if [ "$RC" -eq 0 ] && [ "$(grep -vc '^#\|^log2c' "$T/grid.csv")" -eq 9 ]; then
     [ "$bad" -eq 0 ] && tail -1 "$T/grid.out" | grep -q "^$best " && head -c 8 "$T/grid.png" | od -c | grep -q "P   N   G" &&
         ok "grid: 9 points equal nesvm cv, best point, heat map" || not_ok "grid" "bad=$bad best=$best $(tail -1 "$T/grid.out")"
     head -4 "$T/grid.csv" >"$T/grid2.csv"
-    (cd "$T" && "$BIN" grid -t rbf -log2c -1,3,2 -log2g -3,-1,1 -v 3 --out grid2.csv "$H" >grid2.out 2>&1)
+    (cd "$T" && "$BIN" grid --cold -t rbf -log2c -1,3,2 -log2g -3,-1,1 -v 3 --out grid2.csv "$H" >grid2.out 2>&1)
     grep -q "^resumed 2 of 9 points from grid2.csv$" "$T/grid2.out" && cmp -s "$T/grid.csv" "$T/grid2.csv" &&
         ok "grid: resumed from 2 points to the same CSV" || not_ok "grid resume" "$(head -1 "$T/grid2.out")"
+    # warm starts along C (the default): the same points to 1.5 points of accuracy, the
+    # same best point here, fewer iterations; resumed mid-row to the same CSV; two folds
+    # at once (--threads 2) give the same CSV
+    (cd "$T" && "$BIN" grid -t rbf -log2c -1,3,2 -log2g -3,-1,1 -v 3 --out warm.csv "$H" >warm.out 2>&1 &&
+        "$BIN" grid --cold -t rbf -log2c -1,3,2 -log2g -3,-1,1 -v 3 --out cold.csv "$H" >cold.out 2>&1)
+    wi=$(sed -n 's/^[0-9]* points scored, \([0-9]*\) iterations.*warm starts along C)$/\1/p' "$T/warm.out")
+    ci=$(sed -n 's/^[0-9]* points scored, \([0-9]*\) iterations.*cold starts)$/\1/p' "$T/cold.out")
+    far=$(paste -d, <(grep -v '^#\|^log2c' "$T/warm.csv") <(grep -v '^#\|^log2c' "$T/cold.csv") |
+        awk -F, '{ d = $5 - $10; if (d < 0) d = -d; if (d > 1.5 || $1 != $6 || $2 != $7) n++ } END { print n + 0 }')
+    [ -n "$wi" ] && [ -n "$ci" ] && [ "$wi" -lt "$ci" ] && [ "$far" -eq 0 ] &&
+        [ "$(tail -1 "$T/warm.out")" = "$(tail -1 "$T/cold.out")" ] &&
+        ok "grid: warm starts along C, $wi iterations against $ci cold, the same points and best" ||
+        not_ok "grid warm" "warm $wi cold $ci far $far: $(tail -1 "$T/warm.out") / $(tail -1 "$T/cold.out")"
+    head -4 "$T/warm.csv" >"$T/warm2.csv"
+    (cd "$T" && "$BIN" grid -q -t rbf -log2c -1,3,2 -log2g -3,-1,1 -v 3 --out warm2.csv "$H" >/dev/null 2>&1 &&
+        "$BIN" grid -q --threads 2 -t rbf -log2c -1,3,2 -log2g -3,-1,1 -v 3 --out warm3.csv "$H" >/dev/null 2>&1)
+    cmp -s "$T/warm.csv" "$T/warm2.csv" && cmp -s "$T/warm.csv" "$T/warm3.csv" &&
+        ok "grid: warm search resumed mid-row, and with two folds at once, gives the same CSV" ||
+        not_ok "grid warm resume/threads" "$(diff "$T/warm.csv" "$T/warm2.csv" | head -3) $(diff "$T/warm.csv" "$T/warm3.csv" | head -3)"
+    # GS-SVM: gamma and the number of basis functions; each point is nesvm cv's
+    (cd "$T" && "$BIN" grid -q --solver gs -t rbf -log2n 2,10,2 -log2g -4,-2,2 -v 3 --out gs.csv "$H" >gs.out 2>&1)
+    bad=0
+    while IFS=, read -r ln lg m g acc; do
+        want=$("$BIN" cv -q -v 3 --solver gs -t rbf --max-iter "$m" -g "$g" "$H" | sed 's/.*= //; s/%//')
+        awk -v a="$acc" -v b="$want" 'BEGIN { exit (a - b > 1e-4 || b - a > 1e-4) }' || bad=1
+    done < <(grep -v '^#\|^log2n' "$T/gs.csv")
+    [ "$(grep -vc '^#\|^log2n' "$T/gs.csv")" -eq 10 ] && [ "$bad" -eq 0 ] &&
+        ok "grid --solver gs: 10 points (basis functions x gamma) equal nesvm cv" || not_ok "grid gs" "bad=$bad $(cat "$T/gs.out")"
 else
     not_ok "grid" "exit $RC: $(cat "$T/grid.err")"
 fi
 expect_fail "grid: bad -log2c" 2 "bad value '1,5,-1' for -log2c" "$T/o.model" -- "$BIN" grid -log2c 1,5,-1 "$H"
+expect_fail "grid: bad -log2n" 2 "bad value '2,50,1' for -log2n (log2 of a number of basis functions: 0 to 40)" \
+    "$T/o.model" -- "$BIN" grid --solver gs -log2n 2,50,1 "$H"
 expect_fail "grid: nothing to search" 2 "nothing to search: the linear kernel has no gamma and -log2c is null" \
     "$T/o.model" -- "$BIN" grid -log2c null "$H"
 # nesvm export: svm-predict and LIBLINEAR's predict give nesvm predict's labels

@@ -85,9 +85,9 @@ static void test_path_vs_loop(const double *y, int iconf)
     double cold[NC], warm[NC], loop[NC];
     int64_t it_cold[NC], it_warm[NC];
     nesvm_error err = {0};
-    CHECK_MSG(nesvm_cross_validate_path(ds, p, 4, 9, path_c, nc, 0, NULL, NULL, cold, it_cold, &err) == NESVM_OK,
+    CHECK_MSG(nesvm_cross_validate_path(ds, p, 4, 9, "c", path_c, nc, 0, NULL, NULL, cold, it_cold, &err) == NESVM_OK,
               "%s: %s", name, err.message);
-    CHECK_MSG(nesvm_cross_validate_path(ds, p, 4, 9, path_c, nc, 1, NULL, NULL, warm, it_warm, &err) == NESVM_OK,
+    CHECK_MSG(nesvm_cross_validate_path(ds, p, 4, 9, "c", path_c, nc, 1, NULL, NULL, warm, it_warm, &err) == NESVM_OK,
               "%s: %s", name, err.message);
     static double pred[N];
     int64_t sum_cold = 0, sum_warm = 0;
@@ -182,10 +182,10 @@ static void test_parallel_folds(const double *y, int iconf)
     double a1, a2, w1[NC], w2[NC];
     nesvm_params_set(p, "threads", "1", NULL);
     CHECK(nesvm_cross_validate(ds, p, 5, 3, NULL, NULL, p1, &a1, NULL) == NESVM_OK);
-    CHECK(nesvm_cross_validate_path(ds, p, 5, 3, path_c, nc, 1, NULL, NULL, w1, NULL, NULL) == NESVM_OK);
+    CHECK(nesvm_cross_validate_path(ds, p, 5, 3, "c", path_c, nc, 1, NULL, NULL, w1, NULL, NULL) == NESVM_OK);
     nesvm_params_set(p, "threads", "2", NULL);
     CHECK(nesvm_cross_validate(ds, p, 5, 3, NULL, NULL, p2, &a2, NULL) == NESVM_OK);
-    CHECK(nesvm_cross_validate_path(ds, p, 5, 3, path_c, nc, 1, NULL, NULL, w2, NULL, NULL) == NESVM_OK);
+    CHECK(nesvm_cross_validate_path(ds, p, 5, 3, "c", path_c, nc, 1, NULL, NULL, w2, NULL, NULL) == NESVM_OK);
     CHECK_MSG(a1 == a2, "%s: accuracy %.6f serial, %.6f parallel", name, a1, a2);
     CHECK_MSG(memcmp(p1, p2, sizeof p1) == 0, "%s: predictions differ", name);
     for (int c = 0; c < nc; c++) CHECK_MSG(w1[c] == w2[c], "%s C %g: %.6f vs %.6f", name, path_c[c], w1[c], w2[c]);
@@ -216,7 +216,7 @@ static void test_callback(void)
     watch w = {pthread_self(), 0, 0, 0};
     static double pred[N];
     double acc[NC];
-    CHECK(nesvm_cross_validate_path(ds, p, 5, 1, path_c, NC, 1, watch_cb, &w, acc, NULL, NULL) == NESVM_OK);
+    CHECK(nesvm_cross_validate_path(ds, p, 5, 1, "c", path_c, NC, 1, watch_cb, &w, acc, NULL, NULL) == NESVM_OK);
     CHECK(w.calls > 0);
     CHECK_MSG(w.other_thread == 0, "%ld of %ld progress calls from a worker thread", w.other_thread, w.calls);
     /* cancelled: every fold stops, the status says so */
@@ -235,23 +235,54 @@ static void test_arguments(void)
     CHECK(nesvm_dataset_wrap_dense(N, D, X, Y, &ds, NULL) == NESVM_OK);
     double acc[2], bad[2] = {1, 0}, inf[1] = {INFINITY};
     nesvm_error err = {0};
-    CHECK(nesvm_cross_validate_path(ds, NULL, 3, 1, NULL, 1, 1, NULL, NULL, acc, NULL, &err) == NESVM_ERR_ARG);
+    CHECK(nesvm_cross_validate_path(ds, NULL, 3, 1, "c", NULL, 1, 1, NULL, NULL, acc, NULL, &err) == NESVM_ERR_ARG);
     CHECK_CONTAINS(err.message, "NULL argument to nesvm_cross_validate_path");
-    CHECK(nesvm_cross_validate_path(ds, NULL, 3, 1, bad, 0, 1, NULL, NULL, acc, NULL, &err) == NESVM_ERR_ARG);
-    CHECK_CONTAINS(err.message, "the path has 0 C values");
-    CHECK(nesvm_cross_validate_path(ds, NULL, 3, 1, bad, 2, 1, NULL, NULL, acc, NULL, &err) == NESVM_ERR_ARG);
-    CHECK_CONTAINS(err.message, "C value 2 of the path is 0");
-    CHECK(nesvm_cross_validate_path(ds, NULL, 3, 1, inf, 1, 1, NULL, NULL, acc, NULL, &err) == NESVM_ERR_ARG);
-    CHECK_CONTAINS(err.message, "C value 1 of the path is inf");
-    CHECK(nesvm_cross_validate_path(ds, NULL, 1, 1, bad, 1, 1, NULL, NULL, acc, NULL, &err) == NESVM_ERR_ARG);
+    CHECK(nesvm_cross_validate_path(ds, NULL, 3, 1, "c", bad, 0, 1, NULL, NULL, acc, NULL, &err) == NESVM_ERR_ARG);
+    CHECK_CONTAINS(err.message, "the path of c has 0 values");
+    CHECK(nesvm_cross_validate_path(ds, NULL, 3, 1, "c", bad, 2, 1, NULL, NULL, acc, NULL, &err) == NESVM_ERR_ARG);
+    CHECK_CONTAINS(err.message, "value 2 of the path: invalid value '0' for c");
+    CHECK(nesvm_cross_validate_path(ds, NULL, 3, 1, "c", inf, 1, 1, NULL, NULL, acc, NULL, &err) == NESVM_ERR_ARG);
+    CHECK_CONTAINS(err.message, "value 1 of the path: invalid value 'inf' for c");
+    CHECK(nesvm_cross_validate_path(ds, NULL, 1, 1, "c", bad, 1, 1, NULL, NULL, acc, NULL, &err) == NESVM_ERR_ARG);
     CHECK_CONTAINS(err.message, "at least 2 folds");
     /* a failing training names its fold and C */
     nesvm_params *p;
     nesvm_params_create(&p, NULL);
     nesvm_params_set(p, "solver", "hyperpass", NULL);
     nesvm_params_set(p, "kernel", "rbf", NULL);
-    CHECK(nesvm_cross_validate_path(ds, p, 3, 1, bad, 1, 1, NULL, NULL, acc, NULL, &err) == NESVM_ERR_UNSUPPORTED);
-    CHECK_CONTAINS(err.message, "fold 1 of 3: C 1: solver hyperpass trains linear models only");
+    CHECK(nesvm_cross_validate_path(ds, p, 3, 1, "c", bad, 1, 1, NULL, NULL, acc, NULL, &err) == NESVM_ERR_UNSUPPORTED);
+    CHECK_CONTAINS(err.message, "fold 1 of 3: c 1: solver hyperpass trains linear models only");
+    CHECK(nesvm_cross_validate_path(ds, NULL, 3, 1, "no_such", bad, 1, 1, NULL, NULL, acc, NULL, &err) ==
+          NESVM_ERR_ARG);
+    CHECK_CONTAINS(err.message, "value 1 of the path: unknown parameter 'no_such'");
+    nesvm_params_destroy(p);
+    nesvm_dataset_destroy(ds);
+}
+
+/* GS-SVM's early stopping along max_iter equals a loop of trainings at each
+ * limit; once every fold converged, larger limits reuse its trainings. */
+static void test_max_iter_path(void)
+{
+    nesvm_dataset *ds;
+    CHECK(nesvm_dataset_wrap_dense(N, D, X, Y3, &ds, NULL) == NESVM_OK);
+    const char *kv[] = {"solver", "gs", "kernel", "rbf", "gamma", "0.5", NULL};
+    nesvm_params *p = params_kv(kv);
+    const double lim[] = {2, 8, 32, 100000, 200000};
+    double acc[5], loop;
+    int64_t it[5];
+    static double pred[N];
+    nesvm_error err = {0};
+    CHECK_MSG(nesvm_cross_validate_path(ds, p, 4, 2, "max_iter", lim, 5, 1, NULL, NULL, acc, it, &err) == NESVM_OK,
+              "%s", err.message);
+    for (int c = 0; c < 5; c++) {
+        char v[40];
+        snprintf(v, sizeof v, "%g", lim[c]);
+        nesvm_params_set(p, "max_iter", v, NULL);
+        CHECK(nesvm_cross_validate(ds, p, 4, 2, NULL, NULL, pred, &loop, NULL) == NESVM_OK);
+        CHECK_MSG(acc[c] == loop, "max_iter %g: path %.6f, loop %.6f", lim[c], acc[c], loop);
+    }
+    CHECK(acc[0] < acc[3]); /* 2 basis functions per pair are too few */
+    CHECK(it[3] > 0 && it[4] == 0); /* converged below 1e5: the last limit reuses it */
     nesvm_params_destroy(p);
     nesvm_dataset_destroy(ds);
 }
@@ -270,5 +301,6 @@ int main(void)
     }
     test_callback();
     test_arguments();
+    test_max_iter_path();
     CHECK_DONE();
 }
