@@ -62,6 +62,8 @@ typedef struct train_opts {
     const char *m_value; /* -m MB (LIBSVM's): cache_size for gs, kernel_memory for the others */
     const char *weights; /* -W FILE (LIBLINEAR's): one sample weight per line */
     int metrics;         /* cv --metrics: per-class precision, recall, F1 and the confusion matrix */
+    int find_c;          /* train -C (LIBLINEAR's): search C by cross-validation, no model */
+    int c_given;         /* -c given (with -C: the first C) */
 } train_opts;
 
 /* `-h 0|1` (LIBSVM's shrinking) rather than -h (help)?  1 when the next

@@ -59,6 +59,10 @@ static void usage(FILE *f)
           "  --resume FILE        continue from a checkpoint of the same data and options\n"
           "                       (--threads, --time-limit, --max-iter may differ)\n"
           "  -v K                 K-fold stratified cross-validation instead of training\n"
+          "  -C                   LIBLINEAR's search for C (linear models): C doubling from\n"
+          "                       -c, or by default from 2^floor(log2(1 / (n max ||x||^2))),\n"
+          "                       to 1024, each fold warm-started along the path; -v K folds\n"
+          "                       (default 5); prints the best C (no model is written)\n"
           "  -h, --help           this help\n\n"
           "Example: nesvm train -c 1 heart_scale heart.model\n",
           f);
@@ -176,6 +180,62 @@ static int print_metrics(FILE *f, const double *truth, const double *pred, int64
     return 0;
 }
 
+/* The largest squared row norm of ds. */
+static double max_sq_norm(const nesvm_dataset *ds)
+{
+    const int64_t n = nesvm_dataset_rows(ds), *ip = nesvm_dataset_indptr(ds);
+    const int64_t d = nesvm_dataset_features(ds);
+    const void *v = nesvm_dataset_values(ds);
+    const int fl = nesvm_dataset_precision(ds) == NESVM_FLOAT;
+    double best = 0;
+    for (int64_t i = 0; i < n; i++) {
+        int64_t a = ip ? ip[i] : i * d, b = ip ? ip[i + 1] : (i + 1) * d;
+        double s = 0;
+        for (int64_t k = a; k < b; k++) {
+            double x = fl ? (double)((const float *)v)[k] : ((const double *)v)[k];
+            s += x * x;
+        }
+        if (s > best) best = s;
+    }
+    return best;
+}
+
+/* train -C: LIBLINEAR's search for C along a warm-started path, printed as
+ * LIBLINEAR prints it. */
+static int find_c(const char *cmd, train_opts *o, nesvm_dataset *ds, FILE *info, progress_state *ps)
+{
+    const int folds = o->folds > 0 ? o->folds : 5;
+    const int64_t n = nesvm_dataset_rows(ds);
+    double start;
+    if (o->c_given) {
+        char v[64];
+        nesvm_params_get(o->params, "c", v, sizeof v, NULL);
+        cli_parse_double(v, &start);
+    } else {
+        double r2 = max_sq_norm(ds);
+        start = r2 > 0 && n > 0 ? exp2(floor(log2(1.0 / ((double)n * r2)))) : 1.0;
+    }
+    double cs[200];
+    int nc = 0;
+    for (double c = start; nc < 200 && (nc == 0 || c <= 1024); c *= 2) cs[nc++] = c;
+    double acc[200];
+    nesvm_error err = {0};
+    if (!o->quiet) fprintf(info, "Doing parameter search with %d-fold cross validation.\n", folds);
+    if (nesvm_cross_validate_path(ds, o->params, folds, (uint64_t)o->seed, "c", cs, nc, 1, train_progress, ps,
+                                  acc, NULL, &err) != NESVM_OK) {
+        progress_end(ps);
+        return run_error(cmd, ps, o->trace, &err);
+    }
+    progress_end(ps);
+    int best = 0;
+    for (int i = 0; i < nc; i++) {
+        if (acc[i] > acc[best]) best = i;
+        if (!o->quiet) fprintf(info, "log2c=%7.2f\trate=%g\n", log2(cs[i]), 100.0 * acc[i]);
+    }
+    fprintf(info, "Best C = %g  CV accuracy = %g%%\n", cs[best], 100.0 * acc[best]);
+    return CLI_OK;
+}
+
 int run_training(const char *cmd, train_opts *o, const char *data, const char *model_path)
 {
     nesvm_error err = {0};
@@ -187,6 +247,21 @@ int run_training(const char *cmd, train_opts *o, const char *data, const char *m
     if (o->init && o->ck.resume_path)
         return cli_usage(cmd, "--init and --resume cannot be combined (a checkpoint holds its own start)");
     if (is_stdout(o->ck.save_path)) return cli_usage(cmd, "--checkpoint needs a file, not standard output");
+    if (o->find_c) {
+        char kernel[16], solver[32];
+        nesvm_params_get(o->params, "kernel", kernel, sizeof kernel, NULL);
+        nesvm_params_get(o->params, "solver", solver, sizeof solver, NULL);
+        if (strcmp(solver, "gs") == 0)
+            return cli_usage(cmd, "-C searches C, and gs has none: 'nesvm grid --solver gs' searches its gamma "
+                                  "and basis functions");
+        if (strcmp(kernel, "linear") != 0)
+            return cli_usage(cmd, "-C searches C for linear models (LIBLINEAR's): with a kernel, 'nesvm grid' "
+                                  "searches C and gamma");
+        if (model_path)
+            return cli_usage(cmd, "-C writes no model (it prints the best C): drop the MODEL argument");
+        if (o->init || o->ck.save_path || o->ck.resume_path)
+            return cli_usage(cmd, "-C cannot be combined with --init, --checkpoint or --resume");
+    }
     if (is_stdout(model_path) && is_stdout(o->trace))
         return cli_usage(cmd, "the model and the trace cannot both go to standard output ('-')");
     if (o->m_value) {
@@ -245,7 +320,9 @@ int run_training(const char *cmd, train_opts *o, const char *data, const char *m
     signal(SIGINT, on_signal);
     signal(SIGTERM, on_signal);
     int rc = CLI_OK;
-    if (o->folds > 0) {
+    if (o->find_c) {
+        rc = find_c(cmd, o, ds, info, &rs.ps);
+    } else if (o->folds > 0) {
         double *pred = malloc(sizeof(double) * (size_t)(nesvm_dataset_rows(ds) + 1));
         double acc = 0;
         if (!pred) {
@@ -400,6 +477,11 @@ int cmd_train(int argc, char **argv)
             else o.ck.resume_path = val;
             continue;
         }
+        if (strcmp(a.name, "C") == 0) {
+            o.find_c = 1;
+            continue;
+        }
+        if (strcmp(a.name, "c") == 0) o.c_given = 1;
         if (strcmp(a.name, "checkpoint_every") == 0) {
             const char *val = cli_value(&a);
             if (!val || !cli_parse_double(val, &o.ck.every) || o.ck.every < 0) {
@@ -426,7 +508,7 @@ int cmd_train(int argc, char **argv)
     char *model_path = NULL;
     if (npos == 2) {
         model_path = strdup(pos[1]);
-    } else if (o.folds == 0) {
+    } else if (o.folds == 0 && !o.find_c) {
         const char *base = strrchr(pos[0], '/');
         base = base ? base + 1 : pos[0];
         if (strcmp(pos[0], "-") == 0) base = "stdin";
@@ -434,7 +516,7 @@ int cmd_train(int argc, char **argv)
         model_path = malloc(len);
         if (model_path) snprintf(model_path, len, "%s.model", base);
     }
-    if (o.folds == 0 && !model_path) {
+    if (o.folds == 0 && !o.find_c && !model_path) {
         train_opts_free(&o);
         return cli_error(cmd, "out of memory");
     }

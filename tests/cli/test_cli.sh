@@ -1357,6 +1357,34 @@ expect_fail "grid: bad -log2n" 2 "bad value '2,50,1' for -log2n (log2 of a numbe
     "$T/o.model" -- "$BIN" grid --solver gs -log2n 2,50,1 "$H"
 expect_fail "grid: nothing to search" 2 "nothing to search: the linear kernel has no gamma and -log2c is null" \
     "$T/o.model" -- "$BIN" grid -log2c null "$H"
+# train -C (LIBLINEAR's): C doubling from 2^floor(log2(1 / (n max ||x||^2))) to 1024,
+# every rate within 1.5 points of nesvm cv's cold training at that C, the best the
+# first highest rate, and no model written
+(cd "$T" && "$BIN" train -C -v 3 "$H" >findc.out 2>&1)
+RC=$?
+start=$(awk '{ s = 0; for (i = 2; i <= NF; i++) { split($i, kv, ":"); s += kv[2] * kv[2] } if (s > m) m = s }
+             END { print int(log(1 / (NR * m)) / log(2) - (log(1 / (NR * m)) < 0 ? 0.999999999 : 0)) }' "$H")
+first=$(sed -n 's/^log2c= *\([-0-9.]*\)\t.*/\1/p' "$T/findc.out" | head -1)
+npts=$(grep -c '^log2c=' "$T/findc.out")
+bad=0
+while read -r lc rate; do
+    want=$("$BIN" cv -q -v 3 -c "$(awk -v l="$lc" 'BEGIN { printf "%.17g", 2 ^ l }')" "$H" | sed 's/.*= //; s/%//')
+    awk -v a="$rate" -v b="$want" 'BEGIN { exit (a - b > 1.5 || b - a > 1.5) }' || bad=1
+done < <(sed -n 's/^log2c= *\([-0-9.]*\)\trate=\(.*\)/\1 \2/p' "$T/findc.out")
+bestc=$(sed -n 's/^log2c= *\([-0-9.]*\)\trate=\(.*\)/\1 \2/p' "$T/findc.out" |
+    awk '$2 > m || NR == 1 { m = $2; c = 2 ^ $1 } END { printf "%g", c }')
+[ "$RC" -eq 0 ] && [ "$(awk -v f="$first" 'BEGIN { printf "%d", f }')" = "$start" ] &&
+    [ "$npts" -eq $((10 - start + 1)) ] && [ "$bad" -eq 0 ] &&
+    grep -q "^Best C = $bestc  CV accuracy = " "$T/findc.out" && [ ! -e "$T/heart_scale.model" ] &&
+    ok "train -C: $npts values of C from 2^$start, each rate nesvm cv's, the best printed" ||
+    not_ok "train -C" "rc $RC start $start first $first points $npts bad $bad best $bestc: $(tail -1 "$T/findc.out")"
+expect_fail "train -C with a kernel" 2 "-C searches C for linear models (LIBLINEAR's): with a kernel, 'nesvm grid' searches C and gamma" \
+    "$T/o.model" -- "$BIN" train -C -t rbf "$H"
+expect_fail "train -C with gs" 2 "-C searches C, and gs has none" "$T/o.model" -- "$BIN" train -C --solver gs "$H"
+expect_fail "train -C with a model" 2 "-C writes no model (it prints the best C): drop the MODEL argument" \
+    "$T/o.model" -- "$BIN" train -C "$H" "$T/o.model"
+expect_fail "train -C with --init" 2 "-C cannot be combined with --init, --checkpoint or --resume" \
+    "$T/o.model" -- "$BIN" train -C --init "$T/good.model" "$H"
 # nesvm export: svm-predict and LIBLINEAR's predict give nesvm predict's labels
 exported_same() { # NAME FORMAT DATA TRAIN-ARGS...
     local name=$1 fmt=$2 data=$3
