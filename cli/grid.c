@@ -138,7 +138,34 @@ static int plot(const char *cmd, const char *csv, const char *png)
     return CLI_OK;
 }
 
-int cmd_grid(int argc, char **argv)
+/* The value of -log2c, -log2g, -log2n or -v into its range or the folds;
+ * CLI_USAGE after printing why not. */
+static int grid_value(const char *cmd, const char *name, const char *v, range *rc, range *rg, range *rn, int *folds)
+{
+    if (strcmp(name, "v") == 0) {
+        long long k;
+        if (!cli_parse_int(v, &k) || k < 2 || k > 1000000)
+            return cli_usage(cmd, "bad value '%s' for -v (expected an integer >= 2)", v);
+        *folds = (int)k;
+        return CLI_OK;
+    }
+    range *t = name[4] == 'c' ? rc : name[4] == 'g' ? rg : rn;
+    if (!parse_range(v, t))
+        return cli_usage(cmd, "bad value '%s' for -%s (expected BEGIN,END,STEP with STEP towards END, "
+                              "at most 1000 steps, or null)", v, name);
+    if (t == rn && rn->on && (rn->begin < 0 || rn->end < 0 || rn->begin > 40 || rn->end > 40))
+        return cli_usage(cmd, "bad value '%s' for -log2n (log2 of a number of basis functions: 0 to 40)", v);
+    return CLI_OK;
+}
+
+int grid_check_value(const char *cmd, const char *name, const char *value)
+{
+    range r[3];
+    int folds;
+    return grid_value(cmd, name, value, &r[0], &r[1], &r[2], &folds);
+}
+
+int grid_run(int argc, char **argv, double *best_out)
 {
     const char *cmd = "grid";
     train_opts o;
@@ -173,25 +200,13 @@ int cmd_grid(int argc, char **argv)
             usage(stdout);
             goto done;
         }
-        if (strcmp(a.name, "log2c") == 0 || strcmp(a.name, "log2g") == 0 || strcmp(a.name, "log2n") == 0) {
-            if (!(v = cli_value(&a))) {
+        if (strcmp(a.name, "log2c") == 0 || strcmp(a.name, "log2g") == 0 || strcmp(a.name, "log2n") == 0 ||
+            strcmp(a.name, "v") == 0) {
+            if (!(v = cli_value(&a)) || grid_value(cmd, a.name, v, &rc, &rg, &rn, &folds) != CLI_OK) {
                 status = CLI_USAGE;
                 goto done;
             }
-            range *t = a.name[4] == 'c' ? &rc : a.name[4] == 'g' ? &rg : &rn;
-            if (!parse_range(v, t)) {
-                status = cli_usage(cmd, "bad value '%s' for -%s (expected BEGIN,END,STEP with STEP towards END, "
-                                        "at most 1000 steps, or null)", v, a.name);
-                goto done;
-            }
-            if (t == &rn) {
-                rn_given = 1;
-                if (rn.on && (rn.begin < 0 || rn.end < 0 || rn.begin > 40 || rn.end > 40)) {
-                    status = cli_usage(cmd, "bad value '%s' for -log2n (log2 of a number of basis functions: "
-                                            "0 to 40)", v);
-                    goto done;
-                }
-            }
+            rn_given |= a.name[4] == 'n';
             continue;
         }
         if (strcmp(a.name, "cold") == 0) {
@@ -205,19 +220,6 @@ int cmd_grid(int argc, char **argv)
             }
             if (a.name[0] == 'o') out = v;
             else png = v;
-            continue;
-        }
-        if (strcmp(a.name, "v") == 0) {
-            long long k;
-            if (!(v = cli_value(&a))) {
-                status = CLI_USAGE;
-                goto done;
-            }
-            if (!cli_parse_int(v, &k) || k < 2 || k > 1000000) {
-                status = cli_usage(cmd, "bad value '%s' for -v (expected an integer >= 2)", v);
-                goto done;
-            }
-            folds = (int)k;
             continue;
         }
         int h = train_opt(&a, &o);
@@ -400,7 +402,14 @@ int cmd_grid(int argc, char **argv)
                    gs ? "trainings that converged serve the larger --max-iter"
                       : warm ? "warm starts along C" : "cold starts");
         /* grid.py's last line: best C (gs: basis functions), gamma and rate */
-        printf("%.17g %.17g %g\n", ra->on ? exp2(as[best / ng]) : a0, rg.on ? exp2(gv[best % ng]) : g0, acc[best]);
+        if (best_out) { /* the caller prints it */
+            best_out[0] = ra->on ? exp2(as[best / ng]) : a0;
+            best_out[1] = rg.on ? exp2(gv[best % ng]) : g0;
+            best_out[2] = acc[best];
+        } else {
+            printf("%.17g %.17g %g\n", ra->on ? exp2(as[best / ng]) : a0, rg.on ? exp2(gv[best % ng]) : g0,
+                   acc[best]);
+        }
         if (png) status = plot(cmd, out, png);
     }
 done:
@@ -415,3 +424,5 @@ done:
     train_opts_free(&o);
     return status;
 }
+
+int cmd_grid(int argc, char **argv) { return grid_run(argc, argv, NULL); }

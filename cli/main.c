@@ -14,6 +14,7 @@ static void usage(FILE *f)
             "  predict   predict with a model:      nesvm predict [options] DATA MODEL [OUTPUT]\n"
             "  cv        cross-validate:            nesvm cv -v K [options] DATA\n"
             "  grid      search C and gamma (grid.py): nesvm grid [options] DATA\n"
+            "  easy      scale, search, train, test (easy.py): nesvm easy [options] TRAIN [TEST]\n"
             "  scale     scale features (svm-scale): nesvm scale [options] DATA\n"
             "  info      describe a model file:     nesvm info MODEL\n"
             "  export    a model for LIBSVM/LIBLINEAR: nesvm export --format libsvm|liblinear MODEL OUT\n"
@@ -41,6 +42,7 @@ static int dispatch(int argc, char **argv)
     if (strcmp(c, "predict") == 0) return cmd_predict(argc - 1, argv + 1);
     if (strcmp(c, "cv") == 0) return cmd_cv(argc - 1, argv + 1);
     if (strcmp(c, "grid") == 0) return cmd_grid(argc - 1, argv + 1);
+    if (strcmp(c, "easy") == 0) return cmd_easy(argc - 1, argv + 1);
     if (strcmp(c, "export") == 0) return cmd_export(argc - 1, argv + 1);
     if (strcmp(c, "scale") == 0) return cmd_scale(argc - 1, argv + 1);
     if (strcmp(c, "info") == 0) return cmd_info(argc - 1, argv + 1);

@@ -337,7 +337,7 @@ else
 fi
 
 # docs/cli.md shows each command's --help as the program prints it
-for c in train predict cv grid scale info export params; do
+for c in train predict cv grid easy scale info export params; do
     "$BIN" "$c" --help >"$T/help.$c" 2>&1
     if /usr/bin/python3 - "$SRC/docs/cli.md" "$c" "$T/help.$c" <<'PYEOF'
 import sys
@@ -1385,6 +1385,29 @@ expect_fail "train -C with a model" 2 "-C writes no model (it prints the best C)
     "$T/o.model" -- "$BIN" train -C "$H" "$T/o.model"
 expect_fail "train -C with --init" 2 "-C cannot be combined with --init, --checkpoint or --resume" \
     "$T/o.model" -- "$BIN" train -C --init "$T/good.model" "$H"
+# nesvm easy: the same files as the steps run by hand (scale, grid, train with the best
+# point, the test set scaled by svm-scale -r with the training ranges, predict)
+mkdir -p "$T/easy"
+head -200 "$H" >"$T/easy/tr"
+tail -70 "$H" >"$T/easy/te"
+(cd "$T/easy" && "$BIN" easy -v 3 -log2c -1,3,2 -log2g -4,-2,1 tr te >easy.out 2>&1)
+RC=$?
+(cd "$T/easy" && "$BIN" scale -l -1 -u 1 -s m.range -o m.scale tr &&
+    best=$("$BIN" grid -q -t rbf -v 3 -log2c -1,3,2 -log2g -4,-2,1 --out m.csv m.scale) &&
+    "$BIN" train -q -t rbf -c "${best%% *}" -g "$(echo "$best" | cut -d' ' -f2)" m.scale m.model &&
+    if command -v svm-scale >/dev/null; then svm-scale -r m.range te >m.te.scale; else "$BIN" scale -r m.range te >m.te.scale; fi &&
+    "$BIN" predict -q m.te.scale m.model m.pred && echo "$best" >m.best) >/dev/null 2>&1
+acc=$(grep '^Accuracy = ' "$T/easy/easy.out")
+[ "$RC" -eq 0 ] && cmp -s "$T/easy/tr.scale" "$T/easy/m.scale" && cmp -s "$T/easy/tr.range" "$T/easy/m.range" &&
+    cmp -s "$T/easy/tr.model" "$T/easy/m.model" && cmp -s "$T/easy/te.predict" "$T/easy/m.pred" &&
+    grep -q "^Best c=$(cut -d' ' -f1 "$T/easy/m.best"), g=$(cut -d' ' -f2 "$T/easy/m.best") CV rate=$(cut -d' ' -f3 "$T/easy/m.best")$" "$T/easy/easy.out" &&
+    [ -n "$acc" ] && head -c 8 "$T/easy/tr.scale.png" | od -c | grep -q "P   N   G" &&
+    ok "easy: the steps' files by hand (scale, grid, train, svm-scale -r, predict), $acc" ||
+    not_ok "easy" "rc $RC $(tr '\n' '|' <"$T/easy/easy.out")"
+expect_fail "easy: --out" 2 "easy names its files after TRAIN (TRAIN.scale.grid.csv, TRAIN.scale.png): '--out' is nesvm grid's" \
+    "$T/o.model" -- "$BIN" easy --out x.csv "$H"
+expect_fail "easy: bad -log2g" 2 "bad value '1,2' for -log2g" "$T/o.model" -- "$BIN" easy -log2g 1,2 "$H"
+[ ! -e heart_scale.scale ] && ok "easy: a bad option writes nothing" || not_ok "easy: bad option" "heart_scale.scale written"
 # nesvm export: svm-predict and LIBLINEAR's predict give nesvm predict's labels
 exported_same() { # NAME FORMAT DATA TRAIN-ARGS...
     local name=$1 fmt=$2 data=$3
