@@ -532,6 +532,31 @@ NESVM_API int nesvm_model_has_probability(const nesvm_model *m);
 NESVM_API nesvm_status nesvm_model_probability(const nesvm_model *m, int k, double *A, double *B,
                                                nesvm_error *err);
 
+/* ------------------------------------------- LIBSVM and LIBLINEAR model files */
+
+/**
+ * Write `m` as a LIBSVM model file ("libsvm": svm-predict reads it) or a
+ * LIBLINEAR one ("liblinear": its predict reads it), atomically, giving the
+ * same labels and decision values (and with probability estimates, LIBSVM's
+ * probA/probB).  libsvm: kernel models, binary or one-vs-one, whose basis
+ * vectors each serve the pairs of one class (the full kernel, GS-SVM; not a
+ * reduced basis with more than two classes).  liblinear: linear models, binary
+ * or one-vs-rest.  Other models: NESVM_ERR_UNSUPPORTED with the reason.
+ */
+NESVM_API nesvm_status nesvm_model_export(const nesvm_model *m, const char *format, const char *path,
+                                         nesvm_error *err);
+/**
+ * Read a LIBSVM C-SVC model (svm-train -s 0, any kernel but precomputed) or a
+ * LIBLINEAR model of -s 1, 2 or 3 as a nesvm model that predicts as the tool
+ * that wrote it: LIBSVM's as solver nesvm (the same C-SVC problem),
+ * LIBLINEAR's -s 1/2 as nssvm (squared hinge) and -s 3 as hyperpass (hinge),
+ * both with LIBLINEAR's bias feature as a regularized bias.  `format` is
+ * "libsvm", "liblinear" or NULL (told by the first line).  Neither file holds
+ * C: the model says c 1.  A linear model can then warm-start nesvm_train_warm.
+ */
+NESVM_API nesvm_status nesvm_model_import(const char *path, const char *format, nesvm_model **out,
+                                         nesvm_error *err);
+
 /* --------------------------------------------------------- model selection */
 
 /**

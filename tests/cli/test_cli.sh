@@ -337,7 +337,7 @@ else
 fi
 
 # docs/cli.md shows each command's --help as the program prints it
-for c in train predict cv grid easy scale info export params; do
+for c in train predict cv grid easy scale info export import params; do
     "$BIN" "$c" --help >"$T/help.$c" 2>&1
     if /usr/bin/python3 - "$SRC/docs/cli.md" "$c" "$T/help.$c" <<'PYEOF'
 import sys
@@ -1430,6 +1430,82 @@ expect_fail "export: a reduced multiclass basis" 1 "LIBSVM counts a support vect
     "$T/ex3.libsvm" -- "$BIN" export --format libsvm "$T/ex3.model" "$T/ex3.libsvm"
 expect_fail "export: a linear model for LIBSVM" 1 "a linear model has no support vectors for LIBSVM: use --format liblinear" \
     "$T/o.libsvm" -- "$BIN" export --format libsvm "$T/h.model" "$T/o.libsvm"
+# export -b 1: svm-predict -b 1 reads the sigmoids and prints nesvm's probabilities (6 digits;
+# a binary model: no coupling), so the decision values agree through LIBSVM's arithmetic
+"$BIN" train -q -b 1 -t rbf -g 0.1 "$H" "$T/pb.model" && "$BIN" export --format libsvm "$T/pb.model" "$T/pb.libsvm" &&
+    svm-predict -b 1 "$H" "$T/pb.libsvm" "$T/pb.opred" >/dev/null && "$BIN" predict -q -b 1 "$H" "$T/pb.model" "$T/pb.pred" &&
+    paste -d' ' <(tail -n +2 "$T/pb.pred") <(tail -n +2 "$T/pb.opred") |
+    awk '{ for (i = 2; i <= 3; i++) { d = $i - $(i + 3); if (d < 0) d = -d; if (d > 1e-6 || $1 != $4) bad++ } }
+         END { exit bad > 0 }' && ok "export -b 1: svm-predict -b 1 prints nesvm's probabilities" ||
+    not_ok "export -b 1" "probabilities differ"
+# export then import: the same decision values (a round trip through the peers' formats)
+roundtrip() { # NAME FORMAT DATA TRAIN-ARGS...
+    local name=$1 fmt=$2 data=$3
+    shift 3
+    "$BIN" train -q "$@" "$data" "$T/rt.model" && "$BIN" export --format "$fmt" "$T/rt.model" "$T/rt.$fmt" &&
+        "$BIN" import "$T/rt.$fmt" "$T/rt2.model" &&
+        "$BIN" predict -q --decision-values "$data" "$T/rt.model" "$T/rt.dv" &&
+        "$BIN" predict -q --decision-values "$data" "$T/rt2.model" "$T/rt2.dv" &&
+        paste -d' ' "$T/rt.dv" "$T/rt2.dv" | awk '{ n = NF / 2; for (i = 1; i <= n; i++) { d = $i - $(i + n);
+            if (d < 0) d = -d; if (d > 1e-12 * (1 + ($i < 0 ? -$i : $i))) bad++ } } END { exit bad > 0 }' &&
+        ok "export and import: $name, the same decision values" || not_ok "round trip: $name" "decision values differ"
+}
+roundtrip "rbf one-vs-one, LIBSVM" libsvm "$T/three3.txt" -t rbf -g 0.1
+roundtrip "gs binary, LIBSVM" libsvm "$H" --solver gs -t rbf -g 0.1
+roundtrip "hyperpass one-vs-rest, LIBLINEAR" liblinear "$T/three3.txt" --solver hyperpass --multiclass ovr -B 1
+# nesvm import: models of svm-train and LIBLINEAR's train predict as their own tools predict
+imported_same() { # NAME TOOL DATA TRAIN-ARGS...
+    local name=$1 tool=$2 data=$3
+    shift 3
+    if [ "$tool" = libsvm ]; then svm-train -q "$@" "$data" "$T/im.orig" && svm-predict "$data" "$T/im.orig" "$T/im.opred" >/dev/null
+    else liblinear-train -q "$@" "$data" "$T/im.orig" && liblinear-predict "$data" "$T/im.orig" "$T/im.opred" >/dev/null; fi &&
+        "$BIN" import "$T/im.orig" "$T/im.model" && "$BIN" predict -q "$data" "$T/im.model" "$T/im.pred" &&
+        cmp -s "$T/im.pred" "$T/im.opred" && ok "import: $name" || not_ok "import: $name" "labels differ or a step failed"
+}
+imported_same "svm-train rbf binary" libsvm "$H" -t 2 -g 0.1 -c 4
+imported_same "svm-train poly one-vs-one" libsvm "$T/three3.txt" -t 1 -d 2 -g 0.2 -r 1
+imported_same "svm-train sigmoid binary" libsvm "$H" -t 3 -g 0.01 -r 0
+imported_same "svm-train linear kernel one-vs-one (a weight vector)" libsvm "$T/three3.txt" -t 0 -c 0.5
+for s in 1 2 3; do
+    imported_same "LIBLINEAR -s $s binary, no bias" liblinear "$H" -s $s -c 0.3
+    imported_same "LIBLINEAR -s $s one-vs-rest, -B 2" liblinear "$T/three3.txt" -s $s -B 2 -c 0.3
+done
+# svm-train -b 1: nesvm predict -b 1 of the imported model prints svm-predict -b 1's probabilities
+# (binary: to its 6 digits; one-vs-one: to 5e-3, LIBSVM's coupling stops at a tolerance, and
+# the labels differ only where LIBSVM's two probabilities are within that of each other)
+for case in "$H 1e-6" "$T/three3.txt 5e-3"; do
+    set -- $case
+    svm-train -q -b 1 -t 2 -g 0.1 "$1" "$T/ib.orig" && svm-predict -b 1 "$1" "$T/ib.orig" "$T/ib.opred" >/dev/null &&
+        "$BIN" import "$T/ib.orig" "$T/ib.model" && "$BIN" predict -q -b 1 "$1" "$T/ib.model" "$T/ib.pred" &&
+        [ "$(head -1 "$T/ib.pred")" = "$(head -1 "$T/ib.opred")" ] &&
+        paste -d' ' <(tail -n +2 "$T/ib.pred") <(tail -n +2 "$T/ib.opred") |
+        awk -v tol="$2" -v head="$(head -1 "$T/ib.opred")" 'BEGIN { k = split(head, lab, " ") - 1 }
+            { n = NF / 2; for (i = 2; i <= n; i++) { d = $i - $(i + n); if (d < 0) d = -d; if (d > tol) bad++ }
+              if ($1 != $(n + 1)) { for (c = 1; c <= k; c++) { if (lab[c + 1] == $1) a = $(n + 1 + c); if (lab[c + 1] == $(n + 1)) b = $(n + 1 + c) }
+                                    if (b - a > 2 * tol) bad++ } }
+            END { exit bad > 0 }' && ok "import -b 1: svm-predict -b 1's probabilities ($(basename "$1"), $2)" ||
+        not_ok "import -b 1 $(basename "$1")" "probabilities or labels differ"
+done
+# an imported LIBLINEAR -s 2 optimum warm-starts nssvm at C = 2 x LIBLINEAR's: the same optimum in at most 2 iterations
+liblinear-train -q -s 2 -B 1 -c 0.3 -e 0.00001 "$H" "$T/iw.orig" && "$BIN" import "$T/iw.orig" "$T/iw.model" &&
+    "$BIN" train --solver nssvm -c 0.6 -B 1 "$H" "$T/iw.cold" >"$T/iw.cold.out" &&
+    "$BIN" train --init "$T/iw.model" --solver nssvm -c 0.6 -B 1 "$H" "$T/iw.warm" >"$T/iw.warm.out" &&
+    awk '/^classes/ { it[FILENAME] = $8 } /^primal objective/ { p[FILENAME] = $3 + 0 }
+         END { a = p[ARGV[1]]; b = p[ARGV[2]]; d = a - b; if (d < 0) d = -d; exit !(it[ARGV[2]] + 0 <= 2 && d <= 1e-6 * a) }' \
+        "$T/iw.cold.out" "$T/iw.warm.out" && ok "import: a LIBLINEAR model warm-starts nesvm train --init" ||
+    not_ok "import warm start" "$(grep -h 'iterations\|primal' "$T/iw.cold.out" "$T/iw.warm.out" | tr '\n' '|')"
+svm-train -q -s 1 "$H" "$T/nu.orig"
+expect_fail "import: nu-SVC" 1 "svm_type nu_svc: nesvm imports C-SVC models (svm-train -s 0) only" "$T/o.model" -- \
+    "$BIN" import "$T/nu.orig" "$T/o.model"
+liblinear-train -q -s 0 "$H" "$T/lr.orig"
+expect_fail "import: logistic regression" 1 "solver_type L2R_LR: nesvm imports LIBLINEAR's L2-regularized SVMs" \
+    "$T/o.model" -- "$BIN" import "$T/lr.orig" "$T/o.model"
+head -12 "$T/im.orig" >"$T/trunc.orig"
+expect_fail "import: truncated" 1 "the file ends after" "$T/o.model" -- "$BIN" import "$T/trunc.orig" "$T/o.model"
+expect_fail "import: not a model" 1 "neither a LIBSVM model (first line 'svm_type ...') nor a LIBLINEAR model" "$T/o.model" -- \
+    "$BIN" import "$H" "$T/o.model"
+expect_fail "import: the other format" 1 "not a libsvm model file (its first line is not 'svm_type ...')" "$T/o.model" -- \
+    "$BIN" import --format libsvm "$T/lr.orig" "$T/o.model"
 # LIBSVM and LIBLINEAR habits: -s 0, -h 0|1, -m, -W, -b
 run "$BIN" train -q -s 0 "$H" "$T/s0.model"
 expect_ok_rc "train -s 0 (C-SVC)" && cmp -s "$T/s0.model" "$T/h.model" && ok "train -s 0 is the default problem" ||
