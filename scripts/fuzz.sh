@@ -12,7 +12,7 @@
 #                                  in BUILD/fuzz-corpus/<target> between runs
 #   scripts/fuzz.sh --build        only build
 #
-# Options: --targets "reader model ..." (default: all five).
+# Options: --targets "reader model ..." (default: all six).
 # Environment: NESVM_FUZZ_BUILD_DIR (default build-fuzz), FUZZ_SECONDS,
 # FUZZ_JOBS (parallel targets in --smoke, default: the number of cores).
 # Exits non-zero when a target crashes, leaks, times out or runs out of
@@ -26,7 +26,7 @@ root=$PWD
 
 mode=""
 hours=""
-targets=(reader model number scaling options)
+targets=(reader model number scaling options import)
 while [ $# -gt 0 ]; do
   case "$1" in
     --smoke) mode=smoke ;;
@@ -60,6 +60,7 @@ max_len() {
   case "$1" in
     reader) echo 16384 ;;  # gzip seeds that inflate to > 1 MB are ~4 KB
     model) echo 8192 ;;
+    import) echo 8192 ;;
     number) echo 4096 ;;   # numbers far beyond 511 characters
     scaling) echo 4096 ;;
     options) echo 1024 ;;

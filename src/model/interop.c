@@ -15,8 +15,10 @@
  *              that class, with its coefficient of pair (c, d) in LIBSVM's row
  *              d - 1 (d > c) or d (d < c).
  *   liblinear  linear models, binary or one-vs-rest: w in nr_feature rows of
- *              one column per sub-model (one for binary), and the bias as a
- *              feature of value 1 whose weight is b.
+ *              one column per sub-model (one for binary), and the bias as
+ *              LIBLINEAR's bias feature: of value B and weight b / B for a
+ *              regularized bias feature B, of value 1 and weight b for a free
+ *              bias, none without a bias.
  */
 #include "model_internal.h"
 
@@ -200,9 +202,22 @@ static nesvm_status export_liblinear(const nesvm_model *m, FILE *f, nesvm_error 
         fputc(' ', f);
         num(f, nesvm_model_labels(m)[c]);
     }
+    /* the bias: none when the model has none (param bias <= 0); LIBLINEAR's
+     * feature of value B with weight b / B for a regularized bias feature B
+     * (hyperpass, pegasos, ssvm, nssvm), of value 1 with weight b for a free
+     * bias (nesvm) */
+    char bv[64];
+    double B = 1;
+    nesvm_params_get(nesvm_model_params(m), "bias", bv, sizeof bv, NULL);
+    nv_parse_finite(bv, &B);
+    const int has_bias = B > 0;
+    if (strstr(nesvm_model_problem(m), "regularized_bias") == NULL) B = 1;
+    fputs("\nnr_feature ", f);
+    fprintf(f, "%d\nbias ", d);
+    num(f, has_bias ? B : -1);
+    fputs("\nw\n", f);
     /* the columns in label order: one-vs-rest sub-model c is class c's */
-    fprintf(f, "\nnr_feature %d\nbias 1\nw\n", d);
-    for (int32_t j = 0; j <= d; j++) {
+    for (int32_t j = 0; j < d + has_bias; j++) {
         for (int c = 0; c < (k == 2 ? 1 : k); c++) {
             int s = 0;
             for (; s < ns; s++) {
@@ -216,7 +231,7 @@ static nesvm_status export_liblinear(const nesvm_model *m, FILE *f, nesvm_error 
             nesvm_model_linear(m, s, &ws, &b, &pos, NULL, NULL);
             /* binary: LIBLINEAR's one column is positive for label[0] */
             double sign = k == 2 && pos != 0 ? -1 : 1;
-            num(f, sign * (j < d ? ws[j] : b));
+            num(f, sign * (j < d ? ws[j] : b / B));
             fputc(' ', f);
         }
         fputc('\n', f);
@@ -529,8 +544,10 @@ static nesvm_status import_libsvm(imp_reader *r, imp_text *t, nesvm_error *err)
             }
             st = imp_numbers(r, k, tmp, err);
             for (int c = 0; st == NESVM_OK && c < k; c++) {
-                if (tmp[c] < 0 || tmp[c] > 1e12 || tmp[c] != floor(tmp[c])) st = FAIL("nr_sv: '%.40s' is not a count", r->tok[c + 1]);
-                nsv[c] = (int64_t)tmp[c];
+                if (tmp[c] < 0 || tmp[c] > 1e12 || tmp[c] != floor(tmp[c]))
+                    st = FAIL("nr_sv: '%.40s' is not a count", r->tok[c + 1]);
+                else
+                    nsv[c] = (int64_t)tmp[c];
             }
             nv_free(tmp);
             if (st != NESVM_OK) goto done;

@@ -1,0 +1,138 @@
+/*
+ * fuzz_import.c - nesvm_model_import on arbitrary bytes (the input is a
+ * LIBSVM or LIBLINEAR model file as it is; the format is told by its first
+ * line).
+ *
+ * Checks:
+ *   - a failed import returns a non-OK status with a message and no model;
+ *   - allocation-failure injection (one input in four, by a hash of the
+ *     input): the import is repeated with nv_alloc_fail_after(k) for
+ *     k = 0, 1, ... until it succeeds (or 64 times); every injected import
+ *     fails cleanly or succeeds, and a file the plain import refuses never
+ *     imports under injection;
+ *   - an imported model saves, the saved file loads, and saving that gives
+ *     the same bytes;
+ *   - an imported model exports back to the format it came from (where the
+ *     model is representable there: every LIBLINEAR model, and every LIBSVM
+ *     model but a linear kernel, which became a weight vector), and that
+ *     file imports again; a second export and import gives the same bytes
+ *     (the first may drop support vectors without coefficients and regroup
+ *     them by the signs of their coefficients); from LIBLINEAR, the weights
+ *     are the same and the bias within 4 ulp (b goes out as the bias
+ *     feature's weight b / B).
+ */
+#include "fuzz_common.h"
+
+#include "core/internal.h"
+
+#include <float.h>
+
+static char *saved(const nesvm_model *m, const char *name, size_t *len)
+{
+    char p[300];
+    fuzz_out_path(name, p, sizeof p);
+    nesvm_error err = {0};
+    nesvm_status st = nesvm_model_save(m, p, &err);
+    FUZZ_CHECK(st == NESVM_OK, "an imported model does not save: %s", err.message);
+    char *s = fuzz_slurp(p, len);
+    FUZZ_CHECK(s != NULL, "cannot read a saved model back");
+    return s;
+}
+
+int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size);
+int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
+{
+    const char *path = fuzz_input_path(data, size);
+    uint64_t h = fuzz_hash(data, size);
+
+    nesvm_error err = {0};
+    nesvm_model *m = NULL;
+    nesvm_status st = nesvm_model_import(path, NULL, &m, &err);
+    if (st != NESVM_OK) {
+        FUZZ_CHECK_ERROR(st, err);
+        FUZZ_CHECK(m == NULL, "a failed import left a model");
+    } else {
+        FUZZ_CHECK(m != NULL, "OK without a model");
+    }
+    if ((h & 3) == 0) {
+        for (long k = 0; k < 64; k++) {
+            nesvm_error ierr = {0};
+            nesvm_model *mi = NULL;
+            nv_alloc_fail_after(k);
+            nesvm_status ist = nesvm_model_import(path, NULL, &mi, &ierr);
+            nv_alloc_fail_after(-1);
+            if (ist == NESVM_OK) {
+                FUZZ_CHECK(st == NESVM_OK, "imports with an allocation failing at %ld, but not without (%s)", k,
+                           err.message);
+                nesvm_model_destroy(mi);
+                break;
+            }
+            FUZZ_CHECK_ERROR(ist, ierr);
+            FUZZ_CHECK(mi == NULL, "a failed import left a model");
+            if (st != NESVM_OK && ist == st && strcmp(ierr.message, err.message) == 0) break;
+        }
+    }
+    if (st != NESVM_OK) return 0;
+
+    /* save, load, save: the same bytes */
+    size_t la = 0, lb = 0;
+    char *a = saved(m, "a.model", &la);
+    char pa[300];
+    fuzz_out_path("a.model", pa, sizeof pa);
+    nesvm_model *m2 = NULL;
+    st = nesvm_model_load(pa, &m2, &err);
+    FUZZ_CHECK(st == NESVM_OK, "an imported model's file does not load: %s", err.message);
+    char *b = saved(m2, "b.model", &lb);
+    FUZZ_CHECK(la == lb && memcmp(a, b, la) == 0, "the second save differs (%zu and %zu bytes)", la, lb);
+    free(b);
+    nesvm_model_destroy(m2);
+
+    /* back to the tool's format and in again, twice: the first round may
+     * drop support vectors without a coefficient and regroup them by the
+     * class their coefficients' signs give (what export writes); from then
+     * on the file and the model stay the same */
+    const int libsvm = size >= 8 && memcmp(data, "svm_type", 8) == 0;
+    if (!libsvm || nesvm_model_basis(m)) {
+        const char *fmt = libsvm ? "libsvm" : "liblinear";
+        nesvm_model *mr[3] = {m, NULL, NULL};
+        char *text[3] = {NULL, NULL, NULL};
+        size_t len[3] = {0, 0, 0};
+        for (int round = 1; round <= 2; round++) {
+            char pe[300];
+            fuzz_out_path("e.orig", pe, sizeof pe);
+            st = nesvm_model_export(mr[round - 1], fmt, pe, &err);
+            if (st != NESVM_OK && round == 1 && libsvm && nesvm_model_classes(m) > 2 &&
+                strstr(err.message, "LIBSVM counts a support vector in its own class's pairs only"))
+                break; /* a support vector with coefficients in pairs of no common class */
+            FUZZ_CHECK(st == NESVM_OK, "round %d: the model does not export back: %s", round, err.message);
+            st = nesvm_model_import(pe, fmt, &mr[round], &err);
+            FUZZ_CHECK(st == NESVM_OK, "round %d: an exported model does not import: %s", round, err.message);
+            text[round] = saved(mr[round], round == 1 ? "c.model" : "d.model", &len[round]);
+        }
+        if (mr[2])
+            FUZZ_CHECK(len[1] == len[2] && memcmp(text[1], text[2], len[1]) == 0,
+                       "a second export and import changed the model (%zu and %zu bytes)", len[1], len[2]);
+        if (!libsvm && mr[1]) { /* the weights as they are; b through b / B and back */
+            FUZZ_CHECK(nesvm_model_submodels(mr[1]) == nesvm_model_submodels(m) &&
+                           nesvm_model_features(mr[1]) == nesvm_model_features(m),
+                       "export and import changed the model's shape");
+            for (int s = 0; s < nesvm_model_submodels(m); s++) {
+                const double *w1, *w3;
+                double b1, b3;
+                nesvm_model_linear(m, s, &w1, &b1, NULL, NULL, NULL);
+                nesvm_model_linear(mr[1], s, &w3, &b3, NULL, NULL, NULL);
+                FUZZ_CHECK(memcmp(w1, w3, sizeof(double) * (size_t)nesvm_model_features(m)) == 0,
+                           "export and import changed sub-model %d's weights", s);
+                FUZZ_CHECK(fabs(b1 - b3) <= 4 * DBL_EPSILON * fabs(b1),
+                           "export and import changed sub-model %d's bias: %.17g to %.17g", s, b1, b3);
+            }
+        }
+        for (int round = 1; round <= 2; round++) {
+            nesvm_model_destroy(mr[round]);
+            free(text[round]);
+        }
+    }
+    free(a);
+    nesvm_model_destroy(m);
+    return 0;
+}
