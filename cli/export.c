@@ -22,29 +22,41 @@ static void usage(FILE *f)
           f);
 }
 
-int cmd_export(int argc, char **argv)
+/* The arguments of export and import: two files and --format; -1 to go on,
+ * else the exit status (help printed, or a usage error). */
+static int format_args(const char *cmd, int argc, char **argv, void (*help)(FILE *), const char *pos[2],
+                       const char **format)
 {
-    const char *cmd = "export";
     cli_args a = {argc, 1, argv, cmd, NULL, {0}};
-    const char *pos[2], *p, *format = NULL;
+    const char *p;
     int npos = 0, r;
+    *format = NULL;
     while ((r = cli_next(&a, &p)) >= 0) {
         if (r == 0) {
             if (npos == 2) return cli_usage(cmd, "too many arguments ('%s')", p);
             pos[npos++] = p;
         } else if (strcmp(a.name, "h") == 0 || strcmp(a.name, "help") == 0) {
-            usage(stdout);
+            help(stdout);
             return CLI_OK;
         } else if (strcmp(a.name, "format") == 0) {
-            if (!(format = cli_value(&a))) return CLI_USAGE;
-            if (strcmp(format, "libsvm") != 0 && strcmp(format, "liblinear") != 0)
-                return cli_usage(cmd, "bad value '%s' for --format (expected libsvm or liblinear)", format);
+            if (!(*format = cli_value(&a))) return CLI_USAGE;
+            if (strcmp(*format, "libsvm") != 0 && strcmp(*format, "liblinear") != 0)
+                return cli_usage(cmd, "bad value '%s' for --format (expected libsvm or liblinear)", *format);
         } else {
             return cli_usage(cmd, "unknown option '%s'", argv[a.i - 1]);
         }
     }
+    if (npos < 2) pos[0] = NULL;
+    return -1;
+}
+
+int cmd_export(int argc, char **argv)
+{
+    const char *cmd = "export", *pos[2], *format;
+    int rc0 = format_args(cmd, argc, argv, usage, pos, &format);
+    if (rc0 >= 0) return rc0;
     if (!format) return cli_usage(cmd, "--format libsvm|liblinear is required");
-    if (npos < 2) return cli_usage(cmd, "expected MODEL and OUT");
+    if (!pos[0]) return cli_usage(cmd, "expected MODEL and OUT");
     nesvm_error err = {0};
     nesvm_model *m = NULL;
     if (nesvm_model_load(pos[0], &m, &err) != NESVM_OK) return cli_error(cmd, "%s", err.message);
@@ -75,26 +87,10 @@ static void import_usage(FILE *f)
 
 int cmd_import(int argc, char **argv)
 {
-    const char *cmd = "import";
-    cli_args a = {argc, 1, argv, cmd, NULL, {0}};
-    const char *pos[2], *p, *format = NULL;
-    int npos = 0, r;
-    while ((r = cli_next(&a, &p)) >= 0) {
-        if (r == 0) {
-            if (npos == 2) return cli_usage(cmd, "too many arguments ('%s')", p);
-            pos[npos++] = p;
-        } else if (strcmp(a.name, "h") == 0 || strcmp(a.name, "help") == 0) {
-            import_usage(stdout);
-            return CLI_OK;
-        } else if (strcmp(a.name, "format") == 0) {
-            if (!(format = cli_value(&a))) return CLI_USAGE;
-            if (strcmp(format, "libsvm") != 0 && strcmp(format, "liblinear") != 0)
-                return cli_usage(cmd, "bad value '%s' for --format (expected libsvm or liblinear)", format);
-        } else {
-            return cli_usage(cmd, "unknown option '%s'", argv[a.i - 1]);
-        }
-    }
-    if (npos < 2) return cli_usage(cmd, "expected FILE and MODEL");
+    const char *cmd = "import", *pos[2], *format;
+    int rc0 = format_args(cmd, argc, argv, import_usage, pos, &format);
+    if (rc0 >= 0) return rc0;
+    if (!pos[0]) return cli_usage(cmd, "expected FILE and MODEL");
     nesvm_error err = {0};
     nesvm_model *m = NULL;
     if (nesvm_model_import(pos[0], format, &m, &err) != NESVM_OK) return cli_error(cmd, "%s", err.message);

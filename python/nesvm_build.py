@@ -110,6 +110,12 @@ nesvm_status nesvm_model_probability(const nesvm_model *m, int k, double *A, dou
 nesvm_status nesvm_cross_validate(const nesvm_dataset *ds, const nesvm_params *params, int folds,
                                   uint64_t seed, nesvm_progress_fn progress, void *user, double *predicted,
                                   double *accuracy, nesvm_error *err);
+nesvm_status nesvm_cross_validate_path(const nesvm_dataset *ds, const nesvm_params *params, int folds,
+                                       uint64_t seed, const char *name, const double *values, int n_values,
+                                       int warm, nesvm_progress_fn progress, void *user, double *accuracy,
+                                       int64_t *iterations, nesvm_error *err);
+nesvm_status nesvm_model_export(const nesvm_model *m, const char *format, const char *path, nesvm_error *err);
+nesvm_status nesvm_model_import(const char *path, const char *format, nesvm_model **out, nesvm_error *err);
 
 extern "Python" int _nesvm_progress(const nesvm_progress *p, void *user);
 """

@@ -7,13 +7,15 @@
 Estimators: SVC (NESVM: C-SVM, LP-SVM, LS-SVM, kernels), LinearSVC (the
 fastest linear solver for the loss), HyperpassSVC, NewtonSVC (SSVM/NSSVM,
 full or reduced kernel), GreedySVC (GS-SVM).  Functions mirroring the CLI:
-train, cross_validate, read_libsvm, write_libsvm, load_model.
+train, cross_validate, cross_validate_path (grid's warm-started path),
+read_libsvm, write_libsvm, load_model, import_model (LIBSVM/LIBLINEAR models;
+Model.export writes them).
 """
-from ._core import (Dataset, Model, NesvmError, Params, cross_validate, load_model, read_libsvm, train,
-                    version, write_libsvm)
+from ._core import (Dataset, Model, NesvmError, Params, cross_validate, cross_validate_path, import_model,
+                    load_model, read_libsvm, train, version, write_libsvm)
 
-__all__ = ["Dataset", "Model", "NesvmError", "Params", "cross_validate", "load_model", "read_libsvm", "train",
-           "version", "write_libsvm"]
+__all__ = ["Dataset", "Model", "NesvmError", "Params", "cross_validate", "cross_validate_path", "import_model",
+           "load_model", "read_libsvm", "train", "version", "write_libsvm"]
 from .estimators import SVC, GreedySVC, HyperpassSVC, LinearSVC, NewtonSVC  # noqa: E402
 
 __all__ += ["SVC", "GreedySVC", "HyperpassSVC", "LinearSVC", "NewtonSVC"]

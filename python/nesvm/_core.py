@@ -17,8 +17,8 @@ import scipy.sparse as sp
 
 from ._nesvm import ffi, lib
 
-__all__ = ["NesvmError", "Dataset", "Model", "Params", "train", "cross_validate", "read_libsvm",
-           "write_libsvm", "load_model", "version"]
+__all__ = ["NesvmError", "Dataset", "Model", "Params", "train", "cross_validate", "cross_validate_path",
+           "read_libsvm", "write_libsvm", "load_model", "import_model", "version"]
 
 
 class NesvmError(Exception):
@@ -285,9 +285,25 @@ class Model:
         _check(lib.nesvm_model_load_buffer(data, len(data), out, err), err)
         return cls(out[0])
 
+    @classmethod
+    def import_file(cls, path, format=None):
+        """A LIBSVM (svm-train -s 0) or LIBLINEAR (-s 1, 2, 3) model file as a
+        nesvm model; format "libsvm", "liblinear" or None (told by the file)."""
+        err = ffi.new("nesvm_error *")
+        out = ffi.new("nesvm_model **")
+        fmt = ffi.NULL if format is None else str(format).encode()
+        _check(lib.nesvm_model_import(str(path).encode(), fmt, out, err), err)
+        return cls(out[0])
+
     def save(self, path):
         err = ffi.new("nesvm_error *")
         _check(lib.nesvm_model_save(self._ptr, str(path).encode(), err), err)
+
+    def export(self, path, format):
+        """Write the model as a LIBSVM ("libsvm") or LIBLINEAR ("liblinear")
+        model file that their predict programs read."""
+        err = ffi.new("nesvm_error *")
+        _check(lib.nesvm_model_export(self._ptr, str(format).encode(), str(path).encode(), err), err)
 
     def to_bytes(self):
         err = ffi.new("nesvm_error *")
@@ -450,6 +466,31 @@ def cross_validate(X, y, params=None, folds=5, seed=1, sample_weight=None, class
         ds._ptr, prm._ptr, int(folds), int(seed), fn, user, ffi.from_buffer("double[]", pred), acc, err))
     _check(st, err)
     return pred, acc[0]
+
+
+def cross_validate_path(X, y, name, values, params=None, folds=5, seed=1, warm=True, sample_weight=None,
+                        class_weight=None, progress=None):
+    """Cross-validate every value of parameter `name` ("c", "max_iter",
+    "gamma", ...) on the folds of cross_validate: (accuracies, iterations),
+    numpy arrays of len(values).  Along "c" with warm=True each fold starts
+    from its solution at the previous value (give them ascending)."""
+    ds = X if isinstance(X, Dataset) else Dataset(X, y, sample_weight)
+    prm = params if isinstance(params, Params) else Params(params, class_weight)
+    vals = np.ascontiguousarray(values, dtype=np.float64)
+    acc = np.empty(len(vals), dtype=np.float64)
+    its = np.empty(len(vals), dtype=np.int64)
+    err = ffi.new("nesvm_error *")
+    st = _call_with_progress(progress, lambda fn, user: lib.nesvm_cross_validate_path(
+        ds._ptr, prm._ptr, int(folds), int(seed), str(name).encode(), ffi.from_buffer("double[]", vals),
+        len(vals), 1 if warm else 0, fn, user, ffi.from_buffer("double[]", acc),
+        ffi.from_buffer("int64_t[]", its), err))
+    _check(st, err)
+    return acc, its
+
+
+def import_model(path, format=None):
+    """A LIBSVM or LIBLINEAR model file as a nesvm Model (Model.import_file)."""
+    return Model.import_file(path, format)
 
 
 def _dataset_to_scipy(ptr):

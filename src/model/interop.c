@@ -316,6 +316,19 @@ static int imp_next(imp_reader *r)
 
 #define FAIL(...) (nv_error(err, NESVM_ERR_MODEL, __VA_ARGS__), nv_error_prefix(err, "%s:%lld", r->path, (long long)r->lineno))
 
+/* The next non-empty header line: 1, or 0 at the line `end` that closes the
+ * header, or -1 (the file ends first: *st says so). */
+static int imp_header(imp_reader *r, const char *end, nesvm_status *st, nesvm_error *err)
+{
+    for (;;) {
+        if (!imp_next(r)) {
+            *st = FAIL("the file ends before '%s' (truncated?)", end);
+            return -1;
+        }
+        if (r->ntok > 0) return strcmp(r->tok[0], end) != 0;
+    }
+}
+
 /* n numbers from tokens 1..n of the line into out */
 static nesvm_status imp_numbers(imp_reader *r, int n, double *out, nesvm_error *err)
 {
@@ -324,6 +337,18 @@ static nesvm_status imp_numbers(imp_reader *r, int n, double *out, nesvm_error *
     for (int i = 0; i < n; i++)
         if (!nv_parse_finite(r->tok[i + 1], &out[i]))
             return FAIL("'%s': '%.40s' is not a finite number", r->tok[0], r->tok[i + 1]);
+    return NESVM_OK;
+}
+
+/* nr_class's value into *k (once; 2 to 65535). */
+static nesvm_status imp_nr_class(imp_reader *r, int *k, nesvm_error *err)
+{
+    double v;
+    nesvm_status st = imp_numbers(r, 1, &v, err);
+    if (st != NESVM_OK) return st;
+    if (*k || v < 2 || v > 65535 || v != floor(v))
+        return FAIL("nr_class %.40s: expected one value from 2 to 65535", r->tok[1]);
+    *k = (int)v;
     return NESVM_OK;
 }
 
@@ -474,14 +499,9 @@ static nesvm_status import_libsvm(imp_reader *r, imp_text *t, nesvm_error *err)
             goto done;                                                                                          \
         }                                                                                                       \
     } while (0)
-    for (;;) {
-        if (!imp_next(r)) {
-            st = FAIL("the file ends before 'SV' (truncated?)");
-            goto done;
-        }
-        if (r->ntok == 0) continue;
+    int more;
+    while ((more = imp_header(r, "SV", &st, err)) > 0) {
         const char *key = r->tok[0];
-        if (strcmp(key, "SV") == 0) break;
         if (strcmp(key, "svm_type") == 0) {
             if (r->ntok != 2 || strcmp(r->tok[1], "c_svc") != 0) {
                 st = FAIL("svm_type %.40s: nesvm imports C-SVC models (svm-train -s 0) only", r->ntok > 1 ? r->tok[1] : "");
@@ -501,12 +521,7 @@ static nesvm_status import_libsvm(imp_reader *r, imp_text *t, nesvm_error *err)
             else if (key[0] == 'd') degree = v;
             else coef0 = v;
         } else if (strcmp(key, "nr_class") == 0) {
-            if ((st = imp_numbers(r, 1, &v, err)) != NESVM_OK) goto done;
-            if (k || v < 2 || v > 65535 || v != floor(v)) {
-                st = FAIL("nr_class %.40s: expected one value from 2 to 65535", r->tok[1]);
-                goto done;
-            }
-            k = (int)v;
+            if ((st = imp_nr_class(r, &k, err)) != NESVM_OK) goto done;
             npair = k * (k - 1) / 2;
             rho = nv_malloc_array((size_t)npair, sizeof(double));
             pa = nv_malloc_array((size_t)npair, sizeof(double));
@@ -557,6 +572,7 @@ static nesvm_status import_libsvm(imp_reader *r, imp_text *t, nesvm_error *err)
             goto done;
         }
     }
+    if (more < 0) goto done;
     if (!kernel || !k || total < 0 || !have_rho || !have_label || !have_nsv) {
         st = FAIL("the header lacks %s", !kernel ? "kernel_type" : !k ? "nr_class" : total < 0 ? "total_sv"
                                            : !have_rho ? "rho" : !have_label ? "label" : "nr_sv");
@@ -676,14 +692,9 @@ static nesvm_status import_liblinear(imp_reader *r, imp_text *t, nesvm_error *er
     int64_t d = -1;
     double bias = -2, v, *label = NULL, *w = NULL, *col = NULL;
     nesvm_status st = NESVM_OK;
-    for (;;) {
-        if (!imp_next(r)) {
-            st = FAIL("the file ends before 'w' (truncated?)");
-            goto done;
-        }
-        if (r->ntok == 0) continue;
+    int more;
+    while ((more = imp_header(r, "w", &st, err)) > 0) {
         const char *key = r->tok[0];
-        if (strcmp(key, "w") == 0) break;
         if (strcmp(key, "solver_type") == 0) {
             if (r->ntok == 2 && (strcmp(r->tok[1], "L2R_L2LOSS_SVC_DUAL") == 0 || strcmp(r->tok[1], "L2R_L2LOSS_SVC") == 0)) {
                 solver = "nssvm";
@@ -698,12 +709,7 @@ static nesvm_status import_liblinear(imp_reader *r, imp_text *t, nesvm_error *er
                 goto done;
             }
         } else if (strcmp(key, "nr_class") == 0) {
-            if ((st = imp_numbers(r, 1, &v, err)) != NESVM_OK) goto done;
-            if (k || v < 2 || v > 65535 || v != floor(v)) {
-                st = FAIL("nr_class %.40s: expected one value from 2 to 65535", r->tok[1]);
-                goto done;
-            }
-            k = (int)v;
+            if ((st = imp_nr_class(r, &k, err)) != NESVM_OK) goto done;
             if (!(label = nv_malloc_array((size_t)k, sizeof(double)))) {
                 st = nv_error(err, NESVM_ERR_NOMEM, "out of memory");
                 goto done;
@@ -729,6 +735,7 @@ static nesvm_status import_liblinear(imp_reader *r, imp_text *t, nesvm_error *er
             goto done;
         }
     }
+    if (more < 0) goto done;
     if (!solver || !k || !have_label || d < 0 || bias == -2) {
         st = FAIL("the header lacks %s", !solver ? "solver_type" : !k ? "nr_class" : !have_label ? "label"
                                            : d < 0 ? "nr_feature" : "bias");

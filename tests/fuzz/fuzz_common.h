@@ -174,4 +174,33 @@ static inline uint64_t fuzz_hash(const uint8_t *data, size_t size)
     return h;
 }
 
+/* A model reader: nesvm_model_load, or a wrapper with that signature. */
+typedef nesvm_status (*fuzz_model_reader)(const char *path, nesvm_model **out, nesvm_error *err);
+void nv_alloc_fail_after(long n); /* core/internal.h */
+
+/* Allocation failures injected into reading path: with the k-th allocation
+ * failing, k = 0, 1, ... until a read succeeds (or 64 times), every read
+ * fails cleanly (a message, no model) or succeeds, and a file the plain read
+ * refused (status st, message msg) never reads. */
+static inline void fuzz_inject_model_reads(fuzz_model_reader read, const char *path, nesvm_status st,
+                                           const char *msg)
+{
+    for (long k = 0; k < 64; k++) {
+        nesvm_error ierr = {0};
+        nesvm_model *mi = NULL;
+        nv_alloc_fail_after(k);
+        nesvm_status ist = read(path, &mi, &ierr);
+        nv_alloc_fail_after(-1);
+        if (ist == NESVM_OK) {
+            FUZZ_CHECK(st == NESVM_OK, "reads with an allocation failing at %ld, but not without (%s)", k, msg);
+            nesvm_model_destroy(mi);
+            break;
+        }
+        FUZZ_CHECK_ERROR(ist, ierr);
+        FUZZ_CHECK(mi == NULL, "a failed read left a model");
+        if (st != NESVM_OK && ist != NESVM_ERR_NOMEM && ist == st && strcmp(ierr.message, msg) == 0)
+            break; /* the injection came too late to matter */
+    }
+}
+
 #endif

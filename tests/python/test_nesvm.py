@@ -313,6 +313,39 @@ def test_calibration_against_libsvm(C):
     assert abs(ll_ours - ll_peer) < 0.03, (ll_ours, ll_peer)
 
 
+def test_cross_validate_path(heart):
+    """The warm path's accuracies against cross_validate at each C (cold: equal;
+    warm: within 2 points), fewer iterations warm; GS-SVM along max_iter."""
+    X, y = heart
+    cs = [0.25, 1, 4, 16]
+    prm = {"kernel": "rbf", "gamma": 0.1}
+    cold, it_cold = nesvm.cross_validate_path(X, y, "c", cs, prm, folds=3, warm=False)
+    warm, it_warm = nesvm.cross_validate_path(X, y, "c", cs, prm, folds=3)
+    for c, a in zip(cs, cold):
+        assert nesvm.cross_validate(X, y, dict(prm, c=c), folds=3)[1] == a
+    assert np.all(np.abs(warm - cold) <= 0.02)
+    assert it_warm[1:].sum() < it_cold[1:].sum() and it_warm[0] == it_cold[0]
+    acc, its = nesvm.cross_validate_path(X, y, "max_iter", [4, 16, 100000], {"solver": "gs", "kernel": "rbf"}, 3)
+    assert acc[0] == nesvm.cross_validate(X, y, {"solver": "gs", "kernel": "rbf", "max_iter": 4}, folds=3)[1]
+    with pytest.raises(nesvm.NesvmError, match="value 1 of the path: invalid value '0' for c"):
+        nesvm.cross_validate_path(X, y, "c", [0.0], prm)
+
+
+def test_import_export(tmp_path, heart):
+    """A model exported for LIBSVM and imported back predicts the same decision
+    values; the CLI's import gives the same model bytes."""
+    X, y = heart
+    m, _ = nesvm.train(X, y, {"kernel": "rbf", "gamma": 0.1})
+    m.export(tmp_path / "m.libsvm", "libsvm")
+    back = nesvm.import_model(tmp_path / "m.libsvm")
+    ds = nesvm.Dataset(X, y)
+    np.testing.assert_allclose(back.predict(ds)[1], m.predict(ds)[1], rtol=1e-12, atol=1e-12)
+    cli("import", tmp_path / "m.libsvm", tmp_path / "cli.model")
+    assert back.to_bytes() == (tmp_path / "cli.model").read_bytes()
+    with pytest.raises(nesvm.NesvmError, match="neither a LIBSVM model"):
+        nesvm.import_model(HEART)
+
+
 def test_probability_equals_cli(tmp_path, heart):
     X, y = heart
     cli("train", "-q", "-b", "1", "-t", "rbf", "-g", "0.1", HEART, tmp_path / "p.model")
