@@ -8,7 +8,9 @@ static void usage(FILE *f)
     fputs("Usage: nesvm cv -v K [options] DATA\n"
           "Stratified K-fold cross-validation: each fold is predicted by a model trained\n"
           "on the other folds (folds drawn with --seed). Prints\n"
-          "'Cross Validation Accuracy = X%'. Takes every option of 'nesvm train'.\n\n",
+          "'Cross Validation Accuracy = X%'. With --threads N, min(N, K) folds train at\n"
+          "once, each with its share of the threads and of --kernel-memory. Takes every\n"
+          "option of 'nesvm train'.\n\n",
           f);
     train_opts_help(f);
     fputs("  -v K                 number of folds (default 5)\n"
