@@ -49,7 +49,8 @@ int cli_next(cli_args *a, const char **pos)
         return 1;
     }
     if (s[0] == '-' && s[1] != '\0') {
-        snprintf(a->name, sizeof a->name, "%s", s + 1);
+        /* -? is the help, as --help (the peers' habit) */
+        snprintf(a->name, sizeof a->name, "%s", strcmp(s, "-?") == 0 ? "help" : s + 1);
         return 1;
     }
     *pos = s;

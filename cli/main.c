@@ -31,7 +31,7 @@ static int dispatch(int argc, char **argv)
         return CLI_USAGE;
     }
     const char *c = argv[1];
-    if (strcmp(c, "-h") == 0 || strcmp(c, "--help") == 0 || strcmp(c, "help") == 0) {
+    if (strcmp(c, "-h") == 0 || strcmp(c, "--help") == 0 || strcmp(c, "-?") == 0 || strcmp(c, "help") == 0) {
         usage(stdout);
         return CLI_OK;
     }

@@ -339,6 +339,8 @@ fi
 # docs/cli.md shows each command's --help as the program prints it
 for c in train predict cv grid easy scale info export import params; do
     "$BIN" "$c" --help >"$T/help.$c" 2>&1
+    "$BIN" "$c" '-?' >"$T/help2.$c" 2>&1 && cmp -s "$T/help.$c" "$T/help2.$c" && ok "nesvm $c -? is --help" ||
+        not_ok "nesvm $c -?" "differs from --help or fails"
     if /usr/bin/python3 - "$SRC/docs/cli.md" "$c" "$T/help.$c" <<'PYEOF'
 import sys
 doc, cmd, got = open(sys.argv[1]).read(), sys.argv[2], open(sys.argv[3]).read()
