@@ -24,6 +24,10 @@
 #include <time.h>
 #ifdef _OPENMP
 #include <omp.h>
+/* the section that guards cv_job's shared fields */
+#define NV_CV_CRITICAL _Pragma("omp critical(nv_cv)")
+#else
+#define NV_CV_CRITICAL
 #endif
 
 typedef struct cv_job {
@@ -60,14 +64,14 @@ typedef struct cv_sink {
 static int is_cancelled(cv_job *job)
 {
     int c;
-#pragma omp critical(nv_cv)
+NV_CV_CRITICAL
     c = job->cancel;
     return c;
 }
 
 static void set_cancel(cv_job *job)
 {
-#pragma omp critical(nv_cv)
+NV_CV_CRITICAL
     job->cancel = 1;
 }
 
@@ -80,7 +84,7 @@ static int cv_progress(const nesvm_progress *pg, void *user)
     if (s->caller) {
         if (job->progress && job->progress(pg, job->user)) set_cancel(job);
     } else {
-#pragma omp critical(nv_cv)
+NV_CV_CRITICAL
         {
             job->last = *pg;
             job->have_last = 1;
@@ -92,7 +96,7 @@ static int cv_progress(const nesvm_progress *pg, void *user)
 static int take_fold(cv_job *job)
 {
     int f;
-#pragma omp critical(nv_cv)
+NV_CV_CRITICAL
     {
         f = job->cancel || job->next >= job->folds ? -1 : job->next++;
     }
@@ -174,7 +178,7 @@ static void cv_worker(cv_job *job, int caller)
             job->status[f] = nv_error(&job->errs[f], NESVM_ERR_NOMEM, "out of memory");
         else
             job->status[f] = run_fold(job, f, caller, train, test, pred, &job->errs[f]);
-#pragma omp critical(nv_cv)
+NV_CV_CRITICAL
         {
             job->finished++;
             /* one fold's failure stops the others */
@@ -188,7 +192,7 @@ static void cv_worker(cv_job *job, int caller)
     for (;;) {
         int done, have;
         nesvm_progress pg;
-#pragma omp critical(nv_cv)
+NV_CV_CRITICAL
         {
             done = job->finished >= job->next; /* every fold taken has finished */
             have = job->have_last;
