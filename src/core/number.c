@@ -259,6 +259,10 @@ int nv_format_double(double x, char *buf)
         strcpy(buf, x < 0 ? "-inf" : "inf");
         return x < 0 ? 4 : 3;
     }
+    if (x == 0) { /* the commonest value of a sparse weight vector */
+        strcpy(buf, signbit(x) ? "-0" : "0");
+        return signbit(x) ? 2 : 1;
+    }
     int n = 0;
     for (int prec = 15; prec <= 17; prec++) {
         n = snprintf(buf, 32, "%.*g", prec, x);

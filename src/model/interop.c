@@ -352,6 +352,16 @@ static nesvm_status imp_nr_class(imp_reader *r, int *k, nesvm_error *err)
     return NESVM_OK;
 }
 
+/* The k labels of a 'label' line, each once. */
+static nesvm_status imp_labels(imp_reader *r, int k, double *label, nesvm_error *err)
+{
+    nesvm_status st = imp_numbers(r, k, label, err);
+    for (int c = 0; st == NESVM_OK && c < k; c++)
+        for (int e = 0; e < c; e++)
+            if (label[e] == label[c]) return FAIL("label '%.40s' appears twice", r->tok[c + 1]);
+    return st;
+}
+
 /* A growable text buffer: the nesvm model file being written. */
 typedef struct imp_text {
     char *s;
@@ -388,12 +398,27 @@ static void put(imp_text *t, const char *fmt, ...)
     }
 }
 
-static void put_num(imp_text *t, double v)
+/* A number and a separator, appended without printf (a weight vector can
+ * have millions). */
+static void put_num_sep(imp_text *t, double v, char sep)
 {
-    char buf[32];
-    nv_format_double(v, buf);
-    put(t, "%s", buf);
+    if (t->oom) return;
+    if (t->len + 34 > t->cap) {
+        size_t cap = t->cap ? t->cap * 2 : 4096;
+        char *s = nv_realloc_array(t->s, cap, 1);
+        if (!s) {
+            t->oom = 1;
+            return;
+        }
+        t->s = s;
+        t->cap = cap;
+    }
+    t->len += (size_t)nv_format_double(v, t->s + t->len);
+    if (sep) t->s[t->len++] = sep;
+    t->s[t->len] = '\0';
 }
+
+static void put_num(imp_text *t, double v) { put_num_sep(t, v, 0); }
 
 static void put_header(imp_text *t, const char *solver, const char *problem, const char *kernel, int ovr, int k,
                        const double *labels, int32_t d)
@@ -419,10 +444,7 @@ static void put_submodel(imp_text *t, int s, int pos, int neg, double b, const d
         put_num(t, prob[1]);
     }
     put(t, "\n%s\n", what);
-    for (int64_t j = 0; j < n; j++) {
-        put_num(t, w[j]);
-        put(t, "\n");
-    }
+    for (int64_t j = 0; j < n; j++) put_num_sep(t, w[j], '\n');
 }
 
 /* A support vector's "idx:val" tokens (from token `from`) into the CSR arrays. */
@@ -548,7 +570,7 @@ static nesvm_status import_libsvm(imp_reader *r, imp_text *t, nesvm_error *err)
             else have_pb = 1;
         } else if (strcmp(key, "label") == 0) {
             NEED_K();
-            if ((st = imp_numbers(r, k, label, err)) != NESVM_OK) goto done;
+            if ((st = imp_labels(r, k, label, err)) != NESVM_OK) goto done;
             have_label = 1;
         } else if (strcmp(key, "nr_sv") == 0) {
             NEED_K();
@@ -719,7 +741,7 @@ static nesvm_status import_liblinear(imp_reader *r, imp_text *t, nesvm_error *er
                 st = FAIL("'label' before 'nr_class'");
                 goto done;
             }
-            if ((st = imp_numbers(r, k, label, err)) != NESVM_OK) goto done;
+            if ((st = imp_labels(r, k, label, err)) != NESVM_OK) goto done;
             have_label = 1;
         } else if (strcmp(key, "nr_feature") == 0) {
             if ((st = imp_numbers(r, 1, &v, err)) != NESVM_OK) goto done;

