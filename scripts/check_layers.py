@@ -18,7 +18,7 @@ import sys
 
 ROOT = os.path.abspath(sys.argv[1] if len(sys.argv) > 1 else os.path.join(os.path.dirname(__file__), ".."))
 BUILD = os.path.abspath(sys.argv[2]) if len(sys.argv) > 2 else None
-LAYERS = ["core", "data", "linalg", "kernel", "params", "solvers", "model", "select", "cli"]
+LAYERS = ["core", "comm", "data", "linalg", "kernel", "params", "solvers", "model", "select", "cli"]
 INC = re.compile(r'^\s*#\s*include\s+"([^"]+)"', re.M)
 
 

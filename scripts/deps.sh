@@ -8,7 +8,8 @@ pkgs=(build-essential cmake pkg-config zlib1g-dev gzip libbz2-dev bzip2 liblzma-
       libocas-tools python3-matplotlib glpk-utils
       clang libclang-rt-14-dev libomp-14-dev
       python3-dev python3-cffi python3-pytest python3-pandas python3-venv python3-pip
-      python3-setuptools python3-wheel)
+      python3-setuptools python3-wheel
+      libopenmpi-dev openmpi-bin)
 missing=()
 for p in "${pkgs[@]}"; do
   dpkg-query -W -f='${Status}' "$p" 2>/dev/null | grep -q "install ok installed" || missing+=("$p")

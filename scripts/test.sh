@@ -1,7 +1,8 @@
 #!/usr/bin/env bash
 # Run every test: install dependencies, build from scratch with warnings as
 # errors, run ctest (unit, CLI, oracle, install tests); then again under
-# ASan+UBSan; then the unit tests of a build without OpenMP; then the fuzz
+# ASan+UBSan; then the unit tests of a build without OpenMP; then the unit
+# and MPI tests of a build with MPI (mpirun, 2 and 3 ranks); then the fuzz
 # targets (clang, libFuzzer, ASan+UBSan) over their corpora and for about a
 # minute each (FUZZ_SECONDS).
 set -euo pipefail
@@ -27,6 +28,14 @@ rm -rf "$noomp"
 cmake -S . -B "$noomp" -DNESVM_OPENMP=OFF -DNESVM_WERROR=ON >/dev/null
 cmake --build "$noomp" -j"$(nproc)"
 ctest --test-dir "$noomp" --output-on-failure -j"$(nproc)" -R '^unit_'
+
+# The build with MPI (-DNESVM_WITH_MPI=ON): warning-free, its unit tests, and the
+# communicator's collectives under mpirun with 2 and 3 ranks.
+mpi=${NESVM_MPI_BUILD_DIR:-build-test-mpi}
+rm -rf "$mpi"
+cmake -S . -B "$mpi" -DNESVM_WITH_MPI=ON -DNESVM_WERROR=ON >/dev/null
+cmake --build "$mpi" -j"$(nproc)"
+ctest --test-dir "$mpi" --output-on-failure -R '^unit_|^mpi_'
 
 # Fuzzing: each libFuzzer target over its seeds and regressions, then
 # FUZZ_SECONDS (default 60) of fuzzing each, two at a time on two cores.
