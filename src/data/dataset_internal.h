@@ -50,4 +50,15 @@ static inline double nv_val(const nesvm_dataset *ds, int64_t k)
                                    : ((const double *)ds->values)[k];
 }
 
+/* The rows of the lines of a plain (uncompressed) LIBSVM file that start in
+ * bytes [begin, end) (the line a range's first byte falls inside belongs to
+ * the range before): the ranges [o_k, o_k+1) of any offsets 0 = o_0 <= o_1 <=
+ * ... <= o_P = file size partition the file's rows, in order.  first_line is
+ * the number of the range's first line in the file, for exact messages;
+ * *lines (may be NULL) receives the lines the range holds (comments and empty
+ * lines too), so that the next range starts at first_line + *lines.  A range
+ * without data is NESVM_ERR_DATA; a compressed file, NESVM_ERR_UNSUPPORTED. */
+nesvm_status nv_dataset_read_range(const char *path, const nesvm_read_options *opt, int64_t begin, int64_t end,
+                                   int64_t first_line, int64_t *lines, nesvm_dataset **out, nesvm_error *err);
+
 #endif

@@ -22,6 +22,7 @@
 #include <fcntl.h>
 #include <math.h>
 #include <string.h>
+#include <sys/stat.h>
 #include <unistd.h>
 #include <bzlib.h>
 #include <lzma.h>
@@ -363,14 +364,20 @@ typedef struct nv_input {
     int raw_eof;
     int done;
     int64_t raw_total;  /* compressed bytes read */
+    int64_t limit;      /* plain bytes left to read (a byte range), or -1: to the end */
 } nv_input;
 
 static nesvm_status input_fill(nv_input *in, nesvm_error *err)
 {
     if (in->raw_eof) return NESVM_OK;
-    ssize_t got;
-    do got = read(in->fd, in->raw, RAW_CHUNK);
-    while (got < 0 && errno == EINTR);
+    size_t want = RAW_CHUNK;
+    if (in->limit >= 0 && (int64_t)want > in->limit) want = (size_t)in->limit;
+    ssize_t got = 0;
+    if (want > 0) {
+        do got = read(in->fd, in->raw, want);
+        while (got < 0 && errno == EINTR);
+    }
+    if (got > 0 && in->limit >= 0) in->limit -= got;
     if (got < 0) return nv_error(err, NESVM_ERR_IO, "%s: read error: %s", in->name, strerror(errno));
     if (got == 0) in->raw_eof = 1;
     in->raw_len = (size_t)got;
@@ -379,11 +386,12 @@ static nesvm_status input_fill(nv_input *in, nesvm_error *err)
     return NESVM_OK;
 }
 
-static nesvm_status input_open(nv_input *in, int fd, const char *name, nesvm_error *err)
+static nesvm_status input_open(nv_input *in, int fd, const char *name, int64_t limit, nesvm_error *err)
 {
     memset(in, 0, sizeof *in);
     in->fd = fd;
     in->name = name;
+    in->limit = limit;
     in->raw = nv_malloc(RAW_CHUNK + 8); /* + 8: bytes carried over a read (magics, input_read) */
     if (!in->raw) return nv_error(err, NESVM_ERR_NOMEM, "out of memory reading '%s'", name);
     nesvm_status st = input_fill(in, err);
@@ -408,6 +416,8 @@ static nesvm_status input_open(nv_input *in, int fd, const char *name, nesvm_err
         memcpy(in->raw, keep, kl);
         in->raw_len += kl;
     }
+    /* a byte range of a plain file: its lines, whatever its first bytes look like */
+    if (limit >= 0) return NESVM_OK;
     static const unsigned char xz_magic[6] = {0xFD, '7', 'z', 'X', 'Z', 0x00};
     in->gz = in->raw_len >= 2 && in->raw[0] == 0x1f && in->raw[1] == 0x8b;
     if (in->raw_len >= 3 && in->raw[0] == 'B' && in->raw[1] == 'Z' && in->raw[2] == 'h') {
@@ -586,11 +596,17 @@ static nesvm_status input_read(nv_input *in, char *buf, size_t want, size_t *got
     if (in->kind == NV_IN_XZ) return xz_read(in, buf, want, got, err);
     if (!in->gz) {
         if (in->raw_pos == in->raw_len) {
-            /* plain data go straight into the caller's buffer */
-            ssize_t n;
-            do n = read(in->fd, buf, want > (1u << 30) ? (1u << 30) : want);
-            while (n < 0 && errno == EINTR);
+            /* plain data go straight into the caller's buffer (a byte range: up
+             * to its end) */
+            if (want > (1u << 30)) want = 1u << 30;
+            if (in->limit >= 0 && (int64_t)want > in->limit) want = (size_t)in->limit;
+            ssize_t n = 0;
+            if (want > 0) {
+                do n = read(in->fd, buf, want);
+                while (n < 0 && errno == EINTR);
+            }
             if (n < 0) return nv_error(err, NESVM_ERR_IO, "%s: read error: %s", in->name, strerror(errno));
+            if (in->limit >= 0) in->limit -= n;
             in->done = n == 0;
             *got = (size_t)n;
             return NESVM_OK;
@@ -655,7 +671,45 @@ static nesvm_status input_read(nv_input *in, char *buf, size_t want, size_t *got
     return NESVM_OK;
 }
 
-nesvm_status nesvm_dataset_read(const char *path, const nesvm_read_options *opt_in,
+/* A byte range of a plain file (nv_dataset_read_range), or none. */
+typedef struct read_range {
+    int64_t begin, end, first_line;
+    int64_t *lines;
+} read_range;
+
+/* The first line start at or after byte `at` of an open file of `size` bytes:
+ * `at` itself when byte at - 1 is a newline (or at is 0), else just after the
+ * next newline (size if none). */
+static nesvm_status line_start(int fd, const char *name, int64_t at, int64_t size, int64_t *out, nesvm_error *err)
+{
+    if (at <= 0) {
+        *out = 0;
+        return NESVM_OK;
+    }
+    if (at >= size) {
+        *out = size;
+        return NESVM_OK;
+    }
+    char buf[65536];
+    int64_t pos = at - 1;
+    while (pos < size) {
+        ssize_t got;
+        do got = pread(fd, buf, sizeof buf, (off_t)pos);
+        while (got < 0 && errno == EINTR);
+        if (got < 0) return nv_error(err, NESVM_ERR_IO, "%s: read error: %s", name, strerror(errno));
+        if (got == 0) break;
+        const char *nl = memchr(buf, '\n', (size_t)got);
+        if (nl) {
+            *out = pos + (nl - buf) + 1;
+            return NESVM_OK;
+        }
+        pos += got;
+    }
+    *out = size;
+    return NESVM_OK;
+}
+
+static nesvm_status read_common(const char *path, const nesvm_read_options *opt_in, const read_range *rg,
                                 nesvm_dataset **out, nesvm_error *err)
 {
     if (!path || !out) return nv_error(err, NESVM_ERR_ARG, "path and out must not be NULL");
@@ -669,11 +723,46 @@ nesvm_status nesvm_dataset_read(const char *path, const nesvm_read_options *opt_
     int use_stdin = strcmp(path, "-") == 0;
     const char *name = use_stdin ? "<stdin>" : path;
 
+    if (rg && use_stdin)
+        return nv_error(err, NESVM_ERR_ARG, "a byte range of standard input: give a file");
     int fd = use_stdin ? dup(0) : open(path, O_RDONLY);
     if (fd < 0)
         return nv_error(err, NESVM_ERR_IO, "cannot open '%s': %s", name, strerror(errno));
+    int64_t in_limit = -1, first_line = 1;
+    if (rg) {
+        /* the lines that start in [begin, end): from the first line start at or
+         * after begin to the first at or after end; a compressed file has no
+         * such byte offsets */
+        struct stat sb;
+        unsigned char magic[6] = {0};
+        ssize_t mg = pread(fd, magic, sizeof magic, 0);
+        if (fstat(fd, &sb) != 0 || mg < 0) {
+            nesvm_status e = nv_error(err, NESVM_ERR_IO, "%s: read error: %s", name, strerror(errno));
+            close(fd);
+            return e;
+        }
+        if ((mg >= 2 && magic[0] == 0x1f && magic[1] == 0x8b) || (mg >= 3 && memcmp(magic, "BZh", 3) == 0) ||
+            (mg >= 6 && memcmp(magic, "\xFD" "7zXZ", 5) == 0 && magic[5] == 0)) {
+            close(fd);
+            return nv_error(err, NESVM_ERR_UNSUPPORTED,
+                            "%s: a compressed file has no byte ranges of its lines: decompress it, or give "
+                            "each process its own file", name);
+        }
+        int64_t size = (int64_t)sb.st_size, a = 0, b = 0;
+        nesvm_status e = line_start(fd, name, rg->begin, size, &a, err);
+        if (e == NESVM_OK) e = line_start(fd, name, rg->end, size, &b, err);
+        if (e == NESVM_OK && lseek(fd, (off_t)a, SEEK_SET) < 0)
+            e = nv_error(err, NESVM_ERR_IO, "%s: cannot seek: %s", name, strerror(errno));
+        if (e != NESVM_OK) {
+            close(fd);
+            return e;
+        }
+        in_limit = b > a ? b - a : 0;
+        first_line = rg->first_line;
+        if (rg->lines) *rg->lines = 0;
+    }
     nv_input in;
-    nesvm_status ist = input_open(&in, fd, name, err);
+    nesvm_status ist = input_open(&in, fd, name, in_limit, err);
     if (ist != NESVM_OK) {
         input_close(&in);
         return ist;
@@ -692,7 +781,7 @@ nesvm_status nesvm_dataset_read(const char *path, const nesvm_read_options *opt_
     }
     builder *b = &r->main;
     b->indptr[0] = 0;
-    r->ctx = (parse_ctx){name, 0, NULL, err};
+    r->ctx = (parse_ctx){name, first_line - 1, NULL, err};
     r->threads = nv_threads(opt.threads);
     if (r->threads > MAX_READ_THREADS) r->threads = MAX_READ_THREADS;
     r->max_line = opt.max_line_bytes;
@@ -724,7 +813,7 @@ nesvm_status nesvm_dataset_read(const char *path, const nesvm_read_options *opt_
             if (st != NESVM_OK) goto done;
             if (got == 0) eof = 1;
             /* a UTF-8 byte-order mark opens some files: it is not data */
-            if (bytes_total == 0 && have == 0 && got >= 3 && (unsigned char)buf[0] == 0xEF &&
+            if (first_line == 1 && bytes_total == 0 && have == 0 && got >= 3 && (unsigned char)buf[0] == 0xEF &&
                 (unsigned char)buf[1] == 0xBB && (unsigned char)buf[2] == 0xBF) {
                 memmove(buf, buf + 3, got - 3);
                 got -= 3;
@@ -754,9 +843,11 @@ nesvm_status nesvm_dataset_read(const char *path, const nesvm_read_options *opt_
             goto done;
         }
     }
+    if (rg && rg->lines) *rg->lines = ctxp->line - (first_line - 1);
     if (b->n == 0) {
-        st = nv_error(err, NESVM_ERR_DATA, "%s: no data (the file is empty or has only comments)",
-                      name);
+        st = rg ? nv_error(err, NESVM_ERR_DATA, "%s: no data in bytes [%lld, %lld) (no line starts there, or only "
+                                                "comments)", name, (long long)rg->begin, (long long)rg->end)
+                : nv_error(err, NESVM_ERR_DATA, "%s: no data (the file is empty or has only comments)", name);
         goto done;
     }
     if (opt.min_features > b->d) b->d = opt.min_features;
@@ -784,4 +875,20 @@ done:
     }
     input_close(&in);
     return st;
+}
+
+nesvm_status nesvm_dataset_read(const char *path, const nesvm_read_options *opt, nesvm_dataset **out,
+                                nesvm_error *err)
+{
+    return read_common(path, opt, NULL, out, err);
+}
+
+nesvm_status nv_dataset_read_range(const char *path, const nesvm_read_options *opt, int64_t begin, int64_t end,
+                                   int64_t first_line, int64_t *lines, nesvm_dataset **out, nesvm_error *err)
+{
+    if (begin < 0 || end < begin || first_line < 1)
+        return nv_error(err, NESVM_ERR_ARG, "bad byte range [%lld, %lld) from line %lld", (long long)begin,
+                        (long long)end, (long long)first_line);
+    read_range rg = {begin, end, first_line, lines};
+    return read_common(path, opt, &rg, out, err);
 }

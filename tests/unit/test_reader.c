@@ -28,6 +28,38 @@ static nesvm_status read_text(const char *text, nesvm_storage storage, nesvm_dat
     return nesvm_dataset_read(p, &o, ds, err);
 }
 
+/* The file at path read as P byte ranges [k size / P, (k + 1) size / P), each
+ * from the line number the ranges before it counted: the first range that
+ * fails (other than with no data) must fail as the whole read did. */
+static void expect_same_in_ranges(const char *path, size_t size, nesvm_status want, const char *whole)
+{
+    nesvm_read_options o;
+    nesvm_read_options_init(&o);
+    for (int P = 2; P <= 4; P++) {
+        int64_t first = 1;
+        int found = 0;
+        for (int k = 0; k < P && !found; k++) {
+            int64_t lines = 0;
+            nesvm_dataset *ds = NULL;
+            nesvm_error err = {0};
+            nesvm_status st = nv_dataset_read_range(path, &o, (int64_t)size * k / P, (int64_t)size * (k + 1) / P,
+                                                    first, &lines, &ds, &err);
+            nesvm_dataset_destroy(ds);
+            if (st == NESVM_ERR_UNSUPPORTED && strstr(err.message, "compressed")) return; /* no ranges */
+            if (st == NESVM_OK || (st == NESVM_ERR_DATA && strstr(err.message, "no data in bytes"))) {
+                first += lines;
+                continue;
+            }
+            found = 1;
+            CHECK_MSG(st == want && strcmp(err.message, whole) == 0,
+                      "%d ranges, range %d: status %d '%s', the whole read %d '%s'", P, k, st, err.message, want,
+                      whole);
+        }
+        /* every range read: only an error about the whole file (none has data) */
+        if (!found) CHECK_MSG(want == NESVM_ERR_DATA, "%d ranges read without the error '%s'", P, whole);
+    }
+}
+
 static void expect_error(const char *text, nesvm_status want, const char *msg)
 {
     nesvm_dataset *ds = NULL;
@@ -36,6 +68,89 @@ static void expect_error(const char *text, nesvm_status want, const char *msg)
     CHECK_MSG(st == want, "input %s: status %d, want %d", text, st, want);
     CHECK(ds == NULL);
     CHECK_CONTAINS(err.message, msg);
+    char path[256];
+    snprintf(path, sizeof path, "%s/in.txt", dir);
+    expect_same_in_ranges(path, strlen(text), st, err.message);
+}
+
+/* Byte ranges partition a file's rows: for P = 1..7 equal ranges and for
+ * random cuts, the ranges chained by their line counts give the whole read's
+ * rows (labels, indices, values, in order) and every line once. */
+static void test_ranges(void)
+{
+    static char text[200000];
+    size_t len = 0;
+    uint64_t st = 99;
+    int64_t nlines = 0;
+    for (int i = 0; i < 600; i++) {
+        double u = nv_rng_uniform(&st);
+        if (u < 0.05) len += (size_t)snprintf(text + len, sizeof text - len, "# a comment line\n");
+        else if (u < 0.08) len += (size_t)snprintf(text + len, sizeof text - len, "\n");
+        else {
+            len += (size_t)snprintf(text + len, sizeof text - len, "%d", i % 3 ? 1 : -1);
+            int f = 0, nf = (int)(nv_rng_uniform(&st) * 12);
+            for (int j = 0; j < nf; j++) {
+                f += 1 + (int)(nv_rng_uniform(&st) * 30);
+                len += (size_t)snprintf(text + len, sizeof text - len, " %d:%.6g", f, nv_rng_uniform(&st) - 0.5);
+            }
+            len += (size_t)snprintf(text + len, sizeof text - len, u < 0.15 ? "\r\n" : "\n");
+        }
+        nlines++;
+    }
+    const char *path = write_file("ranges.txt", text, len);
+    nesvm_read_options o;
+    nesvm_read_options_init(&o);
+    o.storage = NESVM_STORAGE_CSR;
+    nesvm_dataset *whole = NULL;
+    CHECK(nesvm_dataset_read(path, &o, &whole, NULL) == NESVM_OK);
+    uint64_t rs = 5;
+    for (int trial = 0; trial < 14; trial++) {
+        int P = trial < 7 ? trial + 1 : 2 + (int)(nv_rng_uniform(&rs) * 6);
+        int64_t cut[9];
+        cut[0] = 0;
+        cut[P] = (int64_t)len;
+        for (int k = 1; k < P; k++)
+            cut[k] = trial < 7 ? (int64_t)len * k / P : cut[k - 1] + (int64_t)(nv_rng_uniform(&rs) * (double)(len - (size_t)cut[k - 1]) / 2);
+        int64_t first = 1, row = 0, bad = 0;
+        for (int k = 0; k < P; k++) {
+            int64_t lines = 0;
+            nesvm_dataset *ds = NULL;
+            nesvm_error err = {0};
+            nesvm_status s2 = nv_dataset_read_range(path, &o, cut[k], cut[k + 1], first, &lines, &ds, &err);
+            first += lines;
+            if (s2 == NESVM_ERR_DATA) continue; /* no row starts there */
+            CHECK_MSG(s2 == NESVM_OK, "%s", err.message);
+            if (!ds) continue;
+            for (int64_t i = 0; i < ds->n; i++, row++) {
+                if (row >= whole->n) {
+                    bad++;
+                    continue;
+                }
+                int64_t a = ds->indptr[i], b = ds->indptr[i + 1], wa = whole->indptr[row], wb = whole->indptr[row + 1];
+                bad += ds->labels[i] != whole->labels[row] || b - a != wb - wa;
+                for (int64_t q = 0; q < b - a && b - a == wb - wa; q++)
+                    bad += ds->indices[a + q] != whole->indices[wa + q] ||
+                           ((const double *)ds->values)[a + q] != ((const double *)whole->values)[wa + q];
+            }
+            nesvm_dataset_destroy(ds);
+        }
+        CHECK_MSG(row == whole->n && bad == 0, "trial %d (%d ranges): %lld of %lld rows, %lld differences", trial, P,
+                  (long long)row, (long long)whole->n, (long long)bad);
+        CHECK_MSG(first - 1 == nlines, "trial %d: %lld lines counted, the file has %lld", trial, (long long)first - 1,
+                  (long long)nlines);
+    }
+    nesvm_dataset_destroy(whole);
+    /* a compressed file has no ranges; a bad range is refused */
+    nesvm_error err = {0};
+    nesvm_dataset *ds = NULL;
+    const char gz[] = "\x1f\x8b\x08\x00";
+    path = write_file("r.gz", gz, 4);
+    CHECK(nv_dataset_read_range(path, &o, 0, 4, 1, NULL, &ds, &err) == NESVM_ERR_UNSUPPORTED);
+    CHECK_CONTAINS(err.message, "a compressed file has no byte ranges of its lines");
+    CHECK(nv_dataset_read_range(path, &o, 5, 4, 1, NULL, &ds, &err) == NESVM_ERR_ARG);
+    CHECK_CONTAINS(err.message, "bad byte range [5, 4) from line 1");
+    CHECK(nv_dataset_read_range("-", &o, 0, 4, 1, NULL, &ds, &err) == NESVM_ERR_ARG);
+    CHECK_CONTAINS(err.message, "a byte range of standard input");
 }
 
 int main(void)
@@ -292,6 +407,7 @@ int main(void)
         }
         free(big);
     }
+    test_ranges();
     char cmd[300];
     snprintf(cmd, sizeof cmd, "rm -rf %s", dir);
     if (system(cmd) != 0) return 2;
