@@ -24,6 +24,7 @@ int grid_check_value(const char *cmd, const char *name, const char *value);
 int cmd_easy(int argc, char **argv);
 int cmd_export(int argc, char **argv);
 int cmd_import(int argc, char **argv);
+int cmd_split(int argc, char **argv);
 int cmd_scale(int argc, char **argv);
 int cmd_info(int argc, char **argv);
 int cmd_params(int argc, char **argv);

@@ -19,6 +19,7 @@ static void usage(FILE *f)
             "  info      describe a model file:     nesvm info MODEL\n"
             "  export    a model for LIBSVM/LIBLINEAR: nesvm export --format libsvm|liblinear MODEL OUT\n"
             "  import    a LIBSVM/LIBLINEAR model:  nesvm import [--format libsvm|liblinear] FILE MODEL\n"
+            "  split     one file per process:      nesvm split -n N [--out PREFIX] DATA\n"
             "  params    list the training parameters: nesvm params [--markdown]\n\n"
             "'nesvm COMMAND --help' describes each command. Data files are in LIBSVM format.\n",
             nesvm_version());
@@ -46,6 +47,7 @@ static int dispatch(int argc, char **argv)
     if (strcmp(c, "easy") == 0) return cmd_easy(argc - 1, argv + 1);
     if (strcmp(c, "export") == 0) return cmd_export(argc - 1, argv + 1);
     if (strcmp(c, "import") == 0) return cmd_import(argc - 1, argv + 1);
+    if (strcmp(c, "split") == 0) return cmd_split(argc - 1, argv + 1);
     if (strcmp(c, "scale") == 0) return cmd_scale(argc - 1, argv + 1);
     if (strcmp(c, "info") == 0) return cmd_info(argc - 1, argv + 1);
     if (strcmp(c, "params") == 0) return cmd_params(argc - 1, argv + 1);

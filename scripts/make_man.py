@@ -15,7 +15,7 @@ import sys
 
 BIN = sys.argv[1]
 OUT = sys.argv[2] if len(sys.argv) > 2 else os.path.join(os.path.dirname(__file__), "..", "docs", "nesvm.1")
-COMMANDS = ["train", "predict", "cv", "grid", "easy", "scale", "info", "export", "import", "params"]
+COMMANDS = ["train", "predict", "cv", "grid", "easy", "scale", "info", "export", "import", "split", "params"]
 
 
 def run(*args):

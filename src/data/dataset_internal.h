@@ -61,4 +61,10 @@ static inline double nv_val(const nesvm_dataset *ds, int64_t k)
 nesvm_status nv_dataset_read_range(const char *path, const nesvm_read_options *opt, int64_t begin, int64_t end,
                                    int64_t first_line, int64_t *lines, nesvm_dataset **out, nesvm_error *err);
 
+/* The first line start at or after byte `at` of the open file fd of `size`
+ * bytes: `at` itself when byte at - 1 is a newline (or at is 0), else just
+ * after the next newline (size if none).  The cut points of
+ * nv_dataset_read_range and of `nesvm split`. */
+nesvm_status nv_line_start(int fd, const char *name, int64_t at, int64_t size, int64_t *out, nesvm_error *err);
+
 #endif

@@ -677,10 +677,7 @@ typedef struct read_range {
     int64_t *lines;
 } read_range;
 
-/* The first line start at or after byte `at` of an open file of `size` bytes:
- * `at` itself when byte at - 1 is a newline (or at is 0), else just after the
- * next newline (size if none). */
-static nesvm_status line_start(int fd, const char *name, int64_t at, int64_t size, int64_t *out, nesvm_error *err)
+nesvm_status nv_line_start(int fd, const char *name, int64_t at, int64_t size, int64_t *out, nesvm_error *err)
 {
     if (at <= 0) {
         *out = 0;
@@ -749,8 +746,8 @@ static nesvm_status read_common(const char *path, const nesvm_read_options *opt_
                             "each process its own file", name);
         }
         int64_t size = (int64_t)sb.st_size, a = 0, b = 0;
-        nesvm_status e = line_start(fd, name, rg->begin, size, &a, err);
-        if (e == NESVM_OK) e = line_start(fd, name, rg->end, size, &b, err);
+        nesvm_status e = nv_line_start(fd, name, rg->begin, size, &a, err);
+        if (e == NESVM_OK) e = nv_line_start(fd, name, rg->end, size, &b, err);
         if (e == NESVM_OK && lseek(fd, (off_t)a, SEEK_SET) < 0)
             e = nv_error(err, NESVM_ERR_IO, "%s: cannot seek: %s", name, strerror(errno));
         if (e != NESVM_OK) {

@@ -337,7 +337,7 @@ else
 fi
 
 # docs/cli.md shows each command's --help as the program prints it
-for c in train predict cv grid easy scale info export import params; do
+for c in train predict cv grid easy scale info export import split params; do
     "$BIN" "$c" --help >"$T/help.$c" 2>&1
     "$BIN" "$c" '-?' >"$T/help2.$c" 2>&1 && cmp -s "$T/help.$c" "$T/help2.$c" && ok "nesvm $c -? is --help" ||
         not_ok "nesvm $c -?" "differs from --help or fails"
@@ -1508,6 +1508,20 @@ expect_fail "import: not a model" 1 "neither a LIBSVM model (first line 'svm_typ
     "$BIN" import "$H" "$T/o.model"
 expect_fail "import: the other format" 1 "not a libsvm model file (its first line is not 'svm_type ...')" "$T/o.model" -- \
     "$BIN" import --format libsvm "$T/lr.orig" "$T/o.model"
+# nesvm split: N files of whole lines that concatenate to the data, each with rows
+mkdir -p "$T/split"
+(cd "$T/split" && "$BIN" split -n 3 "$H" && cat heart_scale.0 heart_scale.1 heart_scale.2 >all)
+RC=$?
+[ "$RC" -eq 0 ] && cmp -s "$T/split/all" "$H" && [ "$(tail -c 1 "$T/split/heart_scale.0" | od -An -c | tr -d ' ')" = '\n' ] &&
+    [ -s "$T/split/heart_scale.2" ] && [ ! -e "$T/split/heart_scale.3" ] &&
+    ok "split -n 3: three files of whole lines, concatenated the data" || not_ok "split" "rc $RC"
+printf '1 1:1\n-1 1:2\n' >"$T/split/two.txt"
+expect_fail "split: more parts than lines" 1 "part 2 of 3 would be empty" "$T/split/two.txt.0" -- \
+    "$BIN" split -n 3 --out "$T/split/two.txt" "$T/split/two.txt"
+gzip -c "$H" >"$T/split/h.gz"
+expect_fail "split: compressed" 1 "is compressed: decompress it first" "$T/split/h.gz.0" -- \
+    "$BIN" split -n 2 --out "$T/split/h.gz" "$T/split/h.gz"
+expect_fail "split: -n missing" 2 "-n N is required" "$T/split/x.0" -- "$BIN" split "$H"
 # LIBSVM and LIBLINEAR habits: -s 0, -h 0|1, -m, -W, -b
 run "$BIN" train -q -s 0 "$H" "$T/s0.model"
 expect_ok_rc "train -s 0 (C-SVC)" && cmp -s "$T/s0.model" "$T/h.model" && ok "train -s 0 is the default problem" ||
