@@ -285,13 +285,14 @@ typedef struct imp_reader {
     char *line;
     size_t cap;
     int64_t lineno;
-    char *tok[4096];
-    int ntok;
-    int more;    /* the line had more tokens than tok holds */
+    char **tok;  /* the line's tokens (grown as needed) */
+    int ntok, tcap;
+    int more;    /* tok could not grow to the line's tokens (out of memory) */
     int pending; /* the current line is to be read again */
 } imp_reader;
 
-/* The next line split at blanks; 0 at the end of the file. */
+/* The next line split at blanks: 1, 0 at the end of the file, -1 out of
+ * memory (the line's tokens could not be held). */
 static int imp_next(imp_reader *r)
 {
     if (r->pending) {
@@ -305,9 +306,15 @@ static int imp_next(imp_reader *r)
     r->more = 0;
     char *save = NULL;
     for (char *t = strtok_r(r->line, " \t\r\n", &save); t; t = strtok_r(NULL, " \t\r\n", &save)) {
-        if (r->ntok == (int)(sizeof r->tok / sizeof r->tok[0])) {
-            r->more = 1;
-            break;
+        if (r->ntok == r->tcap) {
+            int cap = r->tcap ? 2 * r->tcap : 256;
+            char **tk = cap < INT32_MAX / 2 ? nv_realloc_array(r->tok, (size_t)cap, sizeof(char *)) : NULL;
+            if (!tk) {
+                r->more = 1;
+                return -1;
+            }
+            r->tok = tk;
+            r->tcap = cap;
         }
         r->tok[r->ntok++] = t;
     }
@@ -321,8 +328,10 @@ static int imp_next(imp_reader *r)
 static int imp_header(imp_reader *r, const char *end, nesvm_status *st, nesvm_error *err)
 {
     for (;;) {
-        if (!imp_next(r)) {
-            *st = FAIL("the file ends before '%s' (truncated?)", end);
+        int got = imp_next(r);
+        if (got <= 0) {
+            *st = got < 0 ? nv_error(err, NESVM_ERR_NOMEM, "out of memory")
+                          : FAIL("the file ends before '%s' (truncated?)", end);
             return -1;
         }
         if (r->ntok > 0) return strcmp(r->tok[0], end) != 0;
@@ -330,11 +339,12 @@ static int imp_header(imp_reader *r, const char *end, nesvm_status *st, nesvm_er
 }
 
 /* n numbers from tokens 1..n of the line into out */
-static nesvm_status imp_numbers(imp_reader *r, int n, double *out, nesvm_error *err)
+static nesvm_status imp_numbers(imp_reader *r, int64_t n, double *out, nesvm_error *err)
 {
-    if (r->ntok != n + 1 || r->more)
-        return FAIL("'%s' needs %d value%s, found %d", r->tok[0], n, n == 1 ? "" : "s", r->ntok - 1);
-    for (int i = 0; i < n; i++)
+    if (r->more) return nv_error(err, NESVM_ERR_NOMEM, "out of memory");
+    if (r->ntok != n + 1)
+        return FAIL("'%s' needs %lld value%s, found %d", r->tok[0], (long long)n, n == 1 ? "" : "s", r->ntok - 1);
+    for (int64_t i = 0; i < n; i++)
         if (!nv_parse_finite(r->tok[i + 1], &out[i]))
             return FAIL("'%s': '%.40s' is not a finite number", r->tok[0], r->tok[i + 1]);
     return NESVM_OK;
@@ -458,7 +468,7 @@ typedef struct imp_svs {
 
 static nesvm_status imp_sv(imp_reader *r, int from, imp_svs *sv, nesvm_error *err)
 {
-    if (r->more) return FAIL("a support vector of more than %d entries", (int)(sizeof r->tok / sizeof r->tok[0]));
+    if (r->more) return nv_error(err, NESVM_ERR_NOMEM, "out of memory");
     if (sv->n + 2 > sv->cap_rows) {
         int64_t cap = sv->cap_rows ? 2 * sv->cap_rows : 256;
         int64_t *p = nv_realloc_array(sv->ptr, (size_t)cap, sizeof(int64_t));
@@ -513,7 +523,7 @@ static nesvm_status import_libsvm(imp_reader *r, imp_text *t, nesvm_error *err)
     imp_svs sv;
     memset(&sv, 0, sizeof sv);
     nesvm_status st = NESVM_OK;
-    int npair = 0;
+    int64_t npair = 0;
 #define NEED_K()                                                                                                \
     do {                                                                                                        \
         if (k == 0) {                                                                                           \
@@ -544,7 +554,7 @@ static nesvm_status import_libsvm(imp_reader *r, imp_text *t, nesvm_error *err)
             else coef0 = v;
         } else if (strcmp(key, "nr_class") == 0) {
             if ((st = imp_nr_class(r, &k, err)) != NESVM_OK) goto done;
-            npair = k * (k - 1) / 2;
+            npair = (int64_t)k * (k - 1) / 2;
             rho = nv_malloc_array((size_t)npair, sizeof(double));
             pa = nv_malloc_array((size_t)npair, sizeof(double));
             pb = nv_malloc_array((size_t)npair, sizeof(double));
@@ -619,8 +629,11 @@ static nesvm_status import_libsvm(imp_reader *r, imp_text *t, nesvm_error *err)
     for (int c = 0, j = 0; c < k; c++)
         for (int64_t q = 0; q < nsv[c]; q++) svclass[j++] = c;
     for (int64_t j = 0; j < total; j++) {
-        if (!imp_next(r)) {
-            st = FAIL("the file ends after %lld of %lld support vectors (truncated?)", (long long)j, (long long)total);
+        int got = imp_next(r);
+        if (got <= 0) {
+            st = got < 0 ? nv_error(err, NESVM_ERR_NOMEM, "out of memory")
+                         : FAIL("the file ends after %lld of %lld support vectors (truncated?)", (long long)j,
+                                (long long)total);
             goto done;
         }
         if (r->ntok < k - 1) {
@@ -634,9 +647,10 @@ static nesvm_status import_libsvm(imp_reader *r, imp_text *t, nesvm_error *err)
             }
         if ((st = imp_sv(r, k - 1, &sv, err)) != NESVM_OK) goto done;
     }
-    while (imp_next(r))
-        if (r->ntok) {
-            st = FAIL("more lines after the %lld support vectors", (long long)total);
+    for (int got; (got = imp_next(r)) != 0;)
+        if (got < 0 || r->ntok) {
+            st = got < 0 ? nv_error(err, NESVM_ERR_NOMEM, "out of memory")
+                         : FAIL("more lines after the %lld support vectors", (long long)total);
             goto done;
         }
     /* the nesvm model: pairs in LIBSVM's order */
@@ -671,7 +685,7 @@ static nesvm_status import_libsvm(imp_reader *r, imp_text *t, nesvm_error *err)
         st = nv_error(err, NESVM_ERR_NOMEM, "out of memory");
         goto done;
     }
-    put(t, "nr_submodel %d\n", npair);
+    put(t, "nr_submodel %lld\n", (long long)npair);
     for (int i = 0, p = 0; i < k; i++)
         for (int j = i + 1; j < k; j++, p++) {
             for (int64_t q = 0; q < total; q++) {
@@ -772,8 +786,11 @@ static nesvm_status import_liblinear(imp_reader *r, imp_text *t, nesvm_error *er
         goto done;
     }
     for (int64_t j = 0; j < rows; j++) {
-        if (!imp_next(r)) {
-            st = FAIL("the file ends after %lld of %lld weight rows (truncated?)", (long long)j, (long long)rows);
+        int got = imp_next(r);
+        if (got <= 0) {
+            st = got < 0 ? nv_error(err, NESVM_ERR_NOMEM, "out of memory")
+                         : FAIL("the file ends after %lld of %lld weight rows (truncated?)", (long long)j,
+                                (long long)rows);
             goto done;
         }
         if (r->ntok != nw) {
@@ -786,9 +803,10 @@ static nesvm_status import_liblinear(imp_reader *r, imp_text *t, nesvm_error *er
                 goto done;
             }
     }
-    while (imp_next(r))
-        if (r->ntok) {
-            st = FAIL("more lines after the %lld weight rows", (long long)rows);
+    for (int got; (got = imp_next(r)) != 0;)
+        if (got < 0 || r->ntok) {
+            st = got < 0 ? nv_error(err, NESVM_ERR_NOMEM, "out of memory")
+                         : FAIL("more lines after the %lld weight rows", (long long)rows);
             goto done;
         }
     put_header(t, solver, problem, "linear", k > 2, k, label, (int32_t)d);
@@ -824,17 +842,18 @@ nesvm_status nesvm_model_import(const char *path, const char *format, nesvm_mode
     memset(&t, 0, sizeof t);
     nesvm_status st = NESVM_OK;
     /* the format: the first line's key (read again by the parser) */
-    int libsvm = -1;
-    while (imp_next(r) && r->ntok == 0) {
+    int libsvm = -1, got;
+    while ((got = imp_next(r)) > 0 && r->ntok == 0) {
     }
+    if (got < 0) st = nv_error(err, NESVM_ERR_NOMEM, "out of memory");
     if (r->ntok > 0) libsvm = strcmp(r->tok[0], "svm_type") == 0 ? 1 : strcmp(r->tok[0], "solver_type") == 0 ? 0 : -1;
     r->pending = r->ntok > 0;
-    if (format) {
+    if (st == NESVM_OK && format) {
         int want = strcmp(format, "libsvm") == 0;
         if (libsvm != want)
             st = nv_error(err, NESVM_ERR_MODEL, "%s: not a %s model file (its first line is not '%s ...')", path,
                           format, want ? "svm_type" : "solver_type");
-    } else if (libsvm < 0) {
+    } else if (st == NESVM_OK && libsvm < 0) {
         st = nv_error(err, NESVM_ERR_MODEL,
                       "%s: neither a LIBSVM model (first line 'svm_type ...') nor a LIBLINEAR model (first line "
                       "'solver_type ...')", path);
@@ -848,6 +867,7 @@ nesvm_status nesvm_model_import(const char *path, const char *format, nesvm_mode
     }
     fclose(r->f);
     nv_free(r->line);
+    nv_free(r->tok);
     nv_free(t.s);
     return st;
 }

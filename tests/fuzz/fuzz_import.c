@@ -101,7 +101,9 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
      * drop support vectors without a coefficient and regroup them by the
      * class their coefficients' signs give (what export writes); from then
      * on the file and the model stay the same */
-    const int libsvm = size >= 8 && memcmp(data, "svm_type", 8) == 0;
+    /* LIBSVM's models import as solver nesvm, LIBLINEAR's as nssvm or hyperpass
+     * (the file's first line may follow empty lines) */
+    const int libsvm = strcmp(nesvm_model_solver(m), "nesvm") == 0;
     if (!libsvm || nesvm_model_basis(m)) {
         const char *fmt = libsvm ? "libsvm" : "liblinear";
         nesvm_model *mr[3] = {m, NULL, NULL};
