@@ -379,50 +379,44 @@ typedef struct imp_text {
     int oom;
 } imp_text;
 
+/* Room for `more` bytes and a NUL after t->len (0 and t->oom set when there
+ * is none). */
+static int reserve(imp_text *t, size_t more)
+{
+    if (t->oom) return 0;
+    if (t->s && t->len + more < t->cap) return 1;
+    size_t cap = t->cap ? t->cap * 2 : 4096;
+    while (cap <= t->len + more) cap *= 2;
+    char *s = nv_realloc_array(t->s, cap, 1);
+    if (!s) {
+        t->oom = 1;
+        return 0;
+    }
+    t->s = s;
+    t->cap = cap;
+    return 1;
+}
+
 static void put(imp_text *t, const char *fmt, ...) NV_PRINTF(2, 3);
 static void put(imp_text *t, const char *fmt, ...)
 {
-    if (t->oom) return;
-    for (;;) {
-        va_list ap;
-        va_start(ap, fmt);
-        int n = vsnprintf(t->s ? t->s + t->len : NULL, t->s ? t->cap - t->len : 0, fmt, ap);
-        va_end(ap);
-        if (n < 0) {
-            t->oom = 1;
-            return;
-        }
-        if (t->s && t->len + (size_t)n < t->cap) {
-            t->len += (size_t)n;
-            return;
-        }
-        size_t cap = t->cap ? t->cap * 2 : 4096;
-        while (cap <= t->len + (size_t)n) cap *= 2;
-        char *s = nv_realloc_array(t->s, cap, 1);
-        if (!s) {
-            t->oom = 1;
-            return;
-        }
-        t->s = s;
-        t->cap = cap;
-    }
+    va_list ap;
+    va_start(ap, fmt);
+    int n = vsnprintf(NULL, 0, fmt, ap);
+    va_end(ap);
+    if (n < 0) t->oom = 1;
+    if (n < 0 || !reserve(t, (size_t)n)) return;
+    va_start(ap, fmt);
+    vsnprintf(t->s + t->len, t->cap - t->len, fmt, ap);
+    va_end(ap);
+    t->len += (size_t)n;
 }
 
 /* A number and a separator, appended without printf (a weight vector can
  * have millions). */
 static void put_num_sep(imp_text *t, double v, char sep)
 {
-    if (t->oom) return;
-    if (t->len + 34 > t->cap) {
-        size_t cap = t->cap ? t->cap * 2 : 4096;
-        char *s = nv_realloc_array(t->s, cap, 1);
-        if (!s) {
-            t->oom = 1;
-            return;
-        }
-        t->s = s;
-        t->cap = cap;
-    }
+    if (!reserve(t, 34)) return;
     t->len += (size_t)nv_format_double(v, t->s + t->len);
     if (sep) t->s[t->len++] = sep;
     t->s[t->len] = '\0';
