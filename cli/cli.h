@@ -73,7 +73,27 @@ typedef struct train_opts {
     int metrics;         /* cv --metrics: per-class precision, recall, F1 and the confusion matrix */
     int find_c;          /* train -C (LIBLINEAR's): search C by cross-validation, no model */
     int c_given;         /* -c given (with -C: the first C) */
+    int distributed;     /* train --distributed: data-parallel over MPI ranks */
+    void *mpi;           /* the same: the MPI state (distributed.c), NULL before cli_mpi_begin */
 } train_opts;
+
+/* train --distributed (distributed.c): MPI_Init and the world communicator
+ * into o->mpi (a build without MPI: an error, printed); ranks other than 0
+ * print nothing (every failure reaches rank 0 through cli_mpi_agree).
+ * cli_mpi_end finalizes MPI.  cli_mpi_rank/_size: 0 and 1 before begin. */
+int cli_mpi_begin(const char *cmd, train_opts *o);
+void cli_mpi_end(train_opts *o);
+int cli_mpi_rank(const train_opts *o);
+int cli_mpi_size(const train_opts *o);
+/* The MPI_Comm (a pointer for nesvm_*_distributed). */
+const void *cli_mpi_comm(const train_opts *o);
+/* Every rank's status and message: the lowest failing rank's on every rank
+ * (prefixed "rank R: "), NESVM_OK if none failed. */
+nesvm_status cli_mpi_agree(const train_opts *o, nesvm_status st, nesvm_error *err);
+/* x summed over the ranks (the rows of every rank's share). */
+int64_t cli_mpi_sum(const train_opts *o, int64_t x);
+/* Rank 0's rc on every rank. */
+int cli_mpi_bcast_rc(const train_opts *o, int rc);
 
 /* `-h 0|1` (LIBSVM's shrinking) rather than -h (help)?  1 when the next
  * argument is 0 or 1: it is then taken as the value. */

@@ -109,7 +109,7 @@ int cmd_split(int argc, char **argv)
     }
     const int64_t size = (int64_t)sb.st_size;
     for (long long k = 0; k <= parts; k++) {
-        if (nv_line_start(fd, data, size / parts * k + size % parts * k / parts, size, &cut[k], &err) != NESVM_OK) {
+        if (nv_line_start(fd, data, nv_range_cut(size, k, parts), size, &cut[k], &err) != NESVM_OK) {
             rc = cli_error(cmd, "%s", err.message);
             goto done;
         }

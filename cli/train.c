@@ -63,8 +63,14 @@ static void usage(FILE *f)
           "                       -c, or by default from 2^floor(log2(1 / (n max ||x||^2))),\n"
           "                       to 1024, each fold warm-started along the path; -v K folds\n"
           "                       (default 5); prints the best C (no model is written)\n"
+          "  --distributed        data-parallel training over the processes of mpirun\n"
+          "                       (MPI builds): each reads its share of DATA (equal byte\n"
+          "                       ranges of one file, or its own file DATA.0 ... DATA.N-1\n"
+          "                       from 'nesvm split'); rank 0 writes MODEL; linear models\n"
+          "                       of --solver nesvm (docs/scaling.md)\n"
           "  -h, --help           this help\n\n"
-          "Example: nesvm train -c 1 heart_scale heart.model\n",
+          "Example: nesvm train -c 1 heart_scale heart.model\n"
+          "         mpirun -np 4 nesvm train --distributed -c 1 big.svm big.model\n",
           f);
 }
 
@@ -264,6 +270,7 @@ int run_training(const char *cmd, train_opts *o, const char *data, const char *m
     }
     if (is_stdout(model_path) && is_stdout(o->trace))
         return cli_usage(cmd, "the model and the trace cannot both go to standard output ('-')");
+    const int dist = o->distributed;
     if (o->m_value) {
         /* LIBSVM's -m: the kernel column cache of gs, the kernel memory of the others */
         char solver[32];
@@ -276,10 +283,17 @@ int run_training(const char *cmd, train_opts *o, const char *data, const char *m
     cli_warn_ignored(cmd, o->params);
     /* the summary goes to stderr when an output takes standard output */
     FILE *info = is_stdout(model_path) || is_stdout(o->trace) ? stderr : stdout;
-    if (o->init && nesvm_model_load(o->init, &init, &err) != NESVM_OK)
-        return cli_error(cmd, "warm-start model: %s", err.message);
+    if (o->init) {
+        nesvm_status ist = nesvm_model_load(o->init, &init, &err);
+        if (dist) ist = cli_mpi_agree(o, ist, &err); /* every rank loads it */
+        if (ist != NESVM_OK) {
+            nesvm_model_destroy(init);
+            return cli_error(cmd, "warm-start model: %s", err.message);
+        }
+    }
     double t_read = nv_now();
-    if (nesvm_dataset_read(data, &o->read, &ds, &err) != NESVM_OK) {
+    if ((dist ? nesvm_dataset_read_distributed(data, &o->read, cli_mpi_comm(o), &ds, &err)
+              : nesvm_dataset_read(data, &o->read, &ds, &err)) != NESVM_OK) {
         nesvm_model_destroy(init);
         return cli_error(cmd, "%s", err.message);
     }
@@ -298,18 +312,31 @@ int run_training(const char *cmd, train_opts *o, const char *data, const char *m
             return cli_error(cmd, "%s: %s", o->weights, err.message);
         }
     }
-    if (!o->quiet)
-        fprintf(info, "read %lld rows, %d features, %lld stored entries (%s, %s) in %.3f s\n",
-               (long long)nesvm_dataset_rows(ds), nesvm_dataset_features(ds),
-               (long long)nesvm_dataset_nnz(ds),
-               nesvm_dataset_storage(ds) == NESVM_STORAGE_DENSE ? "dense" : "csr",
-               nesvm_dataset_precision(ds) == NESVM_FLOAT ? "float" : "double", t_read);
+    /* distributed: every rank's share (rank 0's storage) */
+    const long long rows_all = (long long)(dist ? cli_mpi_sum(o, nesvm_dataset_rows(ds)) : nesvm_dataset_rows(ds));
+    const long long nnz_all = (long long)(dist ? cli_mpi_sum(o, nesvm_dataset_nnz(ds)) : nesvm_dataset_nnz(ds));
+    if (!o->quiet) {
+        fprintf(info, "read %lld rows, %d features, %lld stored entries (%s, %s) in %.3f s", rows_all,
+                nesvm_dataset_features(ds), nnz_all,
+                nesvm_dataset_storage(ds) == NESVM_STORAGE_DENSE ? "dense" : "csr",
+                nesvm_dataset_precision(ds) == NESVM_FLOAT ? "float" : "double", t_read);
+        if (dist) fprintf(info, ", over %d processes (%lld rows on rank 0)", cli_mpi_size(o),
+                          (long long)nesvm_dataset_rows(ds));
+        fputc('\n', info);
+    }
     struct { progress_state ps; } rs;
     memset(&rs, 0, sizeof rs);
     rs.ps.tty = !o->quiet && isatty(fileno(stderr));
     nv_atomic_file trace = {0};
     if (o->trace) {
-        if (open_trace(cmd, o->trace, &trace) != CLI_OK) {
+        /* distributed: rank 0 writes it (the others' progress is the same) */
+        int trc = cli_mpi_rank(o) == 0 ? open_trace(cmd, o->trace, &trace) : CLI_OK;
+        if (dist) {
+            nesvm_error terr = {0};
+            if (trc != CLI_OK) snprintf(terr.message, sizeof terr.message, "cannot open the trace");
+            trc = cli_mpi_agree(o, trc == CLI_OK ? NESVM_OK : NESVM_ERR_IO, &terr) == NESVM_OK ? CLI_OK : CLI_ERROR;
+        }
+        if (trc != CLI_OK) {
             nesvm_dataset_destroy(ds);
             nesvm_model_destroy(init);
             free(weights);
@@ -341,8 +368,10 @@ int run_training(const char *cmd, train_opts *o, const char *data, const char *m
     } else {
         nesvm_model *m = NULL;
         nesvm_stats stats = NESVM_STATS_INIT;
-        nesvm_status tst = nesvm_train_resumable(ds, o->params, init, &o->ck, train_progress, &rs.ps, &m,
-                                                 &stats, &err);
+        nesvm_status tst = dist ? nesvm_train_distributed(ds, o->params, init, cli_mpi_comm(o), train_progress,
+                                                          &rs.ps, &m, &stats, &err)
+                                : nesvm_train_resumable(ds, o->params, init, &o->ck, train_progress, &rs.ps,
+                                                        &m, &stats, &err);
         if (tst != NESVM_OK) {
             progress_end(&rs.ps);
             rc = run_error(cmd, &rs.ps, o->trace, &err);
@@ -356,10 +385,12 @@ int run_training(const char *cmd, train_opts *o, const char *data, const char *m
              * place after it: a failure on either side leaves neither half */
             if (trace.fp && nv_atomic_finish(&trace, &err) != NESVM_OK)
                 rc = cli_error(cmd, "%s", err.message);
-            if (rc == CLI_OK && nesvm_model_save(m, model_path, &err) != NESVM_OK)
+            /* distributed: rank 0 writes the model (every rank holds it) */
+            if (rc == CLI_OK && cli_mpi_rank(o) == 0 && nesvm_model_save(m, model_path, &err) != NESVM_OK)
                 rc = cli_error(cmd, "%s", err.message);
             if (rc == CLI_OK && (trace.fp || trace.tmp_path) && nv_atomic_commit(&trace, &err) != NESVM_OK)
                 rc = cli_error(cmd, "%s", err.message);
+            if (dist) rc = cli_mpi_bcast_rc(o, rc);
             if (rc == CLI_OK && !o->quiet) {
                 fprintf(info, "classes %d, binary models %d, iterations %lld, time %.3f s\n",
                        nesvm_model_classes(m), stats.n_submodels, (long long)stats.iterations,
@@ -415,6 +446,11 @@ int run_training(const char *cmd, train_opts *o, const char *data, const char *m
                            (long long)stats.dots,
                            (double)stats.dots / (double)nesvm_dataset_rows(ds),
                            (long long)stats.row_updates);
+                if (dist)
+                    fprintf(info, "distributed over %d processes: %lld collectives, %lld bytes reduced or "
+                            "broadcast per process (%.0f per iteration)\n",
+                            cli_mpi_size(o), (long long)stats.comm_calls, (long long)stats.comm_bytes,
+                            stats.iterations > 0 ? (double)stats.comm_bytes / (double)stats.iterations : 0.0);
                 fprintf(info, "model saved to %s\n", is_stdout(model_path) ? "standard output" : model_path);
             }
         }
@@ -433,6 +469,21 @@ int run_training(const char *cmd, train_opts *o, const char *data, const char *m
     nesvm_model_destroy(init);
     if (interrupted && rc != CLI_OK) return 128 + (int)interrupted;
     return rc;
+}
+
+/* --distributed's refusals, before MPI starts (so every build gives them). */
+static int check_distributed(const char *cmd, const train_opts *o, const char *data)
+{
+    if (o->folds > 0 || o->find_c)
+        return cli_usage(cmd, "--distributed trains one model: -v and -C cross-validate in one process");
+    if (o->ck.save_path || o->ck.resume_path)
+        return cli_usage(cmd, "--distributed trainings write no checkpoints (--checkpoint, --resume)");
+    if (o->weights)
+        return cli_usage(cmd, "--distributed takes no -W file (a weight per row of the whole data); train "
+                              "in one process for sample weights");
+    if (strcmp(data, "-") == 0)
+        return cli_usage(cmd, "--distributed reads a file (each process its share), not standard input");
+    return CLI_OK;
 }
 
 int cmd_train(int argc, char **argv)
@@ -481,6 +532,10 @@ int cmd_train(int argc, char **argv)
             o.find_c = 1;
             continue;
         }
+        if (strcmp(a.name, "distributed") == 0) {
+            o.distributed = 1;
+            continue;
+        }
         if (strcmp(a.name, "c") == 0) o.c_given = 1;
         if (strcmp(a.name, "checkpoint_every") == 0) {
             const char *val = cli_value(&a);
@@ -520,7 +575,10 @@ int cmd_train(int argc, char **argv)
         train_opts_free(&o);
         return cli_error(cmd, "out of memory");
     }
-    int rc = run_training(cmd, &o, pos[0], model_path);
+    int rc = o.distributed ? check_distributed(cmd, &o, pos[0]) : CLI_OK;
+    if (rc == CLI_OK && o.distributed) rc = cli_mpi_begin(cmd, &o);
+    if (rc == CLI_OK) rc = run_training(cmd, &o, pos[0], model_path);
+    cli_mpi_end(&o);
     free(model_path);
     train_opts_free(&o);
     return rc;

@@ -371,6 +371,9 @@ typedef struct nesvm_stats {
     int basis_sizes;        /**< the same: basis sizes tried (more than 1: the automatic basis grew) */
     int basis_capped;       /**< the same: 1 if the automatic basis stopped growing at
                                  kernel_memory with its residual above basis_residual */
+    int64_t comm_calls;     /**< nesvm_train_distributed: collective calls this rank made (MPI
+                                 reductions and broadcasts); else 0 */
+    int64_t comm_bytes;     /**< the same: bytes this rank contributed to them; else 0 */
     /* new fields go here, at the end (see "Growing structs" above) */
 } nesvm_stats;
 
@@ -428,6 +431,50 @@ NESVM_API nesvm_status nesvm_train_resumable(const nesvm_dataset *ds, const nesv
                                              nesvm_progress_fn progress, void *user,
                                              nesvm_model **out, nesvm_stats *stats,
                                              nesvm_error *err);
+
+/*
+ * Distributed training (docs/scaling.md): data-parallel by rows over the
+ * ranks of an MPI communicator, each rank holding its share of the rows.
+ * These calls are in every build; a build without MPI (configure with
+ * -DNESVM_WITH_MPI=ON) returns NESVM_ERR_UNSUPPORTED.  `mpi_comm` points to
+ * an MPI_Comm (nesvm.h does not include mpi.h); the program calls MPI_Init
+ * and MPI_Finalize.  Every rank of the communicator makes the same calls in
+ * the same order, and every rank gets the same status and message: a failure
+ * on one rank is every rank's, its message prefixed "rank R: ".
+ */
+
+/** Does this build have MPI (nesvm_*_distributed work)? */
+NESVM_API int nesvm_have_mpi(void);
+
+/**
+ * This rank's share of a LIBSVM-format file.  A regular file `path` is cut
+ * into as many equal byte ranges as ranks, moved to line starts, and each
+ * rank reads the lines that start in its range (a plain file: compressed
+ * input has no byte ranges); messages name the whole file's line numbers.
+ * Otherwise the ranks read their own files path.0 ... path.{P-1}, as `nesvm
+ * split` writes them (path.P must not exist).  Every rank's dataset has the
+ * same feature count: the largest over the ranks, or opt->min_features.  A
+ * rank whose range holds no data line is an error (use fewer ranks).
+ */
+NESVM_API nesvm_status nesvm_dataset_read_distributed(const char *path, const nesvm_read_options *opt,
+                                                      const void *mpi_comm, nesvm_dataset **out,
+                                                      nesvm_error *err);
+
+/**
+ * nesvm_train_warm on the rows of every rank's `ds` (the same feature count
+ * on every rank), as if they were one dataset in rank order: every rank gets
+ * the same model, which equals the single-process model within the solver's
+ * tolerance (its objective within eps).  `params` and `init` (NULL: a cold
+ * start) must be the same on every rank.  Linear models of solver nesvm (every model and
+ * method) train distributed; others are refused with NESVM_ERR_UNSUPPORTED,
+ * as are probability estimates (params probability).  `progress` is called
+ * on the ranks that give one (the CLI: rank 0); a cancel or time limit on
+ * any rank stops every rank.  stats gains comm_calls and comm_bytes.
+ */
+NESVM_API nesvm_status nesvm_train_distributed(const nesvm_dataset *ds, const nesvm_params *params,
+                                               const nesvm_model *init, const void *mpi_comm,
+                                               nesvm_progress_fn progress, void *user, nesvm_model **out,
+                                               nesvm_stats *stats, nesvm_error *err);
 
 NESVM_API void nesvm_model_destroy(nesvm_model *m);
 

@@ -15,7 +15,18 @@ void nv_comm_serial(nv_comm *c)
     c->rank = 0;
     c->size = 1;
     c->mpi = NULL;
+    c->stats = NULL;
 }
+
+#ifdef NESVM_WITH_MPI
+/* Count one collective of `bytes` from this rank. */
+static void count(const nv_comm *c, int64_t bytes)
+{
+    if (!c->stats) return;
+    c->stats->calls++;
+    c->stats->bytes += bytes;
+}
+#endif
 
 int nv_comm_have_mpi(void)
 {
@@ -50,6 +61,7 @@ static nesvm_status allreduce(const nv_comm *c, void *x, int64_t n, MPI_Datatype
                               nesvm_error *err)
 {
     char *p = x;
+    count(c, n * (int64_t)item);
     while (n > 0) {
         int cnt = n > INT_MAX / 2 ? INT_MAX / 2 : (int)n;
         int rc = MPI_Allreduce(MPI_IN_PLACE, p, cnt, t, op, comm_of(c));
@@ -71,6 +83,7 @@ nesvm_status nv_comm_mpi(nv_comm *c, const void *mpi_comm, nesvm_error *err)
     c->rank = rank;
     c->size = size;
     c->mpi = (void *)mpi_comm;
+    c->stats = NULL;
     return NESVM_OK;
 #else
     (void)mpi_comm;
@@ -145,6 +158,7 @@ nesvm_status nv_comm_bcast(const nv_comm *c, void *buf, size_t bytes, int root, 
         return nv_error(err, NESVM_ERR_ARG, "broadcast from rank %d of %d", root, c->size);
 #ifdef NESVM_WITH_MPI
     char *p = buf;
+    count(c, (int64_t)bytes);
     while (bytes > 0) {
         int cnt = bytes > (size_t)INT_MAX ? INT_MAX : (int)bytes;
         int rc = MPI_Bcast(p, cnt, MPI_BYTE, root, comm_of(c));
@@ -157,6 +171,43 @@ nesvm_status nv_comm_bcast(const nv_comm *c, void *buf, size_t bytes, int root, 
     (void)buf;
     return no_mpi(c, err);
 #endif
+}
+
+nesvm_status nv_comm_gather(const nv_comm *c, const double *x, int64_t n, double **all, int64_t *total,
+                            int64_t *counts, nesvm_error *err)
+{
+    *all = NULL;
+    *total = 0;
+    int64_t *cnt = nv_malloc_array((size_t)c->size, sizeof(int64_t));
+    if (!cnt) return nv_error(err, NESVM_ERR_NOMEM, "out of memory");
+    for (int r = 0; r < c->size; r++) cnt[r] = r == c->rank ? n : 0;
+    nesvm_status st = nv_comm_sum_i64(c, cnt, c->size, err);
+    int64_t tot = 0, before = 0;
+    for (int r = 0; st == NESVM_OK && r < c->size; r++) {
+        if (r < c->rank) before += cnt[r];
+        tot += cnt[r];
+    }
+    double *buf = NULL;
+    if (st == NESVM_OK) {
+        buf = nv_malloc_array((size_t)(tot ? tot : 1), sizeof(double));
+        if (!buf) st = nv_error(err, NESVM_ERR_NOMEM, "out of memory for %lld gathered values", (long long)tot);
+    }
+    /* one sum: each rank's values in its own slot, zeros elsewhere (x + 0 is
+     * x, so the gather is exact; -0 comes back as +0) */
+    if (st == NESVM_OK) {
+        memset(buf, 0, (size_t)(tot ? tot : 1) * sizeof(double));
+        if (n) memcpy(buf + before, x, (size_t)n * sizeof(double));
+        st = nv_comm_sum(c, buf, tot, err);
+    }
+    if (st == NESVM_OK) {
+        *all = buf;
+        *total = tot;
+        if (counts) memcpy(counts, cnt, (size_t)c->size * sizeof(int64_t));
+    } else {
+        nv_free(buf);
+    }
+    nv_free(cnt);
+    return st;
 }
 
 nesvm_status nv_comm_agree(const nv_comm *c, nesvm_status st, nesvm_error *err)

@@ -21,10 +21,20 @@
 
 #include "../core/internal.h"
 
+/* What the collectives of a communicator moved: calls, and bytes each rank
+ * contributed (a count the scaling report divides by iterations). */
+typedef struct nv_comm_stats {
+    int64_t calls, bytes;
+} nv_comm_stats;
+
 typedef struct nv_comm {
     int rank, size;
     void *mpi; /* MPI_Comm (a copy, owned by the caller) when size > 1 or wrapped; else NULL */
+    nv_comm_stats *stats; /* counts of the collectives (owned by the caller), or NULL */
 } nv_comm;
+
+/* Is c more than one rank?  (NULL: the serial case.) */
+static inline int nv_comm_many(const struct nv_comm *c) { return c && c->size > 1; }
 
 /* One process: rank 0 of 1. */
 void nv_comm_serial(nv_comm *c);
@@ -47,6 +57,12 @@ nesvm_status nv_comm_max(const nv_comm *c, double *x, int64_t n, nesvm_error *er
  * that hold it (the serial tie rule "lowest index" when indices are global),
  * on every rank.  NaN counts as +infinity (and comes back as it). */
 nesvm_status nv_comm_minloc(const nv_comm *c, double *value, int64_t *index, nesvm_error *err);
+
+/* Every rank's n items (n may differ by rank) concatenated in rank order,
+ * on every rank: *all (nv_malloc'ed, nv_free; *total entries) and, when
+ * counts is not NULL, counts[r] = rank r's n (size entries). */
+nesvm_status nv_comm_gather(const nv_comm *c, const double *x, int64_t n, double **all, int64_t *total,
+                            int64_t *counts, nesvm_error *err);
 
 /* bytes of buf from rank root to every rank. */
 nesvm_status nv_comm_bcast(const nv_comm *c, void *buf, size_t bytes, int root, nesvm_error *err);

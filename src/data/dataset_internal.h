@@ -61,6 +61,20 @@ static inline double nv_val(const nesvm_dataset *ds, int64_t k)
 nesvm_status nv_dataset_read_range(const char *path, const nesvm_read_options *opt, int64_t begin, int64_t end,
                                    int64_t first_line, int64_t *lines, nesvm_dataset **out, nesvm_error *err);
 
+/* This rank's share of `path` over c's ranks (read_dist.c,
+ * nesvm_dataset_read_distributed). */
+struct nv_comm;
+nesvm_status nv_dataset_read_distributed(const char *path, const nesvm_read_options *opt,
+                                         const struct nv_comm *c, nesvm_dataset **out, nesvm_error *err);
+
+/* The k-th of parts equal cut points of a file of `size` bytes (k = 0: 0,
+ * k = parts: size), before moving to a line start: `nesvm split` and the
+ * ranks of a distributed read cut alike. */
+static inline int64_t nv_range_cut(int64_t size, int64_t k, int64_t parts)
+{
+    return size / parts * k + size % parts * k / parts;
+}
+
 /* The first line start at or after byte `at` of the open file fd of `size`
  * bytes: `at` itself when byte at - 1 is a newline (or at is 0), else just
  * after the next newline (size if none).  The cut points of

@@ -65,6 +65,13 @@ nesvm_status nv_train_rows(const nesvm_dataset *ds, const int64_t *rows, int64_t
                            const nesvm_checkpoint_options *ck, nv_path *path, nesvm_progress_fn progress,
                            void *user, nesvm_model **out, nesvm_stats *stats, nesvm_error *err);
 
+/* Data-parallel training (issue 21): ds is this rank's share of the rows,
+ * with the same feature count d on every rank; every rank calls it and gets
+ * the same model.  With one rank it is nv_train_rows. */
+nesvm_status nv_train_distributed(const nesvm_dataset *ds, const nesvm_params *params, const nesvm_model *init,
+                                  const nv_comm *comm, nesvm_progress_fn progress, void *user,
+                                  nesvm_model **out, nesvm_stats *stats, nesvm_error *err);
+
 /* Predict a row subset (rows == NULL: all rows). */
 nesvm_status nv_predict_rows(const nesvm_model *m, const nesvm_dataset *ds, const int64_t *rows,
                              int64_t n, int threads, double *labels, double *decision,

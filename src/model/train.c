@@ -258,8 +258,9 @@ static nesvm_status class_costs(const nesvm_params *params, const double *classe
 static nesvm_status sub_build(nv_subproblem *sp, int i, int j, const nv_kplan *kp,
                               const nesvm_params *params, const double *classes, const double *cw,
                               const int *row_class, const int64_t *rows, int64_t n, const double *wts,
-                              nesvm_error *err)
+                              const nv_comm *comm, nesvm_error *err)
 {
+    nesvm_status st = NESVM_OK;
     int64_t cnt = 0;
     sp->i = i;
     sp->j = j;
@@ -275,30 +276,41 @@ static nesvm_status sub_build(nv_subproblem *sp, int i, int j, const nv_kplan *k
                 params->cap > 0 ? params->cap * nv_params_class_weight(params, classes[c]) * sw : INFINITY;
         sp->y[cnt] = c == i ? 1.0 : -1.0;
         sp->cost[cnt] = cw[c] * sw;
-        if (wts && params->lambda <= 0 && !(sp->cost[cnt] >= 1e-100 && sp->cost[cnt] <= 1e100))
-            return nv_error(err, NESVM_ERR_ARG,
+        if (wts && params->lambda <= 0 && !(sp->cost[cnt] >= 1e-100 && sp->cost[cnt] <= 1e100)) {
+            st = nv_error(err, NESVM_ERR_ARG,
                             "row %lld: its cost C x class weight x sample weight = %g x %g is outside "
                             "[1e-100, 1e100], where the objective over- or underflows",
                             (long long)(rows ? rows[r] : r), cw[c], sw);
+            break;
+        }
         cnt++;
     }
     sp->n = cnt;
+    /* distributed: a rank's refusal is every rank's, and lambda's n counts
+     * the sub-problem's rows over every rank */
+    int64_t cnt_all = cnt;
+    if (comm) {
+        st = nv_comm_agree(comm, st, err);
+        if (st == NESVM_OK && params->lambda > 0) st = nv_comm_sum_i64(comm, &cnt_all, 1, err);
+    }
+    if (st != NESVM_OK) return st;
     if (params->lambda > 0) {
         int bad = 0;
         for (int64_t a = 0; a < cnt; a++) {
-            sp->cost[a] /= params->lambda * (double)cnt;
+            sp->cost[a] /= params->lambda * (double)cnt_all;
             bad |= !(sp->cost[a] >= 1e-100 && sp->cost[a] <= 1e100);
         }
         if (bad) {
             char lb[32];
             nv_format_double(params->lambda, lb);
-            return nv_error(err, NESVM_ERR_ARG,
-                            "lambda %s gives costs 1/(lambda n) x weight outside [1e-100, 1e100] "
-                            "for a binary problem of %lld rows (--lambda, -w)",
-                            lb, (long long)cnt);
+            st = nv_error(err, NESVM_ERR_ARG,
+                          "lambda %s gives costs 1/(lambda n) x weight outside [1e-100, 1e100] "
+                          "for a binary problem of %lld rows (--lambda, -w)",
+                          lb, (long long)cnt_all);
         }
+        if (comm) st = nv_comm_agree(comm, st, err);
     }
-    return NESVM_OK;
+    return st;
 }
 
 /* One sub-problem's result into the totals. */
@@ -355,6 +367,47 @@ static nesvm_status path_keep(nv_path *p, int nsub, int s, const double *w, int6
     return NESVM_OK;
 }
 
+/* Data-parallel training: this rank's classes (k of them, row_class
+ * indexing them) become every rank's, in the order of first appearance over
+ * the ranks in rank order, which is the serial order of the concatenated
+ * data; row_class is renumbered. */
+static nesvm_status global_classes(const nv_comm *comm, double **classes, int *k, int *row_class, int64_t n,
+                                   nesvm_error *err)
+{
+    double *all = NULL;
+    int64_t total = 0;
+    nesvm_status st = nv_comm_gather(comm, *classes, *k, &all, &total, NULL, err);
+    if (st != NESVM_OK) return st;
+    double *cls = nv_malloc_array((size_t)(total ? total : 1), sizeof(double));
+    int *map = nv_malloc_array((size_t)(*k ? *k : 1), sizeof(int));
+    if (!cls || !map) {
+        nv_free(all);
+        nv_free(cls);
+        nv_free(map);
+        return nv_error(err, NESVM_ERR_NOMEM, "out of memory");
+    }
+    /* first appearance; at most NV_MAX_CLASSES per rank, so quadratic is fine */
+    int g = 0;
+    for (int64_t a = 0; a < total; a++) {
+        int hit = 0;
+        for (int c = 0; c < g && !hit; c++) hit = cls[c] == all[a];
+        if (!hit) cls[g++] = all[a];
+    }
+    for (int c = 0; c < *k; c++)
+        for (int e = 0; e < g; e++)
+            if (cls[e] == (*classes)[c]) {
+                map[c] = e;
+                break;
+            }
+    for (int64_t i = 0; i < n; i++) row_class[i] = map[row_class[i]];
+    nv_free(all);
+    nv_free(map);
+    nv_free(*classes);
+    *classes = cls;
+    *k = g;
+    return NESVM_OK;
+}
+
 /* Does the warm-start model have this training's classes and scheme? */
 static int init_fits(const nesvm_model *init, const double *classes, int k, int ovr)
 {
@@ -367,11 +420,22 @@ static int init_fits(const nesvm_model *init, const double *classes, int k, int 
     return same;
 }
 
-nesvm_status nv_train_rows(const nesvm_dataset *ds, const int64_t *rows, int64_t n,
-                           const nesvm_params *params, const nesvm_model *init,
-                           const nesvm_checkpoint_options *ckopt, nv_path *path, nesvm_progress_fn progress,
-                           void *user, nesvm_model **out, nesvm_stats *stats, nesvm_error *err)
+/* nv_train_rows, and with comm (several ranks) the data-parallel training
+ * of nv_train_distributed. */
+static nesvm_status train_rows(const nesvm_dataset *ds, const int64_t *rows, int64_t n,
+                               const nesvm_params *params, const nesvm_model *init,
+                               const nesvm_checkpoint_options *ckopt, nv_path *path, const nv_comm *comm,
+                               nesvm_progress_fn progress, void *user, nesvm_model **out,
+                               nesvm_stats *stats, nesvm_error *err)
 {
+    if (!nv_comm_many(comm)) comm = NULL;
+    /* Distributed, a failure on one rank must reach the others, which would
+     * otherwise wait in the next collective.  Every rank leaves through
+     * `done`, where one that failed alone meets the others in nv_comm_agree;
+     * so every local failure is followed by an nv_comm_agree before any other
+     * collective.  shared: the failure came out of an agreement (all ranks
+     * know it). */
+    int shared = 0;
     double t0 = nv_now();
     nesvm_params *defaults = NULL;
     if (!params) {
@@ -420,6 +484,27 @@ nesvm_status nv_train_rows(const nesvm_dataset *ds, const int64_t *rows, int64_t
         rows = wrows;
         n = kept;
     }
+    if (comm && !(solver->distributed & (kernel ? NV_DIST_FEATURES : NV_DIST_LINEAR))) {
+        char names[256];
+        size_t len = 0;
+        names[0] = '\0';
+        for (int i = 0; nv_solver_at(i); i++) {
+            const nv_solver *o = nv_solver_at(i);
+            if (!(o->distributed & (kernel ? NV_DIST_FEATURES : NV_DIST_LINEAR))) continue;
+            len += (size_t)snprintf(names + len, sizeof names - len, "%s%s", len ? ", " : "", o->name);
+            if (len >= sizeof names) len = sizeof names - 1;
+        }
+        st = nv_error(err, NESVM_ERR_UNSUPPORTED,
+                      "solver %s does not train %s models distributed over MPI ranks yet (--distributed); "
+                      "those that do: %s",
+                      solver->name, kernel ? "kernel" : "linear", len ? names : "none");
+        goto done;
+    }
+    if (comm && ckopt && (ckopt->save_path || ckopt->resume_path)) {
+        st = nv_error(err, NESVM_ERR_UNSUPPORTED,
+                      "checkpoints are not written or resumed by distributed trainings (--distributed)");
+        goto done;
+    }
     if (kernel && solver->kernels == NV_KERNELS_NONE) {
         st = nv_error(err, NESVM_ERR_UNSUPPORTED,
                       "solver %s trains linear models only (kernel %s): use --solver nesvm, ssvm or "
@@ -427,19 +512,31 @@ nesvm_status nv_train_rows(const nesvm_dataset *ds, const int64_t *rows, int64_t
                       solver->name, nv_kernel_names[params->kernel]);
         goto done;
     }
-    if (n == 0) {
+    int64_t n_all = n; /* rows over every rank */
+    if (comm) {
+        st = nv_comm_agree(comm, st, err);
+        if (st == NESVM_OK) st = nv_comm_sum_i64(comm, &n_all, 1, err);
+        if (st != NESVM_OK) {
+            shared = 1;
+            goto done;
+        }
+    }
+    if (n_all == 0) {
         st = nv_error(err, NESVM_ERR_DATA, "no training data");
         goto done;
     }
     nv_kplan_choose(&kp, solver, params, ds, n);
 
     /* the classes */
-    row_class = nv_malloc_array((size_t)n, sizeof(int));
-    if (!row_class) {
-        st = nv_error(err, NESVM_ERR_NOMEM, "out of memory");
-        goto done;
+    row_class = nv_malloc_array((size_t)(n ? n : 1), sizeof(int));
+    if (!row_class) st = nv_error(err, NESVM_ERR_NOMEM, "out of memory");
+    if (st == NESVM_OK) st = nv_label_classes(ds->labels, rows, n, &classes, &k, row_class, err);
+    if (comm) {
+        /* a rank's failure (memory, too many labels) reaches every rank */
+        st = nv_comm_agree(comm, st, err);
+        shared = st != NESVM_OK;
+        if (st == NESVM_OK) st = global_classes(comm, &classes, &k, row_class, n, err);
     }
-    st = nv_label_classes(ds->labels, rows, n, &classes, &k, row_class, err);
     if (st != NESVM_OK) goto done;
     /* many distinct labels, most not integers: regression targets, not classes */
     if (k >= 10) {
@@ -470,7 +567,7 @@ nesvm_status nv_train_rows(const nesvm_dataset *ds, const int64_t *rows, int64_t
     const int ovr = params->multiclass == NV_OVR && k > 2;
     /* 64-bit: k (k - 1) / 2 overflows int from k = 46,342 */
     const int64_t nsub64 = k == 2 ? 1 : (ovr ? k : (int64_t)k * (k - 1) / 2);
-    st = check_sizes(ds, n, k, nsub64, ovr, kernel, err);
+    st = check_sizes(ds, n_all, k, nsub64, ovr, kernel, err);
     if (st != NESVM_OK) goto done;
     const int nsub = (int)nsub64;
     if (init && (kernel || init->basis)) {
@@ -541,16 +638,23 @@ nesvm_status nv_train_rows(const nesvm_dataset *ds, const int64_t *rows, int64_t
         if (st != NESVM_OK) goto done;
     }
 
+    if (comm && (st = nv_comm_agree(comm, st, err)) != NESVM_OK) {
+        shared = 1;
+        goto done;
+    }
     nv_pairs pairs;
     pairs_start(&pairs, k, ovr);
     int i, j;
     for (int s = 0; st == NESVM_OK && pairs_next(&pairs, &i, &j); s++) {
-        st = sub_build(&sp, i, j, &kp, params, classes, cw, row_class, rows, n, ds->weights, err);
-        if (st != NESVM_OK) break;
+        st = sub_build(&sp, i, j, &kp, params, classes, cw, row_class, rows, n, ds->weights, comm, err);
+        if (st != NESVM_OK) {
+            shared = comm != NULL;
+            break;
+        }
         nv_submodel *sm = &m->sub[s];
         sm->pos = i;
         sm->neg = j;
-        nv_binary_problem pb = {kp.kind == NV_KPLAN_FEATURES ? kp.kf.X : ds, sp.rows, sp.n, sp.y, sp.cost, NULL, 0.0};
+        nv_binary_problem pb = {kp.kind == NV_KPLAN_FEATURES ? kp.kf.X : ds, sp.rows, sp.n, sp.y, sp.cost, NULL, 0.0, comm};
         if (init && warm_point(init, classes, i, j, ds->d, w0, &pb.b0)) pb.w0 = w0;
         nv_binary_result res;
         memset(&res, 0, sizeof res);
@@ -620,6 +724,7 @@ nesvm_status nv_train_rows(const nesvm_dataset *ds, const int64_t *rows, int64_t
     if (st == NESVM_OK) st = check_finite(m, params, err);
     if (stats) nv_kplan_stats(&kp, stats);
 done:
+    if (comm && st != NESVM_OK && !shared) st = nv_comm_agree(comm, st, err);
     if (stats) stats->seconds = nv_now() - t0;
     nv_free(wrows);
     nv_ckctx_end(&ck);
@@ -639,4 +744,19 @@ done:
     }
     *out = m;
     return st;
+}
+
+nesvm_status nv_train_rows(const nesvm_dataset *ds, const int64_t *rows, int64_t n,
+                           const nesvm_params *params, const nesvm_model *init,
+                           const nesvm_checkpoint_options *ckopt, nv_path *path, nesvm_progress_fn progress,
+                           void *user, nesvm_model **out, nesvm_stats *stats, nesvm_error *err)
+{
+    return train_rows(ds, rows, n, params, init, ckopt, path, NULL, progress, user, out, stats, err);
+}
+
+nesvm_status nv_train_distributed(const nesvm_dataset *ds, const nesvm_params *params, const nesvm_model *init,
+                                  const nv_comm *comm, nesvm_progress_fn progress, void *user,
+                                  nesvm_model **out, nesvm_stats *stats, nesvm_error *err)
+{
+    return train_rows(ds, NULL, ds->n, params, init, NULL, NULL, comm, progress, user, out, stats, err);
 }

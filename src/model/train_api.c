@@ -6,6 +6,27 @@
 #include <stddef.h>
 #include <string.h>
 
+/* The caller's nesvm_stats must hold at least the first version's fields
+ * (which end with kernel_asked). */
+static nesvm_status check_stats(const nesvm_stats *stats, nesvm_error *err)
+{
+    const size_t v1 = offsetof(nesvm_stats, kernel_asked) + sizeof(int64_t);
+    if (stats && stats->size < v1)
+        return nv_error(err, NESVM_ERR_ARG,
+                        "nesvm_stats.size is %zu: set it to sizeof(nesvm_stats) (NESVM_STATS_INIT)",
+                        stats->size);
+    return NESVM_OK;
+}
+
+/* The fields of full that fit the caller's stats. */
+static void stats_out(nesvm_stats *stats, nesvm_stats *full)
+{
+    if (!stats) return;
+    const size_t want = stats->size;
+    full->size = want;
+    memcpy(stats, full, want < sizeof *full ? want : sizeof *full);
+}
+
 /* The public trainings: the caller's nesvm_stats gets the fields that fit its
  * size (nesvm.h, "Growing structs"). */
 static nesvm_status train_public(const nesvm_dataset *ds, const nesvm_params *params, const nesvm_model *init,
@@ -14,15 +35,10 @@ static nesvm_status train_public(const nesvm_dataset *ds, const nesvm_params *pa
 {
     if (!ds || !out) return nv_error(err, NESVM_ERR_ARG, "dataset and out must not be NULL");
     *out = NULL;
-    /* the first version's fields end with kernel_asked */
-    const size_t v1 = offsetof(nesvm_stats, kernel_asked) + sizeof(int64_t);
-    if (stats && stats->size < v1)
-        return nv_error(err, NESVM_ERR_ARG,
-                        "nesvm_stats.size is %zu: set it to sizeof(nesvm_stats) (NESVM_STATS_INIT)",
-                        stats->size);
+    nesvm_status st = check_stats(stats, err);
+    if (st != NESVM_OK) return st;
     nesvm_stats full;
-    nesvm_status st = nv_train_rows(ds, NULL, ds->n, params, init, ck, NULL, progress, user, out,
-                                    stats ? &full : NULL, err);
+    st = nv_train_rows(ds, NULL, ds->n, params, init, ck, NULL, progress, user, out, stats ? &full : NULL, err);
     if (st == NESVM_OK && params && params->probability) {
         /* Platt's sigmoids on out-of-fold decision values (prob.c); the rows of
          * weight 0 stay out, as in training */
@@ -41,11 +57,7 @@ static nesvm_status train_public(const nesvm_dataset *ds, const nesvm_params *pa
             *out = NULL;
         }
     }
-    if (stats) {
-        const size_t want = stats->size;
-        full.size = want;
-        memcpy(stats, &full, want < sizeof full ? want : sizeof full);
-    }
+    stats_out(stats, &full);
     return st;
 }
 
@@ -69,4 +81,43 @@ nesvm_status nesvm_train_resumable(const nesvm_dataset *ds, const nesvm_params *
                                    nesvm_stats *stats, nesvm_error *err)
 {
     return train_public(ds, params, init, ck, progress, user, out, stats, err);
+}
+
+int nesvm_have_mpi(void) { return nv_comm_have_mpi(); }
+
+nesvm_status nesvm_train_distributed(const nesvm_dataset *ds, const nesvm_params *params,
+                                     const nesvm_model *init, const void *mpi_comm,
+                                     nesvm_progress_fn progress, void *user, nesvm_model **out,
+                                     nesvm_stats *stats, nesvm_error *err)
+{
+    if (!ds || !out || !mpi_comm)
+        return nv_error(err, NESVM_ERR_ARG, "dataset, mpi_comm and out must not be NULL");
+    *out = NULL;
+    nesvm_status st = check_stats(stats, err);
+    if (st != NESVM_OK) return st;
+    nv_comm c;
+    st = nv_comm_mpi(&c, mpi_comm, err);
+    if (st != NESVM_OK) return st;
+    nv_comm_stats cs = {0, 0};
+    c.stats = &cs;
+    nesvm_stats full;
+    memset(&full, 0, sizeof full);
+    /* every rank must hold the same features: the largest d and the smallest */
+    double dd[2] = {(double)ds->d, -(double)ds->d};
+    st = nv_comm_max(&c, dd, 2, err);
+    if (st == NESVM_OK && dd[0] != -dd[1])
+        st = nv_error(err, NESVM_ERR_ARG,
+                      "the ranks' datasets have %.0f to %.0f features: every rank needs the same "
+                      "feature count (nesvm_dataset_read_distributed gives it)",
+                      -dd[1], dd[0]);
+    if (st == NESVM_OK && params && params->probability)
+        st = nv_error(err, NESVM_ERR_UNSUPPORTED,
+                      "probability estimates (-b 1) are not trained distributed (--distributed): train "
+                      "without them");
+    if (st == NESVM_OK)
+        st = nv_train_distributed(ds, params, init, &c, progress, user, out, stats ? &full : NULL, err);
+    full.comm_calls = cs.calls;
+    full.comm_bytes = cs.bytes;
+    stats_out(stats, &full);
+    return st;
 }

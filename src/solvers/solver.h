@@ -9,6 +9,7 @@
 #ifndef NESVM_SOLVER_H
 #define NESVM_SOLVER_H
 
+#include "../comm/comm.h"
 #include "../linalg/linalg.h"
 #include "../params/param_table.h"
 
@@ -20,6 +21,12 @@ typedef struct nv_binary_problem {
     const double *cost;  /* C_i > 0, n entries */
     const double *w0;    /* initial weights (X->d entries) or NULL for zero */
     double b0;           /* initial bias */
+    /* data-parallel training (issue 21): the rows above are this rank's share
+     * of the problem, and every sum over rows is completed over c's ranks;
+     * w, b and every d-sized vector are the same on every rank.  NULL (or one
+     * rank): the rows are the whole problem.  Solvers with the registry's
+     * `distributed` flag honour it. */
+    const nv_comm *comm;
 } nv_binary_problem;
 
 typedef struct nv_binary_result {
@@ -123,7 +130,15 @@ typedef struct nv_solver {
      * warm_start (hyperpass: Pegasos's batch) */
     const char *uses;
     const char *uses_warm;
+    /* NV_DIST_*: which of its trainings run data-parallel over MPI ranks
+     * (nv_binary_problem.comm) */
+    int distributed;
 } nv_solver;
+enum {
+    NV_DIST_NONE = 0,
+    NV_DIST_LINEAR = 1,  /* linear models (the linear path on the data) */
+    NV_DIST_FEATURES = 2 /* and kernel features (a reduced basis) */
+};
 enum {
     NV_KERNELS_NONE = 0,  /* linear models only */
     NV_KERNELS_NESVM = 1, /* NESVM's: the RKHS norm (expansion or transformed features) */

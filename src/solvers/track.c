@@ -63,6 +63,7 @@ double nv_track_start(nv_track *t, const nv_binary_problem *pb, const nesvm_para
     nv_track_init(t, prm, sink, d, wbest, t0);
     memcpy(wbest, w, (size_t)d * sizeof *w);
     t->bbest = nv_params_bias(prm) ? pb->b0 : 0.0;
+    t->comm = pb->comm;
     return t->bbest;
 }
 
@@ -94,6 +95,7 @@ int nv_track_iterate(nv_track *t, const nv_obj_eval *e, const double *w, double 
     double gap = nv_track_rel(t->best_p - t->best_d, t->best_p);
     if (gap < 0) gap = 0;
     const nv_progress_sink *sink = t->sink;
+    int cancel = 0;
     if (sink && (sink->fn || sink->ckpt)) {
         nesvm_progress pg = {sizeof(nesvm_progress), sink->submodel, sink->n_submodels, t->iter, nv_now() - t->t0,
                              e->P, t->best_p, e->Fmu, t->best_d, gap, info->mu,
@@ -104,12 +106,26 @@ int nv_track_iterate(nv_track *t, const nv_obj_eval *e, const double *w, double 
          * bias as a feature B: b = B w[d]) */
         nv_snapshot snap = {t->wbest, t->d_model, t->B > 0 ? t->B * t->wbest[t->d_model] : t->bbest,
                             t->iter, t->extra, t->nextra};
-        if (nv_sink_report(sink, &pg, t->iter % prm->progress_every == 0 || t->iter == 1, &snap)) {
-            t->why = NESVM_EXIT_CANCELLED;
-            *st = nv_error(err, NESVM_ERR_CANCELLED, "training cancelled at iteration %lld",
-                           (long long)t->iter);
+        cancel = nv_sink_report(sink, &pg, t->iter % prm->progress_every == 0 || t->iter == 1, &snap);
+    }
+    int timeout = prm->time_limit > 0 && nv_now() - t->t0 >= prm->time_limit;
+    if (nv_comm_many(t->comm)) {
+        /* one rank's clock or callback decides for all */
+        double f[2] = {cancel, timeout};
+        nesvm_status cst = nv_comm_max(t->comm, f, 2, err);
+        if (cst != NESVM_OK) {
+            t->why = NESVM_EXIT_NUMERIC;
+            *st = cst;
             return 1;
         }
+        cancel = f[0] > 0;
+        timeout = f[1] > 0;
+    }
+    if (cancel) {
+        t->why = NESVM_EXIT_CANCELLED;
+        *st = nv_error(err, NESVM_ERR_CANCELLED, "training cancelled at iteration %lld",
+                       (long long)t->iter);
+        return 1;
     }
     int stop = 0;
     if (gap <= prm->eps) {
@@ -124,7 +140,7 @@ int nv_track_iterate(nv_track *t, const nv_obj_eval *e, const double *w, double 
     } else if (t->iter >= prm->max_iter) {
         t->why = NESVM_EXIT_MAX_ITER;
         stop = 1;
-    } else if (prm->time_limit > 0 && nv_now() - t->t0 >= prm->time_limit) {
+    } else if (timeout) {
         t->why = NESVM_EXIT_TIME_LIMIT;
         stop = 1;
     }

@@ -27,6 +27,9 @@ typedef struct nv_track {
     int64_t nextra;
     double fmu_prev;     /* F_mu at the previous evaluation of this stage */
     nesvm_exit why;
+    /* data-parallel: the ranks stop together (a cancel or time limit on one
+     * rank is every rank's); set by nv_track_start from the problem */
+    const nv_comm *comm;
 } nv_track;
 
 void nv_track_init(nv_track *t, const nesvm_params *prm, const nv_progress_sink *sink,

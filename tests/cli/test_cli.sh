@@ -1522,6 +1522,23 @@ gzip -c "$H" >"$T/split/h.gz"
 expect_fail "split: compressed" 1 "is compressed: decompress it first" "$T/split/h.gz.0" -- \
     "$BIN" split -n 2 --out "$T/split/h.gz" "$T/split/h.gz"
 expect_fail "split: -n missing" 2 "-n N is required" "$T/split/x.0" -- "$BIN" split "$H"
+# train --distributed outside mpirun: a build without MPI refuses it and writes
+# nothing; an MPI build runs as one process and gives the serial model
+rm -f "$T/dist1.model"
+run "$BIN" train -q --distributed -e 1e-9 "$H" "$T/dist1.model"
+if [ "$RC" -eq 1 ] && grep -q "this nesvm was built without MPI; build it with cmake -DNESVM_WITH_MPI=ON" "$T/.err"; then
+    [ ! -e "$T/dist1.model" ] && ok "train --distributed without MPI: refused, no model" ||
+        not_ok "train --distributed without MPI" "a model was written"
+else
+    run "$BIN" train -q -e 1e-9 "$H" "$T/dist0.model"
+    expect_ok_rc "train --distributed as one MPI process" &&
+        cmp -s <(grep -v '^submodel\|seconds' "$T/dist0.model") <(grep -v '^submodel\|seconds' "$T/dist1.model") &&
+        ok "train --distributed as one MPI process: the serial model" || not_ok "train --distributed one process" "models differ"
+fi
+expect_fail "train --distributed -v" 2 "--distributed trains one model: -v and -C cross-validate" "$T/o.model" -- \
+    "$BIN" train --distributed -v 3 "$H" "$T/o.model"
+expect_fail "train --distributed stdin" 2 "--distributed reads a file (each process its share)" "$T/o.model" -- \
+    "$BIN" train --distributed - "$T/o.model"
 # LIBSVM and LIBLINEAR habits: -s 0, -h 0|1, -m, -W, -b
 run "$BIN" train -q -s 0 "$H" "$T/s0.model"
 expect_ok_rc "train -s 0 (C-SVC)" && cmp -s "$T/s0.model" "$T/h.model" && ok "train -s 0 is the default problem" ||

@@ -78,6 +78,33 @@ int main(int argc, char **argv)
     st = nv_comm_agree(&c, st, &err);
     CHECK(st == NESVM_ERR_IO);
     CHECK(strcmp(err.message, "rank 1: failure on rank 1") == 0);
+    /* gather: rank r brings r + 1 values 10 r + i (rank 1: none at all when
+     * P > 2 brings the count 0 case), concatenated in rank order with counts;
+     * -0.0 stays a zero; the collectives are counted */
+    {
+        nv_comm_stats cs = {0, 0};
+        c.stats = &cs;
+        int64_t mine = (P > 2 && r == 1) ? 0 : r + 1;
+        double v[8];
+        for (int i = 0; i < mine; i++) v[i] = 10.0 * r + i;
+        if (mine > 0 && r == 0) v[0] = -0.0;
+        double *allv = NULL;
+        int64_t total = 0, counts[8] = {0};
+        CHECK(nv_comm_gather(&c, v, mine, &allv, &total, counts, &err) == NESVM_OK);
+        int64_t want = 0, at = 0;
+        int ok = 1;
+        for (int q = 0; q < P; q++) {
+            int64_t cq = (P > 2 && q == 1) ? 0 : q + 1;
+            want += cq;
+            ok &= counts[q] == cq;
+            for (int i = 0; i < cq && at < total; i++, at++) ok &= allv && allv[at] == 10.0 * q + i;
+        }
+        CHECK(ok && total == want);
+        /* two collectives: the counts (P int64) and the values (total doubles) */
+        CHECK(cs.calls == 2 && cs.bytes == 8 * (int64_t)P + 8 * want);
+        nv_free(allv);
+        c.stats = NULL;
+    }
     /* the verdict of every rank */
     int64_t all[2] = {failed, passed};
     nv_comm_sum_i64(&c, all, 2, &err);

@@ -21,7 +21,7 @@ static void setup(nv_binary_problem *pb, nesvm_dataset **ds, uint64_t seed)
         for (int j = 0; j < DIM; j++) X[i * DIM + j] = (nv_rng_uniform(&st) - 0.5) * 3 + 0.4 * Y[i];
     }
     nesvm_dataset_wrap_dense(NS, DIM, X, Y, ds, NULL);
-    nv_binary_problem p = {*ds, NULL, NS, Y, COST, NULL, 0};
+    nv_binary_problem p = {*ds, NULL, NS, Y, COST, NULL, 0, NULL};
     *pb = p;
 }
 
@@ -259,7 +259,7 @@ int main(void)
         for (int t = 0; t < 8; t++) {
             int method = t / 4;
             c2[0] = c2[1] = Cs[t % 4];
-            nv_binary_problem p2 = {d2, NULL, 2, y2, c2, NULL, 0};
+            nv_binary_problem p2 = {d2, NULL, 2, y2, c2, NULL, 0, NULL};
             nesvm_params *prm;
             nesvm_params_create(&prm, NULL);
             nesvm_params_set(prm, "bias", "0", NULL);

@@ -305,7 +305,7 @@ nesvm_status nv_nesvm_kernel_train(const nv_kernel_problem *kp, const nesvm_para
     const double t0 = nv_now();
     const int64_t n = kp->n;
     const int bias = nv_params_bias(prm);
-    nv_binary_problem pb = {NULL, NULL, n, kp->y, kp->cost, NULL, 0.0};
+    nv_binary_problem pb = {NULL, NULL, n, kp->y, kp->cost, NULL, 0.0, NULL};
     nv_obj obj;
     kws ws;
     memset(&ws, 0, sizeof ws);

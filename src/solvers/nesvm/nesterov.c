@@ -77,8 +77,10 @@ nesvm_status nv_nesvm_linear_train(const nv_binary_problem *pb, const nesvm_para
     wbest = nv_malloc_array(dd, sizeof(double));
     tmp = nv_malloc_array(dd, sizeof(double));
     g = nv_malloc_array(dd, sizeof(double));
-    if (!w || !wstar || !G || !wbest || !tmp || !g) {
+    if (!w || !wstar || !G || !wbest || !tmp || !g)
         st = nv_error(err, NESVM_ERR_NOMEM, "out of memory for NESVM work arrays (d=%d)", d);
+    if (nv_comm_many(pb->comm)) st = nv_comm_agree(pb->comm, st, err); /* before the collectives */
+    if (st != NESVM_OK) {
         res->exit_reason = NESVM_EXIT_NO_MEMORY;
         goto out;
     }
@@ -109,6 +111,7 @@ nesvm_status nv_nesvm_linear_train(const nv_binary_problem *pb, const nesvm_para
             restart = 0;
         }
         nv_obj_evaluate(&obj, w, b, sc.mu, sc.nu, &e);
+        if ((st = nv_obj_comm_status(&obj, err)) != NESVM_OK) break;
         nv_track_info info = {sc.mu, L, NAN, 0, sc.final, 0, 0, 0, NAN, NAN};
         if (nv_track_iterate(&tr, &e, w, b, &info, &st, err)) break;
         /* adaptive restart: F went up, so the momentum overshoots; restart

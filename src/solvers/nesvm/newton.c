@@ -52,7 +52,8 @@ typedef struct newton_ws {
     int32_t d;
     int bias;
     double mu, nu, delta;
-    int64_t nz;
+    int64_t nz;     /* zone rows (this rank's) */
+    int64_t nz_all; /* zone rows over every rank */
     int64_t *zrows; /* dataset rows of the zone */
     double *zom;    /* c_i / (mu s_i) for the zone */
     double *zt;     /* nz scratch */
@@ -109,6 +110,9 @@ static void hess_vec(newton_ws *ws, const double *v, double *out)
         sb += ws->zt[k];
     }
     nv_xta(pb->X, ws->zrows, ws->nz, ws->zt, NULL, out, NULL, &ws->obj->lw);
+    out[d] = sb; /* X_Z^T (h X_Z v) and the bias row in one reduction */
+    nv_obj_sum(ws->obj, out, (int64_t)d + 1);
+    sb = out[d];
     if (ws->rdiag)
         for (int32_t j = 0; j < d; j++) out[j] += ws->rdiag[j] * v[j];
     else
@@ -124,7 +128,7 @@ static double dotd(const newton_ws *ws, const double *a, const double *b)
 /* Collect the zone, its Hessian weights and the Jacobi preconditioner at w. */
 static void build_zone(newton_ws *ws, const double *w, double mu, double nu)
 {
-    const nv_obj *o = ws->obj;
+    nv_obj *o = ws->obj;
     const nv_binary_problem *pb = o->pb;
     const int32_t d = ws->d;
     ws->mu = mu;
@@ -141,10 +145,21 @@ static void build_zone(newton_ws *ws, const double *w, double mu, double nu)
             nz++;
         }
     }
-    ws->nz = nz;
+    ws->nz = ws->nz_all = nz;
+    nv_col_sq(pb->X, ws->zrows, nz, ws->zom, ws->diag);
+    if (nv_comm_many(pb->comm)) {
+        /* the diagonal's data part, the zone's weight and size over the ranks
+         * (diag has d + 1 entries; the zone's size rides in zt's space) */
+        double *ext = ws->diag + d;
+        ext[0] = sw;
+        nv_obj_sum(ws->obj, ws->diag, (int64_t)d + 1);
+        sw = ext[0];
+        double c = (double)nz;
+        nv_obj_sum(ws->obj, &c, 1);
+        ws->nz_all = (int64_t)c;
+    }
     /* delta: a tiny curvature for b so that H is definite with an empty zone */
     ws->delta = 1e-10 * (1.0 + sw);
-    nv_col_sq(pb->X, ws->zrows, nz, ws->zom, ws->diag);
     if (ws->rdiag) {
         for (int32_t j = 0; j < d; j++) {
             ws->rdiag[j] = (fabs(w[j]) < nu ? 1.0 : NV_NESVM_LP_DAMP) / nu;
@@ -287,7 +302,7 @@ static int want_direct(const newton_ws *ws, int64_t cg_cap)
     /* only for kernel features: on user data (Fashion-MNIST 0 vs rest) CG
      * reached its tolerance in far fewer than cap iterations and the direct
      * steps made training 50% slower */
-    if (ws->nz == 0 || !ws->obj->pb->X->blas_rows) return 0;
+    if (ws->nz == 0 || !ws->obj->pb->X->blas_rows || nv_comm_many(ws->obj->pb->comm)) return 0;
     double nz = (double)ws->nz, d = (double)ws->d;
     double m = nz < d ? nz : d;
     double mem = (2.0 * nz * d + m * m) * 8.0;
@@ -337,8 +352,8 @@ static int64_t pcg(newton_ws *ws, const double *g, int64_t n, int64_t cap)
     const int32_t D = d + 1;
     /* the pass budget protects against solving a model that holds only
      * nearby; LS-SVM's quadratic model is exact, so there only cap applies */
-    int64_t maxit = ws->nz > 0 && nv_obj_hinge(ws->obj)
-                        ? (int64_t)(NV_NESVM_CG_PASSES * (double)n / (double)ws->nz) : cap;
+    int64_t maxit = ws->nz_all > 0 && nv_obj_hinge(ws->obj)
+                        ? (int64_t)(NV_NESVM_CG_PASSES * (double)n / (double)ws->nz_all) : cap;
     if (maxit > cap) maxit = cap;
     if (maxit < NV_NESVM_CG_MIN) maxit = NV_NESVM_CG_MIN;
     for (int32_t j = 0; j < D; j++) ws->r[j] = -g[j];
@@ -391,9 +406,11 @@ nesvm_status nv_nesvm_newton_train(const nv_binary_problem *pb, const nesvm_para
     g = nv_malloc_array(D, sizeof(double));
     wbest = nv_malloc_array(D, sizeof(double));
     if (!ws.zrows || !ws.zom || !ws.zt || !ws.mp || !ws.diag || !ws.x || !ws.r || !ws.z ||
-        !ws.p || !ws.hp || (nv_obj_l1(&obj) && !ws.rdiag) || !w || !g || !wbest) {
+        !ws.p || !ws.hp || (nv_obj_l1(&obj) && !ws.rdiag) || !w || !g || !wbest)
         st = nv_error(err, NESVM_ERR_NOMEM, "out of memory for Newton work arrays (n=%lld, d=%d)",
                       (long long)n, d);
+    if (nv_comm_many(pb->comm)) st = nv_comm_agree(pb->comm, st, err); /* before the collectives */
+    if (st != NESVM_OK) {
         res->exit_reason = NESVM_EXIT_NO_MEMORY;
         goto out;
     }
@@ -417,6 +434,7 @@ nesvm_status nv_nesvm_newton_train(const nv_binary_problem *pb, const nesvm_para
     nv_obj_eval e;
     while (1) {
         nv_obj_evaluate_at(&obj, w, sc.mu, sc.nu, &e);
+        if ((st = nv_obj_comm_status(&obj, err)) != NESVM_OK) break;
         /* a step that did not lower F measurably is a stall; LS-SVM's F is
          * a strongly convex quadratic whose last digits still move the
          * solution, so there any decrease counts */
@@ -447,7 +465,7 @@ nesvm_status nv_nesvm_newton_train(const nv_binary_problem *pb, const nesvm_para
         if (want_direct(&ws, cg_cap) && direct_buffers(&ws) && direct_step(&ws, g))
             cg_its = 0; /* exact direction */
         else
-            cg_its = pcg(&ws, g, n, cg_cap);
+            cg_its = pcg(&ws, g, obj.n_all, cg_cap);
         nv_xw(pb->X, pb->rows, n, ws.x, bias ? ws.x[d] : 0.0, ws.mp, &obj.lw);
         step = nv_obj_line_search(&obj, ws.mp, sc.mu, sc.nu, w, ws.x);
         f_before = e.Fmu;

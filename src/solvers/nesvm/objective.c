@@ -9,8 +9,7 @@ void nv_obj_free(nv_obj *o)
     nv_free(o->s);
     nv_free(o->m);
     nv_free(o->a);
-    nv_free(o->vp);
-    nv_free(o->vn);
+    nv_free(o->vp); /* vn lies in vp's buffer */
     nv_free(o->colsum);
     nv_linalg_ws_free(&o->lw);
     memset(o, 0, sizeof *o);
@@ -27,18 +26,21 @@ nesvm_status nv_obj_init(nv_obj *o, const nv_binary_problem *pb, int type, int b
     int32_t d = pb->X->d;
     size_t nn = (size_t)(n ? n : 1), dd = (size_t)(d ? d : 1);
     nesvm_status st = nv_linalg_ws_init(&o->lw, threads, d, err);
-    if (st != NESVM_OK) return st;
     o->s = nv_malloc_array(nn, sizeof(double));
     o->m = nv_malloc_array(nn, sizeof(double));
     o->a = nv_malloc_array(nn, sizeof(double));
-    o->vp = nv_malloc_array(dd, sizeof(double));
-    o->vn = nv_malloc_array(dd, sizeof(double));
+    o->vp = nv_malloc_array(2 * dd + NV_OBJ_NSUMS, sizeof(double));
+    o->vn = o->vp ? o->vp + dd : NULL;
     int need_colsum = type == NV_SVM_LS && bias;
     if (need_colsum) o->colsum = nv_malloc_array(dd, sizeof(double));
-    if (!o->s || !o->m || !o->a || !o->vp || !o->vn || (need_colsum && !o->colsum)) {
+    if (st == NESVM_OK && (!o->s || !o->m || !o->a || !o->vp || (need_colsum && !o->colsum)))
+        st = nv_error(err, NESVM_ERR_NOMEM, "out of memory for the objective (n=%lld, d=%d)",
+                      (long long)n, d);
+    /* ranks meet before their first collective: one rank's failure stops all */
+    if (nv_comm_many(pb->comm)) st = nv_comm_agree(pb->comm, st, err);
+    if (st != NESVM_OK) {
         nv_obj_free(o);
-        return nv_error(err, NESVM_ERR_NOMEM, "out of memory for the objective (n=%lld, d=%d)",
-                        (long long)n, d);
+        return st;
     }
     nv_row_norms(pb->X, pb->rows, n, o->s, o->m);
     double mx = 0;
@@ -50,7 +52,19 @@ nesvm_status nv_obj_init(nv_obj *o, const nv_binary_problem *pb, int type, int b
         double q = pb->cost[i] * (o->m[i] + (bias ? 1.0 : 0.0)) / (type == NV_SVM_LS ? 1.0 : s);
         if (q > mx) mx = q;
     }
-    o->paper_lam = (double)n * mx;
+    o->n_all = n;
+    if (nv_comm_many(pb->comm)) {
+        double nm[2] = {(double)n, mx};
+        st = nv_comm_sum(pb->comm, nm, 1, err);
+        if (st == NESVM_OK) st = nv_comm_max(pb->comm, nm + 1, 1, err);
+        if (st != NESVM_OK) {
+            nv_obj_free(o);
+            return st;
+        }
+        o->n_all = (int64_t)nm[0];
+        mx = nm[1];
+    }
+    o->paper_lam = (double)o->n_all * mx;
     if (!isfinite(o->paper_lam)) {
         nv_obj_free(o);
         return nv_error(err, NESVM_ERR_NUMERIC,
@@ -59,8 +73,32 @@ nesvm_status nv_obj_init(nv_obj *o, const nv_binary_problem *pb, int type, int b
     if (need_colsum) {
         for (int64_t i = 0; i < n; i++) o->a[i] = 1.0;
         nv_xta(pb->X, pb->rows, n, o->a, NULL, o->colsum, NULL, &o->lw);
+        nv_obj_sum(o, o->colsum, d);
+        if (o->cst != NESVM_OK) {
+            st = nv_obj_comm_status(o, err);
+            nv_obj_free(o);
+            return st;
+        }
     }
     return NESVM_OK;
+}
+
+void nv_obj_sum(nv_obj *o, double *x, int64_t n)
+{
+    if (!nv_comm_many(o->pb->comm) || o->cst != NESVM_OK) return;
+    o->cst = nv_comm_sum(o->pb->comm, x, n, &o->cerr);
+}
+
+static void obj_max(nv_obj *o, double *x, int64_t n)
+{
+    if (!nv_comm_many(o->pb->comm) || o->cst != NESVM_OK) return;
+    o->cst = nv_comm_max(o->pb->comm, x, n, &o->cerr);
+}
+
+nesvm_status nv_obj_comm_status(const nv_obj *o, nesvm_error *err)
+{
+    if (o->cst == NESVM_OK) return NESVM_OK;
+    return nv_error(err, o->cst, "%s", o->cerr.message);
 }
 
 nesvm_status nv_obj_init_plain(nv_obj *o, const nv_binary_problem *pb, int type, int bias,
@@ -80,6 +118,7 @@ nesvm_status nv_obj_init_plain(nv_obj *o, const nv_binary_problem *pb, int type,
                         (long long)pb->n);
     }
     for (int64_t i = 0; i < pb->n; i++) o->s[i] = 1.0;
+    o->n_all = pb->n;
     return NESVM_OK;
 }
 
@@ -146,7 +185,8 @@ static void regularizer(const nv_obj *o, const double *w, double nu, double *R, 
     *nnz = k;
 }
 
-void nv_obj_pass(nv_obj *o, double mu, nv_obj_sums *q)
+/* The pass's sums over this rank's rows. */
+static void pass_local(nv_obj *o, double mu, nv_obj_sums *q)
 {
     const nv_binary_problem *pb = o->pb;
     const int64_t n = pb->n;
@@ -198,6 +238,38 @@ void nv_obj_pass(nv_obj *o, double mu, nv_obj_sums *q)
     }
 }
 
+/* The sums into / out of NV_OBJ_NSUMS doubles (counts are exact below 2^53). */
+static void sums_pack(const nv_obj_sums *q, double *v)
+{
+    double t[NV_OBJ_NSUMS] = {q->loss, q->lmu, q->sp, q->sn, q->qp, q->qn, q->sy,
+                              (double)q->nsv, (double)q->nbound, 0.0};
+    memcpy(v, t, sizeof t);
+}
+
+static void sums_unpack(const double *v, nv_obj_sums *q)
+{
+    q->loss = v[0];
+    q->lmu = v[1];
+    q->sp = v[2];
+    q->sn = v[3];
+    q->qp = v[4];
+    q->qn = v[5];
+    q->sy = v[6];
+    q->nsv = (int64_t)v[7];
+    q->nbound = (int64_t)v[8];
+}
+
+void nv_obj_pass(nv_obj *o, double mu, nv_obj_sums *q)
+{
+    pass_local(o, mu, q);
+    if (!nv_comm_many(o->pb->comm)) return;
+    double v[NV_OBJ_NSUMS];
+    sums_pack(q, v);
+    nv_obj_sum(o, v, NV_OBJ_NSUMS);
+    sums_unpack(v, q);
+    obj_max(o, &q->umax, 1);
+}
+
 void nv_obj_balance(const nv_obj *o, const nv_obj_sums *q, double *rp, double *rn, double *t)
 {
     *rp = *rn = 1;
@@ -205,7 +277,7 @@ void nv_obj_balance(const nv_obj *o, const nv_obj_sums *q, double *rp, double *r
     if (!o->bias) return;
     if (o->type == NV_SVM_LS) {
         /* alpha' = alpha - t y with t = sum alpha_i y_i / n: sum alpha'_i y_i = 0 */
-        *t = o->pb->n > 0 ? (q->sp - q->sn) / (double)o->pb->n : 0.0;
+        *t = o->n_all > 0 ? (q->sp - q->sn) / (double)o->n_all : 0.0;
     } else if (q->sp > q->sn) {
         *rp = q->sn / q->sp; /* rescale one class so that sum alpha_i y_i = 0 */
     } else if (q->sn > q->sp) {
@@ -213,7 +285,7 @@ void nv_obj_balance(const nv_obj *o, const nv_obj_sums *q, double *rp, double *r
     }
 }
 
-void nv_obj_finish(const nv_obj *o, const nv_obj_sums *q, double rp, double rn, double t,
+void nv_obj_finish(nv_obj *o, const nv_obj_sums *q, double rp, double rn, double t,
                    double vv, double vinf, double R, double Rs, int64_t nnz_w, double mu, double nu,
                    nv_obj_eval *e)
 {
@@ -230,6 +302,7 @@ void nv_obj_finish(const nv_obj *o, const nv_obj_sums *q, double rp, double rn, 
             double a = o->a[i] - t * pb->y[i];
             Q += a * a / (2.0 * pb->cost[i]);
         }
+        nv_obj_sum(o, &Q, 1);
         /* D(theta alpha') = theta S - theta^2 (Q + V)/2, best theta = S/(Q + V) */
         double D = Q + vv > 0 ? 0.5 * S * S / (Q + vv) : 0.0;
         e->P = e->Fmu = R + q->loss;
@@ -268,8 +341,17 @@ void nv_obj_evaluate_at(nv_obj *o, const double *w, double mu, double nu, nv_obj
     const nv_binary_problem *pb = o->pb;
     const int32_t d = pb->X->d;
     nv_obj_sums q;
-    nv_obj_pass(o, mu, &q);
+    pass_local(o, mu, &q);
     nv_xta(pb->X, pb->rows, pb->n, o->a, pb->y, o->vp, o->vn, &o->lw);
+    if (nv_comm_many(pb->comm)) {
+        /* one reduction: X^T(alpha y) by sign and the pass's sums (vn = vp + d) */
+        double *sums = o->vn + (d ? d : 1);
+        sums_pack(&q, sums);
+        if (!d) o->vp[0] = o->vn[0] = 0;
+        nv_obj_sum(o, o->vp, 2 * (int64_t)(d ? d : 1) + NV_OBJ_NSUMS);
+        sums_unpack(sums, &q);
+        obj_max(o, &q.umax, 1);
+    }
     double rp, rn, t;
     nv_obj_balance(o, &q, &rp, &rn, &t);
     double vv = 0, vinf = 0;
@@ -330,6 +412,9 @@ double nv_obj_lipschitz(nv_obj *o, int kind, uint64_t seed, double *v)
             sb += o->a[i];
         }
         nv_xta(pb->X, pb->rows, n, o->a, NULL, o->vp, NULL, &o->lw);
+        o->vp[d] = sb; /* vn's space: X^T a and sum a in one reduction */
+        nv_obj_sum(o, o->vp, (int64_t)d + 1);
+        sb = o->vp[d];
         lam = nv_dot(v, o->vp, d) + (o->bias ? vb * sb : 0); /* Rayleigh quotient */
         memcpy(v, o->vp, (size_t)d * sizeof *v);
         vb = o->bias ? sb : 0;
@@ -342,7 +427,7 @@ double nv_obj_lipschitz(nv_obj *o, int kind, uint64_t seed, double *v)
  *   phi'(t)  = R'(t) + sum_i c_i l'(r_i + t dr_i) dr_i,    dr_i = -y_i mp_i,
  *   phi''(t) = R''(t) + sum_i c_i l''(r_i + t dr_i) dr_i^2.
  * For the L2 norm R'(t) = A + t B with A = w.p, B = ||p||^2. */
-static void phi_derivs(const nv_obj *o, const double *mp, double mu, double nu, const double *w,
+static void phi_derivs(nv_obj *o, const double *mp, double mu, double nu, const double *w,
                        const double *p, int reg, double A, double B, double t, double *d1,
                        double *d2)
 {
@@ -373,6 +458,12 @@ static void phi_derivs(const nv_obj *o, const double *mp, double mu, double nu, 
             }
         }
     }
+    if (nv_comm_many(pb->comm)) {
+        double s[2] = {s1, s2};
+        nv_obj_sum(o, s, 2);
+        s1 = s[0];
+        s2 = s[1];
+    }
     double r1 = 0, r2 = 0;
     if (reg && p && nv_obj_l1(o)) {
         const int64_t d = pb->X ? pb->X->d : pb->n; /* kernel expansions: n coefficients */
@@ -396,7 +487,7 @@ static void phi_derivs(const nv_obj *o, const double *mp, double mu, double nu, 
     *d2 = r2 + s2;
 }
 
-double nv_obj_line_search(const nv_obj *o, const double *mp, double mu, double nu, const double *w,
+double nv_obj_line_search(nv_obj *o, const double *mp, double mu, double nu, const double *w,
                           const double *p)
 {
     double A = 0, B = 0;
@@ -408,7 +499,7 @@ double nv_obj_line_search(const nv_obj *o, const double *mp, double mu, double n
     return nv_obj_line_search_q(o, mp, mu, nu, w, p, p != NULL, A, B);
 }
 
-double nv_obj_line_search_q(const nv_obj *o, const double *mp, double mu, double nu,
+double nv_obj_line_search_q(nv_obj *o, const double *mp, double mu, double nu,
                             const double *w, const double *p, int reg, double A, double B)
 {
     double f1, f2;

@@ -38,10 +38,19 @@ typedef struct nv_obj {
     double *s;       /* n smoothing scales s_i = max(||x_i||_inf, bias ? 1 : 0), 0 -> 1 */
     double *m;       /* n margins x_i.w + b */
     double *a;       /* n dual weights alpha_i = c_i l'(r_i) */
-    double *vp, *vn; /* d: X^T (alpha y) split by label sign: X^T(alpha y) = vp - vn */
+    double *vp, *vn; /* d: X^T (alpha y) split by label sign: X^T(alpha y) = vp - vn
+                      * (one buffer: vn = vp + d, then NV_OBJ_NSUMS entries that
+                      * carry the pass's sums in the same reduction over ranks) */
     double *colsum;  /* d: X^T 1 (LS-SVM with a bias: balancing alpha), else NULL */
     double paper_lam;/* n max_i w_i ||[x_i 1]||^2 with w_i = c_i / s_i (hinge) or c_i (LS) */
+    /* data-parallel (pb->comm of several ranks): n_all is the rows over every
+     * rank (pb->n otherwise); a failed collective leaves its status in cst
+     * and message in cerr, which the optimizers check after each evaluation */
+    int64_t n_all;
+    nesvm_status cst;
+    nesvm_error cerr;
 } nv_obj;
+#define NV_OBJ_NSUMS 10
 
 typedef struct nv_obj_eval {
     double P, Fmu;   /* unsmoothed and smoothed objective */
@@ -77,13 +86,18 @@ typedef struct nv_obj_sums {
     int64_t nsv, nbound;
 } nv_obj_sums;
 void nv_obj_pass(nv_obj *o, double mu, nv_obj_sums *q);
+/* x[0..n) summed over the problem's ranks (nothing with one rank); a failure
+ * is kept in o->cst. */
+void nv_obj_sum(nv_obj *o, double *x, int64_t n);
+/* The objective's collective failure (NESVM_OK if none) into err. */
+nesvm_status nv_obj_comm_status(const nv_obj *o, nesvm_error *err);
 /* The balanced dual point a' (free bias): alpha_i times rp (y_i > 0) or rn
  * (y_i < 0) for the hinge models, alpha_i - t y_i for LS-SVM. */
 void nv_obj_balance(const nv_obj *o, const nv_obj_sums *q, double *rp, double *rn, double *t);
 /* The evaluation from the sums, vv = ||X^T(a' y)||^2 (the penalty's metric),
  * vinf = ||X^T(a' y)||_inf (LP-SVM), and the regularizer's value R, smoothed
  * value Rs and non-zero count. */
-void nv_obj_finish(const nv_obj *o, const nv_obj_sums *q, double rp, double rn, double t,
+void nv_obj_finish(nv_obj *o, const nv_obj_sums *q, double rp, double rn, double t,
                    double vv, double vinf, double R, double Rs, int64_t nnz_w, double mu, double nu,
                    nv_obj_eval *e);
 
@@ -113,11 +127,11 @@ static inline double nv_obj_curv(const nv_obj *o, int64_t i, double r, double mu
  * X; the minimizer is found by Newton steps on phi' safeguarded by bisection,
  * to |phi'(t)| <= 1e-12 |phi'(0)|.  Returns 0 when p is not a descent
  * direction. */
-double nv_obj_line_search(const nv_obj *o, const double *mp, double mu, double nu, const double *w,
+double nv_obj_line_search(nv_obj *o, const double *mp, double mu, double nu, const double *w,
                           const double *p);
 /* The same with the L2 regularizer's terms given: R'(t) = A + t B (reg != 0;
  * reg == 0: a step in b alone).  LP-SVM's L1 norm still reads w and p. */
-double nv_obj_line_search_q(const nv_obj *o, const double *mp, double mu, double nu,
+double nv_obj_line_search_q(nv_obj *o, const double *mp, double mu, double nu,
                             const double *w, const double *p, int reg, double A, double B);
 
 /* LP-SVM's L1 norm of w (d entries): R = ||w||_1, Rs = sum_j l_nu(w_j)

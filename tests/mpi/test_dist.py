@@ -1,0 +1,215 @@
+#!/usr/bin/python3
+"""test_dist.py - `nesvm train --distributed` under mpirun -np P against the
+single-process training of the same data (the independent truth: the same
+problem solved serially).
+
+For every distributed solver configuration (NESVM's three models by Newton and
+by Nesterov, class weights, lambda, no bias, one-vs-one and one-vs-rest on data
+whose classes first appear on different ranks, warm starts, per-rank files from
+`nesvm split`), the models must have the same labels, class order and
+parameters, every sub-model's primal objective within 1e-6 relative, and the
+same predictions on the training data.  Bad input must stop every rank (the
+test's timeout catches a hang) with the message of the rank that failed, the
+serial message where there is one (a damaged line keeps the whole file's line
+number), a non-zero exit and no model file.
+
+Usage: test_dist.py NESVM MPIRUN NP ROOT
+"""
+import os
+import re
+import shutil
+import subprocess
+import sys
+import tempfile
+
+NESVM, MPIRUN, NP, ROOT = sys.argv[1], sys.argv[2], int(sys.argv[3]), sys.argv[4]
+HEART = "/usr/share/doc/liblinear-tools/examples/heart_scale"
+BREAST = os.path.join(ROOT, "tests", "data", "breast_cancer_scale")
+failures = 0
+checks = 0
+
+
+def check(cond, what):
+    global failures, checks
+    checks += 1
+    if not cond:
+        failures += 1
+        print("FAIL (np %d): %s" % (NP, what), file=sys.stderr)
+
+
+def run(args, cwd):
+    return subprocess.run(args, cwd=cwd, capture_output=True, text=True, timeout=600)
+
+
+def serial(args, cwd):
+    return run([NESVM] + args, cwd)
+
+
+def mpi(args, cwd):
+    return run([MPIRUN, "--allow-run-as-root", "--oversubscribe", "-np", str(NP), NESVM] + args, cwd)
+
+
+def model_parts(path):
+    """The header lines (labels, params, problem...) and every sub-model's primal."""
+    head, primal = [], []
+    with open(path) as f:
+        for line in f:
+            if line.startswith("submodel"):
+                m = re.search(r" primal (\S+)", line)
+                primal.append(float(m.group(1)))
+            elif re.match(r"(labels|nr_class|param|problem|solver|features|multiclass|nr_sub)", line):
+                head.append(line.strip())
+    return head, primal
+
+
+def predictions(model, data, cwd):
+    r = serial(["predict", data, model, "pred.out"], cwd)
+    check(r.returncode == 0, "predict with %s: %s" % (model, r.stderr))
+    with open(os.path.join(cwd, "pred.out")) as f:
+        return f.read()
+
+
+def same_training(name, opts, data, cwd, dist_data=None, init=None):
+    """Serial and distributed trainings of data agree (dist_data: the
+    distributed input, e.g. a split prefix)."""
+    extra = ["--init", init] if init else []
+    s = serial(["train"] + opts + extra + [data, "serial.model"], cwd)
+    check(s.returncode == 0, "%s: serial training failed: %s" % (name, s.stderr))
+    m = os.path.join(cwd, "dist.model")
+    if os.path.exists(m):
+        os.remove(m)
+    d = mpi(["train", "--distributed"] + opts + extra + [dist_data or data, "dist.model"], cwd)
+    check(d.returncode == 0, "%s: distributed training failed: %s%s" % (name, d.stdout, d.stderr))
+    if s.returncode or d.returncode:
+        return
+    check("distributed over %d processes" % NP in d.stdout, "%s: no distributed summary: %s" % (name, d.stdout))
+    hs, ps = model_parts(os.path.join(cwd, "serial.model"))
+    hd, pd = model_parts(m)
+    check(hs == hd, "%s: model headers differ:\n%s\n%s" % (name, hs, hd))
+    check(len(ps) == len(pd) and len(ps) > 0, "%s: sub-model counts %d and %d" % (name, len(ps), len(pd)))
+    for k, (a, b) in enumerate(zip(ps, pd)):
+        check(abs(a - b) <= 1e-6 * abs(a), "%s: sub-model %d primal %.17g serial, %.17g distributed" % (name, k, a, b))
+    check(predictions("serial.model", data, cwd) == predictions("dist.model", data, cwd),
+          "%s: predictions differ" % name)
+
+
+def refused(name, args, cwd, want, model="bad.model"):
+    """Every rank stops with `want` in the message, a non-zero exit, no model."""
+    path = os.path.join(cwd, model)
+    if os.path.exists(path):
+        os.remove(path)
+    r = mpi(["train", "--distributed"] + args + [model], cwd)
+    check(r.returncode != 0, "%s: exit status 0" % name)
+    check(want in r.stderr, "%s: wanted %r in the message, got %r" % (name, want, r.stderr))
+    check(r.stderr.count("nesvm train: error") <= 1, "%s: the error printed more than once: %r" % (name, r.stderr))
+    check(not os.path.exists(path), "%s: a model file was written" % name)
+    leftovers = [f for f in os.listdir(cwd) if f.startswith(model + ".") or ".tmp" in f]
+    check(not leftovers, "%s: files left behind: %s" % (name, leftovers))
+
+
+def blobs(path):
+    """Three classes in 4 features, sorted by label so that with ranges each
+    rank first sees a different class (the class order must still be the
+    serial first-appearance order: label 2 first)."""
+    rows = []
+    state = 12345
+    def rnd():
+        nonlocal state
+        state = (state * 1103515245 + 12345) % (1 << 31)
+        return state / float(1 << 31) - 0.5
+    for label, centre in ((2, (1, 0, 0, 1)), (1, (0, 1, 0, -1)), (3, (0, 0, 1, 0))):
+        for _ in range(90):
+            x = [c + 1.2 * rnd() for c in centre]
+            rows.append("%d " % label + " ".join("%d:%.6g" % (j + 1, v) for j, v in enumerate(x)) + "\n")
+    with open(path, "w") as f:
+        f.writelines(rows)
+
+
+def main():
+    tmp = tempfile.mkdtemp(prefix="nesvm-dist-")
+    try:
+        shutil.copy(HEART, os.path.join(tmp, "heart"))
+        shutil.copy(BREAST, os.path.join(tmp, "breast"))
+        blobs(os.path.join(tmp, "blobs"))
+        # NESVM, every model and both methods
+        for opts in (["-e", "1e-9"], ["-e", "1e-9", "--svm-type", "lp"], ["-e", "1e-9", "--svm-type", "ls"],
+                     ["-e", "1e-6", "--method", "nesterov"],
+                     ["-e", "1e-4", "--method", "nesterov", "--svm-type", "lp", "--max-iter", "3000"],
+                     ["-e", "1e-9", "--method", "nesterov", "--svm-type", "ls"],
+                     ["-e", "1e-9", "--lipschitz", "paper", "--method", "nesterov", "--max-iter", "2000"]):
+            same_training("heart " + " ".join(opts), opts, "heart", tmp)
+        same_training("breast -c 10 -w1 3", ["-c", "10", "-w1", "3", "-e", "1e-9"], "breast", tmp)
+        same_training("breast --lambda", ["--lambda", "0.01", "-e", "1e-9"], "breast", tmp)
+        same_training("breast -B 0", ["-B", "0", "-e", "1e-9"], "breast", tmp)
+        same_training("breast ls -B 0", ["-B", "0", "--svm-type", "ls", "-e", "1e-9"], "breast", tmp)
+        same_training("breast --max-iter 3", ["--max-iter", "3"], "breast", tmp)
+        same_training("blobs ovo", ["-e", "1e-9"], "blobs", tmp)
+        same_training("blobs ovr", ["-e", "1e-9", "--multiclass", "ovr"], "blobs", tmp)
+        same_training("blobs ovr lp", ["-e", "1e-8", "--multiclass", "ovr", "--svm-type", "lp"], "blobs", tmp)
+        # warm start from a model at another C
+        r = serial(["train", "-c", "0.1", "heart", "init.model"], tmp)
+        check(r.returncode == 0, "init model: %s" % r.stderr)
+        same_training("heart --init", ["-e", "1e-9"], "heart", tmp, init="init.model")
+        # per-rank files from nesvm split
+        r = serial(["split", "-n", str(NP), "--out", "part", "heart"], tmp)
+        check(r.returncode == 0, "split: %s" % r.stderr)
+        same_training("heart split files", ["-e", "1e-9"], "heart", tmp, dist_data="part")
+
+        # bad input: a damaged line keeps the whole file's line number
+        with open(os.path.join(tmp, "heart")) as f:
+            lines = f.readlines()
+        bad = list(lines)
+        at = len(bad) - 3  # in the last rank's range
+        bad[at] = bad[at].replace(" 3:", " 3:x", 1)
+        with open(os.path.join(tmp, "damaged"), "w") as f:
+            f.writelines(bad)
+        s = serial(["train", "damaged", "bad.model"], tmp)
+        msg = s.stderr.strip().split("error: ", 1)[-1]
+        check(s.returncode != 0 and ("damaged:%d:" % (at + 1)) in msg, "serial message %r" % s.stderr)
+        refused("damaged line", ["damaged"], tmp, "rank %d: %s" % (NP - 1, msg))
+        # a damaged shard
+        r = serial(["split", "-n", str(NP), "--out", "shard", "heart"], tmp)
+        with open(os.path.join(tmp, "shard.1")) as f:
+            sl = f.readlines()
+        sl[1] = "+1 1:0.5 1:0.25\n"
+        with open(os.path.join(tmp, "shard.1"), "w") as f:
+            f.writelines(sl)
+        s = serial(["train", "shard.1", "bad.model"], tmp)
+        msg = s.stderr.strip().split("error: ", 1)[-1]
+        check(s.returncode != 0 and "shard.1:2:" in msg, "serial shard message %r" % s.stderr)
+        refused("damaged shard", ["shard"], tmp, "rank 1: " + msg)
+        # a missing shard, and more shards than ranks
+        os.rename(os.path.join(tmp, "part.%d" % (NP - 1)), os.path.join(tmp, "part.keep"))
+        refused("missing shard", ["part"], tmp, "rank %d: cannot open 'part.%d'" % (NP - 1, NP - 1))
+        os.rename(os.path.join(tmp, "part.keep"), os.path.join(tmp, "part.%d" % (NP - 1)))
+        shutil.copy(os.path.join(tmp, "part.0"), os.path.join(tmp, "part.%d" % NP))
+        refused("extra shard", ["part"], tmp, "part.%d exists: the data are split into more files than the %d "
+                "processes" % (NP, NP))
+        refused("no data", ["nothing"], tmp, "rank 0: cannot open 'nothing': No such file or directory")
+        # a rank with no data line: two lines for NP >= 2 ranks plus a comment block
+        with open(os.path.join(tmp, "tiny"), "w") as f:
+            f.write("# " + "x" * 400 + "\n+1 1:1\n-1 1:-1\n")
+        refused("empty share", ["tiny"], tmp, "rank 0: tiny: no data in bytes")
+        # one class over every rank
+        with open(os.path.join(tmp, "one"), "w") as f:
+            f.writelines(l.replace("-1 ", "+1 ", 1) for l in lines)
+        refused("one class", ["one"], tmp, "only one class (label 1) in the training data")
+        # compressed input has no byte ranges
+        subprocess.run(["gzip", "-k", os.path.join(tmp, "heart")], check=True)
+        refused("gzip", ["heart.gz"], tmp, "heart.gz: a compressed file has no byte ranges")
+        # what is not distributed yet says so
+        refused("hyperpass", ["--solver", "hyperpass", "heart"], tmp,
+                "solver hyperpass does not train linear models distributed over MPI ranks yet")
+        refused("kernel", ["-t", "2", "heart"], tmp, "solver nesvm does not train kernel models distributed")
+        refused("-b 1", ["-b", "1", "heart"], tmp, "probability estimates (-b 1) are not trained distributed")
+        refused("-v", ["-v", "3", "heart"], tmp, "--distributed trains one model")
+        refused("stdin", ["-"], tmp, "--distributed reads a file")
+        refused("bad init", ["--init", "nothing.model", "heart"], tmp, "warm-start model: rank 0: cannot open")
+    finally:
+        shutil.rmtree(tmp, ignore_errors=True)
+    print("%d checks, %d failed (np %d)" % (checks, failures, NP))
+    return 1 if failures else 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())
