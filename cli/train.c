@@ -486,11 +486,8 @@ static int check_distributed(const char *cmd, const train_opts *o, const char *d
     return CLI_OK;
 }
 
-int cmd_train(int argc, char **argv)
+static int train_command(const char *cmd, int argc, char **argv, train_opts *op)
 {
-    const char *cmd = "train";
-    train_opts o;
-    if (train_opts_init(&o, cmd) != CLI_OK) return CLI_ERROR;
     cli_args a = {argc, 1, argv, cmd, NULL, {0}};
     const char *pos[3];
     int npos = 0, r;
@@ -498,7 +495,6 @@ int cmd_train(int argc, char **argv)
     while ((r = cli_next(&a, &p)) >= 0) {
         if (r == 0) {
             if (npos == 2) {
-                train_opts_free(&o);
                 return cli_usage(cmd, "too many arguments ('%s')", p);
             }
             pos[npos++] = p;
@@ -506,64 +502,57 @@ int cmd_train(int argc, char **argv)
         }
         if (strcmp(a.name, "h") == 0 && cli_h_is_shrinking(&a)) {
             /* LIBSVM's -h 0|1: shrinking */
-            if (train_opt_shrinking(&a, &o) < 0) {
-                train_opts_free(&o);
+            if (train_opt_shrinking(&a, op) < 0) {
                 return CLI_USAGE;
             }
             continue;
         }
         if (strcmp(a.name, "h") == 0 || strcmp(a.name, "help") == 0) {
             usage(stdout);
-            train_opts_free(&o);
             return CLI_OK;
         }
         if (strcmp(a.name, "init") == 0 || strcmp(a.name, "checkpoint") == 0 || strcmp(a.name, "resume") == 0) {
             const char *val = cli_value(&a);
             if (!val) {
-                train_opts_free(&o);
                 return CLI_USAGE;
             }
-            if (a.name[0] == 'i') o.init = val;
-            else if (a.name[0] == 'c') o.ck.save_path = val;
-            else o.ck.resume_path = val;
+            if (a.name[0] == 'i') op->init = val;
+            else if (a.name[0] == 'c') op->ck.save_path = val;
+            else op->ck.resume_path = val;
             continue;
         }
         if (strcmp(a.name, "C") == 0) {
-            o.find_c = 1;
+            op->find_c = 1;
             continue;
         }
         if (strcmp(a.name, "distributed") == 0) {
-            o.distributed = 1;
+            op->distributed = 1;
             continue;
         }
-        if (strcmp(a.name, "c") == 0) o.c_given = 1;
+        if (strcmp(a.name, "c") == 0) op->c_given = 1;
         if (strcmp(a.name, "checkpoint_every") == 0) {
             const char *val = cli_value(&a);
-            if (!val || !cli_parse_double(val, &o.ck.every) || o.ck.every < 0) {
-                train_opts_free(&o);
+            if (!val || !cli_parse_double(val, &op->ck.every) || op->ck.every < 0) {
                 return val ? cli_usage(cmd, "bad value '%s' for --checkpoint-every (expected seconds >= 0)", val)
                            : CLI_USAGE;
             }
             continue;
         }
-        int h = train_opt(&a, &o);
+        int h = train_opt(&a, op);
         if (h < 0) {
-            train_opts_free(&o);
             return CLI_USAGE;
         }
         if (h == 0) {
-            train_opts_free(&o);
             return cli_usage(cmd, "unknown option '%s'", argv[a.i - 1]);
         }
     }
     if (npos == 0) {
-        train_opts_free(&o);
         return cli_usage(cmd, "missing DATA file");
     }
     char *model_path = NULL;
     if (npos == 2) {
         model_path = strdup(pos[1]);
-    } else if (o.folds == 0 && !o.find_c) {
+    } else if (op->folds == 0 && !op->find_c) {
         const char *base = strrchr(pos[0], '/');
         base = base ? base + 1 : pos[0];
         if (strcmp(pos[0], "-") == 0) base = "stdin";
@@ -571,15 +560,28 @@ int cmd_train(int argc, char **argv)
         model_path = malloc(len);
         if (model_path) snprintf(model_path, len, "%s.model", base);
     }
-    if (o.folds == 0 && !o.find_c && !model_path) {
-        train_opts_free(&o);
+    if (op->folds == 0 && !op->find_c && !model_path) {
         return cli_error(cmd, "out of memory");
     }
-    int rc = o.distributed ? check_distributed(cmd, &o, pos[0]) : CLI_OK;
-    if (rc == CLI_OK && o.distributed) rc = cli_mpi_begin(cmd, &o);
-    if (rc == CLI_OK) rc = run_training(cmd, &o, pos[0], model_path);
-    cli_mpi_end(&o);
+    int rc = op->distributed ? check_distributed(cmd, op, pos[0]) : CLI_OK;
+    if (rc == CLI_OK && op->distributed && !op->mpi) rc = cli_mpi_begin(cmd, op);
+    if (rc == CLI_OK) rc = run_training(cmd, op, pos[0], model_path);
     free(model_path);
+    return rc;
+}
+
+int cmd_train(int argc, char **argv)
+{
+    const char *cmd = "train";
+    train_opts o;
+    if (train_opts_init(&o, cmd) != CLI_OK) return CLI_ERROR;
+    /* under mpirun, MPI starts before the options are read, so that a bad
+     * option is reported once (by rank 0), not once per process */
+    int early = 0;
+    for (int i = 1; i < argc; i++) early |= strcmp(argv[i], "--distributed") == 0;
+    int rc = early && nesvm_have_mpi() ? cli_mpi_begin(cmd, &o) : CLI_OK;
+    if (rc == CLI_OK) rc = train_command(cmd, argc, argv, &o);
+    cli_mpi_end(&o);
     train_opts_free(&o);
     return rc;
 }

@@ -525,7 +525,7 @@ static nesvm_status train_rows(const nesvm_dataset *ds, const int64_t *rows, int
         st = nv_error(err, NESVM_ERR_DATA, "no training data");
         goto done;
     }
-    nv_kplan_choose(&kp, solver, params, ds, n);
+    nv_kplan_choose(&kp, solver, params, ds, n_all); /* the basis size follows every rank's rows */
 
     /* the classes */
     row_class = nv_malloc_array((size_t)(n ? n : 1), sizeof(int));

@@ -16,10 +16,16 @@ nesvm_status nv_hinge_init(nv_hinge *h, const nv_binary_problem *pb, const nesvm
     h->d = pb->X->d;
     h->B = nv_params_bias(prm) ? prm->bias : 0.0;
     h->D = h->d + (h->B > 0);
+    h->comm = nv_comm_many(pb->comm) ? pb->comm : NULL;
     for (int64_t i = 0; i < h->n; i++) h->csum += h->c[i];
     h->ay = nv_malloc_array((size_t)(h->n ? h->n : 1), sizeof(double));
-    if (!h->ay) return nv_error(err, NESVM_ERR_NOMEM, "out of memory");
-    return nv_linalg_ws_init(&h->lw, prm->threads, h->d, err);
+    nesvm_status st = h->ay ? nv_linalg_ws_init(&h->lw, prm->threads, h->d, err)
+                            : nv_error(err, NESVM_ERR_NOMEM, "out of memory");
+    if (h->comm) {
+        st = nv_comm_agree(h->comm, st, err);
+        if (st == NESVM_OK) st = nv_comm_sum(h->comm, &h->csum, 1, err);
+    }
+    return st;
 }
 
 void nv_hinge_free(nv_hinge *h)

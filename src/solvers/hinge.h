@@ -26,12 +26,15 @@ typedef struct nv_hinge {
     int32_t d;
     int64_t D;             /* d + 1 with a bias feature, else d */
     double B;              /* bias feature value, 0 = none */
-    double csum;           /* sum_i c_i */
+    double csum;           /* sum_i c_i (over every rank) */
+    const nv_comm *comm;   /* data-parallel: the problem's ranks (pb->comm), else NULL */
     nv_linalg_ws lw;
     double *ay;            /* n scratch entries */
     int64_t dots, axpys;
 } nv_hinge;
 
+/* Distributed (pb->comm of several ranks), the ranks agree on a failure
+ * here, and csum is the sum over every rank. */
 nesvm_status nv_hinge_init(nv_hinge *h, const nv_binary_problem *pb, const nesvm_params *prm,
                            nesvm_error *err);
 void nv_hinge_free(nv_hinge *h);

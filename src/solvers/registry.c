@@ -17,9 +17,9 @@ static const nv_solver solvers[] = {
     {"pegasos", {"c_svm_hinge_l2_regularized_bias", NULL, NULL}, nv_pegasos_train, NULL, NULL,
      NV_KERNELS_NONE, -1.0, "c eps eps_abs lambda batch", "", NV_DIST_NONE},
     {"ssvm", {"c_svm_squared_hinge_l2_regularized_bias", NULL, NULL}, nv_ssvm_train, NULL, NULL,
-     NV_KERNELS_RSVM, 1.0, NEWTON_USES, "", NV_DIST_NONE},
+     NV_KERNELS_RSVM, 1.0, NEWTON_USES, "", NV_DIST_LINEAR},
     {"nssvm", {"c_svm_squared_hinge_l2_regularized_bias", NULL, NULL}, nv_nssvm_train, NULL, NULL,
-     NV_KERNELS_RSVM, 1.0, NEWTON_USES, "", NV_DIST_NONE},
+     NV_KERNELS_RSVM, 1.0, NEWTON_USES, "", NV_DIST_LINEAR},
     /* kernel only: the expansion over the selected training rows */
     {"gs", {"svm_dual_greedy_stagewise", NULL, NULL}, NULL, NULL, nv_gs_train, NV_KERNELS_GS, -1.0,
      "kernel_memory cap cache_size", "", NV_DIST_NONE},

@@ -84,7 +84,11 @@ nesvm_status nv_ssvm_init(nv_ssvm *s, const nv_binary_problem *pb, const nesvm_p
 {
     memset(s, 0, sizeof *s);
     nesvm_status st = nv_hinge_init(&s->h, pb, prm, err);
-    if (st != NESVM_OK) return st;
+    if (st != NESVM_OK) {
+        nv_hinge_free(&s->h);
+        return st;
+    }
+    s->comm = s->h.comm;
     s->nssvm = nssvm;
     s->p = prm->smooth_p;
     s->tau = prm->tau;
@@ -102,12 +106,20 @@ nesvm_status nv_ssvm_init(nv_ssvm *s, const nv_binary_problem *pb, const nesvm_p
     s->lam_B = nv_calloc(n, sizeof(double));
     s->a = nv_calloc(n, sizeof(double));
     s->J = nv_calloc(n, sizeof(int64_t));
+    if (s->comm) s->red = nv_calloc(2 * D + NV_SSVM_NRED, sizeof(double));
     if (!s->z || !s->g || !s->gf || !s->cgw || !s->m || !s->lam || !s->lam_old || !s->lam_B ||
-        !s->a || !s->J) {
-        nv_ssvm_free(s);
-        return nv_error(err, NESVM_ERR_NOMEM, "out of memory");
-    }
-    return NESVM_OK;
+        !s->a || !s->J || (s->comm && !s->red))
+        st = nv_error(err, NESVM_ERR_NOMEM, "out of memory");
+    if (s->comm) st = nv_comm_agree(s->comm, st, err); /* before the collectives */
+    if (st != NESVM_OK) nv_ssvm_free(s);
+    return st;
+}
+
+/* x[0..n) summed over the ranks (distributed; a failure is kept in s->cst). */
+static void ssum(nv_ssvm *s, double *x, int64_t n)
+{
+    if (!s->comm || s->cst != NESVM_OK) return;
+    s->cst = nv_comm_sum(s->comm, x, n, &s->cerr);
 }
 
 void nv_ssvm_free(nv_ssvm *s)
@@ -123,6 +135,7 @@ void nv_ssvm_free(nv_ssvm *s)
     nv_free(s->lam_B);
     nv_free(s->a);
     nv_free(s->J);
+    nv_free(s->red);
     nv_free(s->B);
     nv_free(s->Bf);
     nv_free(s->G);
@@ -130,9 +143,8 @@ void nv_ssvm_free(nv_ssvm *s)
     memset(s, 0, sizeof *s);
 }
 
-/* The merit at margins m (r = 1 - m) and point z (||z||^2 = zz). */
-static double merit_at(const nv_ssvm *s, int merit, const double *m, double step, const double *hd,
-                       double zz)
+/* The merit's loss part over this rank's rows at margins m (r = 1 - m). */
+static double merit_loss(const nv_ssvm *s, int merit, const double *m, double step, const double *hd)
 {
     const double p = s->p, *c = s->h.c;
     double sum = 0;
@@ -147,6 +159,14 @@ static double merit_at(const nv_ssvm *s, int merit, const double *m, double step
             sum += c[i] * q * q;
         }
     }
+    return sum;
+}
+
+/* The merit at margins m and point z (||z||^2 = zz), over every rank. */
+static double merit_at(nv_ssvm *s, int merit, const double *m, double step, const double *hd, double zz)
+{
+    double sum = merit_loss(s, merit, m, step, hd);
+    ssum(s, &sum, 1);
     return 0.5 * zz + 0.5 * sum;
 }
 
@@ -169,11 +189,6 @@ void nv_ssvm_eval(nv_ssvm *s)
         }
     }
     nv_hinge_xta(&s->h, s->a, s->gf); /* H^T alpha */
-    double hah = nv_dot(s->gf, s->gf, D);
-    s->lower = asum - 0.5 * hah - 0.5 * aq;
-    for (int64_t j = 0; j < D; j++) s->gf[j] = s->z[j] - s->gf[j];
-    double zz = nv_dot(s->z, s->z, D);
-    s->f = 0.5 * zz + 0.5 * loss;
     /* the smoothed gradient and the Newton weights */
     memcpy(s->lam_old, s->lam, (size_t)n * sizeof(double));
     s->nJ = 0;
@@ -193,10 +208,36 @@ void nv_ssvm_eval(nv_ssvm *s)
         s->nJ0 += s->lam[i] != s->lam_old[i];
     }
     nv_hinge_xta(&s->h, s->a, s->g);
+    double msum = merit_loss(s, NV_MERIT_SMOOTH, s->m, 0, NULL);
+    s->nJ_all = s->nJ;
+    if (s->comm) {
+        /* one reduction: H^T alpha, the smoothed H^T a, and the sums */
+        double *v = s->red;
+        memcpy(v, s->gf, (size_t)D * sizeof(double));
+        memcpy(v + D, s->g, (size_t)D * sizeof(double));
+        double t[NV_SSVM_NRED] = {loss, asum, aq, (double)s->nsv, (double)s->nJ, (double)s->nJ0, msum, 0.0};
+        memcpy(v + 2 * D, t, sizeof t);
+        ssum(s, v, 2 * D + NV_SSVM_NRED);
+        memcpy(s->gf, v, (size_t)D * sizeof(double));
+        memcpy(s->g, v + D, (size_t)D * sizeof(double));
+        const double *u = v + 2 * D;
+        loss = u[0];
+        asum = u[1];
+        aq = u[2];
+        s->nsv = (int64_t)u[3];
+        s->nJ_all = (int64_t)u[4];
+        s->nJ0 = (int64_t)u[5];
+        msum = u[6];
+    }
+    double hah = nv_dot(s->gf, s->gf, D);
+    s->lower = asum - 0.5 * hah - 0.5 * aq;
+    for (int64_t j = 0; j < D; j++) s->gf[j] = s->z[j] - s->gf[j];
+    double zz = nv_dot(s->z, s->z, D);
+    s->f = 0.5 * zz + 0.5 * loss;
     for (int64_t j = 0; j < D; j++) s->g[j] = s->z[j] - s->g[j];
     s->gnorm = sqrt(nv_dot(s->g, s->g, D));
     s->gfnorm = sqrt(nv_dot(s->gf, s->gf, D));
-    s->merit = merit_at(s, NV_MERIT_SMOOTH, s->m, 0, NULL, zz);
+    s->merit = 0.5 * zz + 0.5 * msum;
 }
 
 /* Rows idx[0..cnt) of H (y_i [a_i, B]) times scale[k] (NULL: 1) into out (cnt x D). */
@@ -236,8 +277,8 @@ static int64_t chunk_rows(int64_t D)
     return c < 16 ? 16 : c;
 }
 
-/* B += sum over rows idx of sign * w_k H_i^T H_i, w_k = wt[k] > 0. */
-static nesvm_status syrk_rows(nv_ssvm *s, const int64_t *idx, int64_t cnt, const double *wt,
+/* T (D x D, upper triangle) += sum over rows idx of sign * w_k H_i^T H_i, w_k = wt[k] > 0. */
+static nesvm_status syrk_rows(nv_ssvm *s, double *T, const int64_t *idx, int64_t cnt, const double *wt,
                               double sign, nesvm_error *err)
 {
     const int64_t D = s->D, ch = chunk_rows(D);
@@ -253,7 +294,7 @@ static nesvm_status syrk_rows(nv_ssvm *s, const int64_t *idx, int64_t cnt, const
         for (int64_t k = k0; k < k1; k++) sc[k - k0] = sqrt(wt[k]);
         gather(s, idx + k0, k1 - k0, sc, s->G);
         cblas_dsyrk(CblasRowMajor, CblasUpper, CblasTrans, (int)D, (int)(k1 - k0), sign, s->G, (int)D,
-                    1.0, s->B, (int)D);
+                    1.0, T, (int)D);
     }
     nv_free(sc);
     return NESVM_OK;
@@ -268,7 +309,34 @@ static nesvm_status need_bytes(const nv_ssvm *s, double bytes, int scheme, nesvm
                     scheme, bytes / 1048576.0, (long long)s->D, (long long)s->nJ, s->budget / 1048576.0);
 }
 
-/* Schemes 1 and 2: update or form B, factor, solve. */
+/* Distributed: the upper triangle of T (D x D) summed over the ranks, in one
+ * reduction of D (D + 1) / 2 values; every rank first agrees on st (a
+ * rank that could not form its part). */
+static nesvm_status sum_upper(nv_ssvm *s, double *T, nesvm_status st, nesvm_error *err)
+{
+    const int64_t D = s->D;
+    double *pk = NULL;
+    if (st == NESVM_OK && !(pk = nv_malloc_array((size_t)(D * (D + 1) / 2 + 1), sizeof(double))))
+        st = nv_error(err, NESVM_ERR_NOMEM, "out of memory for the Newton system");
+    st = nv_comm_agree(s->comm, st, err);
+    if (st != NESVM_OK) {
+        nv_free(pk);
+        return st;
+    }
+    int64_t at = 0;
+    for (int64_t i = 0; i < D; i++)
+        for (int64_t j = i; j < D; j++) pk[at++] = T[i * D + j];
+    st = nv_comm_sum(s->comm, pk, at, err);
+    at = 0;
+    for (int64_t i = 0; i < D; i++)
+        for (int64_t j = i; j < D; j++) T[i * D + j] = pk[at++];
+    nv_free(pk);
+    return st;
+}
+
+/* Schemes 1 and 2: update or form B, factor, solve.  Distributed, each rank
+ * forms its rows' part (of B, or of B's update) and the parts are summed:
+ * B = I + sum over every rank's J. */
 static nesvm_status dense_direction(nv_ssvm *s, int scheme, double *d, nesvm_error *err)
 {
     const int64_t n = s->n, D = s->D;
@@ -277,24 +345,33 @@ static nesvm_status dense_direction(nv_ssvm *s, int scheme, double *d, nesvm_err
     if (!s->B) {
         s->B = nv_malloc_array((size_t)D * (size_t)D, sizeof(double));
         s->Bf = nv_malloc_array((size_t)D * (size_t)D, sizeof(double));
-        if (!s->B || !s->Bf) return nv_error(err, NESVM_ERR_NOMEM, "out of memory for the Hessian");
         s->B_valid = 0;
     }
     int64_t *idx = nv_malloc_array((size_t)(n ? n : 1), sizeof(int64_t));
     double *wt = nv_malloc_array((size_t)(n ? n : 1), sizeof(double));
-    if (!idx || !wt) {
+    if (!s->B || !s->Bf || !idx || !wt) st = nv_error(err, NESVM_ERR_NOMEM, "out of memory for the Hessian");
+    if (s->comm) st = nv_comm_agree(s->comm, st, err);
+    if (st != NESVM_OK) {
         nv_free(idx);
         nv_free(wt);
-        return nv_error(err, NESVM_ERR_NOMEM, "out of memory");
+        return st;
     }
     for (int attempt = 0; attempt < 2 && st == NESVM_OK; attempt++) {
         int rebuild = scheme == NV_SCHEME_1 || !s->B_valid || attempt > 0;
         if (rebuild) {
             memset(s->B, 0, (size_t)D * (size_t)D * sizeof(double));
-            for (int64_t j = 0; j < D; j++) s->B[j * D + j] = 1.0;
+            if (!s->comm)
+                for (int64_t j = 0; j < D; j++) s->B[j * D + j] = 1.0;
             for (int64_t k = 0; k < s->nJ; k++) wt[k] = s->lam[s->J[k]];
-            st = syrk_rows(s, s->J, s->nJ, wt, 1.0, err);
+            st = syrk_rows(s, s->B, s->J, s->nJ, wt, 1.0, err);
+            if (s->comm) {
+                st = sum_upper(s, s->B, st, err);
+                for (int64_t j = 0; j < D; j++) s->B[j * D + j] += 1.0;
+            }
         } else {
+            /* distributed: the update is summed in Bf (rewritten below) */
+            double *T = s->comm ? s->Bf : s->B;
+            if (s->comm) memset(T, 0, (size_t)D * (size_t)D * sizeof(double));
             /* the rows whose weight changed since B was formed: increases, then decreases */
             for (int sg = 0; sg < 2 && st == NESVM_OK; sg++) {
                 int64_t cnt = 0;
@@ -305,7 +382,12 @@ static nesvm_status dense_direction(nv_ssvm *s, int scheme, double *d, nesvm_err
                         wt[cnt++] = fabs(u);
                     }
                 }
-                if (cnt) st = syrk_rows(s, idx, cnt, wt, sg == 0 ? 1.0 : -1.0, err);
+                if (cnt) st = syrk_rows(s, T, idx, cnt, wt, sg == 0 ? 1.0 : -1.0, err);
+            }
+            if (s->comm) {
+                st = sum_upper(s, T, st, err);
+                for (int64_t i = 0; i < D; i++)
+                    for (int64_t j = i; j < D; j++) s->B[i * D + j] += T[i * D + j];
             }
         }
         if (st != NESVM_OK) break;
@@ -332,22 +414,59 @@ static nesvm_status dense_direction(nv_ssvm *s, int scheme, double *d, nesvm_err
 }
 
 /* Scheme 3: SMW on the active rows. */
+/* Distributed: every rank's active rows (and their weights) in rank order,
+ * the serial J's order, into s->G (k x D) and lamJ (k). */
+static nesvm_status gather_active(nv_ssvm *s, int64_t k, double *lamJ, nesvm_error *err)
+{
+    const int64_t D = s->D, kl = s->nJ;
+    double *lw = nv_malloc_array((size_t)(kl ? kl : 1), sizeof(double));
+    nesvm_status st = lw ? NESVM_OK : nv_error(err, NESVM_ERR_NOMEM, "out of memory");
+    if (st == NESVM_OK) {
+        gather(s, s->J, kl, NULL, s->G);
+        for (int64_t a = 0; a < kl; a++) lw[a] = s->lam[s->J[a]];
+    }
+    st = nv_comm_agree(s->comm, st, err);
+    double *rows = NULL, *lams = NULL;
+    int64_t nr = 0, nl = 0;
+    if (st == NESVM_OK) st = nv_comm_gather(s->comm, s->G, kl * D, &rows, &nr, NULL, err);
+    if (st == NESVM_OK) st = nv_comm_gather(s->comm, lw, kl, &lams, &nl, NULL, err);
+    if (st == NESVM_OK && (nr != k * D || nl != k))
+        st = nv_error(err, NESVM_ERR_NUMERIC, "the ranks' active rows do not add up (%lld of %lld)",
+                      (long long)nl, (long long)k);
+    if (st == NESVM_OK) {
+        memcpy(s->G, rows, (size_t)(k * D) * sizeof(double));
+        memcpy(lamJ, lams, (size_t)k * sizeof(double));
+    }
+    nv_free(rows);
+    nv_free(lams);
+    nv_free(lw);
+    return st;
+}
+
 static nesvm_status smw_direction(nv_ssvm *s, double *d, nesvm_error *err)
 {
-    const int64_t D = s->D, k = s->nJ;
+    const int64_t D = s->D, k = s->nJ_all;
     for (int64_t j = 0; j < D; j++) d[j] = -s->g[j];
     s->scheme_used = NV_SCHEME_3;
     if (k == 0) return NESVM_OK;
     nesvm_status st = need_bytes(s, ((double)k * (double)D + (double)k * (double)k) * 8.0, 3, err);
     if (st != NESVM_OK) return st;
+    /* M holds k x k, then u (k), then (distributed) the active weights (k) */
     if (!grow((void **)&s->G, &s->G_cap, (size_t)k * (size_t)D) ||
-        !grow((void **)&s->M, &s->M_cap, (size_t)k * (size_t)k + (size_t)k))
-        return nv_error(err, NESVM_ERR_NOMEM, "out of memory for the SMW system");
-    gather(s, s->J, k, NULL, s->G);
-    double *M = s->M, *u = s->M + (size_t)k * (size_t)k;
+        !grow((void **)&s->M, &s->M_cap, (size_t)k * (size_t)k + 2 * (size_t)k))
+        st = nv_error(err, NESVM_ERR_NOMEM, "out of memory for the SMW system");
+    double *M = s->M, *u = s->M + (size_t)k * (size_t)k, *lamJ = u + k;
+    if (s->comm) {
+        st = nv_comm_agree(s->comm, st, err);
+        if (st == NESVM_OK) st = gather_active(s, k, lamJ, err);
+    } else if (st == NESVM_OK) {
+        gather(s, s->J, k, NULL, s->G);
+        for (int64_t a = 0; a < k; a++) lamJ[a] = s->lam[s->J[a]];
+    }
+    if (st != NESVM_OK) return st;
     cblas_dsyrk(CblasRowMajor, CblasUpper, CblasNoTrans, (int)k, (int)D, 1.0, s->G, (int)D, 0.0, M,
                 (int)k);
-    for (int64_t a = 0; a < k; a++) M[a * k + a] += 1.0 / s->lam[s->J[a]];
+    for (int64_t a = 0; a < k; a++) M[a * k + a] += 1.0 / lamJ[a];
     cblas_dgemv(CblasRowMajor, CblasNoTrans, (int)k, (int)D, 1.0, s->G, (int)D, s->g, 1, 0.0, u, 1);
     lapack_int info = LAPACKE_dpotrf(LAPACK_ROW_MAJOR, 'U', (lapack_int)k, M, (lapack_int)k);
     if (info != 0)
@@ -359,14 +478,22 @@ static nesvm_status smw_direction(nv_ssvm *s, double *d, nesvm_error *err)
     return NESVM_OK;
 }
 
-/* out = B v = v + sum_{i in J} lam_i (H_i v) H_i, through the rows. */
+/* out = B v = v + sum_{i in J} lam_i (H_i v) H_i, through the rows (of
+ * every rank: one reduction of D). */
 static void hess_vec(nv_ssvm *s, const double *v, double *out)
 {
-    memcpy(out, v, (size_t)s->D * sizeof(double));
+    if (s->comm)
+        memset(out, 0, (size_t)s->D * sizeof(double));
+    else
+        memcpy(out, v, (size_t)s->D * sizeof(double));
     for (int64_t k = 0; k < s->nJ; k++) {
         int64_t i = s->J[k];
         double t = s->lam[i] * nv_hinge_dot(&s->h, i, v);
         if (t != 0) nv_hinge_axpy(&s->h, i, t, out);
+    }
+    if (s->comm) {
+        ssum(s, out, s->D);
+        for (int64_t j = 0; j < s->D; j++) out[j] += v[j];
     }
 }
 
@@ -392,7 +519,7 @@ static void cg_direction(nv_ssvm *s, double rtol, double *d)
 
 nesvm_status nv_ssvm_direction(nv_ssvm *s, int scheme, double cg_rtol, double *d, nesvm_error *err)
 {
-    const double D = (double)s->D, k = (double)s->nJ;
+    const double D = (double)s->D, k = (double)s->nJ_all;
     s->cg_iters = 0;
     if (scheme == NV_SCHEME_OPTIMAL) {
         int dense_ok = 2.0 * D * D * 8.0 <= s->budget;
@@ -400,11 +527,12 @@ nesvm_status nv_ssvm_direction(nv_ssvm *s, int scheme, double cg_rtol, double *d
         if (k <= D - 1 && smw_ok) return smw_direction(s, d, err);
         if (dense_ok) {
             /* scheme 2 from the stored B, unless more rows changed than are active */
-            int64_t changed = 0;
-            if (s->B_valid)
+            double changed = 0;
+            if (s->B_valid) {
                 for (int64_t i = 0; i < s->n; i++) changed += s->lam[i] != s->lam_B[i];
-            return dense_direction(s, s->B_valid && changed <= s->nJ ? NV_SCHEME_2 : NV_SCHEME_1, d,
-                                   err);
+                ssum(s, &changed, 1);
+            }
+            return dense_direction(s, s->B_valid && changed <= k ? NV_SCHEME_2 : NV_SCHEME_1, d, err);
         }
         if (smw_ok) return smw_direction(s, d, err);
         cg_direction(s, cg_rtol, d);
@@ -429,16 +557,16 @@ static nesvm_status train(const nv_binary_problem *pb, const nesvm_params *prm, 
     double *d = nv_malloc_array((size_t)(D ? D : 1), sizeof(double));
     double *hd = nv_malloc_array((size_t)(n ? n : 1), sizeof(double));
     double *wbest = nv_malloc_array((size_t)(D ? D : 1), sizeof(double));
-    if (!d || !hd || !wbest) {
-        st = nv_error(err, NESVM_ERR_NOMEM, "out of memory");
-        goto out;
-    }
+    if (!d || !hd || !wbest) st = nv_error(err, NESVM_ERR_NOMEM, "out of memory");
+    if (s.comm) st = nv_comm_agree(s.comm, st, err); /* before the collectives */
+    if (st != NESVM_OK) goto out;
     /* the relative rule's scale: ||G_p(0)|| (margins 0) */
     for (int64_t i = 0; i < n; i++) {
         double q = nv_psi(s.p, 1.0);
         hd[i] = s.h.c[i] * (nssvm ? q : q * nv_psi1(s.p, 1.0));
     }
     nv_hinge_xta(&s.h, hd, d);
+    ssum(&s, d, D);
     const double g0 = sqrt(nv_dot(d, d, D));
     nv_hinge_start(&s.h, pb, s.z);
     nv_hinge_margins(&s.h, s.z, s.m);
@@ -448,6 +576,7 @@ static nesvm_status train(const nv_binary_problem *pb, const nesvm_params *prm, 
     tp.eps_abs = 0;
     nv_track tr;
     nv_track_init(&tr, &tp, sink, (int32_t)D, wbest, t0);
+    tr.comm = s.comm; /* the ranks stop together */
     tr.d_model = s.h.d; /* checkpoints: w and b = B w[d] */
     tr.B = s.h.B;
     double best_lower = -INFINITY, step = NAN;
@@ -456,6 +585,10 @@ static nesvm_status train(const nv_binary_problem *pb, const nesvm_params *prm, 
     nesvm_exit why = NESVM_EXIT_MAX_ITER;
     for (int64_t k = 0;; k++) {
         nv_ssvm_eval(&s);
+        if (s.cst != NESVM_OK) {
+            st = nv_error(err, s.cst, "%s", s.cerr.message);
+            break;
+        }
         if (!isfinite(s.f) || !isfinite(s.merit) || !isfinite(s.gnorm)) {
             why = NESVM_EXIT_NUMERIC;
             st = nv_error(err, NESVM_ERR_NUMERIC,

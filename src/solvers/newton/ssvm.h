@@ -80,7 +80,18 @@ typedef struct nv_ssvm {
     int64_t nsv;           /* samples with r_i > 0 */
     int scheme_used;       /* 1, 2, 3 or 4 (cg) */
     int64_t cg_iters;
+    /* data-parallel (the problem's comm, several ranks; else NULL): n, m, lam,
+     * J are this rank's rows; z, g, gf, B and the direction are every
+     * rank's.  nJ_all = |J| over the ranks (nJ: this rank's); red: 2 D +
+     * NV_SSVM_NRED scratch for the evaluation's one reduction; a failed
+     * collective's status and message (checked after each evaluation) */
+    const nv_comm *comm;
+    int64_t nJ_all;
+    double *red;
+    nesvm_status cst;
+    nesvm_error cerr;
 } nv_ssvm;
+#define NV_SSVM_NRED 8
 
 nesvm_status nv_ssvm_init(nv_ssvm *s, const nv_binary_problem *pb, const nesvm_params *prm,
                           int nssvm, nesvm_error *err);
