@@ -13,7 +13,7 @@ static const nv_solver solvers[] = {
      nv_nesvm_expansion_train, NULL, NV_KERNELS_NESVM, 1.0, NESVM_USES, "", NV_DIST_LINEAR},
     /* bias <= 0: no bias; bias B > 0: a constant feature B, regularized */
     {"hyperpass", {"c_svm_hinge_l2_regularized_bias", NULL, NULL}, nv_hyperpass_train, NULL, NULL,
-     NV_KERNELS_NONE, -1.0, "c eps eps_abs lambda shrinking warm_start", "batch", NV_DIST_NONE},
+     NV_KERNELS_NONE, -1.0, "c eps eps_abs lambda shrinking warm_start", "batch", NV_DIST_LINEAR},
     {"pegasos", {"c_svm_hinge_l2_regularized_bias", NULL, NULL}, nv_pegasos_train, NULL, NULL,
      NV_KERNELS_NONE, -1.0, "c eps eps_abs lambda batch", "", NV_DIST_NONE},
     {"ssvm", {"c_svm_squared_hinge_l2_regularized_bias", NULL, NULL}, nv_ssvm_train, NULL, NULL,

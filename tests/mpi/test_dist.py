@@ -4,7 +4,7 @@ single-process training of the same data (the independent truth: the same
 problem solved serially).
 
 For every distributed solver configuration (NESVM's three models by Newton and
-by Nesterov, SSVM and NSSVM by every Newton scheme, class weights, lambda, no bias, one-vs-one and one-vs-rest on data
+by Nesterov, SSVM and NSSVM by every Newton scheme, Hyperpass, class weights, lambda, no bias, one-vs-one and one-vs-rest on data
 whose classes first appear on different ranks, warm starts, per-rank files from
 `nesvm split`), the models must have the same labels, class order and
 parameters, every sub-model's primal objective within 1e-6 relative, and the
@@ -145,6 +145,14 @@ def main():
                      ["--solver", "ssvm", "--scheme", "3"], ["--solver", "nssvm", "--scheme", "cg", "-e", "1e-8"],
                      ["--solver", "ssvm", "--merit", "f", "-c", "10"]):
             same_training("heart " + " ".join(opts), opts, "heart", tmp)
+        # Hyperpass: L_A chosen over the ranks, the line search by collective
+        # bracketing, the final band's bound likewise
+        for opts in (["--solver", "hyperpass", "-e", "1e-9"], ["--solver", "hyperpass", "-B", "1", "-e", "1e-9"],
+                     ["--solver", "hyperpass", "-B", "1", "-c", "100", "-e", "1e-9"],
+                     ["--solver", "hyperpass", "--lambda", "0.001", "-B", "1"]):
+            same_training("heart " + " ".join(opts), opts, "heart", tmp)
+        same_training("breast hyperpass", ["--solver", "hyperpass", "-B", "1", "-c", "10", "-e", "1e-9"], "breast", tmp)
+        same_training("blobs hyperpass ovo", ["--solver", "hyperpass", "-B", "1", "-e", "1e-9"], "blobs", tmp)
         same_training("blobs nssvm ovr", ["--solver", "nssvm", "--multiclass", "ovr"], "blobs", tmp)
         same_training("breast ssvm --lambda", ["--solver", "ssvm", "--lambda", "0.001"], "breast", tmp)
         same_training("breast -c 10 -w1 3", ["-c", "10", "-w1", "3", "-e", "1e-9"], "breast", tmp)
@@ -207,8 +215,10 @@ def main():
         subprocess.run(["gzip", "-k", os.path.join(tmp, "heart")], check=True)
         refused("gzip", ["heart.gz"], tmp, "heart.gz: a compressed file has no byte ranges")
         # what is not distributed yet says so
-        refused("hyperpass", ["--solver", "hyperpass", "heart"], tmp,
-                "solver hyperpass does not train linear models distributed over MPI ranks yet")
+        refused("pegasos", ["--solver", "pegasos", "heart"], tmp,
+                "solver pegasos does not train linear models distributed over MPI ranks yet")
+        refused("hyperpass warm start", ["--solver", "hyperpass", "--warm-start", "pegasos:2", "heart"], tmp,
+                "Hyperpass's warm start by Pegasos (--warm-start pegasos:ITER) is not distributed")
         refused("kernel", ["-t", "2", "heart"], tmp, "solver nesvm does not train kernel models distributed")
         refused("-b 1", ["-b", "1", "heart"], tmp, "probability estimates (-b 1) are not trained distributed")
         refused("-v", ["-v", "3", "heart"], tmp, "--distributed trains one model")

@@ -48,6 +48,7 @@
  * exact.
  */
 #include "hyperpass.h"
+#include "hpdist.h"
 #include "hpqp.h"
 #include "../track.h"
 
@@ -145,6 +146,13 @@ typedef struct hp {
     int64_t la[NV_HP_MAX_LA];
     int K;
     double *Q, *r, *cc, *beta;
+    /* distributed (h.comm set): chosen marks this rank's samples of L_A (n),
+     * red holds one reduction's 2 D + 2 values; a failed collective's status
+     * and message */
+    unsigned char *chosen;
+    double *red;
+    nesvm_status comm_st;
+    nesvm_error comm_err;
 } hp;
 
 static void hp_free(hp *s)
@@ -155,6 +163,15 @@ static void hp_free(hp *s)
     nv_free(s->cls);
     nv_free(s->order);
     nv_free(s->Q);
+    nv_free(s->chosen);
+    nv_free(s->red);
+}
+
+/* x[0..n) summed over the ranks (distributed; a failure is kept in s->cst). */
+static void hsum(hp *s, double *x, int64_t n)
+{
+    if (!s->h.comm || s->comm_st != NESVM_OK) return;
+    s->comm_st = nv_comm_sum(s->h.comm, x, n, &s->comm_err);
 }
 
 static nesvm_status hp_alloc(hp *s, nesvm_error *err)
@@ -166,7 +183,11 @@ static nesvm_status hp_alloc(hp *s, nesvm_error *err)
     s->order = nv_malloc_array(3 * n, sizeof(int64_t));
     const size_t q = NV_HP_MAX_LA + 3;
     s->Q = nv_malloc_array(q * q + 3 * q, sizeof(double));
-    if (!s->w || !s->m || !s->cls || !s->order || !s->Q)
+    if (s->h.comm) {
+        s->chosen = nv_calloc(n, 1);
+        s->red = nv_malloc_array(2 * D + 2, sizeof(double));
+    }
+    if (!s->w || !s->m || !s->cls || !s->order || !s->Q || (s->h.comm && (!s->chosen || !s->red)))
         return nv_error(err, NESVM_ERR_NOMEM, "out of memory for Hyperpass (%lld samples, %lld features)",
                         (long long)s->n, (long long)s->D);
     double *p = s->w;
@@ -440,6 +461,79 @@ static nesvm_status lower_bound(hp *s, double v, double *vout, int *qp_iters, ne
     return NESVM_OK;
 }
 
+/* lower_bound over every rank's samples (no ball): L_A chosen over the
+ * ranks and its rows sent to every rank; u1, s3 and the constants summed in
+ * one reduction; the QP is then the same on every rank. */
+static nesvm_status lower_bound_dist(hp *s, double v, double *vout, int *qp_iters, nesvm_error *err)
+{
+    const int64_t D = s->D, n = s->n;
+    subgradient_at_wt(s);
+    double lw = loss_at(s, s->mt, s->wt);
+    int64_t nc = 0;
+    for (int64_t i = 0; i < n; i++)
+        if (s->cls[i] == CLS_L) s->lbuf[nc++] = i;
+    memset(s->chosen, 0, (size_t)(n ? n : 1));
+    nv_hp_rows rows;
+    nesvm_status st = nv_hp_select_global(&s->h, s->lbuf, nc, s->m, NULL, NV_HP_MAX_LA, s->chosen, &rows, err);
+    if (st != NESVM_OK) return st;
+    double b3 = s->cS + s->cF;
+    for (int64_t j = 0; j < D; j++) s->s3[j] = s->sS[j] + s->sF[j];
+    for (int64_t k = 0; k < nc; k++) {
+        int64_t i = s->lbuf[k];
+        if (!s->chosen[i] && s->m[i] < 1) {
+            nv_hinge_axpy(&s->h, i, s->h.c[i], s->s3);
+            b3 += s->h.c[i];
+        }
+    }
+    double *red = s->red;
+    memcpy(red, s->u1, (size_t)D * sizeof(double));
+    memcpy(red + D, s->s3, (size_t)D * sizeof(double));
+    red[2 * D] = lw;
+    red[2 * D + 1] = b3;
+    st = nv_comm_sum(s->h.comm, red, 2 * D + 2, err);
+    if (st != NESVM_OK) {
+        nv_hp_rows_free(&rows);
+        return st;
+    }
+    memcpy(s->u1, red, (size_t)D * sizeof(double));
+    memcpy(s->s3, red + D, (size_t)D * sizeof(double));
+    lw = red[2 * D];
+    b3 = red[2 * D + 1];
+    double b1 = lw + nv_dot(s->u1, s->wt, D);
+    double b2 = v + 0.5 * nv_dot(s->wt, s->wt, D);
+    const int K = rows.K, q = K + 3;
+    double *Q = s->Q;
+    const double *col[3] = {s->u1, s->wt, s->s3};
+    for (int a = 0; a < 3; a++)
+        for (int b = 0; b <= a; b++)
+            Q[(size_t)(K + a) * q + (K + b)] = Q[(size_t)(K + b) * q + (K + a)] = nv_dot(col[a], col[b], D);
+    for (int a = 0; a < K; a++) {
+        for (int b = 0; b < 3; b++)
+            Q[(size_t)(K + b) * q + a] = Q[(size_t)a * q + (K + b)] = nv_hp_rows_dot(&rows, a, col[b]);
+        for (int b = 0; b <= a; b++) Q[(size_t)b * q + a] = Q[(size_t)a * q + b] = nv_hp_rows_dot2(&rows, b, a);
+        s->r[a] = 1.0;
+        s->cc[a] = rows.cost[a];
+    }
+    s->r[K] = b1;
+    s->r[K + 1] = b2;
+    s->r[K + 2] = b3;
+    if (nv_hpqp_solve(K, Q, s->r, s->cc, s->beta, qp_iters) != NESVM_OK)
+        st = nv_error(err, NESVM_ERR_NOMEM, "out of memory for the lower bound's QP");
+    st = nv_comm_agree(s->h.comm, st, err);
+    if (st == NESVM_OK) {
+        const double *g = s->beta + K;
+        double dual = g[0] * b1 + g[1] * b2 + g[2] * b3;
+        for (int64_t j = 0; j < D; j++) s->wn[j] = g[0] * s->u1[j] + g[1] * s->wt[j] + g[2] * s->s3[j];
+        for (int a = 0; a < K; a++) {
+            if (s->beta[a] != 0) nv_hp_rows_axpy(&rows, a, s->beta[a], s->wn);
+            dual += s->beta[a];
+        }
+        *vout = dual - 0.5 * nv_dot(s->wn, s->wn, D);
+    }
+    nv_hp_rows_free(&rows);
+    return st;
+}
+
 /* Make the ball contain p: grow it (Algorithm 2), or drop it when that would
  * take most samples (then every sample works, with fresh margins at w and,
  * when wt_at is given, at wt_at).  Returns 0 when the ball was dropped. */
@@ -463,6 +557,17 @@ static int cover(hp *s, const double *p, const double *wt_at)
     return 1;
 }
 
+/* P at w from this rank's margins m, over every rank. */
+static double primal_all(hp *s, const double *w, const double *m)
+{
+    if (!s->h.comm) return nv_hinge_primal(&s->h, w, m);
+    double loss = 0;
+    for (int64_t i = 0; i < s->n; i++)
+        if (m[i] < 1) loss += s->h.c[i] * (1.0 - m[i]);
+    hsum(s, &loss, 1);
+    return 0.5 * nv_dot(w, w, s->D) + loss;
+}
+
 nesvm_status nv_hyperpass_train(const nv_binary_problem *pb, const nesvm_params *prm,
                                 const nv_progress_sink *sink, nv_binary_result *res,
                                 nesvm_error *err)
@@ -473,19 +578,28 @@ nesvm_status nv_hyperpass_train(const nv_binary_problem *pb, const nesvm_params 
     nesvm_status st = nv_hinge_init(&s.h, pb, prm, err);
     s.n = pb->n;
     s.D = s.h.D;
+    const nv_comm *comm = s.h.comm; /* distributed: this rank's samples */
     if (st == NESVM_OK) st = hp_alloc(&s, err);
+    double *wbest = st == NESVM_OK ? nv_malloc_array((size_t)(s.D ? s.D : 1), sizeof(double)) : NULL;
+    double *state = NULL; /* checkpoints (below) */
+    if (st == NESVM_OK && !wbest) st = nv_error(err, NESVM_ERR_NOMEM, "out of memory");
+    if (comm && st == NESVM_OK && prm->warm_pegasos > 0)
+        st = nv_error(err, NESVM_ERR_UNSUPPORTED,
+                      "Hyperpass's warm start by Pegasos (--warm-start pegasos:ITER) is not distributed "
+                      "(--distributed): drop it");
+    if (comm) st = nv_comm_agree(comm, st, err); /* before the collectives */
     if (st != NESVM_OK) {
+        nv_free(wbest);
         hp_free(&s);
         return st;
     }
-    double *wbest = nv_malloc_array((size_t)(s.D ? s.D : 1), sizeof(double));
-    double *state = NULL; /* checkpoints (below) */
-    if (!wbest) {
-        hp_free(&s);
-        return nv_error(err, NESVM_ERR_NOMEM, "out of memory");
-    }
     const int64_t n = s.n, D = s.D;
-    s.shrink = prm->shrinking;
+    /* distributed: no ball (its working set is chosen by distances over
+     * every sample); every rank's samples work in every iteration */
+    s.shrink = prm->shrinking && !comm;
+    /* kfin below: the band's size follows every rank's samples */
+    double n_all = (double)n;
+    hsum(&s, &n_all, 1);
     nv_hinge_sqnorms(&s.h, s.sqn);
     nv_hinge_start(&s.h, pb, s.w);
     if (prm->warm_pegasos > 0) {
@@ -496,7 +610,9 @@ nesvm_status nv_hyperpass_train(const nv_binary_problem *pb, const nesvm_params 
     memset(s.mt, 0, (size_t)n * sizeof(double));
     no_ball(&s);
     double v = 0, vbest = 0;
-    double P = 0.5 * nv_dot(s.w, s.w, D) + loss_at(&s, s.m, s.w);
+    double P0 = loss_at(&s, s.m, s.w);
+    hsum(&s, &P0, 1);
+    double P = 0.5 * nv_dot(s.w, s.w, D) + P0;
 
     /* the tracker's eps_abs is NESVM's rule; Hyperpass's is the absolute gap */
     nesvm_params tp = *prm;
@@ -505,6 +621,7 @@ nesvm_status nv_hyperpass_train(const nv_binary_problem *pb, const nesvm_params 
     nv_track_init(&tr, &tp, sink, (int32_t)D, wbest, t0);
     tr.d_model = s.h.d; /* checkpoints: w and b = B w[d] */
     tr.B = s.h.B;
+    tr.comm = comm; /* the ranks stop together */
     memcpy(wbest, s.w, (size_t)D * sizeof(double));
     tr.best_p = P;
     tr.best_d = 0;
@@ -532,7 +649,7 @@ nesvm_status nv_hyperpass_train(const nv_binary_problem *pb, const nesvm_params 
     for (int64_t t = 1;; t++) {
         int qp_iters = 0;
         double vt = 0;
-        st = lower_bound(&s, v, &vt, &qp_iters, err);
+        st = comm ? lower_bound_dist(&s, v, &vt, &qp_iters, err) : lower_bound(&s, v, &vt, &qp_iters, err);
         if (st != NESVM_OK) break;
         if (!isfinite(vt)) {
             tr.why = NESVM_EXIT_NUMERIC;
@@ -555,6 +672,18 @@ nesvm_status nv_hyperpass_train(const nv_binary_problem *pb, const nesvm_params 
             }
             double A = nv_dot(s.w, s.dir, D) - (isinf(s.R) ? 0.0 : nv_dot(s.sF, s.dir, D));
             double Bq = nv_dot(s.dir, s.dir, D);
+            if (comm) {
+                /* the breakpoints stay on their ranks: collective bracketing */
+                double kink_at;
+                st = nv_hp_line_search_dist(&s.h, s.m, s.dl, A, Bq, &eta, &kink_at, err);
+                kink = -1;
+                /* this rank's samples on the minimizer's breakpoint go on the margin */
+                for (int64_t i = 0; st == NESVM_OK && !isnan(kink_at) && i < n; i++)
+                    if (s.dl[i] != 0 && (1.0 - s.m[i]) / s.dl[i] == kink_at) s.heta[i] = 1.0;
+                    else s.heta[i] = 0.0;
+                if (st == NESVM_OK && isnan(kink_at)) memset(s.heta, 0, (size_t)(n ? n : 1) * sizeof(double));
+                break;
+            }
             eta = nv_hp_line_search(s.na, s.na == n ? NULL : s.order, s.m, s.dl, s.h.c, A, Bq,
                                     s.heta, s.hidx, &kink, NULL);
             if (isinf(s.R)) break;
@@ -562,6 +691,7 @@ nesvm_status nv_hyperpass_train(const nv_binary_problem *pb, const nesvm_params 
             if (inside(&s, s.tmp)) break;
             dropped |= !cover(&s, s.tmp, s.wn); /* Algorithm 2: a larger ball, search again */
         }
+        if (st != NESVM_OK) break;
         if (eta > 0) {
             for (int64_t j = 0; j < D; j++) s.w[j] += eta * s.dir[j];
             for (int64_t k = 0; k < s.na; k++) {
@@ -569,6 +699,9 @@ nesvm_status nv_hyperpass_train(const nv_binary_problem *pb, const nesvm_params 
                 s.m[i] += eta * s.dl[i];
             }
             if (kink >= 0) s.m[kink] = 1.0; /* on its hinge exactly */
+            if (comm)
+                for (int64_t i = 0; i < n; i++)
+                    if (s.heta[i] != 0) s.m[i] = 1.0;
             s.moved = 1;
         }
         for (int64_t k = 0; k < s.na; k++) reclass(&s, s.order[k]);
@@ -591,12 +724,19 @@ nesvm_status nv_hyperpass_train(const nv_binary_problem *pb, const nesvm_params 
                 rebuild_sums(&s);
             }
         }
-        P = 0.5 * nv_dot(s.w, s.w, D) + loss_at(&s, s.m, s.w);
+        double ln[2] = {loss_at(&s, s.m, s.w), 0.0}; /* loss and support vectors, every rank's */
+        for (int64_t k = 0; k < s.na; k++) ln[1] += s.cls[s.order[k]] != CLS_I;
+        hsum(&s, ln, 2);
+        if (s.comm_st != NESVM_OK) {
+            st = nv_error(err, s.comm_st, "%s", s.comm_err.message);
+            break;
+        }
+        P = 0.5 * nv_dot(s.w, s.w, D) + ln[0];
         nv_obj_eval e;
         memset(&e, 0, sizeof e);
         e.P = e.Fmu = P;
         e.D = e.Dmu = vbest;
-        for (int64_t k = 0; k < s.na; k++) e.nsv += s.cls[s.order[k]] != CLS_I;
+        e.nsv = (int64_t)ln[1];
         nv_track_info info = {NAN, NAN, eta, qp_iters, 0, 0, 0, 0, NAN, NAN};
         if (state) { /* the state after this iteration, as nv_track_iterate will leave it */
             int better = e.P < tr.best_p;
@@ -651,7 +791,7 @@ nesvm_status nv_hyperpass_train(const nv_binary_problem *pb, const nesvm_params 
         /* the reported primal from fresh margins at the best point */
         memcpy(s.w, wbest, (size_t)D * sizeof(double));
         nv_hinge_margins(&s.h, s.w, s.m);
-        double Pf = nv_hinge_primal(&s.h, s.w, s.m);
+        double Pf = primal_all(&s, s.w, s.m);
         /* finish: samples whose side at the optimum is certain (|m_i - 1| >
          * rho ||z_i||, rho = sqrt(2 gap) bounds ||w - w*||) are fixed, the rest
          * kept as hinges: the exact minimum of that bound is w* itself when
@@ -659,14 +799,15 @@ nesvm_status nv_hyperpass_train(const nv_binary_problem *pb, const nesvm_params 
         double vb;
         /* at most max(sqrt(2n), n/16) samples, in [32, 256]: the Gram matrix
          * costs at most a few passes */
-        double kf = fmax(sqrt(2.0 * (double)n), (double)n / 16.0);
+        double kf = fmax(sqrt(2.0 * n_all), n_all / 16.0);
         int kfin = kf > NV_HP_FINISH_LA ? NV_HP_FINISH_LA : kf < 32 ? 32 : (int)kf;
-        st = nv_hp_bound_at(&s.h, s.m, s.sqn, sqrt(2.0 * fmax(Pf - vbest, 0.0)) * 1.01, kfin, &vb, s.wn,
-                            err);
+        const double rho = sqrt(2.0 * fmax(Pf - vbest, 0.0)) * 1.01;
+        st = comm ? nv_hp_bound_at_dist(&s.h, s.m, s.sqn, rho, kfin, &vb, s.wn, err)
+                  : nv_hp_bound_at(&s.h, s.m, s.sqn, rho, kfin, &vb, s.wn, err);
         if (st == NESVM_OK) {
             if (vb > vbest) vbest = vb;
             nv_hinge_margins(&s.h, s.wn, s.mt);
-            double Pn = nv_hinge_primal(&s.h, s.wn, s.mt);
+            double Pn = primal_all(&s, s.wn, s.mt);
             /* kept when lower, or equal to rounding: then it is the canonical
              * point (the band's exact minimizer, the same whatever the path) */
             if (Pn <= Pf + 1e-14 * fabs(Pf)) {
@@ -681,7 +822,10 @@ nesvm_status nv_hyperpass_train(const nv_binary_problem *pb, const nesvm_params 
             memset(&e, 0, sizeof e);
             e.P = e.Fmu = Pf;
             e.D = e.Dmu = vbest;
-            for (int64_t i = 0; i < n; i++) e.nsv += s.m[i] <= 1.0 + NV_HP_MARGIN_TOL;
+            double nsv = 0;
+            for (int64_t i = 0; i < n; i++) nsv += s.m[i] <= 1.0 + NV_HP_MARGIN_TOL;
+            hsum(&s, &nsv, 1);
+            e.nsv = (int64_t)nsv;
             nv_track_info info = {NAN, NAN, NAN, 0, 0, 0, 0, 0, NAN, NAN};
             nesvm_exit why = tr.why;
             nv_track_iterate(&tr, &e, s.w, 0.0, &info, &st, err);
@@ -693,8 +837,11 @@ nesvm_status nv_hyperpass_train(const nv_binary_problem *pb, const nesvm_params 
         res->lower_bound = vbest;
         res->gap = nv_track_rel(Pf - vbest, Pf);
         if (res->gap < 0) res->gap = 0;
-        res->n_sv = 0;
-        for (int64_t i = 0; i < n; i++) res->n_sv += s.m[i] <= 1.0 + NV_HP_MARGIN_TOL;
+        double nsv = 0;
+        for (int64_t i = 0; i < n; i++) nsv += s.m[i] <= 1.0 + NV_HP_MARGIN_TOL;
+        hsum(&s, &nsv, 1);
+        res->n_sv = (int64_t)nsv;
+        if (s.comm_st != NESVM_OK) st = nv_error(err, s.comm_st, "%s", s.comm_err.message);
         nv_hinge_result(&s.h, s.w, res->w, &res->b);
         res->dots = s.h.dots;
         res->axpys = s.h.axpys;
