@@ -83,6 +83,12 @@ typedef struct train_opts {
  * cli_mpi_end finalizes MPI.  cli_mpi_rank/_size: 0 and 1 before begin. */
 int cli_mpi_begin(const char *cmd, train_opts *o);
 void cli_mpi_end(train_opts *o);
+/* Under mpirun (an MPI build and --distributed among the arguments), MPI
+ * starts before the options are read, so that a bad option is reported once
+ * (by rank 0), not by every process. */
+int cli_mpi_early(const char *cmd, train_opts *o, int argc, char **argv);
+/* --distributed's refusals (train.c), before MPI starts. */
+int check_distributed(const char *cmd, const train_opts *o, const char *data);
 int cli_mpi_rank(const train_opts *o);
 int cli_mpi_size(const train_opts *o);
 /* The MPI_Comm (a pointer for nesvm_*_distributed). */
@@ -92,6 +98,8 @@ const void *cli_mpi_comm(const train_opts *o);
 nesvm_status cli_mpi_agree(const train_opts *o, nesvm_status st, nesvm_error *err);
 /* x summed over the ranks (the rows of every rank's share). */
 int64_t cli_mpi_sum(const train_opts *o, int64_t x);
+/* Rank 0's bytes of buf on every rank (CLI_OK, or CLI_ERROR). */
+int cli_mpi_bcast(const train_opts *o, void *buf, size_t bytes);
 /* Rank 0's rc on every rank. */
 int cli_mpi_bcast_rc(const train_opts *o, int rc);
 

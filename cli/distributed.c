@@ -53,6 +53,13 @@ int cli_mpi_begin(const char *cmd, train_opts *o)
 #endif
 }
 
+int cli_mpi_early(const char *cmd, train_opts *o, int argc, char **argv)
+{
+    int early = 0;
+    for (int i = 1; i < argc; i++) early |= strcmp(argv[i], "--distributed") == 0;
+    return early && nesvm_have_mpi() ? cli_mpi_begin(cmd, o) : CLI_OK;
+}
+
 void cli_mpi_end(train_opts *o)
 {
     if (!o->mpi) return;
@@ -97,4 +104,11 @@ int cli_mpi_bcast_rc(const train_opts *o, int rc)
     nesvm_error err = {0};
     if (nv_comm_bcast(&((const cli_mpi *)o->mpi)->comm, &rc, sizeof rc, 0, &err) != NESVM_OK) return CLI_ERROR;
     return rc;
+}
+
+int cli_mpi_bcast(const train_opts *o, void *buf, size_t bytes)
+{
+    if (!o->mpi) return CLI_OK;
+    nesvm_error err = {0};
+    return nv_comm_bcast(&((const cli_mpi *)o->mpi)->comm, buf, bytes, 0, &err) == NESVM_OK ? CLI_OK : CLI_ERROR;
 }

@@ -30,6 +30,8 @@ static void usage(FILE *f)
           "  -log2n BEGIN,END,STEP  gs: log2 of the number of basis functions (default 4 to\n"
           "                       log2 of the training rows, by 1); 'null': --max-iter\n"
           "  --cold               every point from zero, as grid.py (no warm starts)\n"
+          "  --distributed        share each point's folds out over the processes of mpirun\n"
+          "                       (MPI builds); rank 0 writes the CSV; the same results\n"
           "  -v K                 folds (default 5)\n"
           "  --out FILE           the CSV (default: DATA's file name + '.grid.csv', in the\n"
           "                       current folder)\n"
@@ -170,10 +172,15 @@ int grid_run(int argc, char **argv, double *best_out)
     const char *cmd = "grid";
     train_opts o;
     if (train_opts_init(&o, cmd) != CLI_OK) return CLI_ERROR;
+    int status = cli_mpi_early(cmd, &o, argc, argv);
+    if (status != CLI_OK) {
+        train_opts_free(&o);
+        return status;
+    }
     cli_args a = {argc, 1, argv, cmd, NULL, {0}};
     const char *data = NULL, *p, *out = NULL, *png = NULL, *v;
     range rc = {1, -5, 15, 2}, rg = {1, 3, -15, -2}, rn = {1, 4, 0, 1};
-    int folds = 5, r, status = CLI_OK, rn_given = 0, warm = 1;
+    int folds = 5, r, rn_given = 0, warm = 1;
     char *csv_default = NULL;
     nesvm_dataset *ds = NULL;
     double *acc = NULL, *vals = NULL, *pacc = NULL;
@@ -211,6 +218,10 @@ int grid_run(int argc, char **argv, double *best_out)
         }
         if (strcmp(a.name, "cold") == 0) {
             warm = 0;
+            continue;
+        }
+        if (strcmp(a.name, "distributed") == 0) {
+            o.distributed = 1;
             continue;
         }
         if (strcmp(a.name, "out") == 0 || strcmp(a.name, "png") == 0) {
@@ -259,9 +270,17 @@ int grid_run(int argc, char **argv, double *best_out)
         snprintf(csv_default, len, "%s.grid.csv", base);
         out = csv_default;
     }
+    if (o.distributed && (status = check_distributed(cmd, &o, data)) == CLI_OK && !o.mpi)
+        status = cli_mpi_begin(cmd, &o);
+    if (status != CLI_OK) goto done;
+    /* distributed: every process reads the data and trains its share of each
+     * point's folds; rank 0 reads and writes the CSV */
+    const int root = cli_mpi_rank(&o) == 0;
     cli_warn_ignored(cmd, o.params);
     nesvm_error err = {0};
-    if (nesvm_dataset_read(data, &o.read, &ds, &err) != NESVM_OK) {
+    nesvm_status rst = nesvm_dataset_read(data, &o.read, &ds, &err);
+    if (o.distributed) rst = cli_mpi_agree(&o, rst, &err);
+    if (rst != NESVM_OK) {
         status = cli_error(cmd, "%s", err.message);
         goto done;
     }
@@ -289,7 +308,7 @@ int grid_run(int argc, char **argv, double *best_out)
         status = cli_error(cmd, "out of memory");
         goto done;
     }
-    f = fopen(out, "r");
+    f = root ? fopen(out, "r") : NULL;
     if (f) {
         char *line = NULL;
         size_t cap = 0;
@@ -319,14 +338,20 @@ int grid_run(int argc, char **argv, double *best_out)
             f = NULL;
         }
     }
-    if (!f) {
+    if (!f && root) {
         f = fopen(out, "w");
         if (f) fprintf(f, "%s\n%s,log2g,%s,gamma,accuracy\n", sig, an, axis);
     }
-    if (!f) {
-        status = cli_error(cmd, "cannot write '%s': %s", out, strerror(errno));
-        goto done;
+    if (!f && root) status = cli_error(cmd, "cannot write '%s': %s", out, strerror(errno));
+    if (o.distributed) {
+        /* rank 0's verdict and resumed points to every process */
+        status = cli_mpi_bcast_rc(&o, status);
+        if (status == CLI_OK && (cli_mpi_bcast(&o, have, (size_t)n) != CLI_OK ||
+                                 cli_mpi_bcast(&o, acc, sizeof(double) * (size_t)n) != CLI_OK ||
+                                 cli_mpi_bcast(&o, &resumed, sizeof resumed) != CLI_OK))
+            status = cli_error(cmd, "--distributed: MPI broadcast failed");
     }
+    if (status != CLI_OK) goto done;
     if (!o.quiet && resumed) printf("resumed %d of %d points from %s\n", resumed, n, out);
     /* the path in ascending order: each fold warm-starts from the smaller C */
     for (int i = 0; i < na; i++) idx[i] = i;
@@ -349,8 +374,11 @@ int grid_run(int argc, char **argv, double *best_out)
         if (missing) {
             if (rg.on) nesvm_params_set(o.params, "gamma", gtxt, NULL);
             int64_t it[1001];
-            if (nesvm_cross_validate_path(ds, o.params, folds, (uint64_t)o.seed, axis, vals, na, warm, NULL, NULL,
-                                          pacc, it, &err) != NESVM_OK) {
+            if ((o.distributed ? nesvm_cross_validate_path_distributed(ds, o.params, folds, (uint64_t)o.seed, axis,
+                                                                       vals, na, warm, cli_mpi_comm(&o), NULL, NULL,
+                                                                       pacc, it, &err)
+                               : nesvm_cross_validate_path(ds, o.params, folds, (uint64_t)o.seed, axis, vals, na,
+                                                           warm, NULL, NULL, pacc, it, &err)) != NESVM_OK) {
                 status = rg.on ? cli_error(cmd, "log2g %g: %s", gv[j], err.message) : cli_error(cmd, "%s", err.message);
                 break;
             }
@@ -367,10 +395,10 @@ int grid_run(int argc, char **argv, double *best_out)
                 acc[k] = 100.0 * pacc[pos];
                 char atxt[40];
                 snprintf(atxt, sizeof atxt, "%.17g", exp2(as[i]));
-                fprintf(f, "%.17g,%.17g,%s,%s,%.17g\n", as[i], gv[j], ra->on ? atxt : "", rg.on ? gtxt : "", acc[k]);
+                if (f) fprintf(f, "%.17g,%.17g,%s,%s,%.17g\n", as[i], gv[j], ra->on ? atxt : "", rg.on ? gtxt : "", acc[k]);
             }
             for (int i = 0; i < na; i++) have[i * ng + j] = 1;
-            fflush(f);
+            if (f) fflush(f);
         }
         /* grid.py's choice: the best rate; among equal rates at one gamma, the smallest C */
         for (int i = 0; i < na; i++) {
@@ -392,8 +420,9 @@ int grid_run(int argc, char **argv, double *best_out)
             }
         }
     }
-    if (fclose(f) != 0 && status == CLI_OK) status = cli_error(cmd, "cannot write '%s': %s", out, strerror(errno));
+    if (f && fclose(f) != 0 && status == CLI_OK) status = cli_error(cmd, "cannot write '%s': %s", out, strerror(errno));
     f = NULL;
+    if (o.distributed) status = cli_mpi_bcast_rc(&o, status);
     if (status == CLI_OK && best >= 0) {
         clock_gettime(CLOCK_MONOTONIC, &t1);
         if (!o.quiet)
@@ -410,7 +439,8 @@ int grid_run(int argc, char **argv, double *best_out)
             printf("%.17g %.17g %g\n", ra->on ? exp2(as[best / ng]) : a0, rg.on ? exp2(gv[best % ng]) : g0,
                    acc[best]);
         }
-        if (png) status = plot(cmd, out, png);
+        if (png && root) status = plot(cmd, out, png);
+        if (o.distributed) status = cli_mpi_bcast_rc(&o, status);
     }
 done:
     if (f) fclose(f);
@@ -421,6 +451,7 @@ done:
     free(idx);
     nesvm_dataset_destroy(ds);
     free(csv_default);
+    cli_mpi_end(&o);
     train_opts_free(&o);
     return status;
 }

@@ -67,7 +67,10 @@ static void usage(FILE *f)
           "                       (MPI builds): each reads its share of DATA (equal byte\n"
           "                       ranges of one file, or its own file DATA.0 ... DATA.N-1\n"
           "                       from 'nesvm split'); rank 0 writes MODEL; linear models\n"
-          "                       of --solver nesvm (docs/scaling.md)\n"
+          "                       of --solver nesvm, hyperpass, ssvm, nssvm (the same\n"
+          "                       model as one process; docs/scaling.md). With -v or -C,\n"
+          "                       each process reads all of DATA and trains its share of\n"
+          "                       the folds\n"
           "  -h, --help           this help\n\n"
           "Example: nesvm train -c 1 heart_scale heart.model\n"
           "         mpirun -np 4 nesvm train --distributed -c 1 big.svm big.model\n",
@@ -227,8 +230,11 @@ static int find_c(const char *cmd, train_opts *o, nesvm_dataset *ds, FILE *info,
     double acc[200];
     nesvm_error err = {0};
     if (!o->quiet) fprintf(info, "Doing parameter search with %d-fold cross validation.\n", folds);
-    if (nesvm_cross_validate_path(ds, o->params, folds, (uint64_t)o->seed, "c", cs, nc, 1, train_progress, ps,
-                                  acc, NULL, &err) != NESVM_OK) {
+    if ((o->distributed ? nesvm_cross_validate_path_distributed(ds, o->params, folds, (uint64_t)o->seed, "c", cs, nc,
+                                                                1, cli_mpi_comm(o), train_progress, ps, acc, NULL,
+                                                                &err)
+                        : nesvm_cross_validate_path(ds, o->params, folds, (uint64_t)o->seed, "c", cs, nc, 1,
+                                                    train_progress, ps, acc, NULL, &err)) != NESVM_OK) {
         progress_end(ps);
         return run_error(cmd, ps, o->trace, &err);
     }
@@ -271,6 +277,10 @@ int run_training(const char *cmd, train_opts *o, const char *data, const char *m
     if (is_stdout(model_path) && is_stdout(o->trace))
         return cli_usage(cmd, "the model and the trace cannot both go to standard output ('-')");
     const int dist = o->distributed;
+    /* distributed training: each process reads its share of the rows;
+     * distributed cross-validation (-v, -C): each reads them all and trains
+     * its share of the folds */
+    const int shares = dist && o->folds == 0 && !o->find_c;
     if (o->m_value) {
         /* LIBSVM's -m: the kernel column cache of gs, the kernel memory of the others */
         char solver[32];
@@ -292,8 +302,11 @@ int run_training(const char *cmd, train_opts *o, const char *data, const char *m
         }
     }
     double t_read = nv_now();
-    if ((dist ? nesvm_dataset_read_distributed(data, &o->read, cli_mpi_comm(o), &ds, &err)
-              : nesvm_dataset_read(data, &o->read, &ds, &err)) != NESVM_OK) {
+    nesvm_status rst = shares ? nesvm_dataset_read_distributed(data, &o->read, cli_mpi_comm(o), &ds, &err)
+                              : nesvm_dataset_read(data, &o->read, &ds, &err);
+    if (dist && !shares) rst = cli_mpi_agree(o, rst, &err);
+    if (rst != NESVM_OK) {
+        nesvm_dataset_destroy(ds);
         nesvm_model_destroy(init);
         return cli_error(cmd, "%s", err.message);
     }
@@ -313,15 +326,18 @@ int run_training(const char *cmd, train_opts *o, const char *data, const char *m
         }
     }
     /* distributed: every rank's share (rank 0's storage) */
-    const long long rows_all = (long long)(dist ? cli_mpi_sum(o, nesvm_dataset_rows(ds)) : nesvm_dataset_rows(ds));
-    const long long nnz_all = (long long)(dist ? cli_mpi_sum(o, nesvm_dataset_nnz(ds)) : nesvm_dataset_nnz(ds));
+    const long long rows_all = (long long)(shares ? cli_mpi_sum(o, nesvm_dataset_rows(ds)) : nesvm_dataset_rows(ds));
+    const long long nnz_all = (long long)(shares ? cli_mpi_sum(o, nesvm_dataset_nnz(ds)) : nesvm_dataset_nnz(ds));
     if (!o->quiet) {
         fprintf(info, "read %lld rows, %d features, %lld stored entries (%s, %s) in %.3f s", rows_all,
                 nesvm_dataset_features(ds), nnz_all,
                 nesvm_dataset_storage(ds) == NESVM_STORAGE_DENSE ? "dense" : "csr",
                 nesvm_dataset_precision(ds) == NESVM_FLOAT ? "float" : "double", t_read);
-        if (dist) fprintf(info, ", over %d processes (%lld rows on rank 0)", cli_mpi_size(o),
-                          (long long)nesvm_dataset_rows(ds));
+        if (shares)
+            fprintf(info, ", over %d processes (%lld rows on rank 0)", cli_mpi_size(o),
+                    (long long)nesvm_dataset_rows(ds));
+        else if (dist)
+            fprintf(info, ", by each of %d processes (the folds shared out)", cli_mpi_size(o));
         fputc('\n', info);
     }
     struct { progress_state ps; } rs;
@@ -354,8 +370,11 @@ int run_training(const char *cmd, train_opts *o, const char *data, const char *m
         double acc = 0;
         if (!pred) {
             rc = cli_error(cmd, "out of memory");
-        } else if (nesvm_cross_validate(ds, o->params, o->folds, (uint64_t)o->seed, train_progress,
-                                        &rs.ps, pred, &acc, &err) != NESVM_OK) {
+        } else if ((dist ? nesvm_cross_validate_distributed(ds, o->params, o->folds, (uint64_t)o->seed,
+                                                            cli_mpi_comm(o), train_progress, &rs.ps, pred, &acc,
+                                                            &err)
+                         : nesvm_cross_validate(ds, o->params, o->folds, (uint64_t)o->seed, train_progress,
+                                                &rs.ps, pred, &acc, &err)) != NESVM_OK) {
             progress_end(&rs.ps);
             rc = run_error(cmd, &rs.ps, o->trace, &err);
         } else {
@@ -472,15 +491,13 @@ int run_training(const char *cmd, train_opts *o, const char *data, const char *m
 }
 
 /* --distributed's refusals, before MPI starts (so every build gives them). */
-static int check_distributed(const char *cmd, const train_opts *o, const char *data)
+int check_distributed(const char *cmd, const train_opts *o, const char *data)
 {
-    if (o->folds > 0 || o->find_c)
-        return cli_usage(cmd, "--distributed trains one model: -v and -C cross-validate in one process");
     if (o->ck.save_path || o->ck.resume_path)
         return cli_usage(cmd, "--distributed trainings write no checkpoints (--checkpoint, --resume)");
-    if (o->weights)
-        return cli_usage(cmd, "--distributed takes no -W file (a weight per row of the whole data); train "
-                              "in one process for sample weights");
+    if (o->weights && o->folds == 0 && !o->find_c)
+        return cli_usage(cmd, "--distributed training takes no -W file (a weight per row of the whole data); "
+                              "train in one process for sample weights");
     if (strcmp(data, "-") == 0)
         return cli_usage(cmd, "--distributed reads a file (each process its share), not standard input");
     return CLI_OK;
@@ -577,9 +594,7 @@ int cmd_train(int argc, char **argv)
     if (train_opts_init(&o, cmd) != CLI_OK) return CLI_ERROR;
     /* under mpirun, MPI starts before the options are read, so that a bad
      * option is reported once (by rank 0), not once per process */
-    int early = 0;
-    for (int i = 1; i < argc; i++) early |= strcmp(argv[i], "--distributed") == 0;
-    int rc = early && nesvm_have_mpi() ? cli_mpi_begin(cmd, &o) : CLI_OK;
+    int rc = cli_mpi_early(cmd, &o, argc, argv);
     if (rc == CLI_OK) rc = train_command(cmd, argc, argv, &o);
     cli_mpi_end(&o);
     train_opts_free(&o);

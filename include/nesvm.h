@@ -648,6 +648,27 @@ NESVM_API nesvm_status nesvm_cross_validate_path(const nesvm_dataset *ds, const 
                                                  double *accuracy, int64_t *iterations,
                                                  nesvm_error *err);
 
+/**
+ * nesvm_cross_validate and nesvm_cross_validate_path with the folds shared
+ * out over the ranks of an MPI communicator (see nesvm_train_distributed for
+ * mpi_comm and the collective rules): every rank holds the whole dataset
+ * (the same rows in the same order) and draws the same folds; rank r trains
+ * the folds f with f mod P = r, with params' threads; every rank gets every
+ * row's prediction, the accuracies and the iteration counts, the same as the
+ * single-process call's.  A fold's failure on any rank is every rank's.
+ */
+NESVM_API nesvm_status nesvm_cross_validate_distributed(const nesvm_dataset *ds, const nesvm_params *params,
+                                                        int folds, uint64_t seed, const void *mpi_comm,
+                                                        nesvm_progress_fn progress, void *user,
+                                                        double *predicted, double *accuracy, nesvm_error *err);
+NESVM_API nesvm_status nesvm_cross_validate_path_distributed(const nesvm_dataset *ds,
+                                                             const nesvm_params *params, int folds,
+                                                             uint64_t seed, const char *name,
+                                                             const double *values, int n_values, int warm,
+                                                             const void *mpi_comm, nesvm_progress_fn progress,
+                                                             void *user, double *accuracy,
+                                                             int64_t *iterations, nesvm_error *err);
+
 #ifdef __cplusplus
 }
 #endif

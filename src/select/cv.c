@@ -17,8 +17,14 @@
  * its own fold's trainings, and while it waits for the other threads' folds
  * it reports the latest progress one of them left, every 50 ms; a non-zero
  * return cancels every fold.
+ *
+ * Distributed (nesvm_cross_validate*_distributed): every rank holds the whole
+ * data and draws the same folds; rank r trains the folds f with f mod P = r
+ * (each with the threads above), and the counts and predictions are summed
+ * over the ranks; a fold's failure on any rank is every rank's.
  */
 #include "../model/model_internal.h"
+#include "../comm/comm.h"
 
 #include <string.h>
 #include <time.h>
@@ -41,6 +47,7 @@ typedef struct cv_job {
     int warm;               /* warm starts along the path (C) */
     int saturate;           /* max_iter: a training that converged serves the larger values */
     int par;                /* folds trained at once */
+    int rank, size;         /* distributed: this rank's folds are f mod size = rank */
     nesvm_progress_fn progress;
     void *user;
     double *predicted;      /* ncs == 1: every row's predicted label, else NULL */
@@ -50,6 +57,7 @@ typedef struct cv_job {
     nesvm_error *errs;      /* per fold */
     /* shared between the threads (under the critical section "nv_cv") */
     int next;               /* the next fold to take */
+    int taken;              /* folds taken */
     int finished;           /* folds done */
     int cancel;             /* the callback asked to stop */
     int have_last;
@@ -98,7 +106,9 @@ static int take_fold(cv_job *job)
     int f;
 NV_CV_CRITICAL
     {
+        while (job->next < job->folds && job->next % job->size != job->rank) job->next++;
         f = job->cancel || job->next >= job->folds ? -1 : job->next++;
+        if (f >= 0) job->taken++;
     }
     return f;
 }
@@ -194,7 +204,7 @@ NV_CV_CRITICAL
         nesvm_progress pg;
 NV_CV_CRITICAL
         {
-            done = job->finished >= job->next; /* every fold taken has finished */
+            done = job->finished >= job->taken; /* every fold taken has finished */
             have = job->have_last;
             pg = job->last;
             job->have_last = 0;
@@ -209,11 +219,12 @@ NV_CV_CRITICAL
 /* The folds of ds, and every fold trained along the path of parameter name
  * (NULL: params as they are, ncs 1). */
 static nesvm_status cross_validate(const nesvm_dataset *ds, const nesvm_params *params, int folds, uint64_t seed,
-                                   const char *name, const double *cs, int ncs, int warm, nesvm_progress_fn progress,
-                                   void *user,
+                                   const char *name, const double *cs, int ncs, int warm, const nv_comm *comm,
+                                   nesvm_progress_fn progress, void *user,
                                    double *predicted, int64_t *correct, int64_t *iterations, nesvm_error *err)
 {
     int64_t n = ds->n;
+    if (!nv_comm_many(comm)) comm = NULL;
     if (folds < 2) return nv_error(err, NESVM_ERR_ARG, "cross-validation needs at least 2 folds (got %d)", folds);
     if (folds > n) return nv_error(err, NESVM_ERR_ARG, "%d folds but only %lld rows", folds, (long long)n);
     nesvm_params *defaults = NULL;
@@ -234,11 +245,10 @@ static nesvm_status cross_validate(const nesvm_dataset *ds, const nesvm_params *
     job.status = nv_malloc_array((size_t)folds, sizeof(nesvm_status));
     job.errs = nv_malloc_array((size_t)folds, sizeof(nesvm_error));
     nesvm_status st = NESVM_OK;
-    if (!cls || !fold || !order || !job.correct || !job.iterations || !job.status || !job.errs) {
+    if (!cls || !fold || !order || !job.correct || !job.iterations || !job.status || !job.errs)
         st = nv_error(err, NESVM_ERR_NOMEM, "out of memory");
-        goto done;
-    }
-    st = nv_label_classes(ds->labels, NULL, n, &classes, &k, cls, err);
+    if (st == NESVM_OK) st = nv_label_classes(ds->labels, NULL, n, &classes, &k, cls, err);
+    if (comm) st = nv_comm_agree(comm, st, err);
     if (st != NESVM_OK) goto done;
     nv_stratified_folds(cls, n, k, folds, seed, fold, order);
     for (int f = 0; f < folds; f++) {
@@ -257,8 +267,18 @@ static nesvm_status cross_validate(const nesvm_dataset *ds, const nesvm_params *
     job.progress = progress;
     job.user = user;
     job.predicted = predicted;
+    job.rank = comm ? comm->rank : 0;
+    job.size = comm ? comm->size : 1;
+    /* distributed: zeros where other ranks' folds go (their sum is exact) */
+    if (comm) {
+        memset(job.correct, 0, (size_t)folds * (size_t)ncs * sizeof(int64_t));
+        memset(job.iterations, 0, (size_t)folds * (size_t)ncs * sizeof(int64_t));
+        if (predicted) memset(predicted, 0, (size_t)n * sizeof(double));
+    }
+    const int mine = (folds - job.rank + job.size - 1) / job.size; /* this rank's folds */
     int T = nv_threads(params->threads);
-    job.par = T < folds ? T : folds;
+    job.par = T < mine ? T : mine;
+    if (job.par < 1) job.par = 1;
 #ifdef _OPENMP
     if (job.par > 1) {
 #pragma omp parallel num_threads(job.par)
@@ -281,6 +301,12 @@ static nesvm_status cross_validate(const nesvm_dataset *ds, const nesvm_params *
             st = job.status[f];
             if (err) *err = job.errs[f];
         }
+    if (comm) {
+        st = nv_comm_agree(comm, st, err);
+        if (st == NESVM_OK) st = nv_comm_sum_i64(comm, job.correct, (int64_t)folds * ncs, err);
+        if (st == NESVM_OK) st = nv_comm_sum_i64(comm, job.iterations, (int64_t)folds * ncs, err);
+        if (st == NESVM_OK && predicted) st = nv_comm_sum(comm, predicted, n, err);
+    }
     if (st == NESVM_OK)
         for (int c = 0; c < ncs; c++) {
             correct[c] = 0;
@@ -303,22 +329,29 @@ done:
     return st;
 }
 
-nesvm_status nesvm_cross_validate(const nesvm_dataset *ds, const nesvm_params *params, int folds,
-                                  uint64_t seed, nesvm_progress_fn progress, void *user,
-                                  double *predicted, double *accuracy, nesvm_error *err)
+static nesvm_status cv_one(const nesvm_dataset *ds, const nesvm_params *params, int folds, uint64_t seed,
+                           const nv_comm *comm, nesvm_progress_fn progress, void *user, double *predicted,
+                           double *accuracy, nesvm_error *err)
 {
     if (!ds || !predicted) return nv_error(err, NESVM_ERR_ARG, "NULL argument to nesvm_cross_validate");
     int64_t correct = 0;
-    nesvm_status st = cross_validate(ds, params, folds, seed, NULL, NULL, 1, 0, progress, user, predicted, &correct,
-                                     NULL, err);
+    nesvm_status st = cross_validate(ds, params, folds, seed, NULL, NULL, 1, 0, comm, progress, user, predicted,
+                                     &correct, NULL, err);
     if (st == NESVM_OK && accuracy) *accuracy = (double)correct / (double)ds->n;
     return st;
 }
 
-nesvm_status nesvm_cross_validate_path(const nesvm_dataset *ds, const nesvm_params *params, int folds,
-                                       uint64_t seed, const char *name, const double *values, int n_values,
-                                       int warm, nesvm_progress_fn progress, void *user, double *accuracy,
-                                       int64_t *iterations, nesvm_error *err)
+nesvm_status nesvm_cross_validate(const nesvm_dataset *ds, const nesvm_params *params, int folds,
+                                  uint64_t seed, nesvm_progress_fn progress, void *user,
+                                  double *predicted, double *accuracy, nesvm_error *err)
+{
+    return cv_one(ds, params, folds, seed, NULL, progress, user, predicted, accuracy, err);
+}
+
+static nesvm_status cv_path(const nesvm_dataset *ds, const nesvm_params *params, int folds, uint64_t seed,
+                            const char *name, const double *values, int n_values, int warm, const nv_comm *comm,
+                            nesvm_progress_fn progress, void *user, double *accuracy, int64_t *iterations,
+                            nesvm_error *err)
 {
     if (!ds || !name || !values || !accuracy)
         return nv_error(err, NESVM_ERR_ARG, "NULL argument to nesvm_cross_validate_path");
@@ -337,10 +370,49 @@ nesvm_status nesvm_cross_validate_path(const nesvm_dataset *ds, const nesvm_para
     if (st != NESVM_OK) return st;
     int64_t *correct = nv_malloc_array((size_t)n_values, sizeof(int64_t));
     if (!correct) return nv_error(err, NESVM_ERR_NOMEM, "out of memory");
-    st = cross_validate(ds, params, folds, seed, name, values, n_values, warm, progress, user, NULL, correct,
+    st = cross_validate(ds, params, folds, seed, name, values, n_values, warm, comm, progress, user, NULL, correct,
                         iterations, err);
     if (st == NESVM_OK)
         for (int c = 0; c < n_values; c++) accuracy[c] = (double)correct[c] / (double)ds->n;
     nv_free(correct);
     return st;
+}
+
+nesvm_status nesvm_cross_validate_path(const nesvm_dataset *ds, const nesvm_params *params, int folds,
+                                       uint64_t seed, const char *name, const double *values, int n_values,
+                                       int warm, nesvm_progress_fn progress, void *user, double *accuracy,
+                                       int64_t *iterations, nesvm_error *err)
+{
+    return cv_path(ds, params, folds, seed, name, values, n_values, warm, NULL, progress, user, accuracy, iterations,
+                   err);
+}
+
+/* The MPI communicator behind mpi_comm (a build without MPI: UNSUPPORTED). */
+static nesvm_status cv_comm(const void *mpi_comm, nv_comm *c, nesvm_error *err)
+{
+    if (!mpi_comm) return nv_error(err, NESVM_ERR_ARG, "mpi_comm must not be NULL");
+    return nv_comm_mpi(c, mpi_comm, err);
+}
+
+nesvm_status nesvm_cross_validate_distributed(const nesvm_dataset *ds, const nesvm_params *params, int folds,
+                                              uint64_t seed, const void *mpi_comm, nesvm_progress_fn progress,
+                                              void *user, double *predicted, double *accuracy, nesvm_error *err)
+{
+    nv_comm c;
+    nesvm_status st = cv_comm(mpi_comm, &c, err);
+    if (st != NESVM_OK) return st;
+    return cv_one(ds, params, folds, seed, &c, progress, user, predicted, accuracy, err);
+}
+
+nesvm_status nesvm_cross_validate_path_distributed(const nesvm_dataset *ds, const nesvm_params *params, int folds,
+                                                   uint64_t seed, const char *name, const double *values,
+                                                   int n_values, int warm, const void *mpi_comm,
+                                                   nesvm_progress_fn progress, void *user, double *accuracy,
+                                                   int64_t *iterations, nesvm_error *err)
+{
+    nv_comm c;
+    nesvm_status st = cv_comm(mpi_comm, &c, err);
+    if (st != NESVM_OK) return st;
+    return cv_path(ds, params, folds, seed, name, values, n_values, warm, &c, progress, user, accuracy, iterations,
+                   err);
 }

@@ -8,7 +8,9 @@ by Nesterov, SSVM and NSSVM by every Newton scheme, Hyperpass, class weights, la
 whose classes first appear on different ranks, warm starts, per-rank files from
 `nesvm split`), the models must have the same labels, class order and
 parameters, every sub-model's primal objective within 1e-6 relative, and the
-same predictions on the training data.  Bad input must stop every rank (the
+same predictions on the training data; cross-validation (cv, train -v, -C) and
+grid search with the folds shared out must print the same figures and write
+the same CSV (also when resumed).  Bad input must stop every rank (the
 test's timeout catches a hang) with the message of the rank that failed, the
 serial message where there is one (a damaged line keeps the whole file's line
 number), a non-zero exit and no model file.
@@ -93,15 +95,16 @@ def same_training(name, opts, data, cwd, dist_data=None, init=None):
           "%s: predictions differ" % name)
 
 
-def refused(name, args, cwd, want, model="bad.model"):
-    """Every rank stops with `want` in the message, a non-zero exit, no model."""
+def refused(name, args, cwd, want, model="bad.model", command=False):
+    """Every rank stops with `want` in the message, a non-zero exit, no model
+    (command: args is a whole command line, no model argument)."""
     path = os.path.join(cwd, model)
     if os.path.exists(path):
         os.remove(path)
-    r = mpi(["train", "--distributed"] + args + [model], cwd)
+    r = mpi(args if command else ["train", "--distributed"] + args + [model], cwd)
     check(r.returncode != 0, "%s: exit status 0" % name)
     check(want in r.stderr, "%s: wanted %r in the message, got %r" % (name, want, r.stderr))
-    check(r.stderr.count("nesvm train: ") == 1, "%s: the error not printed once: %r" % (name, r.stderr))
+    check(len(re.findall(r"^nesvm \w+: ", r.stderr, re.M)) == 1, "%s: the error not printed once: %r" % (name, r.stderr))
     check(not os.path.exists(path), "%s: a model file was written" % name)
     leftovers = [f for f in os.listdir(cwd) if f.startswith(model + ".") or ".tmp" in f]
     check(not leftovers, "%s: files left behind: %s" % (name, leftovers))
@@ -172,6 +175,41 @@ def main():
         check(r.returncode == 0, "split: %s" % r.stderr)
         same_training("heart split files", ["-e", "1e-9"], "heart", tmp, dist_data="part")
 
+        # cross-validation and grid search with the folds shared out: the
+        # same accuracies, predictions, CSV and best point as one process
+        s_ = serial(["cv", "-v", "5", "--metrics", "breast"], tmp)
+        d_ = mpi(["cv", "--distributed", "-v", "5", "--metrics", "breast"], tmp)
+        strip = lambda t: "\n".join(l for l in t.splitlines() if not l.startswith("read "))
+        check(s_.returncode == 0 and d_.returncode == 0 and strip(s_.stdout) == strip(d_.stdout),
+              "cv --distributed: %r against %r (%s)" % (d_.stdout, s_.stdout, d_.stderr))
+        s_ = serial(["train", "-v", "4", "--solver", "hyperpass", "heart"], tmp)
+        d_ = mpi(["train", "--distributed", "-v", "4", "--solver", "hyperpass", "heart"], tmp)
+        check(s_.returncode == 0 and d_.returncode == 0 and strip(s_.stdout) == strip(d_.stdout),
+              "train -v --distributed: %r against %r" % (d_.stdout, s_.stdout))
+        s_ = serial(["train", "-C", "heart"], tmp)
+        d_ = mpi(["train", "--distributed", "-C", "heart"], tmp)
+        check(s_.returncode == 0 and d_.returncode == 0 and strip(s_.stdout) == strip(d_.stdout),
+              "train -C --distributed: %r against %r" % (d_.stdout, s_.stdout))
+        grid = ["-t", "2", "-log2c", "-3,3,2", "-log2g", "-5,1,2"]
+        s_ = serial(["grid"] + grid + ["--out", "s.csv", "heart"], tmp)
+        d_ = mpi(["grid", "--distributed"] + grid + ["--out", "d.csv", "heart"], tmp)
+        nums = lambda t: [l for l in t.splitlines() if " points scored" not in l]
+        with open(os.path.join(tmp, "s.csv")) as f:
+            scsv = f.read()
+        with open(os.path.join(tmp, "d.csv")) as f:
+            dcsv = f.read()
+        check(s_.returncode == 0 and d_.returncode == 0 and nums(s_.stdout) == nums(d_.stdout) and scsv == dcsv,
+              "grid --distributed: %r against %r" % (d_.stdout, s_.stdout))
+        # resumed mid-row by a distributed search: the same CSV
+        with open(os.path.join(tmp, "d.csv"), "w") as f:
+            f.write("".join(dcsv.splitlines(True)[:-2]))
+        d_ = mpi(["grid", "--distributed"] + grid + ["--out", "d.csv", "heart"], tmp)
+        with open(os.path.join(tmp, "d.csv")) as f:
+            check(d_.returncode == 0 and f.read() == scsv and "resumed 14 of 16 points" in d_.stdout,
+                  "grid --distributed resumed: %r" % d_.stdout)
+        refused("grid: unwritable CSV", ["grid", "--distributed", "--out", "no/such/dir.csv", "heart"], tmp,
+                "cannot write 'no/such/dir.csv'", command=True)
+
         # bad input: a damaged line keeps the whole file's line number
         with open(os.path.join(tmp, "heart")) as f:
             lines = f.readlines()
@@ -221,7 +259,6 @@ def main():
                 "Hyperpass's warm start by Pegasos (--warm-start pegasos:ITER) is not distributed")
         refused("kernel", ["-t", "2", "heart"], tmp, "solver nesvm does not train kernel models distributed")
         refused("-b 1", ["-b", "1", "heart"], tmp, "probability estimates (-b 1) are not trained distributed")
-        refused("-v", ["-v", "3", "heart"], tmp, "--distributed trains one model")
         refused("stdin", ["-"], tmp, "--distributed reads a file")
         refused("bad option", ["--scheme", "4", "heart"], tmp, "invalid value '4' for scheme")
         refused("bad init", ["--init", "nothing.model", "heart"], tmp, "warm-start model: rank 0: cannot open")
