@@ -61,6 +61,15 @@ static inline double nv_val(const nesvm_dataset *ds, int64_t k)
 nesvm_status nv_dataset_read_range(const char *path, const nesvm_read_options *opt, int64_t begin, int64_t end,
                                    int64_t first_line, int64_t *lines, nesvm_dataset **out, nesvm_error *err);
 
+/* Rows sent between MPI ranks (rowpack.c): each row packed into doubles as
+ * its label, its non-zero count k and k (index, value) pairs.  _size: the
+ * doubles rows[0..n) (NULL: 0..n-1) take; _pack writes them and returns the
+ * count; _unpack makes an owned CSR dataset of d features from a sequence of
+ * packed rows (the concatenation of several packs is one). */
+int64_t nv_rows_pack_size(const nesvm_dataset *ds, const int64_t *rows, int64_t n);
+int64_t nv_rows_pack(const nesvm_dataset *ds, const int64_t *rows, int64_t n, double *out);
+nesvm_status nv_rows_unpack(const double *in, int64_t len, int32_t d, nesvm_dataset **out, nesvm_error *err);
+
 /* This rank's share of `path` over c's ranks (read_dist.c,
  * nesvm_dataset_read_distributed). */
 struct nv_comm;

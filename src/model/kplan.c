@@ -162,15 +162,16 @@ nesvm_status nv_kplan_train(nv_kplan *kp, const nv_solver *solver, const nesvm_d
         /* every row (binary, one-vs-rest): whole columns in row order */
         int pair[2] = {sp->i, sp->j};
         nv_gs_problem gp = {&kp->kc, cnt == n ? NULL : sp->rows, cnt == n ? NULL : pair, 2, cnt, sp->y, sp->cap,
-                            B * B};
+                            B * B, nv_comm_many(pb->comm) ? pb->comm : NULL};
         st = solver->train_columns(&gp, prm, sink, res, err);
         if (kp->kernel) {
             for (int64_t a = 0; a < cnt; a++) sm->w[sp->rows[a]] = kp->v[a];
         } else {
-            /* linear kernel: w = sum_a beta_a x_a */
+            /* linear kernel: w = sum_a beta_a x_a (distributed: over every rank's rows) */
             memset(sm->w, 0, (size_t)ds->d * sizeof(double));
             for (int64_t a = 0; a < cnt; a++)
                 if (kp->v[a] != 0) nv_row_axpy(ds, rows ? rows[sp->rows[a]] : sp->rows[a], kp->v[a], sm->w);
+            if (st == NESVM_OK && gp.comm) st = nv_comm_sum(gp.comm, sm->w, ds->d, err);
         }
         return st;
     }

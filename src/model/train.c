@@ -128,6 +128,104 @@ static nesvm_status compact_expansion(nesvm_model *m, const nesvm_dataset *ds, c
     return st;
 }
 
+/* compact_expansion over every rank's rows (distributed GS-SVM): each rank's
+ * kept rows with their coefficients, gathered in rank order, which is the
+ * serial order of the concatenated data; basis_rows count over every rank. */
+static nesvm_status compact_expansion_dist(nesvm_model *m, const nesvm_dataset *ds, const int64_t *rows, int64_t n,
+                                           const nv_comm *comm, nesvm_error *err)
+{
+    const int nsub = m->nsub;
+    int64_t *keep = nv_malloc_array((size_t)(n ? n : 1), sizeof(int64_t));
+    int64_t *krow = nv_malloc_array((size_t)(n ? n : 1), sizeof(int64_t));
+    double *pack = NULL, *all = NULL, *rowbuf = NULL, *wb = NULL;
+    int64_t kept = 0, total = 0, offset = 0;
+    nesvm_status st = keep && krow ? NESVM_OK : nv_error(err, NESVM_ERR_NOMEM, "out of memory");
+    for (int64_t p = 0; st == NESVM_OK && p < n; p++) {
+        int any = 0;
+        for (int s = 0; s < nsub && !any; s++) any = m->wbuf[(size_t)s * (size_t)n + (size_t)p] != 0;
+        if (any) keep[kept++] = p;
+    }
+    /* every rank's kept count and row count (offsets of the global rows) */
+    int64_t *cnt = nv_malloc_array(2 * (size_t)comm->size, sizeof(int64_t));
+    if (st == NESVM_OK && !cnt) st = nv_error(err, NESVM_ERR_NOMEM, "out of memory");
+    st = nv_comm_agree(comm, st, err);
+    if (st == NESVM_OK) {
+        for (int r = 0; r < 2 * comm->size; r++) cnt[r] = 0;
+        cnt[comm->rank] = kept;
+        cnt[comm->size + comm->rank] = n;
+        st = nv_comm_sum_i64(comm, cnt, 2 * (int64_t)comm->size, err);
+    }
+    int64_t kall = 0;
+    for (int r = 0; st == NESVM_OK && r < comm->size; r++) {
+        kall += cnt[r];
+        if (r < comm->rank) offset += cnt[comm->size + r];
+    }
+    if (st == NESVM_OK && kall == 0 && comm->rank == 0) keep[kept++] = 0; /* an all-zero expansion still has a basis */
+    /* this rank's part: per kept row its global row, its nsub coefficients, its packed row */
+    for (int64_t j = 0; j < kept; j++) krow[j] = rows ? rows[keep[j]] : keep[j];
+    int64_t len = 0;
+    if (st == NESVM_OK) {
+        len = kept * (1 + nsub) + nv_rows_pack_size(ds, krow, kept);
+        pack = nv_malloc_array((size_t)(len ? len : 1), sizeof(double));
+        if (!pack) st = nv_error(err, NESVM_ERR_NOMEM, "out of memory");
+    }
+    if (pack) {
+        int64_t at = 0;
+        for (int64_t j = 0; j < kept; j++) {
+            pack[at++] = (double)(offset + krow[j]);
+            for (int s = 0; s < nsub; s++) pack[at++] = m->wbuf[(size_t)s * (size_t)n + (size_t)keep[j]];
+            at += nv_rows_pack(ds, &krow[j], 1, pack + at);
+        }
+    }
+    st = nv_comm_agree(comm, st, err);
+    if (st == NESVM_OK) st = nv_comm_gather(comm, pack, len, &all, &total, NULL, err);
+    /* every rank unpacks the same rows */
+    int64_t K = 0, rl = 0;
+    for (int64_t at = 0; st == NESVM_OK && at < total; K++) {
+        int64_t k = (int64_t)all[at + 1 + nsub + 1];
+        at += 1 + nsub + 2 + 2 * k;
+        rl += 2 + 2 * k;
+    }
+    int64_t *brows = NULL;
+    if (st == NESVM_OK) {
+        rowbuf = nv_malloc_array((size_t)(rl ? rl : 1), sizeof(double));
+        wb = nv_malloc_array((size_t)nsub * (size_t)(K ? K : 1), sizeof(double));
+        brows = nv_malloc_array((size_t)(K ? K : 1), sizeof(int64_t));
+        if (!rowbuf || !wb || !brows) st = nv_error(err, NESVM_ERR_NOMEM, "out of memory for the expansion");
+    }
+    if (st == NESVM_OK) {
+        int64_t at = 0, r = 0;
+        for (int64_t j = 0; j < K; j++) {
+            brows[j] = (int64_t)all[at++];
+            for (int s = 0; s < nsub; s++) wb[(size_t)s * (size_t)K + (size_t)j] = all[at++];
+            int64_t k = (int64_t)all[at + 1];
+            memcpy(rowbuf + r, all + at, (size_t)(2 + 2 * k) * sizeof(double));
+            r += 2 + 2 * k;
+            at += 2 + 2 * k;
+        }
+        st = nv_rows_unpack(rowbuf, rl, ds->d, &m->basis, err);
+    }
+    st = nv_comm_agree(comm, st, err);
+    if (st == NESVM_OK) {
+        nv_free(m->wbuf);
+        m->wbuf = wb;
+        wb = NULL;
+        for (int s = 0; s < nsub; s++) m->sub[s].w = m->wbuf + (size_t)s * (size_t)K;
+        m->ncoef = K;
+        m->basis_rows = brows;
+        brows = NULL;
+    }
+    nv_free(brows);
+    nv_free(keep);
+    nv_free(krow);
+    nv_free(cnt);
+    nv_free(pack);
+    nv_free(all);
+    nv_free(rowbuf);
+    nv_free(wb);
+    return st;
+}
+
 /* No model with a non-finite number leaves training: name the sub-model and
  * the options that differ from their defaults (the likely cause). */
 static nesvm_status check_finite(const nesvm_model *m, const nesvm_params *p, nesvm_error *err)
@@ -484,20 +582,19 @@ static nesvm_status train_rows(const nesvm_dataset *ds, const int64_t *rows, int
         rows = wrows;
         n = kept;
     }
-    if (comm && !(solver->distributed & (kernel ? NV_DIST_FEATURES : NV_DIST_LINEAR))) {
+    if (comm && !solver->distributed) {
         char names[256];
         size_t len = 0;
         names[0] = '\0';
         for (int i = 0; nv_solver_at(i); i++) {
             const nv_solver *o = nv_solver_at(i);
-            if (!(o->distributed & (kernel ? NV_DIST_FEATURES : NV_DIST_LINEAR))) continue;
+            if (!o->distributed) continue;
             len += (size_t)snprintf(names + len, sizeof names - len, "%s%s", len ? ", " : "", o->name);
             if (len >= sizeof names) len = sizeof names - 1;
         }
         st = nv_error(err, NESVM_ERR_UNSUPPORTED,
-                      "solver %s does not train %s models distributed over MPI ranks yet (--distributed); "
-                      "those that do: %s",
-                      solver->name, kernel ? "kernel" : "linear", len ? names : "none");
+                      "solver %s does not train distributed over MPI ranks (--distributed); those that do: %s",
+                      solver->name, names);
         goto done;
     }
     if (comm && ckopt && (ckopt->save_path || ckopt->resume_path)) {
@@ -526,6 +623,18 @@ static nesvm_status train_rows(const nesvm_dataset *ds, const int64_t *rows, int
         goto done;
     }
     nv_kplan_choose(&kp, solver, params, ds, n_all); /* the basis size follows every rank's rows */
+    if (comm && kp.kind == NV_KPLAN_EXPANSION) {
+        st = nv_error(err, NESVM_ERR_UNSUPPORTED,
+                      "NESVM's full kernel (an expansion over every training row) is not trained distributed "
+                      "(--distributed): give a reduced basis (--basis M), or use --solver gs, ssvm or nssvm");
+        goto done;
+    }
+    if (comm && kp.kind == NV_KPLAN_FEATURES) {
+        st = nv_error(err, NESVM_ERR_UNSUPPORTED,
+                      "kernel features (a reduced basis, --solver ssvm or nssvm with a kernel, LP-SVM by "
+                      "Nesterov) are not trained distributed yet (--distributed): use --solver gs for kernels");
+        goto done;
+    }
 
     /* the classes */
     row_class = nv_malloc_array((size_t)(n ? n : 1), sizeof(int));
@@ -720,7 +829,7 @@ static nesvm_status train_rows(const nesvm_dataset *ds, const int64_t *rows, int
         stats_add(stats, &res);
     }
     if ((kp.kind == NV_KPLAN_EXPANSION || (kp.kind == NV_KPLAN_CACHE && kp.kernel)) && st == NESVM_OK)
-        st = compact_expansion(m, ds, rows, n, err);
+        st = comm ? compact_expansion_dist(m, ds, rows, n, comm, err) : compact_expansion(m, ds, rows, n, err);
     if (st == NESVM_OK) st = check_finite(m, params, err);
     if (stats) nv_kplan_stats(&kp, stats);
 done:

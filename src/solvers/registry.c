@@ -10,19 +10,19 @@
 
 static const nv_solver solvers[] = {
     {"nesvm", {"c_svm_hinge_l2", "lp_svm_hinge_l1", "ls_svm_squared_l2"}, nv_nesvm_linear_train,
-     nv_nesvm_expansion_train, NULL, NV_KERNELS_NESVM, 1.0, NESVM_USES, "", NV_DIST_LINEAR},
+     nv_nesvm_expansion_train, NULL, NV_KERNELS_NESVM, 1.0, NESVM_USES, "", 1},
     /* bias <= 0: no bias; bias B > 0: a constant feature B, regularized */
     {"hyperpass", {"c_svm_hinge_l2_regularized_bias", NULL, NULL}, nv_hyperpass_train, NULL, NULL,
-     NV_KERNELS_NONE, -1.0, "c eps eps_abs lambda shrinking warm_start", "batch", NV_DIST_LINEAR},
+     NV_KERNELS_NONE, -1.0, "c eps eps_abs lambda shrinking warm_start", "batch", 1},
     {"pegasos", {"c_svm_hinge_l2_regularized_bias", NULL, NULL}, nv_pegasos_train, NULL, NULL,
-     NV_KERNELS_NONE, -1.0, "c eps eps_abs lambda batch", "", NV_DIST_NONE},
+     NV_KERNELS_NONE, -1.0, "c eps eps_abs lambda batch", "", 0},
     {"ssvm", {"c_svm_squared_hinge_l2_regularized_bias", NULL, NULL}, nv_ssvm_train, NULL, NULL,
-     NV_KERNELS_RSVM, 1.0, NEWTON_USES, "", NV_DIST_LINEAR},
+     NV_KERNELS_RSVM, 1.0, NEWTON_USES, "", 1},
     {"nssvm", {"c_svm_squared_hinge_l2_regularized_bias", NULL, NULL}, nv_nssvm_train, NULL, NULL,
-     NV_KERNELS_RSVM, 1.0, NEWTON_USES, "", NV_DIST_LINEAR},
+     NV_KERNELS_RSVM, 1.0, NEWTON_USES, "", 1},
     /* kernel only: the expansion over the selected training rows */
     {"gs", {"svm_dual_greedy_stagewise", NULL, NULL}, NULL, NULL, nv_gs_train, NV_KERNELS_GS, -1.0,
-     "kernel_memory cap cache_size", "", NV_DIST_NONE},
+     "kernel_memory cap cache_size", "", 1},
 };
 #define NSOLVERS ((int)(sizeof solvers / sizeof solvers[0]))
 

@@ -130,15 +130,11 @@ typedef struct nv_solver {
      * warm_start (hyperpass: Pegasos's batch) */
     const char *uses;
     const char *uses_warm;
-    /* NV_DIST_*: which of its trainings run data-parallel over MPI ranks
-     * (nv_binary_problem.comm) */
+    /* 1: its train_binary and train_columns run data-parallel over MPI ranks
+     * (nv_binary_problem.comm, nv_gs_problem.comm); train_expansion never
+     * does (the driver refuses a full kernel's expansion) */
     int distributed;
 } nv_solver;
-enum {
-    NV_DIST_NONE = 0,
-    NV_DIST_LINEAR = 1,  /* linear models (the linear path on the data) */
-    NV_DIST_FEATURES = 2 /* and kernel features (a reduced basis) */
-};
 enum {
     NV_KERNELS_NONE = 0,  /* linear models only */
     NV_KERNELS_NESVM = 1, /* NESVM's: the RKHS norm (expansion or transformed features) */
@@ -207,6 +203,11 @@ typedef struct nv_gs_problem {
     const double *y;
     const double *cap;   /* per-sample bound on alpha (INFINITY: hard margin) */
     double B2;           /* B^2 added to the kernel for a bias, else 0 */
+    /* data-parallel (several ranks): the n positions are this rank's; each
+     * step's arg-min is found over the ranks (nv_comm_minloc) and the chosen
+     * row is broadcast, whose kernel column each rank computes for its rows;
+     * res->w gets this rank's coefficients */
+    const nv_comm *comm;
 } nv_gs_problem;
 nesvm_status nv_gs_train(const nv_gs_problem *gp, const nesvm_params *p, const nv_progress_sink *sink,
                          nv_binary_result *res, nesvm_error *err);

@@ -4,7 +4,7 @@ single-process training of the same data (the independent truth: the same
 problem solved serially).
 
 For every distributed solver configuration (NESVM's three models by Newton and
-by Nesterov, SSVM and NSSVM by every Newton scheme, Hyperpass, class weights, lambda, no bias, one-vs-one and one-vs-rest on data
+by Nesterov, SSVM and NSSVM by every Newton scheme, Hyperpass, GS-SVM, class weights, lambda, no bias, one-vs-one and one-vs-rest on data
 whose classes first appear on different ranks, warm starts, per-rank files from
 `nesvm split`), the models must have the same labels, class order and
 parameters, every sub-model's primal objective within 1e-6 relative, and the
@@ -156,6 +156,14 @@ def main():
             same_training("heart " + " ".join(opts), opts, "heart", tmp)
         same_training("breast hyperpass", ["--solver", "hyperpass", "-B", "1", "-c", "10", "-e", "1e-9"], "breast", tmp)
         same_training("blobs hyperpass ovo", ["--solver", "hyperpass", "-B", "1", "-e", "1e-9"], "blobs", tmp)
+        # GS-SVM: the arg-min over the ranks, the chosen row broadcast, the
+        # expansion's rows gathered in rank order
+        for opts in (["--solver", "gs", "-t", "2"], ["--solver", "gs", "-t", "2", "-B", "1"],
+                     ["--solver", "gs", "-t", "0"], ["--solver", "gs", "-t", "2", "--cap", "1", "--max-iter", "50"],
+                     ["--solver", "gs", "-t", "1", "-g", "0.1"]):
+            same_training("heart " + " ".join(opts), opts, "heart", tmp)
+        same_training("blobs gs ovo", ["--solver", "gs", "-t", "2"], "blobs", tmp)
+        same_training("blobs gs ovr", ["--solver", "gs", "-t", "2", "--multiclass", "ovr"], "blobs", tmp)
         same_training("blobs nssvm ovr", ["--solver", "nssvm", "--multiclass", "ovr"], "blobs", tmp)
         same_training("breast ssvm --lambda", ["--solver", "ssvm", "--lambda", "0.001"], "breast", tmp)
         same_training("breast -c 10 -w1 3", ["-c", "10", "-w1", "3", "-e", "1e-9"], "breast", tmp)
@@ -254,10 +262,13 @@ def main():
         refused("gzip", ["heart.gz"], tmp, "heart.gz: a compressed file has no byte ranges")
         # what is not distributed yet says so
         refused("pegasos", ["--solver", "pegasos", "heart"], tmp,
-                "solver pegasos does not train linear models distributed over MPI ranks yet")
+                "solver pegasos does not train distributed over MPI ranks (--distributed); those that do: nesvm, hyperpass, ssvm, nssvm, gs")
         refused("hyperpass warm start", ["--solver", "hyperpass", "--warm-start", "pegasos:2", "heart"], tmp,
                 "Hyperpass's warm start by Pegasos (--warm-start pegasos:ITER) is not distributed")
-        refused("kernel", ["-t", "2", "heart"], tmp, "solver nesvm does not train kernel models distributed")
+        refused("full kernel", ["-t", "2", "heart"], tmp, "NESVM's full kernel (an expansion over every training row) "
+                "is not trained distributed")
+        refused("kernel features", ["--solver", "nssvm", "-t", "2", "heart"], tmp,
+                "kernel features (a reduced basis, --solver ssvm or nssvm with a kernel")
         refused("-b 1", ["-b", "1", "heart"], tmp, "probability estimates (-b 1) are not trained distributed")
         refused("stdin", ["-"], tmp, "--distributed reads a file")
         refused("bad option", ["--scheme", "4", "heart"], tmp, "invalid value '4' for scheme")

@@ -24,9 +24,182 @@
 #include <math.h>
 #include <string.h>
 
+/* Distributed GS-SVM (gp->comm): the same steps over every rank's
+ * positions.  Each step: the arg-min of h over the ranks (lowest global
+ * position on ties, as the serial scan), the chosen row broadcast by its
+ * rank, and each rank's kernel column against it for its own positions. */
+static nesvm_status gs_train_dist(const nv_gs_problem *gp, const nesvm_params *prm, const nv_progress_sink *sink,
+                                  nv_binary_result *res, nesvm_error *err)
+{
+    double t0 = nv_now();
+    const nv_comm *c = gp->comm;
+    const nv_kcache *kc = gp->kc;
+    const int64_t n = gp->n;
+    const double B2 = gp->B2;
+    size_t nn = (size_t)(n ? n : 1);
+    double *g = nv_malloc_array(nn, sizeof(double));
+    double *kd = nv_malloc_array(nn, sizeof(double));
+    double *xsq = nv_malloc_array(nn, sizeof(double));
+    double *col = nv_malloc_array(nn, sizeof(double));
+    int64_t *xrows = nv_malloc_array(nn, sizeof(int64_t));
+    char *sel = nv_calloc(nn, 1);
+    int64_t *counts = nv_malloc_array((size_t)c->size, sizeof(int64_t));
+    double *pack = NULL, *all = NULL;
+    nesvm_status st = g && kd && xsq && col && xrows && sel && counts ? NESVM_OK
+                                                                   : nv_error(err, NESVM_ERR_NOMEM, "out of memory");
+    st = nv_comm_agree(c, st, err);
+    /* the ranks' first global positions */
+    double mine = (double)n;
+    int64_t total = 0;
+    if (st == NESVM_OK) st = nv_comm_gather(c, &mine, 1, &all, &total, NULL, err);
+    int64_t offset = 0;
+    for (int r = 0; st == NESVM_OK && r < c->size; r++) {
+        counts[r] = (int64_t)all[r];
+        if (r < c->rank) offset += counts[r];
+    }
+    nv_free(all);
+    all = NULL;
+    if (st != NESVM_OK) goto out;
+    memset(res->w, 0, (size_t)n * sizeof(double));
+    for (int64_t a = 0; a < n; a++) {
+        const int64_t p = gp->pos ? gp->pos[a] : a;
+        g[a] = -1.0;
+        kd[a] = nv_kcache_diag(kc, p) + B2;
+        xrows[a] = kc->rows[p];
+        xsq[a] = kc->sq[p];
+    }
+    double loss = 0, bsum = 0;
+    int64_t m = 0;
+    nesvm_exit why = NESVM_EXIT_CONVERGED;
+    int stop_asked = 0; /* the callback's cancel, decided with the ranks at the next step */
+    for (;;) {
+        int64_t best = -1;
+        double hb = INFINITY, ab = 0;
+        for (int64_t a = 0; a < n; a++) {
+            if (sel[a] || !(g[a] < 0) || !(kd[a] > 0)) continue;
+            double al = -g[a] / kd[a];
+            if (al > gp->cap[a]) al = gp->cap[a];
+            double h = al * (0.5 * al * kd[a] + g[a]);
+            if (h < 0 && h < hb) {
+                hb = h;
+                ab = al;
+                best = a;
+            }
+        }
+        double hv = hb;
+        int64_t gi = best >= 0 ? offset + best : INT64_MAX;
+        st = nv_comm_minloc(c, &hv, &gi, err);
+        /* the limits, every rank's: one rank's clock or cancel stops all */
+        double flags[2] = {prm->time_limit > 0 && nv_now() - t0 >= prm->time_limit, stop_asked};
+        if (st == NESVM_OK) st = nv_comm_max(c, flags, 2, err);
+        if (st != NESVM_OK) break;
+        if (flags[1] > 0) {
+            why = NESVM_EXIT_CANCELLED;
+            st = nv_error(err, NESVM_ERR_CANCELLED, "training cancelled at step %lld", (long long)m);
+            break;
+        }
+        if (!isfinite(hv)) break; /* no rank has h < 0: the loss stops decreasing */
+        if (m >= prm->max_iter) {
+            why = NESVM_EXIT_MAX_ITER;
+            break;
+        }
+        if (flags[0] > 0) {
+            why = NESVM_EXIT_TIME_LIMIT;
+            break;
+        }
+        /* the owner sends a, y, ||x||^2 and the row */
+        int owner = 0;
+        int64_t start = 0;
+        while (owner < c->size - 1 && gi >= start + counts[owner]) start += counts[owner++];
+        const int64_t la = gi - start; /* the owner's position */
+        int64_t len = 0;
+        if (c->rank == owner) len = 3 + nv_rows_pack_size(kc->X, &xrows[la], 1);
+        st = nv_comm_bcast(c, &len, sizeof len, owner, err);
+        if (st == NESVM_OK) {
+            nv_free(pack);
+            pack = nv_malloc_array((size_t)len, sizeof(double));
+            if (!pack) st = nv_error(err, NESVM_ERR_NOMEM, "out of memory");
+        }
+        st = nv_comm_agree(c, st, err);
+        if (st != NESVM_OK) break;
+        if (c->rank == owner) {
+            pack[0] = ab;
+            pack[1] = gp->y[la];
+            pack[2] = xsq[la];
+            nv_rows_pack(kc->X, &xrows[la], 1, pack + 3);
+        }
+        st = nv_comm_bcast(c, pack, (size_t)len * sizeof(double), owner, err);
+        nesvm_dataset *Z = NULL;
+        if (st == NESVM_OK) st = nv_rows_unpack(pack + 3, len - 3, kc->X->d, &Z, err);
+        if (st == NESVM_OK)
+            st = nv_kernel_block(&kc->k, kc->X, xrows, n, xsq, Z, NULL, 1, &pack[2], col, 1, kc->threads, err);
+        nesvm_dataset_destroy(Z);
+        st = nv_comm_agree(c, st, err);
+        if (st != NESVM_OK) break;
+        /* counted as the cache counts a column computed */
+        gp->kc->misses++;
+        gp->kc->evals += n;
+        gp->kc->asked += n;
+        ab = pack[0];
+        const double ay = ab * pack[1];
+        if (c->rank == owner) {
+            sel[la] = 1;
+            res->w[la] = ay;
+        }
+        bsum += ay;
+        loss += hv;
+        m++;
+        for (int64_t a = 0; a < n; a++)
+            if (!sel[a]) g[a] += ay * gp->y[a] * (col[a] + B2);
+        if (!isfinite(loss)) {
+            why = NESVM_EXIT_NUMERIC;
+            st = nv_error(err, NESVM_ERR_NUMERIC, "non-finite loss at step %lld (check the kernel and -B)",
+                          (long long)m);
+            break;
+        }
+        if (sink && sink->fn) {
+            nesvm_progress pg;
+            memset(&pg, 0, sizeof pg);
+            pg.size = sizeof pg;
+            pg.submodel = sink->submodel;
+            pg.n_submodels = sink->n_submodels;
+            pg.iteration = m;
+            pg.elapsed = nv_now() - t0;
+            pg.primal = pg.best_primal = pg.smoothed = loss;
+            pg.lower_bound = pg.gap = pg.mu = pg.lipschitz = NAN;
+            pg.n_sv = m;
+            pg.step = ab;
+            pg.residual = pg.grad_norm = NAN;
+            nv_snapshot snap = {res->w, n, B2 > 0 ? B2 * bsum : 0.0, m, NULL, 0};
+            stop_asked = nv_sink_report(sink, &pg, m % prm->progress_every == 0 || m == 1, &snap);
+        }
+    }
+    if (st == NESVM_OK) {
+        res->exit_reason = why;
+        res->iterations = m;
+        res->primal = loss;
+        res->lower_bound = NAN;
+        res->gap = NAN;
+        res->n_sv = m;
+        res->b = B2 > 0 ? B2 * bsum : 0.0;
+    }
+out:
+    res->seconds = nv_now() - t0;
+    nv_free(g);
+    nv_free(kd);
+    nv_free(xsq);
+    nv_free(col);
+    nv_free(xrows);
+    nv_free(sel);
+    nv_free(counts);
+    nv_free(pack);
+    return st;
+}
+
 nesvm_status nv_gs_train(const nv_gs_problem *gp, const nesvm_params *prm, const nv_progress_sink *sink,
                          nv_binary_result *res, nesvm_error *err)
 {
+    if (nv_comm_many(gp->comm)) return gs_train_dist(gp, prm, sink, res, err);
     double t0 = nv_now();
     const int64_t n = gp->n;
     const double B2 = gp->B2;
