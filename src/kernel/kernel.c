@@ -1,5 +1,6 @@
 /* kernel.c - kernel values, blocks of the kernel matrix (BLAS for dense data), and kernel features from a pivoted Cholesky factorization. */
 #include "kernel.h"
+#include "../comm/comm.h"
 
 #include <cblas.h>
 #ifdef _OPENMP
@@ -183,6 +184,9 @@ void nv_kfeat_free(nv_kfeat *f)
     nv_free(f->U);
     nv_free(f->phi);
     nv_free(f->X);
+    nesvm_dataset_destroy(f->bdata);
+    nv_free(f->bpos);
+    nv_free(f->brow);
     memset(f, 0, sizeof *f);
 }
 
@@ -477,9 +481,10 @@ double nv_kfeat_bytes(int64_t n, int64_t m, int transform, int select)
     return need;
 }
 
-double nv_kfeat_residual(const nv_kfeat *f, const nesvm_dataset *X, const int64_t *rows, int64_t n)
+/* The residual's two sums over rows[0..n). */
+static void residual_sums(const nv_kfeat *f, const nesvm_dataset *X, const int64_t *rows, int64_t n, double *res_out,
+                          double *diag_out)
 {
-    if (!f->U || n <= 0) return 0.0;
     double res = 0.0, diag = 0.0;
     const int64_t r = f->r;
     for (int64_t i = 0; i < n; i++) {
@@ -494,7 +499,26 @@ double nv_kfeat_residual(const nv_kfeat *f, const nesvm_dataset *X, const int64_
         diag += kii;
         res += kii > p2 ? kii - p2 : 0.0;
     }
+    *res_out = res;
+    *diag_out = diag;
+}
+
+double nv_kfeat_residual(const nv_kfeat *f, const nesvm_dataset *X, const int64_t *rows, int64_t n)
+{
+    if (!f->U || n <= 0) return 0.0;
+    double res, diag;
+    residual_sums(f, X, rows, n, &res, &diag);
     return diag > 0 ? res / diag : 0.0;
+}
+
+nesvm_status nv_kfeat_residual_dist(const nv_kfeat *f, const nesvm_dataset *X, const int64_t *rows, int64_t n,
+                                    const struct nv_comm *c, double *out, nesvm_error *err)
+{
+    double s[2] = {0.0, 0.0};
+    if (f->U) residual_sums(f, X, rows, n, &s[0], &s[1]);
+    nesvm_status st = nv_comm_sum(c, s, 2, err);
+    *out = s[1] > 0 ? s[0] / s[1] : 0.0;
+    return st;
 }
 
 void nv_kfeat_coef(const nv_kfeat *f, const double *v, double *beta)

@@ -87,6 +87,11 @@ typedef struct nv_kfeat {
     double *phi;          /* n x r row-major features */
     nesvm_dataset *X;     /* phi wrapped as a dense dataset (borrowed buffer) */
     int64_t evals;        /* kernel values computed */
+    /* distributed (nv_kfeat_build_dist): basis[] holds global positions,
+     * bdata the basis rows gathered from their ranks (owned), bpos[a] the
+     * row of bdata of basis a, and brow[a] its global dataset row; else NULL */
+    nesvm_dataset *bdata;
+    int64_t *bpos, *brow;
 } nv_kfeat;
 
 nesvm_status nv_kfeat_build(const nv_kernel *k, const nesvm_dataset *X, const int64_t *rows,
@@ -103,6 +108,24 @@ double nv_kfeat_bytes(int64_t n, int64_t m, int transform, int select);
  * this is the share of the rows' squared RKHS norm the basis misses (0 for
  * the full kernel, 1 for a basis orthogonal to every row). */
 double nv_kfeat_residual(const nv_kfeat *f, const nesvm_dataset *X, const int64_t *rows, int64_t n);
+/*
+ * nv_kfeat_build over the ranks of c (data-parallel training): this rank
+ * holds positions pos_offset .. pos_offset + n - 1 of the n_all training
+ * rows (dataset rows row_offset + rows[i]).  The basis is the serial one:
+ * every position (m <= 0 or m >= n_all), or m of them drawn as the serial
+ * draw does; its rows are gathered onto every rank (bdata), so K_BB, its
+ * factor and U are every rank's, and phi holds this rank's n rows.  A
+ * greedy basis is not drawn here (the caller refuses it).
+ */
+struct nv_comm;
+nesvm_status nv_kfeat_build_dist(const nv_kernel *k, const nesvm_dataset *X, const int64_t *rows, int64_t n,
+                                 int64_t pos_offset, int64_t row_offset, int64_t n_all, int64_t m, int transform,
+                                 uint64_t seed, double mem_mb, int threads, const struct nv_comm *c,
+                                 nv_kfeat *out, nesvm_error *err);
+/* nv_kfeat_residual over every rank's rows. */
+nesvm_status nv_kfeat_residual_dist(const nv_kfeat *f, const nesvm_dataset *X, const int64_t *rows, int64_t n,
+                                    const struct nv_comm *c, double *out, nesvm_error *err);
+
 /* beta (r entries) of the expansion whose feature weights are v. */
 void nv_kfeat_coef(const nv_kfeat *f, const double *v, double *beta);
 void nv_kfeat_free(nv_kfeat *f);

@@ -35,7 +35,7 @@ void nv_kplan_choose(nv_kplan *kp, const nv_solver *solver, const nesvm_params *
 
 nesvm_status nv_kplan_build(nv_kplan *kp, const nesvm_params *params, const nesvm_dataset *ds,
                             const int64_t *rows, int64_t n, int k, int ovr, const int *row_class,
-                            nesvm_error *err)
+                            const nv_comm *comm, nesvm_error *err)
 {
     nesvm_status st = NESVM_OK;
     switch (kp->kind) {
@@ -91,20 +91,51 @@ nesvm_status nv_kplan_build(nv_kplan *kp, const nesvm_params *params, const nesv
          * (or the full kernel, or the next size would not fit kernel_memory);
          * the random draws are nested (one permutation's prefixes) */
         const int grow = transform && kp->solver->kernels == NV_KERNELS_RSVM && params->basis < 0;
+        /* distributed: this rank's first position and dataset row, and the
+         * rows over every rank (the basis sizes follow them) */
+        int64_t pos_off = 0, row_off = 0, N = n;
+        if (comm) {
+            double mine[2] = {(double)n, (double)ds->n}, *all = NULL;
+            int64_t tot = 0;
+            st = nv_comm_gather(comm, mine, 2, &all, &tot, NULL, err);
+            if (st != NESVM_OK) return st;
+            N = 0;
+            for (int r = 0; r < comm->size; r++) {
+                if (r < comm->rank) {
+                    pos_off += (int64_t)all[2 * r];
+                    row_off += (int64_t)all[2 * r + 1];
+                }
+                N += (int64_t)all[2 * r];
+            }
+            nv_free(all);
+        }
         int64_t evals = 0;
         for (;;) {
-            st = nv_kfeat_build(&kp->kk, ds, rows, n, kp->nbasis, transform, params->basis_select, params->seed,
-                                params->kernel_memory, params->threads, &kp->kf, err);
+            st = comm ? nv_kfeat_build_dist(&kp->kk, ds, rows, n, pos_off, row_off, N, kp->nbasis, transform,
+                                            params->seed, params->kernel_memory, params->threads, comm, &kp->kf, err)
+                      : nv_kfeat_build(&kp->kk, ds, rows, n, kp->nbasis, transform, params->basis_select,
+                                       params->seed, params->kernel_memory, params->threads, &kp->kf, err);
             if (st != NESVM_OK) return st;
             kp->basis_sizes++;
             evals += kp->kf.evals;
-            if (!grow || kp->nbasis <= 0 || kp->nbasis >= n) break;
-            kp->basis_residual = nv_kfeat_residual(&kp->kf, ds, rows, n);
+            if (!grow || kp->nbasis <= 0 || kp->nbasis >= N) break;
+            if (comm) {
+                st = nv_kfeat_residual_dist(&kp->kf, ds, rows, n, comm, &kp->basis_residual, err);
+                if (st != NESVM_OK) return st;
+            } else {
+                kp->basis_residual = nv_kfeat_residual(&kp->kf, ds, rows, n);
+            }
             kp->residual_known = 1;
             if (kp->basis_residual <= params->basis_residual) break;
-            int64_t next = kp->nbasis > n / 2 ? 0 : 2 * kp->nbasis;
-            if (next >= n) next = 0;
-            if (nv_kfeat_bytes(n, next, transform, params->basis_select) > params->kernel_memory * 1048576.0) {
+            int64_t next = kp->nbasis > N / 2 ? 0 : 2 * kp->nbasis;
+            if (next >= N) next = 0;
+            /* (distributed: a rank without the memory stops every rank's growth) */
+            double nbx = (double)(next > 0 ? next : N); /* distributed: K_BB and this rank's features */
+            double over = (comm ? (nbx * nbx + (double)n * nbx) * 8.0
+                                : nv_kfeat_bytes(n, next, transform, params->basis_select)) >
+                          params->kernel_memory * 1048576.0;
+            if (comm && (st = nv_comm_max(comm, &over, 1, err)) != NESVM_OK) return st;
+            if (over > 0) {
                 kp->basis_capped = 1;
                 break;
             }
@@ -113,7 +144,14 @@ nesvm_status nv_kplan_build(nv_kplan *kp, const nesvm_params *params, const nesv
             kp->residual_known = 0;
         }
         kp->kf.evals = evals;
-        if (!kp->residual_known) kp->basis_residual = nv_kfeat_residual(&kp->kf, ds, rows, n);
+        if (!kp->residual_known) {
+            if (comm) {
+                st = nv_kfeat_residual_dist(&kp->kf, ds, rows, n, comm, &kp->basis_residual, err);
+                if (st != NESVM_OK) return st;
+            } else {
+                kp->basis_residual = nv_kfeat_residual(&kp->kf, ds, rows, n);
+            }
+        }
         kp->v = nv_malloc_array((size_t)kp->kf.r, sizeof(double));
         if (!kp->v) return nv_error(err, NESVM_ERR_NOMEM, "out of memory");
         return NESVM_OK;
@@ -142,6 +180,12 @@ nesvm_status nv_kplan_basis(const nv_kplan *kp, const nesvm_dataset *ds, const i
     if (kp->kind != NV_KPLAN_FEATURES) return NESVM_OK;
     int64_t *brows = nv_malloc_array((size_t)kp->kf.r, sizeof(int64_t));
     if (!brows) return nv_error(err, NESVM_ERR_NOMEM, "out of memory");
+    if (kp->kf.bdata) { /* distributed: the gathered rows, every rank's */
+        memcpy(brows, kp->kf.brow, (size_t)kp->kf.r * sizeof(int64_t));
+        nesvm_status st = nv_dataset_copy_rows(kp->kf.bdata, kp->kf.bpos, kp->kf.r, &m->basis, err);
+        m->basis_rows = brows;
+        return st;
+    }
     for (int64_t a = 0; a < kp->kf.r; a++) brows[a] = rows ? rows[kp->kf.basis[a]] : kp->kf.basis[a];
     nesvm_status st = nv_dataset_copy_rows(ds, brows, kp->kf.r, &m->basis, err);
     m->basis_rows = brows;

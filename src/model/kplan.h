@@ -64,10 +64,11 @@ typedef struct nv_subproblem {
  * for n rows, the kernel with gamma resolved over ds's features. */
 void nv_kplan_choose(nv_kplan *kp, const nv_solver *solver, const nesvm_params *params,
                      const nesvm_dataset *ds, int64_t n);
-/* Build it over the training rows (k classes, row_class: each row's class). */
+/* Build it over the training rows (k classes, row_class: each row's class;
+ * comm, several ranks: data-parallel, FEATURES only, a random basis). */
 nesvm_status nv_kplan_build(nv_kplan *kp, const nesvm_params *params, const nesvm_dataset *ds,
                             const int64_t *rows, int64_t n, int k, int ovr, const int *row_class,
-                            nesvm_error *err);
+                            const nv_comm *comm, nesvm_error *err);
 /* Do sub-problems index rows by position (not data rows)? */
 static inline int nv_kplan_positions(const nv_kplan *kp) { return kp->kind != NV_KPLAN_LINEAR; }
 /* Coefficients per sub-model of the model. */

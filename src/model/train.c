@@ -629,10 +629,11 @@ static nesvm_status train_rows(const nesvm_dataset *ds, const int64_t *rows, int
                       "(--distributed): give a reduced basis (--basis M), or use --solver gs, ssvm or nssvm");
         goto done;
     }
-    if (comm && kp.kind == NV_KPLAN_FEATURES) {
+    if (comm && kp.kind == NV_KPLAN_FEATURES && kp.nbasis > 0 && kp.nbasis < n_all &&
+        params->basis_select == NV_BASIS_GREEDY) {
         st = nv_error(err, NESVM_ERR_UNSUPPORTED,
-                      "kernel features (a reduced basis, --solver ssvm or nssvm with a kernel, LP-SVM by "
-                      "Nesterov) are not trained distributed yet (--distributed): use --solver gs for kernels");
+                      "the greedy basis (--basis-select greedy) is not drawn distributed (--distributed): use "
+                      "--basis-select random");
         goto done;
     }
 
@@ -686,7 +687,7 @@ static nesvm_status train_rows(const nesvm_dataset *ds, const int64_t *rows, int
     }
 
     /* the kernel, once for every sub-problem */
-    st = nv_kplan_build(&kp, params, ds, rows, n, k, ovr, row_class, err);
+    st = nv_kplan_build(&kp, params, ds, rows, n, k, ovr, row_class, comm, err);
     if (st != NESVM_OK) goto done;
     if (init) {
         if (!init_fits(init, classes, k, ovr)) {

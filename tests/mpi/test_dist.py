@@ -4,7 +4,8 @@ single-process training of the same data (the independent truth: the same
 problem solved serially).
 
 For every distributed solver configuration (NESVM's three models by Newton and
-by Nesterov, SSVM and NSSVM by every Newton scheme, Hyperpass, GS-SVM, class weights, lambda, no bias, one-vs-one and one-vs-rest on data
+by Nesterov, SSVM and NSSVM by every Newton scheme, Hyperpass, GS-SVM, kernel
+features (a reduced basis, the full kernel), class weights, lambda, no bias, one-vs-one and one-vs-rest on data
 whose classes first appear on different ranks, warm starts, per-rank files from
 `nesvm split`), the models must have the same labels, class order and
 parameters, every sub-model's primal objective within 1e-6 relative, and the
@@ -162,6 +163,19 @@ def main():
                      ["--solver", "gs", "-t", "0"], ["--solver", "gs", "-t", "2", "--cap", "1", "--max-iter", "50"],
                      ["--solver", "gs", "-t", "1", "-g", "0.1"]):
             same_training("heart " + " ".join(opts), opts, "heart", tmp)
+        # kernel features: the serial basis draw, its rows gathered onto every
+        # rank, every rank's factor, each rank's features (SSVM and NSSVM's RKHS
+        # and coefficient norms, the automatic basis, the full kernel; NESVM's
+        # reduced basis, LP-SVM by Nesterov on K(x, B))
+        for opts in (["--solver", "nssvm", "-t", "2", "-e", "1e-9"],
+                     ["--solver", "ssvm", "-t", "2", "--basis", "60", "-e", "1e-9"],
+                     ["--solver", "nssvm", "-t", "2", "--kernel-norm", "coef", "--basis", "50", "-e", "1e-9"],
+                     ["--solver", "nssvm", "-t", "2", "--basis", "0", "-e", "1e-9"],
+                     ["--solver", "ssvm", "-t", "2", "--basis-residual", "0.01", "-e", "1e-9"],
+                     ["-t", "2", "--basis", "50", "-e", "1e-8"],
+                     ["-t", "2", "--basis", "50", "--svm-type", "lp", "--method", "nesterov", "-e", "1e-4"]):
+            same_training("heart " + " ".join(opts), opts, "heart", tmp)
+        same_training("blobs nssvm rbf ovo", ["--solver", "nssvm", "-t", "2", "--basis", "40", "-e", "1e-9"], "blobs", tmp)
         same_training("blobs gs ovo", ["--solver", "gs", "-t", "2"], "blobs", tmp)
         same_training("blobs gs ovr", ["--solver", "gs", "-t", "2", "--multiclass", "ovr"], "blobs", tmp)
         same_training("blobs nssvm ovr", ["--solver", "nssvm", "--multiclass", "ovr"], "blobs", tmp)
@@ -267,8 +281,8 @@ def main():
                 "Hyperpass's warm start by Pegasos (--warm-start pegasos:ITER) is not distributed")
         refused("full kernel", ["-t", "2", "heart"], tmp, "NESVM's full kernel (an expansion over every training row) "
                 "is not trained distributed")
-        refused("kernel features", ["--solver", "nssvm", "-t", "2", "heart"], tmp,
-                "kernel features (a reduced basis, --solver ssvm or nssvm with a kernel")
+        refused("greedy basis", ["--solver", "nssvm", "-t", "2", "--basis", "40", "--basis-select", "greedy", "heart"],
+                tmp, "the greedy basis (--basis-select greedy) is not drawn distributed")
         refused("-b 1", ["-b", "1", "heart"], tmp, "probability estimates (-b 1) are not trained distributed")
         refused("stdin", ["-"], tmp, "--distributed reads a file")
         refused("bad option", ["--scheme", "4", "heart"], tmp, "invalid value '4' for scheme")

@@ -1,0 +1,234 @@
+/* kfeat_dist.c - kernel features over MPI ranks (nv_kfeat_build_dist,
+ * kernel.h): the serial basis draw, the basis rows gathered onto every rank,
+ * every rank's factor of K_BB, and each rank's features of its own rows. */
+#include "kernel.h"
+#include "../comm/comm.h"
+
+#include <cblas.h>
+#include <lapacke.h>
+#include <stdlib.h>
+#include <string.h>
+
+/* perm[i] of a permutation of 0..N-1 that starts as the identity, with only
+ * the moved entries stored (open addressing): the serial partial
+ * Fisher-Yates draw without N entries of memory. */
+typedef struct sparse_perm {
+    int64_t *key, *val;
+    int64_t cap; /* a power of 2 */
+} sparse_perm;
+
+static int64_t *slot(sparse_perm *p, int64_t i)
+{
+    uint64_t h = (uint64_t)i * UINT64_C(0x9E3779B97F4A7C15);
+    for (int64_t s = (int64_t)(h >> 20) & (p->cap - 1);; s = (s + 1) & (p->cap - 1))
+        if (p->key[s] == i || p->key[s] < 0) return &p->key[s];
+}
+
+static int64_t perm_get(sparse_perm *p, int64_t i)
+{
+    int64_t *k = slot(p, i);
+    return *k == i ? p->val[k - p->key] : i;
+}
+
+static void perm_set(sparse_perm *p, int64_t i, int64_t v)
+{
+    int64_t *k = slot(p, i);
+    *k = i;
+    p->val[k - p->key] = v;
+}
+
+/* The serial draw (nv_kfeat_build): nb distinct positions of n_all, sorted. */
+static nesvm_status draw(int64_t n_all, int64_t nb, uint64_t seed, int64_t *B, nesvm_error *err)
+{
+    sparse_perm p;
+    p.cap = 16;
+    while (p.cap < 4 * nb) p.cap *= 2;
+    p.key = nv_malloc_array((size_t)p.cap, sizeof(int64_t));
+    p.val = nv_malloc_array((size_t)p.cap, sizeof(int64_t));
+    if (!p.key || !p.val) {
+        nv_free(p.key);
+        nv_free(p.val);
+        return nv_error(err, NESVM_ERR_NOMEM, "out of memory for the basis draw (%lld rows)", (long long)nb);
+    }
+    for (int64_t s = 0; s < p.cap; s++) p.key[s] = -1;
+    uint64_t rs = seed ^ UINT64_C(0xB1A5);
+    for (int64_t i = 0; i < nb; i++) {
+        int64_t j = i + (int64_t)(nv_rng_uniform(&rs) * (double)(n_all - i));
+        if (j >= n_all) j = n_all - 1;
+        int64_t vi = perm_get(&p, i), vj = perm_get(&p, j);
+        perm_set(&p, i, vj);
+        perm_set(&p, j, vi);
+    }
+    for (int64_t i = 0; i < nb; i++) B[i] = perm_get(&p, i);
+    nv_free(p.key);
+    nv_free(p.val);
+    qsort(B, (size_t)nb, sizeof(int64_t), nv_cmp_i64);
+    return NESVM_OK;
+}
+
+nesvm_status nv_kfeat_build_dist(const nv_kernel *k, const nesvm_dataset *X, const int64_t *rows, int64_t n,
+                                 int64_t pos_offset, int64_t row_offset, int64_t n_all, int64_t m, int transform,
+                                 uint64_t seed, double mem_mb, int threads, const struct nv_comm *c,
+                                 nv_kfeat *out, nesvm_error *err)
+{
+    memset(out, 0, sizeof *out);
+    out->k = *k;
+    const int full = m <= 0 || m >= n_all;
+    const int64_t nb = full ? n_all : m;
+    const double mb = 1048576.0;
+    /* this rank's memory: the gathered basis rows aside, K_BB and its rows' features */
+    const double need = transform ? ((double)nb * (double)nb + (double)n * (double)nb) * 8.0 : (double)n * (double)nb * 8.0;
+    nesvm_status st = NESVM_OK;
+    if (need > mem_mb * mb)
+        st = nv_error(err, NESVM_ERR_NOMEM,
+                      "the %s kernel needs %.3g MB (%lld x %lld basis), more than the kernel memory budget of "
+                      "%.3g MB: raise --kernel-memory or use a smaller --basis",
+                      full ? "full" : "reduced", need / mb, (long long)n, (long long)nb, mem_mb);
+    int64_t *B = NULL, *xr = NULL, *mine = NULL, *bglob = NULL;
+    double *sq = NULL, *bsq = NULL, *pack = NULL, *all = NULL, *rowbuf = NULL, *K = NULL;
+    lapack_int *piv = NULL;
+    if (st == NESVM_OK) {
+        B = nv_malloc_array((size_t)(nb ? nb : 1), sizeof(int64_t));
+        xr = nv_malloc_array((size_t)(n ? n : 1), sizeof(int64_t));
+        sq = nv_malloc_array((size_t)(n ? n : 1), sizeof(double));
+        mine = nv_malloc_array((size_t)(nb ? nb : 1), sizeof(int64_t));
+        if (!B || !xr || !sq || !mine) st = nv_error(err, NESVM_ERR_NOMEM, "out of memory for kernel features");
+    }
+    if (st == NESVM_OK) {
+        if (full)
+            for (int64_t i = 0; i < nb; i++) B[i] = i;
+        else
+            st = draw(n_all, nb, seed, B, err);
+    }
+    /* this rank's basis rows: [global dataset row, packed row] each */
+    int64_t nm = 0, len = 0;
+    if (st == NESVM_OK) {
+        for (int64_t i = 0; i < n; i++) xr[i] = rows ? rows[i] : i;
+        nv_kernel_sqnorms(X, xr, n, sq);
+        for (int64_t j = 0; j < nb; j++)
+            if (B[j] >= pos_offset && B[j] < pos_offset + n) mine[nm++] = xr[B[j] - pos_offset];
+        len = nm + nv_rows_pack_size(X, mine, nm);
+        pack = nv_malloc_array((size_t)(len ? len : 1), sizeof(double));
+        if (!pack) st = nv_error(err, NESVM_ERR_NOMEM, "out of memory for kernel features");
+    }
+    if (st == NESVM_OK) {
+        int64_t at = 0;
+        for (int64_t j = 0; j < nm; j++) {
+            pack[at++] = (double)(row_offset + mine[j]);
+            at += nv_rows_pack(X, &mine[j], 1, pack + at);
+        }
+    }
+    st = nv_comm_agree(c, st, err);
+    int64_t total = 0;
+    if (st == NESVM_OK) st = nv_comm_gather(c, pack, len, &all, &total, NULL, err);
+    /* the basis rows in B's order (sorted positions, so rank order) */
+    if (st == NESVM_OK) {
+        rowbuf = nv_malloc_array((size_t)(total ? total : 1), sizeof(double));
+        bglob = nv_malloc_array((size_t)(nb ? nb : 1), sizeof(int64_t));
+        bsq = nv_malloc_array((size_t)(nb ? nb : 1), sizeof(double));
+        if (!rowbuf || !bglob || !bsq) st = nv_error(err, NESVM_ERR_NOMEM, "out of memory for kernel features");
+    }
+    if (st == NESVM_OK) {
+        int64_t at = 0, r = 0, j = 0;
+        while (at < total && j < nb) {
+            bglob[j++] = (int64_t)all[at++];
+            int64_t cnt = (int64_t)all[at + 1];
+            memcpy(rowbuf + r, all + at, (size_t)(2 + 2 * cnt) * sizeof(double));
+            r += 2 + 2 * cnt;
+            at += 2 + 2 * cnt;
+        }
+        st = nv_rows_unpack(rowbuf, r, X->d, &out->bdata, err);
+    }
+    if (st == NESVM_OK) {
+        nv_kernel_sqnorms(out->bdata, NULL, nb, bsq);
+        if (!transform) {
+            out->phi = nv_malloc_array((size_t)(n ? n : 1) * (size_t)(nb ? nb : 1), sizeof(double));
+            out->basis = nv_malloc_array((size_t)(nb ? nb : 1), sizeof(int64_t));
+            out->bpos = nv_malloc_array((size_t)(nb ? nb : 1), sizeof(int64_t));
+            out->brow = nv_malloc_array((size_t)(nb ? nb : 1), sizeof(int64_t));
+            if (!out->phi || !out->basis || !out->bpos || !out->brow) {
+                st = nv_error(err, NESVM_ERR_NOMEM, "out of memory for kernel features");
+            } else {
+                out->evals += n * nb;
+                st = nv_kernel_block(k, X, xr, n, sq, out->bdata, NULL, nb, bsq, out->phi, nb, threads, err);
+                out->r = nb;
+                for (int64_t a = 0; a < nb; a++) {
+                    out->basis[a] = B[a];
+                    out->bpos[a] = a;
+                    out->brow[a] = bglob[a];
+                }
+            }
+        } else {
+            K = nv_malloc_array((size_t)nb * (size_t)nb, sizeof(double));
+            piv = nv_malloc_array((size_t)nb, sizeof(lapack_int));
+            if (!K || !piv) st = nv_error(err, NESVM_ERR_NOMEM, "out of memory for kernel features");
+            if (st == NESVM_OK) {
+                out->evals += nb * nb;
+                st = nv_kernel_block(k, out->bdata, NULL, nb, bsq, out->bdata, NULL, nb, bsq, K, nb, threads, err);
+            }
+            lapack_int rank = 0;
+            if (st == NESVM_OK) {
+                /* as nv_kfeat_build: row-major K is column-major K; LAPACK's
+                 * lower factor is our row-major upper U; the same on every rank */
+                lapack_int info = LAPACKE_dpstrf(LAPACK_COL_MAJOR, 'L', (lapack_int)nb, K, (lapack_int)nb, piv,
+                                                 &rank, -1.0);
+                if (info < 0 || rank <= 0) st = nv_kernel_psd_error(k, err);
+            }
+            if (st == NESVM_OK) {
+                const int64_t r = rank;
+                out->r = r;
+                out->U = nv_malloc_array((size_t)r * (size_t)r, sizeof(double));
+                out->basis = nv_malloc_array((size_t)r, sizeof(int64_t));
+                out->bpos = nv_malloc_array((size_t)r, sizeof(int64_t));
+                out->brow = nv_malloc_array((size_t)r, sizeof(int64_t));
+                out->phi = nv_malloc_array((size_t)(n ? n : 1) * (size_t)r, sizeof(double));
+                double *brsq = nv_malloc_array((size_t)r, sizeof(double));
+                if (!out->U || !out->basis || !out->bpos || !out->brow || !out->phi || !brsq) {
+                    st = nv_error(err, NESVM_ERR_NOMEM, "out of memory for kernel features");
+                } else {
+                    for (int64_t a = 0; a < r; a++) {
+                        out->bpos[a] = piv[a] - 1;
+                        out->basis[a] = B[piv[a] - 1];
+                        out->brow[a] = bglob[piv[a] - 1];
+                        brsq[a] = bsq[piv[a] - 1];
+                        for (int64_t q = 0; q < r; q++) out->U[a * r + q] = q >= a ? K[a * nb + q] : 0.0;
+                    }
+                    out->evals += n * r;
+                    st = nv_kernel_block(k, X, xr, n, sq, out->bdata, out->bpos, r, brsq, out->phi, r, threads, err);
+                    if (st == NESVM_OK && n > 0)
+                        cblas_dtrsm(CblasRowMajor, CblasRight, CblasUpper, CblasNoTrans, CblasNonUnit, (int)n, (int)r,
+                                    1.0, out->U, (int)r, out->phi, (int)r);
+                }
+                nv_free(brsq);
+            }
+        }
+    }
+    if (st == NESVM_OK) {
+        out->X = nv_calloc(1, sizeof *out->X);
+        if (!out->X) {
+            st = nv_error(err, NESVM_ERR_NOMEM, "out of memory for kernel features");
+        } else {
+            out->X->n = n;
+            out->X->d = (int32_t)out->r;
+            out->X->nnz = n * out->r;
+            out->X->storage = NESVM_STORAGE_DENSE;
+            out->X->prec = NESVM_DOUBLE;
+            out->X->values = out->phi;
+            out->X->blas_rows = 1;
+        }
+    }
+    st = nv_comm_agree(c, st, err);
+    if (st != NESVM_OK) nv_kfeat_free(out);
+    nv_free(B);
+    nv_free(xr);
+    nv_free(sq);
+    nv_free(mine);
+    nv_free(bglob);
+    nv_free(bsq);
+    nv_free(pack);
+    nv_free(all);
+    nv_free(rowbuf);
+    nv_free(K);
+    nv_free(piv);
+    return st;
+}
