@@ -103,23 +103,19 @@ static void push_front(nv_kcache *c, int64_t s)
     if (c->tail < 0) c->tail = s;
 }
 
-/* out[t] = K(x_{order[g0 + t]}, x_pos) for t < len: x_pos scattered into a
- * dense vector, then one dot product per row (threaded); one read of those
- * rows, CSR or dense alike. */
-static void compute_segment(nv_kcache *c, int64_t pos, int64_t g0, int64_t len, double *out)
+/* out[t] = K(x_{pos[t]}, z) for t < len (pos NULL: t), z dense with squared
+ * norm sqp: one dot product per row (threaded); G, when given, holds those
+ * rows as dense doubles in the same order (the cache's copy). */
+static void column_rows(const nv_kcache *c, const double *z, double sqp, const int64_t *pos, int64_t len,
+                        const double *G, double *out)
 {
-    double *z = c->z;
     const nesvm_dataset *X = c->X;
-    memset(z, 0, (size_t)(X->d ? X->d : 1) * sizeof(double));
-    nv_row_axpy(X, c->rows[pos], 1.0, z);
-    const double sqp = c->sq[pos];
     const nv_kernel *k = &c->k;
     /* dense double rows: BLAS ddot (vectorized; the plain loop is one long
      * dependent chain of additions) */
     const int dense_d = X->storage == NESVM_STORAGE_DENSE && X->prec == NESVM_DOUBLE;
-    const double *V = (const double *)X->values, *G = c->Xg ? c->Xg + (size_t)g0 * (size_t)X->d : NULL;
+    const double *V = (const double *)X->values;
     const int d = X->d;
-    const int64_t *ord = c->order + g0;
     int par = c->threads > 1 &&
               (double)len * (double)(X->storage == NESVM_STORAGE_DENSE ? X->d : X->nnz / (X->n ? X->n : 1)) >=
                   NV_PAR_MIN_WORK;
@@ -128,12 +124,32 @@ static void compute_segment(nv_kcache *c, int64_t pos, int64_t g0, int64_t len, 
 #pragma omp parallel for schedule(static) num_threads(c->threads) if (par)
 #endif
     for (int64_t t = 0; t < len; t++) {
-        int64_t i = ord[t], r = c->rows[i];
+        int64_t i = pos ? pos[t] : t, r = c->rows[i];
         double dot = G         ? cblas_ddot(d, G + (size_t)t * (size_t)d, 1, z, 1)
                      : dense_d ? cblas_ddot(d, V + (size_t)r * (size_t)d, 1, z, 1)
                                : nv_row_dot(X, r, z);
         out[t] = nv_kernel_value(k, dot, c->sq[i], sqp);
     }
+}
+
+/* out[t] = K(x_{order[g0 + t]}, x_pos) for t < len: x_pos scattered into a
+ * dense vector, then one dot product per row; one read of those rows, CSR or
+ * dense alike. */
+static void compute_segment(nv_kcache *c, int64_t pos, int64_t g0, int64_t len, double *out)
+{
+    double *z = c->z;
+    const nesvm_dataset *X = c->X;
+    memset(z, 0, (size_t)(X->d ? X->d : 1) * sizeof(double));
+    nv_row_axpy(X, c->rows[pos], 1.0, z);
+    column_rows(c, z, c->sq[pos], c->order + g0, len, c->Xg ? c->Xg + (size_t)g0 * (size_t)X->d : NULL, out);
+}
+
+void nv_kcache_external(nv_kcache *c, const double *z, double zsq, const int64_t *pos, int64_t npos, double *out)
+{
+    column_rows(c, z, zsq, pos, npos, NULL, out);
+    c->misses++;
+    c->evals += npos;
+    c->asked += npos;
 }
 
 /* Cache segment key (pos, g) holding buf (len doubles), evicting the least

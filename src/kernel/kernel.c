@@ -313,6 +313,20 @@ out:
     return st;
 }
 
+int nv_kfeat_wrap(nv_kfeat *f, int64_t n)
+{
+    f->X = nv_calloc(1, sizeof *f->X);
+    if (!f->X) return 0;
+    f->X->n = n;
+    f->X->d = (int32_t)f->r;
+    f->X->nnz = n * f->r;
+    f->X->storage = NESVM_STORAGE_DENSE;
+    f->X->prec = NESVM_DOUBLE;
+    f->X->values = f->phi;
+    f->X->blas_rows = 1;
+    return 1;
+}
+
 nesvm_status nv_kfeat_build(const nv_kernel *k, const nesvm_dataset *X, const int64_t *rows,
                             int64_t n, int64_t m, int transform, int select, uint64_t seed,
                             double mem_mb, int threads, nv_kfeat *out, nesvm_error *err)
@@ -444,15 +458,7 @@ nesvm_status nv_kfeat_build(const nv_kernel *k, const nesvm_dataset *X, const in
                         (int)r, 1.0, out->U, (int)r, out->phi, (int)r);
         }
     }
-    out->X = nv_calloc(1, sizeof *out->X);
-    if (!out->X) goto nomem;
-    out->X->n = n;
-    out->X->d = (int32_t)out->r;
-    out->X->nnz = n * out->r;
-    out->X->storage = NESVM_STORAGE_DENSE;
-    out->X->prec = NESVM_DOUBLE;
-    out->X->values = out->phi;
-    out->X->blas_rows = 1;
+    if (!nv_kfeat_wrap(out, n)) goto nomem;
     nv_free(B);
     nv_free(sq);
     nv_free(xr);

@@ -122,6 +122,8 @@ nesvm_status nv_kfeat_build_dist(const nv_kernel *k, const nesvm_dataset *X, con
                                  int64_t pos_offset, int64_t row_offset, int64_t n_all, int64_t m, int transform,
                                  uint64_t seed, double mem_mb, int threads, const struct nv_comm *c,
                                  nv_kfeat *out, nesvm_error *err);
+/* f->X: the n x r features phi wrapped as a dense dataset (0: out of memory). */
+int nv_kfeat_wrap(nv_kfeat *f, int64_t n);
 /* nv_kfeat_residual over every rank's rows. */
 nesvm_status nv_kfeat_residual_dist(const nv_kfeat *f, const nesvm_dataset *X, const int64_t *rows, int64_t n,
                                     const struct nv_comm *c, double *out, nesvm_error *err);
@@ -248,5 +250,9 @@ nesvm_status nv_kcache_fill(nv_kcache *c, const int64_t *pos, int64_t npos, cons
                             nesvm_error *err);
 /* K(x_pos, x_pos). */
 double nv_kcache_diag(const nv_kcache *c, int64_t pos);
+/* out[a] = K(x_{pos[a]}, z) for a < npos (pos NULL: 0..npos-1) of a row z
+ * that is not among the cache's (dense, d entries, squared norm zsq: a row
+ * from another MPI rank); not cached, counted as a column computed. */
+void nv_kcache_external(nv_kcache *c, const double *z, double zsq, const int64_t *pos, int64_t npos, double *out);
 
 #endif

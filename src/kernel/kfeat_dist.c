@@ -203,20 +203,7 @@ nesvm_status nv_kfeat_build_dist(const nv_kernel *k, const nesvm_dataset *X, con
             }
         }
     }
-    if (st == NESVM_OK) {
-        out->X = nv_calloc(1, sizeof *out->X);
-        if (!out->X) {
-            st = nv_error(err, NESVM_ERR_NOMEM, "out of memory for kernel features");
-        } else {
-            out->X->n = n;
-            out->X->d = (int32_t)out->r;
-            out->X->nnz = n * out->r;
-            out->X->storage = NESVM_STORAGE_DENSE;
-            out->X->prec = NESVM_DOUBLE;
-            out->X->values = out->phi;
-            out->X->blas_rows = 1;
-        }
-    }
+    if (st == NESVM_OK && !nv_kfeat_wrap(out, n)) st = nv_error(err, NESVM_ERR_NOMEM, "out of memory for kernel features");
     st = nv_comm_agree(c, st, err);
     if (st != NESVM_OK) nv_kfeat_free(out);
     nv_free(B);

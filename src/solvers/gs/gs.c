@@ -24,6 +24,24 @@
 #include <math.h>
 #include <string.h>
 
+/* The progress report of step m (loss, the step's alpha). */
+static nesvm_progress gs_progress(const nv_progress_sink *sink, int64_t m, double t0, double loss, double ab)
+{
+    nesvm_progress pg;
+    memset(&pg, 0, sizeof pg);
+    pg.size = sizeof pg;
+    pg.submodel = sink->submodel;
+    pg.n_submodels = sink->n_submodels;
+    pg.iteration = m;
+    pg.elapsed = nv_now() - t0;
+    pg.primal = pg.best_primal = pg.smoothed = loss;
+    pg.lower_bound = pg.gap = pg.mu = pg.lipschitz = NAN;
+    pg.n_sv = m;
+    pg.step = ab;
+    pg.residual = pg.grad_norm = NAN;
+    return pg;
+}
+
 /* Distributed GS-SVM (gp->comm): the same steps over every rank's
  * positions.  Each step: the arg-min of h over the ranks (lowest global
  * position on ties, as the serial scan), the chosen row broadcast by its
@@ -44,8 +62,9 @@ static nesvm_status gs_train_dist(const nv_gs_problem *gp, const nesvm_params *p
     int64_t *xrows = nv_malloc_array(nn, sizeof(int64_t));
     char *sel = nv_calloc(nn, 1);
     int64_t *counts = nv_malloc_array((size_t)c->size, sizeof(int64_t));
+    double *z = nv_malloc_array((size_t)(kc->X->d ? kc->X->d : 1), sizeof(double));
     double *pack = NULL, *all = NULL;
-    nesvm_status st = g && kd && xsq && col && xrows && sel && counts ? NESVM_OK
+    nesvm_status st = g && kd && xsq && col && xrows && sel && counts && z ? NESVM_OK
                                                                    : nv_error(err, NESVM_ERR_NOMEM, "out of memory");
     st = nv_comm_agree(c, st, err);
     /* the ranks' first global positions */
@@ -129,17 +148,12 @@ static nesvm_status gs_train_dist(const nv_gs_problem *gp, const nesvm_params *p
             nv_rows_pack(kc->X, &xrows[la], 1, pack + 3);
         }
         st = nv_comm_bcast(c, pack, (size_t)len * sizeof(double), owner, err);
-        nesvm_dataset *Z = NULL;
-        if (st == NESVM_OK) st = nv_rows_unpack(pack + 3, len - 3, kc->X->d, &Z, err);
-        if (st == NESVM_OK)
-            st = nv_kernel_block(&kc->k, kc->X, xrows, n, xsq, Z, NULL, 1, &pack[2], col, 1, kc->threads, err);
-        nesvm_dataset_destroy(Z);
-        st = nv_comm_agree(c, st, err);
         if (st != NESVM_OK) break;
-        /* counted as the cache counts a column computed */
-        gp->kc->misses++;
-        gp->kc->evals += n;
-        gp->kc->asked += n;
+        /* the row dense (packed: label, count, index and value pairs), and
+         * its kernel column over this rank's positions */
+        memset(z, 0, (size_t)(kc->X->d ? kc->X->d : 1) * sizeof(double));
+        for (int64_t e = 0, cnt = (int64_t)pack[4]; e < cnt; e++) z[(int64_t)pack[5 + 2 * e]] = pack[6 + 2 * e];
+        nv_kcache_external(gp->kc, z, pack[2], gp->pos, n, col);
         ab = pack[0];
         const double ay = ab * pack[1];
         if (c->rank == owner) {
@@ -158,18 +172,7 @@ static nesvm_status gs_train_dist(const nv_gs_problem *gp, const nesvm_params *p
             break;
         }
         if (sink && sink->fn) {
-            nesvm_progress pg;
-            memset(&pg, 0, sizeof pg);
-            pg.size = sizeof pg;
-            pg.submodel = sink->submodel;
-            pg.n_submodels = sink->n_submodels;
-            pg.iteration = m;
-            pg.elapsed = nv_now() - t0;
-            pg.primal = pg.best_primal = pg.smoothed = loss;
-            pg.lower_bound = pg.gap = pg.mu = pg.lipschitz = NAN;
-            pg.n_sv = m;
-            pg.step = ab;
-            pg.residual = pg.grad_norm = NAN;
+            nesvm_progress pg = gs_progress(sink, m, t0, loss, ab);
             nv_snapshot snap = {res->w, n, B2 > 0 ? B2 * bsum : 0.0, m, NULL, 0};
             stop_asked = nv_sink_report(sink, &pg, m % prm->progress_every == 0 || m == 1, &snap);
         }
@@ -192,6 +195,7 @@ out:
     nv_free(xrows);
     nv_free(sel);
     nv_free(counts);
+    nv_free(z);
     nv_free(pack);
     return st;
 }
@@ -300,18 +304,7 @@ nesvm_status nv_gs_train(const nv_gs_problem *gp, const nesvm_params *prm, const
             break;
         }
         if (sink && (sink->fn || sink->ckpt)) {
-            nesvm_progress pg;
-            memset(&pg, 0, sizeof pg);
-            pg.size = sizeof pg;
-            pg.submodel = sink->submodel;
-            pg.n_submodels = sink->n_submodels;
-            pg.iteration = m;
-            pg.elapsed = nv_now() - t0;
-            pg.primal = pg.best_primal = pg.smoothed = loss;
-            pg.lower_bound = pg.gap = pg.mu = pg.lipschitz = NAN;
-            pg.n_sv = m;
-            pg.step = ab;
-            pg.residual = pg.grad_norm = NAN;
+            nesvm_progress pg = gs_progress(sink, m, t0, loss, ab);
             if (hist) {
                 hist[0] = (double)m;
                 hist[1] = loss;

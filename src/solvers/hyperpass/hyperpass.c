@@ -415,6 +415,14 @@ static void work_margins(hp *s, const double *p, double *out)
     }
 }
 
+/* The QP's Gram entries of the three cuts' columns (after the K rows of L_A). */
+static void cut_gram(double *Q, int q, int K, const double *const col[3], int64_t D)
+{
+    for (int a = 0; a < 3; a++)
+        for (int b = 0; b <= a; b++)
+            Q[(size_t)(K + a) * q + (K + b)] = Q[(size_t)(K + b) * q + (K + a)] = nv_dot(col[a], col[b], D);
+}
+
 /* Steps 1-2: the lower bound's QP; leaves w~_t in s->wn and returns v_t. */
 static nesvm_status lower_bound(hp *s, double v, double *vout, int *qp_iters, nesvm_error *err)
 {
@@ -431,9 +439,7 @@ static nesvm_status lower_bound(hp *s, double v, double *vout, int *qp_iters, ne
     const int K = s->K, q = K + 3;
     double *Q = s->Q;
     const double *col[3] = {s->u1, s->wt, s->s3};
-    for (int a = 0; a < 3; a++)
-        for (int b = 0; b <= a; b++)
-            Q[(size_t)(K + a) * q + (K + b)] = Q[(size_t)(K + b) * q + (K + a)] = nv_dot(col[a], col[b], D);
+    cut_gram(Q, q, K, col, D);
     for (int a = 0; a < K; a++) {
         int64_t i = s->la[a];
         memset(s->tmp, 0, (size_t)D * sizeof(double));
@@ -504,9 +510,7 @@ static nesvm_status lower_bound_dist(hp *s, double v, double *vout, int *qp_iter
     const int K = rows.K, q = K + 3;
     double *Q = s->Q;
     const double *col[3] = {s->u1, s->wt, s->s3};
-    for (int a = 0; a < 3; a++)
-        for (int b = 0; b <= a; b++)
-            Q[(size_t)(K + a) * q + (K + b)] = Q[(size_t)(K + b) * q + (K + a)] = nv_dot(col[a], col[b], D);
+    cut_gram(Q, q, K, col, D);
     for (int a = 0; a < K; a++) {
         for (int b = 0; b < 3; b++)
             Q[(size_t)(K + b) * q + a] = Q[(size_t)a * q + (K + b)] = nv_hp_rows_dot(&rows, a, col[b]);
