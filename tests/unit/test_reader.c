@@ -60,6 +60,44 @@ static void expect_same_in_ranges(const char *path, size_t size, nesvm_status wa
     }
 }
 
+/* The bad text inside a 2 MiB file of good lines (so that parsing splits it
+ * between threads) at a third, half and five sixths of the way: 3 threads
+ * give the same status and message as 1 (the same line and column). */
+static void expect_same_threaded(const char *text)
+{
+    static char big[(2 << 20) + 4096];
+    const size_t tl = strlen(text), fill = 2 << 20;
+    for (int where = 0; where < 3; where++) {
+        const size_t at = where == 0 ? fill / 3 : where == 1 ? fill / 2 : fill * 5 / 6;
+        size_t len = 0;
+        int64_t i = 0;
+        int placed = 0;
+        while (len < fill) {
+            if (!placed && len >= at) {
+                memcpy(big + len, text, tl);
+                len += tl;
+                if (tl && text[tl - 1] != '\n') big[len++] = '\n';
+                placed = 1;
+            }
+            len += (size_t)snprintf(big + len, sizeof big - len, "%d 1:%lld 5:0.25 9:-3\n", i % 2 ? 1 : -1,
+                                    (long long)i);
+            i++;
+        }
+        const char *p = write_file("threaded-bad.txt", big, len);
+        nesvm_read_options o1, o3;
+        nesvm_read_options_init(&o1);
+        nesvm_read_options_init(&o3);
+        o3.threads = 3;
+        nesvm_dataset *d1 = NULL, *d3 = NULL;
+        nesvm_error e1 = {0}, e3 = {0};
+        nesvm_status s1 = nesvm_dataset_read(p, &o1, &d1, &e1), s3 = nesvm_dataset_read(p, &o3, &d3, &e3);
+        CHECK_MSG(s1 == s3 && s1 != NESVM_OK && strcmp(e1.message, e3.message) == 0,
+                  "input %s at %zu: 1 thread %d '%s', 3 threads %d '%s'", text, at, s1, e1.message, s3, e3.message);
+        nesvm_dataset_destroy(d1);
+        nesvm_dataset_destroy(d3);
+    }
+}
+
 static void expect_error(const char *text, nesvm_status want, const char *msg)
 {
     nesvm_dataset *ds = NULL;
@@ -71,6 +109,7 @@ static void expect_error(const char *text, nesvm_status want, const char *msg)
     char path[256];
     snprintf(path, sizeof path, "%s/in.txt", dir);
     expect_same_in_ranges(path, strlen(text), st, err.message);
+    if (want != NESVM_ERR_DATA) expect_same_threaded(text); /* "no data" is no error among good lines */
 }
 
 /* Byte ranges partition a file's rows: for P = 1..7 equal ranges and for
@@ -389,6 +428,22 @@ int main(void)
             CHECK(memcmp(d1->indices, df->indices, (size_t)d1->nnz * sizeof *d1->indices) == 0);
         }
         nesvm_dataset_destroy(df);
+        /* gzip input: decompressed on one thread, parsed on three: the same dataset */
+        {
+            char cmd[600];
+            snprintf(cmd, sizeof cmd, "gzip -c '%s' > '%s.gz'", p, p);
+            CHECK(system(cmd) == 0);
+            snprintf(cmd, sizeof cmd, "%s.gz", p);
+            nesvm_dataset *dz = NULL;
+            CHECK(nesvm_dataset_read(cmd, &o3, &dz, &err) == NESVM_OK);
+            if (d1 && dz) {
+                CHECK(dz->n == d1->n && dz->nnz == d1->nnz);
+                CHECK(memcmp(d1->indptr, dz->indptr, (size_t)(rows + 1) * sizeof *d1->indptr) == 0);
+                CHECK(memcmp(d1->indices, dz->indices, (size_t)d1->nnz * sizeof *d1->indices) == 0);
+                CHECK(memcmp(d1->values, dz->values, (size_t)d1->nnz * sizeof(double)) == 0);
+            }
+            nesvm_dataset_destroy(dz);
+        }
         nesvm_dataset_destroy(d1);
         nesvm_dataset_destroy(d3);
         /* a bad value in the middle of the file, and one near its end */
