@@ -112,15 +112,15 @@ double nv_kfeat_residual(const nv_kfeat *f, const nesvm_dataset *X, const int64_
  * nv_kfeat_build over the ranks of c (data-parallel training): this rank
  * holds positions pos_offset .. pos_offset + n - 1 of the n_all training
  * rows (dataset rows row_offset + rows[i]).  The basis is the serial one:
- * every position (m <= 0 or m >= n_all), or m of them drawn as the serial
- * draw does; its rows are gathered onto every rank (bdata), so K_BB, its
- * factor and U are every rank's, and phi holds this rank's n rows.  A
- * greedy basis is not drawn here (the caller refuses it).
+ * every position (m <= 0 or m >= n_all), m of them drawn as the serial
+ * draw does, or (select NV_BASIS_GREEDY) the greedy pivots, one at a time
+ * over every rank's rows; its rows are gathered onto every rank (bdata), so
+ * K_BB, its factor and U are every rank's, and phi holds this rank's n rows.
  */
 struct nv_comm;
 nesvm_status nv_kfeat_build_dist(const nv_kernel *k, const nesvm_dataset *X, const int64_t *rows, int64_t n,
                                  int64_t pos_offset, int64_t row_offset, int64_t n_all, int64_t m, int transform,
-                                 uint64_t seed, double mem_mb, int threads, const struct nv_comm *c,
+                                 int select, uint64_t seed, double mem_mb, int threads, const struct nv_comm *c,
                                  nv_kfeat *out, nesvm_error *err);
 /* f->X: the n x r features phi wrapped as a dense dataset (0: out of memory). */
 int nv_kfeat_wrap(nv_kfeat *f, int64_t n);

@@ -3,9 +3,11 @@
  * every rank's factor of K_BB, and each rank's features of its own rows. */
 #include "kernel.h"
 #include "../comm/comm.h"
+#include "../linalg/linalg.h"
 
 #include <cblas.h>
 #include <lapacke.h>
+#include <math.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -66,18 +68,120 @@ static nesvm_status draw(int64_t n_all, int64_t nb, uint64_t seed, int64_t *B, n
     return NESVM_OK;
 }
 
+/* out[i] = K(x_i, z) for this rank's rows xr[0..n) (squared norms sq), z
+ * dense with squared norm zsq: one dot product per row. */
+static void column(const nv_kernel *k, const nesvm_dataset *X, const int64_t *xr, const double *sq, int64_t n,
+                   const double *z, double zsq, int threads, double *out)
+{
+    (void)threads;
+#ifdef _OPENMP
+#pragma omp parallel for schedule(static) num_threads(threads) if (threads > 1 && n > 4096)
+#endif
+    for (int64_t i = 0; i < n; i++) out[i] = nv_kernel_value(k, nv_row_dot(X, xr[i], z), sq[i], zsq);
+}
+
+/* The greedy basis over the ranks: sequential greedy pivoting of K (the
+ * serial greedy_basis's rule, one pivot at a time), each step's largest
+ * residual over every rank (the lowest position on ties), the pivot's row
+ * and its row of L broadcast by its rank, and every rank's new column of L
+ * for its rows.  B: the chosen global positions, sorted; *nb their number. */
+static nesvm_status greedy_dist(const nv_kernel *k, const nesvm_dataset *X, const int64_t *xr, const double *sq,
+                                int64_t n, int64_t pos_offset, int64_t m, int threads, const struct nv_comm *c,
+                                int64_t *B, int64_t *nb, int64_t *evals, nesvm_error *err)
+{
+    const int32_t d = X->d;
+    double *L = nv_malloc_array((size_t)(n ? n : 1) * (size_t)m, sizeof(double));
+    double *res = nv_malloc_array((size_t)(n ? n : 1), sizeof(double));
+    double *col = nv_malloc_array((size_t)(n ? n : 1), sizeof(double));
+    double *z = nv_malloc_array((size_t)(d ? d : 1), sizeof(double));
+    /* the pivot's message: residual, squared norm, its row of L (m), its packed row */
+    double *msg = nv_malloc_array((size_t)(2 + m + 2 + 2 * (int64_t)d + 2), sizeof(double));
+    char *taken = nv_calloc((size_t)(n ? n : 1), 1);
+    nesvm_status st = L && res && col && z && msg && taken
+                          ? NESVM_OK
+                          : nv_error(err, NESVM_ERR_NOMEM, "out of memory for the greedy basis (%lld x %lld)",
+                                     (long long)n, (long long)m);
+    st = nv_comm_agree(c, st, err);
+    double dmax = 0;
+    for (int64_t i = 0; st == NESVM_OK && i < n; i++) {
+        res[i] = nv_kernel_value(k, sq[i], sq[i], sq[i]);
+        if (res[i] > dmax) dmax = res[i];
+    }
+    if (st == NESVM_OK) st = nv_comm_max(c, &dmax, 1, err);
+    if (st == NESVM_OK && !(dmax > 0)) st = nv_kernel_psd_error(k, err);
+    int64_t t = 0;
+    while (st == NESVM_OK && t < m) {
+        /* the largest residual not taken: minloc of its negative */
+        double v = INFINITY;
+        int64_t gi = INT64_MAX, li = -1;
+        for (int64_t i = 0; i < n; i++)
+            if (!taken[i] && res[i] > 1e-12 * dmax && -res[i] < v) {
+                v = -res[i];
+                li = i;
+            }
+        if (li >= 0) gi = pos_offset + li;
+        st = nv_comm_minloc(c, &v, &gi, err);
+        if (st != NESVM_OK || !isfinite(v)) break;
+        const int mine = li >= 0 && gi == pos_offset + li;
+        /* its owner: the rank whose positions hold gi (told by a max of the owner flag) */
+        double own = mine ? (double)c->rank : -1.0;
+        st = nv_comm_max(c, &own, 1, err);
+        if (st != NESVM_OK) break;
+        const int owner = (int)own;
+        int64_t len = 0;
+        if (mine) {
+            msg[0] = res[li];
+            msg[1] = sq[li];
+            memcpy(msg + 2, L + li * m, (size_t)t * sizeof(double));
+            len = 2 + t + nv_rows_pack(X, &xr[li], 1, msg + 2 + t);
+        }
+        st = nv_comm_bcast(c, &len, sizeof len, owner, err);
+        if (st == NESVM_OK) st = nv_comm_bcast(c, msg, (size_t)len * sizeof(double), owner, err);
+        if (st != NESVM_OK) break;
+        const double *lp = msg + 2, *row = msg + 2 + t;
+        memset(z, 0, (size_t)(d ? d : 1) * sizeof(double));
+        for (int64_t e = 0, cnt = (int64_t)row[1]; e < cnt; e++) z[(int64_t)row[2 + 2 * e]] = row[3 + 2 * e];
+        column(k, X, xr, sq, n, z, msg[1], threads, col);
+        *evals += n;
+        const double inv = 1.0 / sqrt(msg[0]);
+        for (int64_t i = 0; i < n; i++) {
+            double s = col[i];
+            for (int64_t a = 0; a < t; a++) s -= L[i * m + a] * lp[a];
+            double l = s * inv;
+            L[i * m + t] = l;
+            res[i] -= l * l;
+        }
+        if (mine) {
+            res[li] = 0;
+            taken[li] = 1;
+        }
+        B[t++] = gi;
+    }
+    *nb = t;
+    qsort(B, (size_t)t, sizeof(int64_t), nv_cmp_i64);
+    nv_free(L);
+    nv_free(res);
+    nv_free(col);
+    nv_free(z);
+    nv_free(msg);
+    nv_free(taken);
+    return st;
+}
+
 nesvm_status nv_kfeat_build_dist(const nv_kernel *k, const nesvm_dataset *X, const int64_t *rows, int64_t n,
                                  int64_t pos_offset, int64_t row_offset, int64_t n_all, int64_t m, int transform,
-                                 uint64_t seed, double mem_mb, int threads, const struct nv_comm *c,
+                                 int select, uint64_t seed, double mem_mb, int threads, const struct nv_comm *c,
                                  nv_kfeat *out, nesvm_error *err)
 {
     memset(out, 0, sizeof *out);
     out->k = *k;
     const int full = m <= 0 || m >= n_all;
-    const int64_t nb = full ? n_all : m;
+    const int64_t nb_max = full ? n_all : m;
+    int64_t nb = nb_max; /* the greedy pivoting may stop early */
     const double mb = 1048576.0;
     /* this rank's memory: the gathered basis rows aside, K_BB and its rows' features */
-    const double need = transform ? ((double)nb * (double)nb + (double)n * (double)nb) * 8.0 : (double)n * (double)nb * 8.0;
+    double need = transform ? ((double)nb * (double)nb + (double)n * (double)nb) * 8.0 : (double)n * (double)nb * 8.0;
+    if (!full && select == NV_BASIS_GREEDY) need += (double)n * (double)nb * 8.0; /* its L */
     nesvm_status st = NESVM_OK;
     if (need > mem_mb * mb)
         st = nv_error(err, NESVM_ERR_NOMEM,
@@ -95,16 +199,20 @@ nesvm_status nv_kfeat_build_dist(const nv_kernel *k, const nesvm_dataset *X, con
         if (!B || !xr || !sq || !mine) st = nv_error(err, NESVM_ERR_NOMEM, "out of memory for kernel features");
     }
     if (st == NESVM_OK) {
-        if (full)
-            for (int64_t i = 0; i < nb; i++) B[i] = i;
-        else
-            st = draw(n_all, nb, seed, B, err);
+        for (int64_t i = 0; i < n; i++) xr[i] = rows ? rows[i] : i;
+        nv_kernel_sqnorms(X, xr, n, sq);
+    }
+    if (full && st == NESVM_OK) {
+        for (int64_t i = 0; i < nb; i++) B[i] = i;
+    } else if (!full && select == NV_BASIS_GREEDY) {
+        st = nv_comm_agree(c, st, err);
+        if (st == NESVM_OK) st = greedy_dist(k, X, xr, sq, n, pos_offset, m, threads, c, B, &nb, &out->evals, err);
+    } else if (st == NESVM_OK) {
+        st = draw(n_all, nb, seed, B, err);
     }
     /* this rank's basis rows: [global dataset row, packed row] each */
     int64_t nm = 0, len = 0;
     if (st == NESVM_OK) {
-        for (int64_t i = 0; i < n; i++) xr[i] = rows ? rows[i] : i;
-        nv_kernel_sqnorms(X, xr, n, sq);
         for (int64_t j = 0; j < nb; j++)
             if (B[j] >= pos_offset && B[j] < pos_offset + n) mine[nm++] = xr[B[j] - pos_offset];
         len = nm + nv_rows_pack_size(X, mine, nm);

@@ -112,7 +112,8 @@ nesvm_status nv_kplan_build(nv_kplan *kp, const nesvm_params *params, const nesv
         int64_t evals = 0;
         for (;;) {
             st = comm ? nv_kfeat_build_dist(&kp->kk, ds, rows, n, pos_off, row_off, N, kp->nbasis, transform,
-                                            params->seed, params->kernel_memory, params->threads, comm, &kp->kf, err)
+                                            params->basis_select, params->seed, params->kernel_memory,
+                                            params->threads, comm, &kp->kf, err)
                       : nv_kfeat_build(&kp->kk, ds, rows, n, kp->nbasis, transform, params->basis_select,
                                        params->seed, params->kernel_memory, params->threads, &kp->kf, err);
             if (st != NESVM_OK) return st;

@@ -629,14 +629,6 @@ static nesvm_status train_rows(const nesvm_dataset *ds, const int64_t *rows, int
                       "(--distributed): give a reduced basis (--basis M), or use --solver gs, ssvm or nssvm");
         goto done;
     }
-    if (comm && kp.kind == NV_KPLAN_FEATURES && kp.nbasis > 0 && kp.nbasis < n_all &&
-        params->basis_select == NV_BASIS_GREEDY) {
-        st = nv_error(err, NESVM_ERR_UNSUPPORTED,
-                      "the greedy basis (--basis-select greedy) is not drawn distributed (--distributed): use "
-                      "--basis-select random");
-        goto done;
-    }
-
     /* the classes */
     row_class = nv_malloc_array((size_t)(n ? n : 1), sizeof(int));
     if (!row_class) st = nv_error(err, NESVM_ERR_NOMEM, "out of memory");
