@@ -98,6 +98,8 @@ const void *cli_mpi_comm(const train_opts *o);
 nesvm_status cli_mpi_agree(const train_opts *o, nesvm_status st, nesvm_error *err);
 /* x summed over the ranks (the rows of every rank's share). */
 int64_t cli_mpi_sum(const train_opts *o, int64_t x);
+/* x summed over the ranks before this one (this rank's first row). */
+int64_t cli_mpi_offset(const train_opts *o, int64_t x);
 /* Rank 0's bytes of buf on every rank (CLI_OK, or CLI_ERROR). */
 int cli_mpi_bcast(const train_opts *o, void *buf, size_t bytes);
 /* Rank 0's rc on every rank. */

@@ -112,3 +112,10 @@ int cli_mpi_bcast(const train_opts *o, void *buf, size_t bytes)
     nesvm_error err = {0};
     return nv_comm_bcast(&((const cli_mpi *)o->mpi)->comm, buf, bytes, 0, &err) == NESVM_OK ? CLI_OK : CLI_ERROR;
 }
+
+int64_t cli_mpi_offset(const train_opts *o, int64_t x)
+{
+    if (!o->mpi) return 0;
+    nesvm_error err = {0};
+    return nv_comm_exscan_i64(&((const cli_mpi *)o->mpi)->comm, &x, &err) == NESVM_OK ? x : -1;
+}

@@ -209,6 +209,37 @@ static double max_sq_norm(const nesvm_dataset *ds)
     return best;
 }
 
+/* Distributed training's -W: rank 0 reads one weight per row of the whole
+ * data and sends them; each process keeps those of its n rows (the rows
+ * before it in rank order come first).  *out: free it. */
+static int shared_weights(const char *cmd, const train_opts *o, int64_t n, double **out)
+{
+    const int64_t n_all = cli_mpi_sum(o, n), off = cli_mpi_offset(o, n); /* (-1: MPI failed, which aborts) */
+    double *all = NULL;
+    int rc = cli_mpi_rank(o) == 0 ? read_weights(cmd, o->weights, n_all, &all) : CLI_OK;
+    rc = cli_mpi_bcast_rc(o, rc);
+    if (rc != CLI_OK) return rc;
+    if (cli_mpi_rank(o) != 0) all = malloc(sizeof(double) * (size_t)(n_all ? n_all : 1));
+    double *mine = malloc(sizeof(double) * (size_t)(n ? n : 1));
+    nesvm_error err = {0};
+    if (!all || !mine || off < 0)
+        snprintf(err.message, sizeof err.message, "out of memory for %lld weights", (long long)n_all);
+    if (cli_mpi_agree(o, all && mine && off >= 0 ? NESVM_OK : NESVM_ERR_NOMEM, &err) != NESVM_OK) {
+        free(all);
+        free(mine);
+        return cli_error(cmd, "%s", err.message);
+    }
+    if (cli_mpi_bcast(o, all, sizeof(double) * (size_t)n_all) != CLI_OK) {
+        free(all);
+        free(mine);
+        return cli_error(cmd, "--distributed: MPI broadcast failed");
+    }
+    memcpy(mine, all + off, sizeof(double) * (size_t)n);
+    free(all);
+    *out = mine;
+    return CLI_OK;
+}
+
 /* train -C: LIBLINEAR's search for C along a warm-started path, printed as
  * LIBLINEAR prints it. */
 static int find_c(const char *cmd, train_opts *o, nesvm_dataset *ds, FILE *info, progress_state *ps)
@@ -313,7 +344,9 @@ int run_training(const char *cmd, train_opts *o, const char *data, const char *m
     t_read = nv_now() - t_read;
     double *weights = NULL;
     if (o->weights) {
-        if (read_weights(cmd, o->weights, nesvm_dataset_rows(ds), &weights) != CLI_OK) {
+        int rcw = shares ? shared_weights(cmd, o, nesvm_dataset_rows(ds), &weights)
+                         : read_weights(cmd, o->weights, nesvm_dataset_rows(ds), &weights);
+        if (rcw != CLI_OK) {
             nesvm_dataset_destroy(ds);
             nesvm_model_destroy(init);
             return CLI_ERROR;
@@ -495,9 +528,6 @@ int check_distributed(const char *cmd, const train_opts *o, const char *data)
 {
     if (o->ck.save_path || o->ck.resume_path)
         return cli_usage(cmd, "--distributed trainings write no checkpoints (--checkpoint, --resume)");
-    if (o->weights && o->folds == 0 && !o->find_c)
-        return cli_usage(cmd, "--distributed training takes no -W file (a weight per row of the whole data); "
-                              "train in one process for sample weights");
     if (strcmp(data, "-") == 0)
         return cli_usage(cmd, "--distributed reads a file (each process its share), not standard input");
     return CLI_OK;

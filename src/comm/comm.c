@@ -126,6 +126,24 @@ nesvm_status nv_comm_max(const nv_comm *c, double *x, int64_t n, nesvm_error *er
 #endif
 }
 
+nesvm_status nv_comm_exscan_i64(const nv_comm *c, int64_t *x, nesvm_error *err)
+{
+    if (c->size == 1) {
+        *x = 0;
+        return NESVM_OK;
+    }
+#ifdef NESVM_WITH_MPI
+    int64_t in = *x, out = 0;
+    count(c, (int64_t)sizeof in);
+    int rc = MPI_Exscan(&in, &out, 1, MPI_INT64_T, MPI_SUM, comm_of(c));
+    if (rc != MPI_SUCCESS) return mpi_fail(err, rc, "Exscan");
+    *x = c->rank == 0 ? 0 : out; /* rank 0's result is undefined in MPI */
+    return NESVM_OK;
+#else
+    return no_mpi(c, err);
+#endif
+}
+
 nesvm_status nv_comm_minloc(const nv_comm *c, double *value, int64_t *index, nesvm_error *err)
 {
     double v = isnan(*value) ? INFINITY : *value;

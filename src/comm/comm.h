@@ -52,6 +52,9 @@ nesvm_status nv_comm_mpi(nv_comm *c, const void *mpi_comm, nesvm_error *err);
 nesvm_status nv_comm_sum(const nv_comm *c, double *x, int64_t n, nesvm_error *err);
 nesvm_status nv_comm_sum_i64(const nv_comm *c, int64_t *x, int64_t n, nesvm_error *err);
 nesvm_status nv_comm_max(const nv_comm *c, double *x, int64_t n, nesvm_error *err);
+/* *x becomes the sum of the ranks' *x before this one (0 on rank 0): a rank's
+ * first row when each brings its row count. */
+nesvm_status nv_comm_exscan_i64(const nv_comm *c, int64_t *x, nesvm_error *err);
 
 /* The smallest *value over the ranks and the smallest *index among the ranks
  * that hold it (the serial tie rule "lowest index" when indices are global),

@@ -1535,8 +1535,8 @@ else
         cmp -s <(grep -v '^submodel\|seconds' "$T/dist0.model") <(grep -v '^submodel\|seconds' "$T/dist1.model") &&
         ok "train --distributed as one MPI process: the serial model" || not_ok "train --distributed one process" "models differ"
 fi
-expect_fail "train --distributed -W" 2 "--distributed training takes no -W file" "$T/o.model" -- \
-    "$BIN" train --distributed -W "$T/dist0.model" "$H" "$T/o.model"
+expect_fail "train --distributed --checkpoint" 2 "--distributed trainings write no checkpoints" "$T/o.model" -- \
+    "$BIN" train --distributed --checkpoint "$T/ck" "$H" "$T/o.model"
 expect_fail "train --distributed stdin" 2 "--distributed reads a file (each process its share)" "$T/o.model" -- \
     "$BIN" train --distributed - "$T/o.model"
 # LIBSVM and LIBLINEAR habits: -s 0, -h 0|1, -m, -W, -b

@@ -105,6 +105,12 @@ int main(int argc, char **argv)
         nv_free(allv);
         c.stats = NULL;
     }
+    /* exclusive scan: rank r brings r + 1, gets r (r + 1) / 2 */
+    {
+        int64_t x = r + 1;
+        CHECK(nv_comm_exscan_i64(&c, &x, &err) == NESVM_OK);
+        CHECK(x == (int64_t)r * (r + 1) / 2);
+    }
     /* the verdict of every rank */
     int64_t all[2] = {failed, passed};
     nv_comm_sum_i64(&c, all, 2, &err);

@@ -200,6 +200,14 @@ def main():
         same_training("blobs ovo", ["-e", "1e-9"], "blobs", tmp)
         same_training("blobs ovr", ["-e", "1e-9", "--multiclass", "ovr"], "blobs", tmp)
         same_training("blobs ovr lp", ["-e", "1e-8", "--multiclass", "ovr", "--svm-type", "lp"], "blobs", tmp)
+        # -W: one weight per row of the whole file, each process keeping its rows'
+        with open(os.path.join(tmp, "w.txt"), "w") as f:
+            f.writelines("%g\n" % (1 + (i % 5) * 0.5) for i in range(270))
+        same_training("heart -W", ["-W", "w.txt", "-e", "1e-9"], "heart", tmp)
+        same_training("heart -W hyperpass", ["-W", "w.txt", "--solver", "hyperpass", "-B", "1", "-e", "1e-9"], "heart", tmp)
+        with open(os.path.join(tmp, "w3.txt"), "w") as f:
+            f.write("1\n2\n3\n")
+        refused("-W too few", ["-W", "w3.txt", "heart"], tmp, "w3.txt: 3 weights for 270 rows of data (one per row)")
         # warm start from a model at another C
         r = serial(["train", "-c", "0.1", "heart", "init.model"], tmp)
         check(r.returncode == 0, "init model: %s" % r.stderr)
@@ -208,6 +216,7 @@ def main():
         r = serial(["split", "-n", str(NP), "--out", "part", "heart"], tmp)
         check(r.returncode == 0, "split: %s" % r.stderr)
         same_training("heart split files", ["-e", "1e-9"], "heart", tmp, dist_data="part")
+        same_training("heart split files -W", ["-W", "w.txt", "-e", "1e-9"], "heart", tmp, dist_data="part")
 
         # cross-validation and grid search with the folds shared out: the
         # same accuracies, predictions, CSV and best point as one process

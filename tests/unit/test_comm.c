@@ -16,6 +16,8 @@ int main(void)
     CHECK(nv_comm_sum(&c, x, 3, &err) == NESVM_OK && x[0] == 1.5 && x[1] == -2 && x[2] == 3);
     CHECK(nv_comm_max(&c, x, 3, &err) == NESVM_OK && x[0] == 1.5 && x[1] == -2 && x[2] == 3);
     CHECK(nv_comm_sum_i64(&c, k, 2, &err) == NESVM_OK && k[0] == 4 && k[1] == -5);
+    int64_t ex = 7; /* one rank: nothing before it */
+    CHECK(nv_comm_exscan_i64(&c, &ex, &err) == NESVM_OK && ex == 0);
     double v = 0.25;
     int64_t ix = 9;
     CHECK(nv_comm_minloc(&c, &v, &ix, &err) == NESVM_OK && v == 0.25 && ix == 9);
