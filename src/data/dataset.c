@@ -301,6 +301,23 @@ nesvm_precision nesvm_dataset_precision(const nesvm_dataset *ds)
 }
 const double *nesvm_dataset_labels(const nesvm_dataset *ds) { return ds ? ds->labels : NULL; }
 
+int nv_csr_alloc(int64_t n, int64_t nnz, int64_t **ip, int32_t **ix, double **vx, double **lb)
+{
+    *ip = nv_malloc_array((size_t)n + 1, sizeof(int64_t));
+    *ix = nv_malloc_array((size_t)(nnz ? nnz : 1), sizeof(int32_t));
+    *vx = nv_malloc_array((size_t)(nnz ? nnz : 1), sizeof(double));
+    *lb = nv_malloc_array((size_t)(n ? n : 1), sizeof(double));
+    if (*ip && *ix && *vx && *lb) return 1;
+    nv_free(*ip);
+    nv_free(*ix);
+    nv_free(*vx);
+    nv_free(*lb);
+    *ip = NULL;
+    *ix = NULL;
+    *vx = *lb = NULL;
+    return 0;
+}
+
 nesvm_status nv_dataset_copy_rows(const nesvm_dataset *ds, const int64_t *rows, int64_t n,
                                   nesvm_dataset **out, nesvm_error *err)
 {
@@ -314,17 +331,11 @@ nesvm_status nv_dataset_copy_rows(const nesvm_dataset *ds, const int64_t *rows, 
             nnz += ds->indptr[r + 1] - ds->indptr[r];
         }
     }
-    int64_t *ip = nv_malloc_array((size_t)n + 1, sizeof(int64_t));
-    int32_t *ix = nv_malloc_array((size_t)(nnz ? nnz : 1), sizeof(int32_t));
-    double *vx = nv_malloc_array((size_t)(nnz ? nnz : 1), sizeof(double));
-    double *lb = nv_malloc_array((size_t)(n ? n : 1), sizeof(double));
-    if (!ip || !ix || !vx || !lb) {
-        nv_free(ip);
-        nv_free(ix);
-        nv_free(vx);
-        nv_free(lb);
+    int64_t *ip;
+    int32_t *ix;
+    double *vx, *lb;
+    if (!nv_csr_alloc(n, nnz, &ip, &ix, &vx, &lb))
         return nv_error(err, NESVM_ERR_NOMEM, "out of memory copying %lld rows", (long long)n);
-    }
     int64_t k = 0;
     ip[0] = 0;
     for (int64_t i = 0; i < n; i++) {

@@ -61,6 +61,11 @@ static inline double nv_val(const nesvm_dataset *ds, int64_t k)
 nesvm_status nv_dataset_read_range(const char *path, const nesvm_read_options *opt, int64_t begin, int64_t end,
                                    int64_t first_line, int64_t *lines, nesvm_dataset **out, nesvm_error *err);
 
+/* The arrays of an n-row CSR matrix of nnz entries with labels (nv_free
+ * each, or hand them to nv_dataset_from_csr); 0 (and all NULL) when out of
+ * memory. */
+int nv_csr_alloc(int64_t n, int64_t nnz, int64_t **ip, int32_t **ix, double **vx, double **lb);
+
 /* Rows sent between MPI ranks (rowpack.c): each row packed into doubles as
  * its label, its non-zero count k and k (index, value) pairs.  _size: the
  * doubles rows[0..n) (NULL: 0..n-1) take; _pack writes them and returns the

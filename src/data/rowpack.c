@@ -61,17 +61,11 @@ nesvm_status nv_rows_unpack(const double *in, int64_t len, int32_t d, nesvm_data
         nnz += k;
         at += 2 + 2 * k;
     }
-    int64_t *ip = nv_malloc_array((size_t)n + 1, sizeof(int64_t));
-    int32_t *ix = nv_malloc_array((size_t)(nnz ? nnz : 1), sizeof(int32_t));
-    double *vx = nv_malloc_array((size_t)(nnz ? nnz : 1), sizeof(double));
-    double *lb = nv_malloc_array((size_t)(n ? n : 1), sizeof(double));
-    if (!ip || !ix || !vx || !lb) {
-        nv_free(ip);
-        nv_free(ix);
-        nv_free(vx);
-        nv_free(lb);
+    int64_t *ip;
+    int32_t *ix;
+    double *vx, *lb;
+    if (!nv_csr_alloc(n, nnz, &ip, &ix, &vx, &lb))
         return nv_error(err, NESVM_ERR_NOMEM, "out of memory for %lld rows", (long long)n);
-    }
     ip[0] = 0;
     int64_t at = 0, q = 0;
     for (int64_t i = 0; i < n; i++) {

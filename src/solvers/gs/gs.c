@@ -24,6 +24,19 @@
 #include <math.h>
 #include <string.h>
 
+/* Step m's update of g by the selected sample's kernel column (alpha y =
+ * ay); 1 when the loss is no longer finite (*why, *st and err then say so). */
+static int gs_update(const nv_gs_problem *gp, const char *sel, double *g, const double *col, double ay, double loss,
+                     int64_t m, nesvm_exit *why, nesvm_status *st, nesvm_error *err)
+{
+    for (int64_t a = 0; a < gp->n; a++)
+        if (!sel[a]) g[a] += ay * gp->y[a] * (col[a] + gp->B2);
+    if (isfinite(loss)) return 0;
+    *why = NESVM_EXIT_NUMERIC;
+    *st = nv_error(err, NESVM_ERR_NUMERIC, "non-finite loss at step %lld (check the kernel and -B)", (long long)m);
+    return 1;
+}
+
 /* The progress report of step m (loss, the step's alpha). */
 static nesvm_progress gs_progress(const nv_progress_sink *sink, int64_t m, double t0, double loss, double ab)
 {
@@ -163,14 +176,7 @@ static nesvm_status gs_train_dist(const nv_gs_problem *gp, const nesvm_params *p
         bsum += ay;
         loss += hv;
         m++;
-        for (int64_t a = 0; a < n; a++)
-            if (!sel[a]) g[a] += ay * gp->y[a] * (col[a] + B2);
-        if (!isfinite(loss)) {
-            why = NESVM_EXIT_NUMERIC;
-            st = nv_error(err, NESVM_ERR_NUMERIC, "non-finite loss at step %lld (check the kernel and -B)",
-                          (long long)m);
-            break;
-        }
+        if (gs_update(gp, sel, g, col, ay, loss, m, &why, &st, err)) break;
         if (sink && sink->fn) {
             nesvm_progress pg = gs_progress(sink, m, t0, loss, ab);
             nv_snapshot snap = {res->w, n, B2 > 0 ? B2 * bsum : 0.0, m, NULL, 0};
@@ -295,14 +301,7 @@ nesvm_status nv_gs_train(const nv_gs_problem *gp, const nesvm_params *prm, const
             hist[4 + 2 * m] = ay;
         }
         m++;
-        for (int64_t a = 0; a < n; a++)
-            if (!sel[a]) g[a] += ay * gp->y[a] * (col[a] + B2);
-        if (!isfinite(loss)) {
-            why = NESVM_EXIT_NUMERIC;
-            st = nv_error(err, NESVM_ERR_NUMERIC, "non-finite loss at step %lld (check the kernel and -B)",
-                          (long long)m);
-            break;
-        }
+        if (gs_update(gp, sel, g, col, ay, loss, m, &why, &st, err)) break;
         if (sink && (sink->fn || sink->ckpt)) {
             nesvm_progress pg = gs_progress(sink, m, t0, loss, ab);
             if (hist) {
