@@ -465,9 +465,12 @@ NESVM_API nesvm_status nesvm_dataset_read_distributed(const char *path, const ne
  * on every rank), as if they were one dataset in rank order: every rank gets
  * the same model, which equals the single-process model within the solver's
  * tolerance (its objective within eps).  `params` and `init` (NULL: a cold
- * start) must be the same on every rank.  Linear models of solver nesvm (every model and
- * method) train distributed; others are refused with NESVM_ERR_UNSUPPORTED,
- * as are probability estimates (params probability).  `progress` is called
+ * start) must be the same on every rank.  Solvers nesvm (linear models and
+ * reduced bases), hyperpass, ssvm, nssvm (linear and kernel features) and gs
+ * train distributed; pegasos and NESVM's full-kernel expansion are refused
+ * with NESVM_ERR_UNSUPPORTED.  Probability estimates (params probability)
+ * come from folds drawn over every rank's rows, each trained distributed, and
+ * sigmoids fitted on every rank's out-of-fold values.  `progress` is called
  * on the ranks that give one (the CLI: rank 0); a cancel or time limit on
  * any rank stops every rank.  stats gains comm_calls and comm_bytes.
  */

@@ -65,12 +65,13 @@ nesvm_status nv_train_rows(const nesvm_dataset *ds, const int64_t *rows, int64_t
                            const nesvm_checkpoint_options *ck, nv_path *path, nesvm_progress_fn progress,
                            void *user, nesvm_model **out, nesvm_stats *stats, nesvm_error *err);
 
-/* Data-parallel training (issue 21): ds is this rank's share of the rows,
+/* Data-parallel training (issue 21): ds's rows (rows NULL: all n) are this rank's share,
  * with the same feature count d on every rank; every rank calls it and gets
  * the same model.  With one rank it is nv_train_rows. */
-nesvm_status nv_train_distributed(const nesvm_dataset *ds, const nesvm_params *params, const nesvm_model *init,
-                                  const nv_comm *comm, nesvm_progress_fn progress, void *user,
-                                  nesvm_model **out, nesvm_stats *stats, nesvm_error *err);
+nesvm_status nv_train_distributed(const nesvm_dataset *ds, const int64_t *rows, int64_t n,
+                                  const nesvm_params *params, const nesvm_model *init, const nv_comm *comm,
+                                  nesvm_progress_fn progress, void *user, nesvm_model **out, nesvm_stats *stats,
+                                  nesvm_error *err);
 
 /* Predict a row subset (rows == NULL: all rows). */
 nesvm_status nv_predict_rows(const nesvm_model *m, const nesvm_dataset *ds, const int64_t *rows,
@@ -93,9 +94,14 @@ int nv_prob_couple(int k, const double *r, double *p, double *M);
 /* Probabilities (n x nr_class, model label order) and argmax labels from decision values. */
 nesvm_status nv_prob_rows(const nesvm_model *m, const double *dec, int64_t n, double *proba, double *labels,
                           nesvm_error *err);
-/* The fold trainings report to progress (a non-zero return cancels them). */
+/* The fold trainings report to progress (a non-zero return cancels them).
+ * comm (several ranks): the rows are this rank's share; the folds are drawn
+ * over every rank's rows as one process draws them, each fold trained
+ * distributed, and each sigmoid fitted on every rank's out-of-fold values
+ * (gathered), so every rank gets the same model. */
 nesvm_status nv_prob_train(nesvm_model *m, const nesvm_dataset *ds, const int64_t *rows, int64_t n,
-                           const nesvm_params *params, nesvm_progress_fn progress, void *user, nesvm_error *err);
+                           const nesvm_params *params, const nv_comm *comm, nesvm_progress_fn progress, void *user,
+                           nesvm_error *err);
 
 /* Distinct labels in order of first appearance and each row's class index. */
 nesvm_status nv_label_classes(const double *labels, const int64_t *rows, int64_t n,

@@ -292,10 +292,56 @@ static int match_sub(const nesvm_model *full, int s, const nesvm_model *fm, doub
     return -1;
 }
 
+/* Distributed: every rank's n values of x concatenated in rank order into
+ * *all (nv_free it; *total entries). */
+static nesvm_status gather_all(const nv_comm *comm, const double *x, int64_t n, double **all, int64_t *total,
+                               nesvm_error *err)
+{
+    return nv_comm_gather(comm, x, n, all, total, NULL, err);
+}
+
+/* The folds over every rank's rows, drawn as one process draws them on the
+ * concatenated rows: this rank's n rows get fold[0..n); *n_all the rows. */
+static nesvm_status folds_dist(const nv_comm *comm, const int *cls, int64_t n, int k, uint64_t seed, int *fold,
+                               int64_t *n_all, int *nf, nesvm_error *err)
+{
+    double *mine = nv_malloc_array((size_t)(n ? n : 1), sizeof(double)), *all = NULL;
+    int64_t total = 0, off = n;
+    nesvm_status st = mine ? NESVM_OK : nv_error(err, NESVM_ERR_NOMEM, "out of memory for probability estimates");
+    for (int64_t a = 0; mine && a < n; a++) mine[a] = (double)cls[a];
+    st = nv_comm_agree(comm, st, err);
+    if (st == NESVM_OK) st = gather_all(comm, mine, n, &all, &total, err);
+    if (st == NESVM_OK) st = nv_comm_exscan_i64(comm, &off, err);
+    int *ca = NULL, *fa = NULL;
+    int64_t *order = NULL;
+    if (st == NESVM_OK) {
+        ca = nv_malloc_array((size_t)(total ? total : 1), sizeof(int));
+        fa = nv_malloc_array((size_t)(total ? total : 1), sizeof(int));
+        order = nv_malloc_array((size_t)(total ? total : 1), sizeof(int64_t));
+        if (!ca || !fa || !order) st = nv_error(err, NESVM_ERR_NOMEM, "out of memory for probability estimates");
+    }
+    st = nv_comm_agree(comm, st, err);
+    if (st == NESVM_OK) {
+        for (int64_t a = 0; a < total; a++) ca[a] = (int)all[a];
+        *nf = NV_PROB_FOLDS < total ? NV_PROB_FOLDS : (int)total;
+        nv_stratified_folds(ca, total, k, *nf, seed, fa, order);
+        memcpy(fold, fa + off, (size_t)n * sizeof(int));
+        *n_all = total;
+    }
+    nv_free(mine);
+    nv_free(all);
+    nv_free(ca);
+    nv_free(fa);
+    nv_free(order);
+    return st;
+}
+
 nesvm_status nv_prob_train(nesvm_model *m, const nesvm_dataset *ds, const int64_t *rows, int64_t n,
-                           const nesvm_params *params, nesvm_progress_fn progress, void *user, nesvm_error *err)
+                           const nesvm_params *params, const nv_comm *comm, nesvm_progress_fn progress, void *user,
+                           nesvm_error *err)
 {
     const int k = m->nr_class, ns = m->nsub;
+    if (!nv_comm_many(comm)) comm = NULL;
     nesvm_status st = NESVM_OK;
     nesvm_params *fp = NULL;
     int *fold = nv_malloc_array((size_t)(n ? n : 1), sizeof(int));
@@ -306,13 +352,13 @@ nesvm_status nv_prob_train(nesvm_model *m, const nesvm_dataset *ds, const int64_
     unsigned char *have = nv_calloc((size_t)(n ? n : 1) * (size_t)ns, 1);
     double *fd = nv_malloc_array((size_t)(n ? n : 1) * (size_t)ns, sizeof(double));
     double *lab = nv_malloc_array((size_t)(n ? n : 1), sizeof(double));
-    double *f = nv_malloc_array((size_t)(n ? n : 1), sizeof(double));
+    double *f = nv_malloc_array(2 * (size_t)(n ? n : 1), sizeof(double)); /* distributed: then pos as doubles */
     double *fw = nv_malloc_array((size_t)(n ? n : 1), sizeof(double));
     int *pos = nv_malloc_array((size_t)(n ? n : 1), sizeof(int));
-    if (!fold || !cls || !train || !test || !dec || !have || !fd || !lab || !f || !fw || !pos) {
+    if (!fold || !cls || !train || !test || !dec || !have || !fd || !lab || !f || !fw || !pos)
         st = nv_error(err, NESVM_ERR_NOMEM, "out of memory for probability estimates");
-        goto done;
-    }
+    if (comm) st = nv_comm_agree(comm, st, err);
+    if (st != NESVM_OK) goto done;
     /* each row's class in the full model's order */
     for (int64_t a = 0; a < n; a++) {
         double y = ds->labels[rows ? rows[a] : a];
@@ -320,11 +366,18 @@ nesvm_status nv_prob_train(nesvm_model *m, const nesvm_dataset *ds, const int64_
         for (int c = 0; c < k; c++)
             if (m->labels[c] == y) cls[a] = c;
     }
-    nv_stratified_folds(cls, n, k, NV_PROB_FOLDS < n ? NV_PROB_FOLDS : (int)n, params->seed, fold, train);
+    int nf = NV_PROB_FOLDS < n ? NV_PROB_FOLDS : (int)n;
+    int64_t n_all = n;
+    if (comm) {
+        st = folds_dist(comm, cls, n, k, params->seed, fold, &n_all, &nf, err);
+        if (st != NESVM_OK) goto done;
+    } else {
+        nv_stratified_folds(cls, n, k, nf, params->seed, fold, train);
+    }
     st = nesvm_params_copy(params, &fp, err);
+    if (comm) st = nv_comm_agree(comm, st, err);
     if (st != NESVM_OK) goto done;
     fp->probability = 0;
-    const int nf = NV_PROB_FOLDS < n ? NV_PROB_FOLDS : (int)n;
     for (int fo = 0; fo < nf; fo++) {
         int64_t ntr = 0, nte = 0;
         for (int64_t a = 0; a < n; a++) {
@@ -332,11 +385,14 @@ nesvm_status nv_prob_train(nesvm_model *m, const nesvm_dataset *ds, const int64_
             if (fold[a] == fo) test[nte++] = a;
             else train[ntr++] = r;
         }
-        if (nte == 0) continue;
+        int64_t nte_all = nte; /* distributed: the fold's rows over every rank */
+        if (comm && (st = nv_comm_sum_i64(comm, &nte_all, 1, err)) != NESVM_OK) goto done;
+        if (nte_all == 0) continue;
         nesvm_model *fm = NULL;
         nesvm_error ferr = {0};
         /* a fold whose training rows hold one class trains nothing: its rows keep no value */
-        nesvm_status fst = nv_train_rows(ds, train, ntr, fp, NULL, NULL, NULL, progress, user, &fm, NULL, &ferr);
+        nesvm_status fst = comm ? nv_train_distributed(ds, train, ntr, fp, NULL, comm, progress, user, &fm, NULL, &ferr)
+                                : nv_train_rows(ds, train, ntr, fp, NULL, NULL, NULL, progress, user, &fm, NULL, &ferr);
         if (fst == NESVM_ERR_DATA) continue;
         if (fst != NESVM_OK) {
             st = fst;
@@ -346,6 +402,7 @@ nesvm_status nv_prob_train(nesvm_model *m, const nesvm_dataset *ds, const int64_
         }
         for (int64_t t = 0; t < nte; t++) train[t] = rows ? rows[test[t]] : test[t];
         st = nv_predict_rows(fm, ds, train, nte, params->threads, lab, fd, err);
+        if (comm) st = nv_comm_agree(comm, st, err);
         if (st == NESVM_OK) {
             for (int s = 0; s < ns; s++) {
                 double sign;
@@ -376,7 +433,32 @@ nesvm_status nv_prob_train(nesvm_model *m, const nesvm_dataset *ds, const int64_
             fw[cnt] = nv_params_class_weight(params, m->labels[c]) * (ds->weights ? ds->weights[r] : 1.0);
             pos[cnt++] = c == sm->pos;
         }
-        if (cnt > 0) {
+        if (comm) {
+            /* the sigmoid on every rank's values, in rank order: the same fit everywhere */
+            double *ga[3] = {NULL, NULL, NULL}, *pd = f + cnt; /* pos as doubles after f's values */
+            int64_t tot[3] = {0, 0, 0}, cn[2] = {np, nn};
+            for (int64_t q = 0; q < cnt; q++) pd[q] = pos[q];
+            st = gather_all(comm, f, cnt, &ga[0], &tot[0], err);
+            if (st == NESVM_OK) st = gather_all(comm, pd, cnt, &ga[1], &tot[1], err);
+            if (st == NESVM_OK) st = gather_all(comm, fw, cnt, &ga[2], &tot[2], err);
+            if (st == NESVM_OK) st = nv_comm_sum_i64(comm, cn, 2, err);
+            int *gp = st == NESVM_OK ? nv_malloc_array((size_t)(tot[0] ? tot[0] : 1), sizeof(int)) : NULL;
+            if (st == NESVM_OK && !gp) st = nv_error(err, NESVM_ERR_NOMEM, "out of memory for probability estimates");
+            st = nv_comm_agree(comm, st, err);
+            if (st == NESVM_OK) {
+                for (int64_t q = 0; q < tot[0]; q++) gp[q] = (int)ga[1][q];
+                np = cn[0];
+                nn = cn[1];
+                if (tot[0] > 0) nv_platt_fit(ga[0], gp, ga[2], tot[0], &sm->prob_a, &sm->prob_b);
+            }
+            const int64_t gathered = tot[0];
+            nv_free(gp);
+            for (int q = 0; q < 3; q++) nv_free(ga[q]);
+            if (st != NESVM_OK) goto done;
+            if (gathered > 0) continue;
+            sm->prob_a = 0;
+            sm->prob_b = log(((double)nn + 1.0) / ((double)np + 1.0));
+        } else if (cnt > 0) {
             nv_platt_fit(f, pos, fw, cnt, &sm->prob_a, &sm->prob_b);
         } else {
             /* no out-of-fold value: the class prior */

@@ -856,9 +856,10 @@ nesvm_status nv_train_rows(const nesvm_dataset *ds, const int64_t *rows, int64_t
     return train_rows(ds, rows, n, params, init, ckopt, path, NULL, progress, user, out, stats, err);
 }
 
-nesvm_status nv_train_distributed(const nesvm_dataset *ds, const nesvm_params *params, const nesvm_model *init,
-                                  const nv_comm *comm, nesvm_progress_fn progress, void *user,
-                                  nesvm_model **out, nesvm_stats *stats, nesvm_error *err)
+nesvm_status nv_train_distributed(const nesvm_dataset *ds, const int64_t *rows, int64_t n,
+                                  const nesvm_params *params, const nesvm_model *init, const nv_comm *comm,
+                                  nesvm_progress_fn progress, void *user, nesvm_model **out, nesvm_stats *stats,
+                                  nesvm_error *err)
 {
-    return train_rows(ds, NULL, ds->n, params, init, NULL, NULL, comm, progress, user, out, stats, err);
+    return train_rows(ds, rows, n, params, init, NULL, NULL, comm, progress, user, out, stats, err);
 }

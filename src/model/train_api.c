@@ -50,7 +50,7 @@ static nesvm_status train_public(const nesvm_dataset *ds, const nesvm_params *pa
             for (int64_t i = 0; keep && i < ds->n; i++)
                 if (ds->weights[i] > 0) keep[n++] = i;
         }
-        if (st == NESVM_OK) st = nv_prob_train(*out, ds, keep, n, params, progress, user, err);
+        if (st == NESVM_OK) st = nv_prob_train(*out, ds, keep, n, params, NULL, progress, user, err);
         nv_free(keep);
         if (st != NESVM_OK) {
             nesvm_model_destroy(*out);
@@ -110,12 +110,27 @@ nesvm_status nesvm_train_distributed(const nesvm_dataset *ds, const nesvm_params
                       "the ranks' datasets have %.0f to %.0f features: every rank needs the same "
                       "feature count (nesvm_dataset_read_distributed gives it)",
                       -dd[1], dd[0]);
-    if (st == NESVM_OK && params && params->probability)
-        st = nv_error(err, NESVM_ERR_UNSUPPORTED,
-                      "probability estimates (-b 1) are not trained distributed (--distributed): train "
-                      "without them");
     if (st == NESVM_OK)
-        st = nv_train_distributed(ds, params, init, &c, progress, user, out, stats ? &full : NULL, err);
+        st = nv_train_distributed(ds, NULL, ds->n, params, init, &c, progress, user, out, stats ? &full : NULL, err);
+    if (st == NESVM_OK && params && params->probability) {
+        /* Platt's sigmoids on out-of-fold values, the folds over every rank's
+         * rows (prob.c); the rows of weight 0 stay out, as in training */
+        int64_t *keep = NULL, n = ds->n;
+        if (ds->weights) {
+            keep = nv_malloc_array((size_t)(n ? n : 1), sizeof(int64_t));
+            n = 0;
+            for (int64_t i = 0; keep && i < ds->n; i++)
+                if (ds->weights[i] > 0) keep[n++] = i;
+        }
+        st = ds->weights && !keep ? nv_error(err, NESVM_ERR_NOMEM, "out of memory") : NESVM_OK;
+        st = nv_comm_agree(&c, st, err);
+        if (st == NESVM_OK) st = nv_prob_train(*out, ds, keep, n, params, &c, progress, user, err);
+        nv_free(keep);
+        if (st != NESVM_OK) {
+            nesvm_model_destroy(*out);
+            *out = NULL;
+        }
+    }
     full.comm_calls = cs.calls;
     full.comm_bytes = cs.bytes;
     stats_out(stats, &full);

@@ -5,7 +5,7 @@ problem solved serially).
 
 For every distributed solver configuration (NESVM's three models by Newton and
 by Nesterov, SSVM and NSSVM by every Newton scheme, Hyperpass, GS-SVM, kernel
-features (a reduced basis, the full kernel), class weights, lambda, no bias, one-vs-one and one-vs-rest on data
+features (a reduced basis, the full kernel), probability estimates, class weights, lambda, no bias, one-vs-one and one-vs-rest on data
 whose classes first appear on different ranks, warm starts, per-rank files from
 `nesvm split`), the models must have the same labels, class order and
 parameters, every sub-model's primal objective within 1e-6 relative, and the
@@ -208,6 +208,26 @@ def main():
         with open(os.path.join(tmp, "w3.txt"), "w") as f:
             f.write("1\n2\n3\n")
         refused("-W too few", ["-W", "w3.txt", "heart"], tmp, "w3.txt: 3 weights for 270 rows of data (one per row)")
+        # -b 1: Platt's folds drawn over every rank's rows as one process draws
+        # them, each fold trained distributed, the sigmoids fitted on every
+        # rank's out-of-fold values: the same probabilities (to the folds'
+        # tolerance) and labels
+        for name, opts, data in (("heart -b 1", ["-b", "1", "-e", "1e-9"], "heart"),
+                                 ("heart -b 1 hyperpass", ["-b", "1", "--solver", "hyperpass", "-B", "1", "-e", "1e-9"], "heart"),
+                                 ("heart -b 1 gs", ["-b", "1", "--solver", "gs", "-t", "2"], "heart"),
+                                 ("blobs -b 1", ["-b", "1", "-e", "1e-9"], "blobs"),
+                                 ("blobs -b 1 ovr", ["-b", "1", "-e", "1e-9", "--multiclass", "ovr"], "blobs")):
+            same_training(name, opts, data, tmp)
+            probs = []
+            for part in ("serial.model", "dist.model"):
+                r = serial(["predict", "-b", "1", data, part, "p.out"], tmp)
+                check(r.returncode == 0, "%s: predict -b 1: %s" % (name, r.stderr))
+                with open(os.path.join(tmp, "p.out")) as f:
+                    probs.append([l.split() for l in f.read().splitlines()])
+            a, b = probs
+            ok = len(a) == len(b) and a[0] == b[0] and all(x[0] == y[0] for x, y in zip(a[1:], b[1:]))
+            worst = max((abs(float(p) - float(q)) for x, y in zip(a[1:], b[1:]) for p, q in zip(x[1:], y[1:])), default=1)
+            check(ok and worst <= 1e-5, "%s: probabilities differ by %g (labels equal: %s)" % (name, worst, ok))
         # warm start from a model at another C
         r = serial(["train", "-c", "0.1", "heart", "init.model"], tmp)
         check(r.returncode == 0, "init model: %s" % r.stderr)
@@ -302,7 +322,6 @@ def main():
                 "Hyperpass's warm start by Pegasos (--warm-start pegasos:ITER) is not distributed")
         refused("full kernel", ["-t", "2", "heart"], tmp, "NESVM's full kernel (an expansion over every training row) "
                 "is not trained distributed")
-        refused("-b 1", ["-b", "1", "heart"], tmp, "probability estimates (-b 1) are not trained distributed")
         refused("stdin", ["-"], tmp, "--distributed reads a file")
         refused("bad option", ["--scheme", "4", "heart"], tmp, "invalid value '4' for scheme")
         refused("bad init", ["--init", "nothing.model", "heart"], tmp, "warm-start model: rank 0: cannot open")
