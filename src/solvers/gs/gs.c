@@ -37,6 +37,18 @@ static int gs_update(const nv_gs_problem *gp, const char *sel, double *g, const 
     return 1;
 }
 
+/* The result after m steps: GS-SVM has no certificate; b = B^2 sum alpha y. */
+static void gs_result(nv_binary_result *res, nesvm_exit why, int64_t m, double loss, double B2, double bsum)
+{
+    res->exit_reason = why;
+    res->iterations = m;
+    res->primal = loss;
+    res->lower_bound = NAN;
+    res->gap = NAN;
+    res->n_sv = m;
+    res->b = B2 > 0 ? B2 * bsum : 0.0; /* not -0 */
+}
+
 /* The progress report of step m (loss, the step's alpha). */
 static nesvm_progress gs_progress(const nv_progress_sink *sink, int64_t m, double t0, double loss, double ab)
 {
@@ -183,15 +195,7 @@ static nesvm_status gs_train_dist(const nv_gs_problem *gp, const nesvm_params *p
             stop_asked = nv_sink_report(sink, &pg, m % prm->progress_every == 0 || m == 1, &snap);
         }
     }
-    if (st == NESVM_OK) {
-        res->exit_reason = why;
-        res->iterations = m;
-        res->primal = loss;
-        res->lower_bound = NAN;
-        res->gap = NAN;
-        res->n_sv = m;
-        res->b = B2 > 0 ? B2 * bsum : 0.0;
-    }
+    if (st == NESVM_OK) gs_result(res, why, m, loss, B2, bsum);
 out:
     res->seconds = nv_now() - t0;
     nv_free(g);
@@ -317,15 +321,7 @@ nesvm_status nv_gs_train(const nv_gs_problem *gp, const nesvm_params *prm, const
             }
         }
     }
-    if (st == NESVM_OK) {
-        res->exit_reason = why;
-        res->iterations = m;
-        res->primal = loss;
-        res->lower_bound = NAN;
-        res->gap = NAN;
-        res->n_sv = m;
-        res->b = B2 > 0 ? B2 * bsum : 0.0; /* not -0 */
-    }
+    if (st == NESVM_OK) gs_result(res, why, m, loss, B2, bsum);
 out:
     res->seconds = nv_now() - t0;
     nv_free(g);
