@@ -74,6 +74,15 @@ int nv_csr_alloc(int64_t n, int64_t nnz, int64_t **ip, int32_t **ix, double **vx
 int64_t nv_rows_pack_size(const nesvm_dataset *ds, const int64_t *rows, int64_t n);
 int64_t nv_rows_pack(const nesvm_dataset *ds, const int64_t *rows, int64_t n, double *out);
 nesvm_status nv_rows_unpack(const double *in, int64_t len, int32_t d, nesvm_dataset **out, nesvm_error *err);
+/* Every rank's rows[0..n) of ds (NULL: 0..n-1) gathered in rank order onto
+ * every rank: *out an owned CSR dataset of ds->d features (*total rows), and
+ * *pre_all the npre values each row brought from pre (row i's at
+ * pre[i npre]) in the same order (nv_free).  Collective; a rank's failure is
+ * every rank's. */
+struct nv_comm;
+nesvm_status nv_rows_gather(const struct nv_comm *c, const nesvm_dataset *ds, const int64_t *rows, int64_t n,
+                            const double *pre, int npre, double **pre_all, nesvm_dataset **out, int64_t *total,
+                            nesvm_error *err);
 
 /* This rank's share of `path` over c's ranks (read_dist.c,
  * nesvm_dataset_read_distributed). */

@@ -189,7 +189,7 @@ nesvm_status nv_kfeat_build_dist(const nv_kernel *k, const nesvm_dataset *X, con
                       "%.3g MB: raise --kernel-memory or use a smaller --basis",
                       full ? "full" : "reduced", need / mb, (long long)n, (long long)nb, mem_mb);
     int64_t *B = NULL, *xr = NULL, *mine = NULL, *bglob = NULL;
-    double *sq = NULL, *bsq = NULL, *pack = NULL, *all = NULL, *rowbuf = NULL, *K = NULL;
+    double *sq = NULL, *bsq = NULL, *K = NULL;
     lapack_int *piv = NULL;
     if (st == NESVM_OK) {
         B = nv_malloc_array((size_t)(nb ? nb : 1), sizeof(int64_t));
@@ -210,43 +210,24 @@ nesvm_status nv_kfeat_build_dist(const nv_kernel *k, const nesvm_dataset *X, con
     } else if (st == NESVM_OK) {
         st = draw(n_all, nb, seed, B, err);
     }
-    /* this rank's basis rows: [global dataset row, packed row] each */
-    int64_t nm = 0, len = 0;
+    /* this rank's basis rows, each with its global dataset row, onto every
+     * rank in B's order (sorted positions, so rank order) */
+    int64_t nm = 0, total = 0;
+    double *pre = NULL, *pall = NULL;
     if (st == NESVM_OK) {
         for (int64_t j = 0; j < nb; j++)
             if (B[j] >= pos_offset && B[j] < pos_offset + n) mine[nm++] = xr[B[j] - pos_offset];
-        len = nm + nv_rows_pack_size(X, mine, nm);
-        pack = nv_malloc_array((size_t)(len ? len : 1), sizeof(double));
-        if (!pack) st = nv_error(err, NESVM_ERR_NOMEM, "out of memory for kernel features");
-    }
-    if (st == NESVM_OK) {
-        int64_t at = 0;
-        for (int64_t j = 0; j < nm; j++) {
-            pack[at++] = (double)(row_offset + mine[j]);
-            at += nv_rows_pack(X, &mine[j], 1, pack + at);
-        }
-    }
-    st = nv_comm_agree(c, st, err);
-    int64_t total = 0;
-    if (st == NESVM_OK) st = nv_comm_gather(c, pack, len, &all, &total, NULL, err);
-    /* the basis rows in B's order (sorted positions, so rank order) */
-    if (st == NESVM_OK) {
-        rowbuf = nv_malloc_array((size_t)(total ? total : 1), sizeof(double));
+        pre = nv_malloc_array((size_t)(nm ? nm : 1), sizeof(double));
         bglob = nv_malloc_array((size_t)(nb ? nb : 1), sizeof(int64_t));
         bsq = nv_malloc_array((size_t)(nb ? nb : 1), sizeof(double));
-        if (!rowbuf || !bglob || !bsq) st = nv_error(err, NESVM_ERR_NOMEM, "out of memory for kernel features");
+        if (!pre || !bglob || !bsq) st = nv_error(err, NESVM_ERR_NOMEM, "out of memory for kernel features");
+        for (int64_t j = 0; pre && j < nm; j++) pre[j] = (double)(row_offset + mine[j]);
     }
-    if (st == NESVM_OK) {
-        int64_t at = 0, r = 0, j = 0;
-        while (at < total && j < nb) {
-            bglob[j++] = (int64_t)all[at++];
-            int64_t cnt = (int64_t)all[at + 1];
-            memcpy(rowbuf + r, all + at, (size_t)(2 + 2 * cnt) * sizeof(double));
-            r += 2 + 2 * cnt;
-            at += 2 + 2 * cnt;
-        }
-        st = nv_rows_unpack(rowbuf, r, X->d, &out->bdata, err);
-    }
+    st = nv_comm_agree(c, st, err);
+    if (st == NESVM_OK) st = nv_rows_gather(c, X, mine, nm, pre, 1, &pall, &out->bdata, &total, err);
+    for (int64_t j = 0; st == NESVM_OK && j < nb && j < total; j++) bglob[j] = (int64_t)pall[j];
+    nv_free(pre);
+    nv_free(pall);
     if (st == NESVM_OK) {
         nv_kernel_sqnorms(out->bdata, NULL, nb, bsq);
         if (!transform) {
@@ -320,9 +301,6 @@ nesvm_status nv_kfeat_build_dist(const nv_kernel *k, const nesvm_dataset *X, con
     nv_free(mine);
     nv_free(bglob);
     nv_free(bsq);
-    nv_free(pack);
-    nv_free(all);
-    nv_free(rowbuf);
     nv_free(K);
     nv_free(piv);
     return st;

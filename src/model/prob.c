@@ -292,14 +292,6 @@ static int match_sub(const nesvm_model *full, int s, const nesvm_model *fm, doub
     return -1;
 }
 
-/* Distributed: every rank's n values of x concatenated in rank order into
- * *all (nv_free it; *total entries). */
-static nesvm_status gather_all(const nv_comm *comm, const double *x, int64_t n, double **all, int64_t *total,
-                               nesvm_error *err)
-{
-    return nv_comm_gather(comm, x, n, all, total, NULL, err);
-}
-
 /* The folds over every rank's rows, drawn as one process draws them on the
  * concatenated rows: this rank's n rows get fold[0..n); *n_all the rows. */
 static nesvm_status folds_dist(const nv_comm *comm, const int *cls, int64_t n, int k, uint64_t seed, int *fold,
@@ -310,7 +302,7 @@ static nesvm_status folds_dist(const nv_comm *comm, const int *cls, int64_t n, i
     nesvm_status st = mine ? NESVM_OK : nv_error(err, NESVM_ERR_NOMEM, "out of memory for probability estimates");
     for (int64_t a = 0; mine && a < n; a++) mine[a] = (double)cls[a];
     st = nv_comm_agree(comm, st, err);
-    if (st == NESVM_OK) st = gather_all(comm, mine, n, &all, &total, err);
+    if (st == NESVM_OK) st = nv_comm_gather(comm, mine, n, &all, &total, NULL, err);
     if (st == NESVM_OK) st = nv_comm_exscan_i64(comm, &off, err);
     int *ca = NULL, *fa = NULL;
     int64_t *order = NULL;
@@ -438,9 +430,9 @@ nesvm_status nv_prob_train(nesvm_model *m, const nesvm_dataset *ds, const int64_
             double *ga[3] = {NULL, NULL, NULL}, *pd = f + cnt; /* pos as doubles after f's values */
             int64_t tot[3] = {0, 0, 0}, cn[2] = {np, nn};
             for (int64_t q = 0; q < cnt; q++) pd[q] = pos[q];
-            st = gather_all(comm, f, cnt, &ga[0], &tot[0], err);
-            if (st == NESVM_OK) st = gather_all(comm, pd, cnt, &ga[1], &tot[1], err);
-            if (st == NESVM_OK) st = gather_all(comm, fw, cnt, &ga[2], &tot[2], err);
+            st = nv_comm_gather(comm, f, cnt, &ga[0], &tot[0], NULL, err);
+            if (st == NESVM_OK) st = nv_comm_gather(comm, pd, cnt, &ga[1], &tot[1], NULL, err);
+            if (st == NESVM_OK) st = nv_comm_gather(comm, fw, cnt, &ga[2], &tot[2], NULL, err);
             if (st == NESVM_OK) st = nv_comm_sum_i64(comm, cn, 2, err);
             int *gp = st == NESVM_OK ? nv_malloc_array((size_t)(tot[0] ? tot[0] : 1), sizeof(int)) : NULL;
             if (st == NESVM_OK && !gp) st = nv_error(err, NESVM_ERR_NOMEM, "out of memory for probability estimates");

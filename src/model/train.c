@@ -137,73 +137,45 @@ static nesvm_status compact_expansion_dist(nesvm_model *m, const nesvm_dataset *
     const int nsub = m->nsub;
     int64_t *keep = nv_malloc_array((size_t)(n ? n : 1), sizeof(int64_t));
     int64_t *krow = nv_malloc_array((size_t)(n ? n : 1), sizeof(int64_t));
-    double *pack = NULL, *all = NULL, *rowbuf = NULL, *wb = NULL;
-    int64_t kept = 0, total = 0, offset = 0;
+    double *all = NULL, *wb = NULL;
+    int64_t kept = 0, offset = 0;
     nesvm_status st = keep && krow ? NESVM_OK : nv_error(err, NESVM_ERR_NOMEM, "out of memory");
     for (int64_t p = 0; st == NESVM_OK && p < n; p++) {
         int any = 0;
         for (int s = 0; s < nsub && !any; s++) any = m->wbuf[(size_t)s * (size_t)n + (size_t)p] != 0;
         if (any) keep[kept++] = p;
     }
-    /* every rank's kept count and row count (offsets of the global rows) */
-    int64_t *cnt = nv_malloc_array(2 * (size_t)comm->size, sizeof(int64_t));
-    if (st == NESVM_OK && !cnt) st = nv_error(err, NESVM_ERR_NOMEM, "out of memory");
+    /* this rank's first global row, and the kept rows over every rank */
+    int64_t kall = kept;
+    offset = n;
     st = nv_comm_agree(comm, st, err);
-    if (st == NESVM_OK) {
-        for (int r = 0; r < 2 * comm->size; r++) cnt[r] = 0;
-        cnt[comm->rank] = kept;
-        cnt[comm->size + comm->rank] = n;
-        st = nv_comm_sum_i64(comm, cnt, 2 * (int64_t)comm->size, err);
-    }
-    int64_t kall = 0;
-    for (int r = 0; st == NESVM_OK && r < comm->size; r++) {
-        kall += cnt[r];
-        if (r < comm->rank) offset += cnt[comm->size + r];
-    }
+    if (st == NESVM_OK) st = nv_comm_exscan_i64(comm, &offset, err);
+    if (st == NESVM_OK) st = nv_comm_sum_i64(comm, &kall, 1, err);
     if (st == NESVM_OK && kall == 0 && comm->rank == 0) keep[kept++] = 0; /* an all-zero expansion still has a basis */
-    /* this rank's part: per kept row its global row, its nsub coefficients, its packed row */
-    for (int64_t j = 0; j < kept; j++) krow[j] = rows ? rows[keep[j]] : keep[j];
-    int64_t len = 0;
+    /* every rank's kept rows, each with its global row and nsub coefficients */
+    double *pre = NULL;
+    const int npre = 1 + nsub;
     if (st == NESVM_OK) {
-        len = kept * (1 + nsub) + nv_rows_pack_size(ds, krow, kept);
-        pack = nv_malloc_array((size_t)(len ? len : 1), sizeof(double));
-        if (!pack) st = nv_error(err, NESVM_ERR_NOMEM, "out of memory");
+        pre = nv_malloc_array((size_t)(kept ? kept : 1) * (size_t)npre, sizeof(double));
+        if (!pre) st = nv_error(err, NESVM_ERR_NOMEM, "out of memory");
     }
-    if (pack) {
-        int64_t at = 0;
-        for (int64_t j = 0; j < kept; j++) {
-            pack[at++] = (double)(offset + krow[j]);
-            for (int s = 0; s < nsub; s++) pack[at++] = m->wbuf[(size_t)s * (size_t)n + (size_t)keep[j]];
-            at += nv_rows_pack(ds, &krow[j], 1, pack + at);
-        }
+    for (int64_t j = 0; pre && j < kept; j++) {
+        krow[j] = rows ? rows[keep[j]] : keep[j];
+        pre[j * npre] = (double)(offset + krow[j]);
+        for (int s = 0; s < nsub; s++) pre[j * npre + 1 + s] = m->wbuf[(size_t)s * (size_t)n + (size_t)keep[j]];
     }
     st = nv_comm_agree(comm, st, err);
-    if (st == NESVM_OK) st = nv_comm_gather(comm, pack, len, &all, &total, NULL, err);
-    /* every rank unpacks the same rows */
-    int64_t K = 0, rl = 0;
-    for (int64_t at = 0; st == NESVM_OK && at < total; K++) {
-        int64_t k = (int64_t)all[at + 1 + nsub + 1];
-        at += 1 + nsub + 2 + 2 * k;
-        rl += 2 + 2 * k;
-    }
+    int64_t K = 0;
+    if (st == NESVM_OK) st = nv_rows_gather(comm, ds, krow, kept, pre, npre, &all, &m->basis, &K, err);
     int64_t *brows = NULL;
     if (st == NESVM_OK) {
-        rowbuf = nv_malloc_array((size_t)(rl ? rl : 1), sizeof(double));
         wb = nv_malloc_array((size_t)nsub * (size_t)(K ? K : 1), sizeof(double));
         brows = nv_malloc_array((size_t)(K ? K : 1), sizeof(int64_t));
-        if (!rowbuf || !wb || !brows) st = nv_error(err, NESVM_ERR_NOMEM, "out of memory for the expansion");
+        if (!wb || !brows) st = nv_error(err, NESVM_ERR_NOMEM, "out of memory for the expansion");
     }
-    if (st == NESVM_OK) {
-        int64_t at = 0, r = 0;
-        for (int64_t j = 0; j < K; j++) {
-            brows[j] = (int64_t)all[at++];
-            for (int s = 0; s < nsub; s++) wb[(size_t)s * (size_t)K + (size_t)j] = all[at++];
-            int64_t k = (int64_t)all[at + 1];
-            memcpy(rowbuf + r, all + at, (size_t)(2 + 2 * k) * sizeof(double));
-            r += 2 + 2 * k;
-            at += 2 + 2 * k;
-        }
-        st = nv_rows_unpack(rowbuf, rl, ds->d, &m->basis, err);
+    for (int64_t j = 0; st == NESVM_OK && j < K; j++) {
+        brows[j] = (int64_t)all[j * npre];
+        for (int s = 0; s < nsub; s++) wb[(size_t)s * (size_t)K + (size_t)j] = all[j * npre + 1 + s];
     }
     st = nv_comm_agree(comm, st, err);
     if (st == NESVM_OK) {
@@ -218,10 +190,8 @@ static nesvm_status compact_expansion_dist(nesvm_model *m, const nesvm_dataset *
     nv_free(brows);
     nv_free(keep);
     nv_free(krow);
-    nv_free(cnt);
-    nv_free(pack);
+    nv_free(pre);
     nv_free(all);
-    nv_free(rowbuf);
     nv_free(wb);
     return st;
 }

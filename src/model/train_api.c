@@ -27,6 +27,31 @@ static void stats_out(nesvm_stats *stats, nesvm_stats *full)
     memcpy(stats, full, want < sizeof *full ? want : sizeof *full);
 }
 
+/* Platt's sigmoids for the trained *out on out-of-fold decision values
+ * (prob.c; comm: the folds over every rank's rows); the rows of weight 0
+ * stay out, as in training.  On failure *out is destroyed. */
+static nesvm_status train_probability(nesvm_model **out, const nesvm_dataset *ds, const nesvm_params *params,
+                                      const nv_comm *comm, nesvm_progress_fn progress, void *user, nesvm_error *err)
+{
+    int64_t *keep = NULL, n = ds->n;
+    nesvm_status st = NESVM_OK;
+    if (ds->weights) {
+        keep = nv_malloc_array((size_t)(n ? n : 1), sizeof(int64_t));
+        if (!keep) st = nv_error(err, NESVM_ERR_NOMEM, "out of memory");
+        n = 0;
+        for (int64_t i = 0; keep && i < ds->n; i++)
+            if (ds->weights[i] > 0) keep[n++] = i;
+    }
+    if (comm) st = nv_comm_agree(comm, st, err);
+    if (st == NESVM_OK) st = nv_prob_train(*out, ds, keep, n, params, comm, progress, user, err);
+    nv_free(keep);
+    if (st != NESVM_OK) {
+        nesvm_model_destroy(*out);
+        *out = NULL;
+    }
+    return st;
+}
+
 /* The public trainings: the caller's nesvm_stats gets the fields that fit its
  * size (nesvm.h, "Growing structs"). */
 static nesvm_status train_public(const nesvm_dataset *ds, const nesvm_params *params, const nesvm_model *init,
@@ -39,24 +64,8 @@ static nesvm_status train_public(const nesvm_dataset *ds, const nesvm_params *pa
     if (st != NESVM_OK) return st;
     nesvm_stats full;
     st = nv_train_rows(ds, NULL, ds->n, params, init, ck, NULL, progress, user, out, stats ? &full : NULL, err);
-    if (st == NESVM_OK && params && params->probability) {
-        /* Platt's sigmoids on out-of-fold decision values (prob.c); the rows of
-         * weight 0 stay out, as in training */
-        int64_t *keep = NULL, n = ds->n;
-        if (ds->weights) {
-            keep = nv_malloc_array((size_t)(n ? n : 1), sizeof(int64_t));
-            if (!keep) st = nv_error(err, NESVM_ERR_NOMEM, "out of memory");
-            n = 0;
-            for (int64_t i = 0; keep && i < ds->n; i++)
-                if (ds->weights[i] > 0) keep[n++] = i;
-        }
-        if (st == NESVM_OK) st = nv_prob_train(*out, ds, keep, n, params, NULL, progress, user, err);
-        nv_free(keep);
-        if (st != NESVM_OK) {
-            nesvm_model_destroy(*out);
-            *out = NULL;
-        }
-    }
+    if (st == NESVM_OK && params && params->probability)
+        st = train_probability(out, ds, params, NULL, progress, user, err);
     stats_out(stats, &full);
     return st;
 }
@@ -112,25 +121,8 @@ nesvm_status nesvm_train_distributed(const nesvm_dataset *ds, const nesvm_params
                       -dd[1], dd[0]);
     if (st == NESVM_OK)
         st = nv_train_distributed(ds, NULL, ds->n, params, init, &c, progress, user, out, stats ? &full : NULL, err);
-    if (st == NESVM_OK && params && params->probability) {
-        /* Platt's sigmoids on out-of-fold values, the folds over every rank's
-         * rows (prob.c); the rows of weight 0 stay out, as in training */
-        int64_t *keep = NULL, n = ds->n;
-        if (ds->weights) {
-            keep = nv_malloc_array((size_t)(n ? n : 1), sizeof(int64_t));
-            n = 0;
-            for (int64_t i = 0; keep && i < ds->n; i++)
-                if (ds->weights[i] > 0) keep[n++] = i;
-        }
-        st = ds->weights && !keep ? nv_error(err, NESVM_ERR_NOMEM, "out of memory") : NESVM_OK;
-        st = nv_comm_agree(&c, st, err);
-        if (st == NESVM_OK) st = nv_prob_train(*out, ds, keep, n, params, &c, progress, user, err);
-        nv_free(keep);
-        if (st != NESVM_OK) {
-            nesvm_model_destroy(*out);
-            *out = NULL;
-        }
-    }
+    if (st == NESVM_OK && params && params->probability)
+        st = train_probability(out, ds, params, &c, progress, user, err);
     full.comm_calls = cs.calls;
     full.comm_bytes = cs.bytes;
     stats_out(stats, &full);
