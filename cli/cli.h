@@ -58,6 +58,12 @@ const char *cli_param_spelling(const nv_param_def *d, const char *sep, char *buf
 /* A warning on stderr for each given option the solver, kernel or model ignores. */
 void cli_warn_ignored(const char *cmd, const nesvm_params *p);
 
+/* A model whose binary models did not all reach their certificate
+ * (nesvm_model_certified): one warning on stderr, printed even with -q, naming
+ * how many missed it and the worst one (exit reason, gap against eps).
+ * Returns the number that missed it. */
+int cli_warn_uncertified(const char *cmd, const nesvm_model *m);
+
 /* Options shared by train and cv. */
 typedef struct train_opts {
     nesvm_params *params;

@@ -151,7 +151,7 @@ void train_opts_help(FILE *f)
     fputs("Problem and solver:\n", f);
     help_params(f, problem1);
     fputs("  -w<label> W          multiply C by W for samples of class <label> (as LIBSVM);\n"
-          "                       each cost C x W must stay in [1e-100, 1e100]\n",
+          "                       each cost C x W must stay in [1e-100, 1e15]\n",
           f);
     help_params(f, problem2);
     fputs("  -B B                 B > 0: a bias. nesvm: free, unregularized (default);\n"
@@ -260,6 +260,57 @@ void cli_warn_ignored(const char *cmd, const nesvm_params *p)
         fprintf(stderr, "nesvm %s: warning: %s is ignored here (solver %s): it applies to %s\n", cmd,
                 cli_param_spelling(d, "/", opt, sizeof opt), solver, why);
     }
+}
+
+/* "1 vs -1" or "3 vs rest": sub-model k's classes (into buf). */
+static const char *submodel_name(const nesvm_model *m, int k, char *buf, size_t size)
+{
+    int pos = 0, neg = -1;
+    nesvm_model_expansion(m, k, NULL, NULL, NULL, &pos, &neg, NULL);
+    const double *lab = nesvm_model_labels(m);
+    if (neg < 0)
+        snprintf(buf, size, "%.17g vs rest", lab[pos]);
+    else
+        snprintf(buf, size, "%.17g vs %.17g", lab[pos], lab[neg]);
+    return buf;
+}
+
+int cli_warn_uncertified(const char *cmd, const nesvm_model *m)
+{
+    int nsub = nesvm_model_submodels(m), missed = 0, worst = -1;
+    double worst_gap = -1;
+    for (int k = 0; k < nsub; k++) {
+        if (nesvm_model_certified(m, k) != NESVM_CERT_MISSED) continue;
+        double gap;
+        nesvm_model_training(m, k, NULL, NULL, NULL, &gap, NULL);
+        double g = isnan(gap) ? INFINITY : gap;
+        if (missed++ == 0 || g > worst_gap) {
+            worst = k;
+            worst_gap = g;
+        }
+    }
+    if (!missed) return 0;
+    nesvm_exit ex;
+    double gap;
+    char eps[32], name[96];
+    nesvm_model_training(m, worst, &ex, NULL, NULL, &gap, NULL);
+    nesvm_params_get(nesvm_model_params(m), "eps", eps, sizeof eps, NULL);
+    submodel_name(m, worst, name, sizeof name);
+    const char *hint = ex == NESVM_EXIT_MAX_ITER     ? "raise --max-iter"
+                       : ex == NESVM_EXIT_TIME_LIMIT ? "raise --time-limit"
+                       : ex == NESVM_EXIT_STALLED    ? "no decrease was left in double precision: a smaller -c "
+                                                       "or -B, or scaled data"
+                                                     : "see docs/solvers.md";
+    if (nsub == 1)
+        fprintf(stderr, "nesvm %s: warning: the training stopped before its certificate (exit %s, relative "
+                        "gap %.3g, -e %s): the model is saved but may be far from the optimum (%s)\n",
+                cmd, nesvm_exit_str(ex), gap, eps, hint);
+    else
+        fprintf(stderr, "nesvm %s: warning: %d of %d binary models stopped before their certificate (the "
+                        "worst, %s: exit %s, relative gap %.3g, -e %s): the model is saved but may be far "
+                        "from the optimum (%s)\n",
+                cmd, missed, nsub, name, nesvm_exit_str(ex), gap, eps, hint);
+    return missed;
 }
 
 static int set_param(cli_args *a, nesvm_params *p, const char *name, const char *value)

@@ -86,8 +86,12 @@ int cmd_info(int argc, char **argv)
             printf(": b %.6g, ||beta|| %.6g, non-zero coefficients %lld\n", b, sqrt(nrm), nz);
         else
             printf(": b %.6g, ||w|| %.6g, non-zero weights %lld\n", b, sqrt(nrm), nz);
-        printf("      training: %s after %lld iterations, primal %.10g, relative gap %.3g\n",
-               nesvm_exit_str(ex), (long long)iters, primal, gap);
+        nesvm_cert cert = nesvm_model_certified(m, s);
+        printf("      training: %s after %lld iterations, primal %.10g, relative gap %.3g%s\n",
+               nesvm_exit_str(ex), (long long)iters, primal, gap,
+               cert == NESVM_CERT_REACHED ? ", certified"
+               : cert == NESVM_CERT_NONE  ? " (no certificate: the solver's own stopping rule)"
+                                          : ", NOT certified: stopped before its certificate");
     }
     nesvm_model_destroy(m);
     return CLI_OK;

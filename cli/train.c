@@ -443,6 +443,8 @@ int run_training(const char *cmd, train_opts *o, const char *data, const char *m
             if (rc == CLI_OK && (trace.fp || trace.tmp_path) && nv_atomic_commit(&trace, &err) != NESVM_OK)
                 rc = cli_error(cmd, "%s", err.message);
             if (dist) rc = cli_mpi_bcast_rc(o, rc);
+            /* even with -q: a model short of its certificate must not pass unnoticed */
+            if (rc == CLI_OK && cli_mpi_rank(o) == 0) cli_warn_uncertified(cmd, m);
             if (rc == CLI_OK && !o->quiet) {
                 fprintf(info, "classes %d, binary models %d, iterations %lld, time %.3f s\n",
                        nesvm_model_classes(m), stats.n_submodels, (long long)stats.iterations,
@@ -451,6 +453,13 @@ int run_training(const char *cmd, train_opts *o, const char *data, const char *m
                     /* GS-SVM has no primal: its objective is the dual loss (10) */
                     fprintf(info, "dual loss %.10g, support vectors %lld, exit %s\n", stats.primal,
                            (long long)stats.n_sv, nesvm_exit_str(stats.exit_reason));
+                } else if (stats.kernel_matrix == 4) {
+                    /* no certificate: a stationary point of a problem that is not convex */
+                    fprintf(info, "dual objective %.10g (LIBSVM's obj), support vectors %lld, exit %s: a "
+                                  "stationary point, no certificate (the %s kernel is not positive "
+                                  "semi-definite)\n",
+                            stats.primal, (long long)stats.n_sv, nesvm_exit_str(stats.exit_reason),
+                            nesvm_model_kernel(m));
                 } else {
                     fprintf(info, "primal objective %.10g, relative gap %.3g, support vectors %lld, exit %s\n",
                            stats.primal, stats.gap, (long long)stats.n_sv,
@@ -469,11 +478,11 @@ int run_training(const char *cmd, train_opts *o, const char *data, const char *m
                     fprintf(info, "kernel %s, basis %lld vectors, non-zero coefficients %lld of %lld\n",
                            nesvm_model_kernel(m), (long long)nesvm_dataset_rows(nesvm_model_basis(m)),
                            nnz, all);
-                    if (stats.kernel_matrix == 2)
-                        fprintf(info, "kernel evaluations %lld, working set: kernel columns computed %lld, "
+                    if (stats.kernel_matrix == 2 || stats.kernel_matrix == 4)
+                        fprintf(info, "kernel evaluations %lld, %s: kernel columns computed %lld, "
                                "cache hits %lld\n",
-                               (long long)stats.kernel_evals, (long long)stats.kernel_columns,
-                               (long long)stats.cache_hits);
+                               (long long)stats.kernel_evals, stats.kernel_matrix == 2 ? "working set" : "SMO",
+                               (long long)stats.kernel_columns, (long long)stats.cache_hits);
                     else if (stats.kernel_columns == 0)
                         fprintf(info, "kernel evaluations %lld, %s\n", (long long)stats.kernel_evals,
                                stats.kernel_matrix == 1   ? "kernel matrix stored (single precision)"
@@ -488,7 +497,7 @@ int run_training(const char *cmd, train_opts *o, const char *data, const char *m
                                 : stats.basis_sizes > 1 ? "; the automatic basis grew" : "");
                 } else
                     fprintf(info, "non-zero weights %lld of %lld\n", nnz, all);
-                if (stats.kernel_columns > 0 && stats.kernel_matrix != 2) /* GS-SVM's column cache */
+                if (stats.kernel_columns > 0 && stats.kernel_matrix != 2 && stats.kernel_matrix != 4) /* GS-SVM's */
                     fprintf(info, "kernel evaluations %lld (%lld without the cache), kernel columns computed "
                            "%lld, cache hits %lld\n",
                            (long long)stats.kernel_evals, (long long)stats.kernel_asked,

@@ -286,7 +286,10 @@ typedef enum nesvm_exit {
     NESVM_EXIT_CANCELLED = 3,
     NESVM_EXIT_NUMERIC = 4,
     NESVM_EXIT_NO_MEMORY = 5,
-    NESVM_EXIT_STALLED = 6  /**< no further decrease is possible in floating point */
+    NESVM_EXIT_STALLED = 6, /**< no further decrease is possible in floating point */
+    NESVM_EXIT_EPS_ABS = 7  /**< stopped by eps_abs where it is the paper's rule, not a certificate
+                                 (NESVM's change of F_mu, SSVM/NSSVM's ||G_p||), with the
+                                 relative gap still above eps */
 } nesvm_exit;
 
 NESVM_API const char *nesvm_exit_str(nesvm_exit e);
@@ -350,7 +353,10 @@ typedef struct nesvm_stats {
                                  the kernel matrix was stored (single precision, within
                                  kernel_memory), 0 if it was computed on the fly; C-SVM by Newton
                                  (a working set, docs/solvers.md): 2 on cached kernel columns,
-                                 3 on a stored matrix shared by one-vs-one pairs; -1 otherwise
+                                 3 on a stored matrix shared by one-vs-one pairs; 4: the C-SVM
+                                 with a kernel that is not positive semi-definite (sigmoid, poly
+                                 with coef0 < 0), LIBSVM's dual by SMO on cached kernel columns,
+                                 a stationary point without a certificate; -1 otherwise
                                  (linear models, reduced basis, Nesterov's LP-SVM: kernel
                                  features) */
     int64_t dots;           /**< row products y_i <x_i, v> computed (hyperpass, pegasos; 0 for
@@ -554,6 +560,27 @@ NESVM_API nesvm_status nesvm_model_expansion(const nesvm_model *m, int k, const 
 NESVM_API nesvm_status nesvm_model_training(const nesvm_model *m, int k, nesvm_exit *exit_reason,
                                             int64_t *iterations, double *primal, double *gap,
                                             nesvm_error *err);
+
+/** What nesvm_model_certified says of a binary sub-model. */
+typedef enum nesvm_cert {
+    NESVM_CERT_MISSED = 0,  /**< it stopped before its certificate: at max_iter, a time limit,
+                                 stalled in floating point, by --eps-abs (the papers' rule), or
+                                 with a relative gap above eps.  The model is usable but may be
+                                 far from the optimum: callers should warn (the CLI does on
+                                 stderr, even with -q; Python raises a ConvergenceWarning). */
+    NESVM_CERT_REACHED = 1, /**< its certified relative duality gap is within eps */
+    NESVM_CERT_NONE = 2     /**< its solver has no certificate and stopped by its own rule:
+                                 GS-SVM's greedy stop (early stopping is its regularizer), a
+                                 stationary point of a kernel that is not positive
+                                 semi-definite (docs/solvers.md), or an imported model */
+} nesvm_cert;
+
+/**
+ * Did binary sub-model k reach its certificate?  Decided from its exit reason,
+ * its relative gap and the eps it was trained with (also for models loaded
+ * from files).  NESVM_CERT_MISSED for a bad m or k.
+ */
+NESVM_API nesvm_cert nesvm_model_certified(const nesvm_model *m, int k);
 
 /**
  * Predict every row of `ds`.  `labels` (n_rows entries) receives predicted

@@ -64,7 +64,8 @@ nesvm_status nesvm_params_set_class_weight(nesvm_params *p, double label, double
 
 typedef enum nesvm_exit {
     NESVM_EXIT_CONVERGED = 0, NESVM_EXIT_MAX_ITER = 1, NESVM_EXIT_TIME_LIMIT = 2, NESVM_EXIT_CANCELLED = 3,
-    NESVM_EXIT_NUMERIC = 4, NESVM_EXIT_NO_MEMORY = 5, NESVM_EXIT_STALLED = 6
+    NESVM_EXIT_NUMERIC = 4, NESVM_EXIT_NO_MEMORY = 5, NESVM_EXIT_STALLED = 6,
+    NESVM_EXIT_EPS_ABS = 7
 } nesvm_exit;
 const char *nesvm_exit_str(nesvm_exit e);
 typedef struct nesvm_progress {
@@ -101,6 +102,8 @@ nesvm_status nesvm_model_expansion(const nesvm_model *m, int k, const double **b
                                    double *b, int *pos, int *neg, nesvm_error *err);
 nesvm_status nesvm_model_training(const nesvm_model *m, int k, nesvm_exit *exit_reason, int64_t *iterations,
                                   double *primal, double *gap, nesvm_error *err);
+typedef enum nesvm_cert { NESVM_CERT_MISSED = 0, NESVM_CERT_REACHED = 1, NESVM_CERT_NONE = 2 } nesvm_cert;
+nesvm_cert nesvm_model_certified(const nesvm_model *m, int k);
 nesvm_status nesvm_model_predict(const nesvm_model *m, const nesvm_dataset *ds, int threads, double *labels,
                                  double *decision, nesvm_error *err);
 nesvm_status nesvm_model_predict_proba(const nesvm_model *m, const nesvm_dataset *ds, int threads,

@@ -39,6 +39,7 @@ const char *nesvm_exit_str(nesvm_exit e)
     case NESVM_EXIT_NUMERIC: return "numeric";
     case NESVM_EXIT_NO_MEMORY: return "no-memory";
     case NESVM_EXIT_STALLED: return "stalled";
+    case NESVM_EXIT_EPS_ABS: return "eps-abs";
     }
     return "unknown";
 }

@@ -51,12 +51,16 @@ void nv_kernel_sqnorms(const nesvm_dataset *X, const int64_t *rows, int64_t n, d
     }
 }
 
+int nv_kernel_psd(const nv_kernel *k)
+{
+    return k->type == NV_KERNEL_LINEAR || k->type == NV_KERNEL_RBF || (k->type == NV_KERNEL_POLY && k->coef0 >= 0);
+}
+
 nesvm_status nv_kernel_psd_error(const nv_kernel *k, nesvm_error *err)
 {
     return nv_error(err, NESVM_ERR_DATA,
                     "the %s kernel matrix of the basis has no positive diagonal entry "
-                    "(K(x,x) <= 0 for every basis row): nesvm needs a positive "
-                    "semi-definite kernel (for sigmoid, try coef0 >= 0)",
+                    "(K(x,x) = 0 for every basis row: rows of zeros?): the kernel features are all zero",
                     nv_kernel_names[k->type]);
 }
 

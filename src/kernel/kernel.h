@@ -36,7 +36,13 @@ extern const char *const nv_kernel_names[4];
 /* K from the dot product u.v and the squared norms ||u||^2, ||v||^2. */
 double nv_kernel_value(const nv_kernel *k, double dot, double sqa, double sqb);
 
-/* The error for a kernel with no positive K(x,x) on the basis. */
+/* Is the kernel positive semi-definite on any data?  Linear, rbf, and poly
+ * with coef0 >= 0 (a sum of powers of x.y with non-negative coefficients);
+ * not the sigmoid kernel, nor poly with coef0 < 0. */
+int nv_kernel_psd(const nv_kernel *k);
+
+/* The error for a (positive semi-definite) kernel with no positive K(x,x)
+ * on the basis: rows of zeros under poly with coef0 0. */
 nesvm_status nv_kernel_psd_error(const nv_kernel *k, nesvm_error *err);
 
 /* Squared norms of rows[0..n) of X (rows == NULL: 0..n-1). */

@@ -264,7 +264,7 @@ nesvm_status nv_ckpt_read(const char *path, nv_ckpt_file *c, nesvm_error *err)
         NEED(want_word(&t, "b") && get_num(&t, &sb->b) && isfinite(sb->b), "bad sub-model bias");
         NEED(want_word(&t, "exit") && (s = next_tok(&t)) != NULL, "bad sub-model exit");
         sb->exit_reason = -1;
-        for (int e = NESVM_EXIT_CONVERGED; e <= NESVM_EXIT_STALLED; e++)
+        for (int e = NESVM_EXIT_CONVERGED; e <= NESVM_EXIT_EPS_ABS; e++)
             if (strcmp(s, nesvm_exit_str((nesvm_exit)e)) == 0) sb->exit_reason = e;
         NEED(sb->exit_reason >= 0, "unknown exit reason");
         NEED(want_word(&t, "iterations") && get_i64(&t, 0, INT64_MAX, &sb->iterations), "bad iterations");

@@ -26,11 +26,62 @@ void nv_kplan_choose(nv_kplan *kp, const nv_solver *solver, const nesvm_params *
         /* C-SVM by Newton: a working set (expansion_ws.c) */
         kp->ws = params->svm_type == NV_SVM_C && params->method == NV_METHOD_NEWTON;
         kp->shared_k = (double)n * (double)n * sizeof(float) <= params->kernel_memory * 1048576.0;
+        /* not convex: LIBSVM's dual by SMO on the column cache */
+        kp->smo = params->svm_type == NV_SVM_C && !nv_kernel_psd(&kp->kk);
+        if (kp->smo) kp->ws = 1, kp->shared_k = 0;
     } else {
         /* a reduced basis, LP-SVM with the Nesterov method, and the Newton
          * family's kernels go through kernel features (kernel.h) */
         kp->kind = NV_KPLAN_FEATURES;
     }
+}
+
+/* The features' penalty is the RKHS norm (K_BB factored): NESVM's except
+ * LP-SVM's L1 norm on the coefficients, the Newton family's unless
+ * kernel_norm coef. */
+static int features_rkhs(const nv_kplan *kp, const nesvm_params *params)
+{
+    return kp->solver->kernels == NV_KERNELS_NESVM ? params->svm_type != NV_SVM_LP
+                                                   : params->kernel_norm == NV_KNORM_RKHS;
+}
+
+nesvm_status nv_kplan_check(const nv_kplan *kp, const nesvm_params *params, nesvm_error *err)
+{
+    if (!kp->kernel || nv_kernel_psd(&kp->kk) || kp->kind == NV_KPLAN_CACHE || kp->smo) return NESVM_OK;
+    if (kp->kind == NV_KPLAN_FEATURES && !features_rkhs(kp, params)) return NESVM_OK;
+    const char *what = kp->kind == NV_KPLAN_EXPANSION
+                           ? (params->svm_type == NV_SVM_LS ? "the LS-SVM" : "the LP-SVM")
+                           : "a problem on kernel features under the RKHS norm";
+    return nv_error(err, NESVM_ERR_UNSUPPORTED,
+                    "the %s kernel%s is not positive semi-definite: with it, %s is not convex and has no "
+                    "certificate; use -t rbf or -t poly with -r >= 0, or keep this kernel with the C-SVM's "
+                    "full kernel (LIBSVM's dual, a stationary point), --solver ssvm or nssvm with "
+                    "--kernel-norm coef, or --solver gs",
+                    nv_kernel_names[kp->kk.type], kp->kk.type == NV_KERNEL_POLY ? " with coef0 < 0" : "", what);
+}
+
+/* GS-SVM's bias feature B (K + B^2) is refused beyond the rows' largest
+ * norm in the kernel's space, sqrt(max K(x,x)) over every rank: each greedy
+ * step sets one coefficient alpha ~ 1/(K_ii + B^2) for good, so a larger B
+ * leaves the kernel part tiny beside b = B^2 sum alpha_i y_i (at -B 10 on
+ * heart_scale the model predicted one class, for every B up to 1e100). */
+static nesvm_status gs_bias_check(const nv_kplan *kp, const nesvm_params *params, int64_t n, const nv_comm *comm,
+                                  nesvm_error *err)
+{
+    if (!nv_params_bias(params)) return NESVM_OK;
+    double dmax = 0;
+    for (int64_t a = 0; a < n; a++) {
+        double v = nv_kcache_diag(&kp->kc, a);
+        if (v > dmax) dmax = v;
+    }
+    nesvm_status st = comm ? nv_comm_max(comm, &dmax, 1, err) : NESVM_OK;
+    if (st != NESVM_OK || params->bias * params->bias <= dmax) return st;
+    return nv_error(err, NESVM_ERR_ARG,
+                    "-B %g with --solver gs exceeds the rows' largest norm in the %s kernel's space, "
+                    "sqrt(max K(x,x)) = %.6g: GS-SVM sets each coefficient once, so the bias B^2 sum alpha_i y_i "
+                    "would outweigh the kernel part (a model that predicts one class); use -B %.6g or less, or "
+                    "-B 0 (the paper's GS-SVM has no bias)",
+                    params->bias, nv_kernel_names[kp->kk.type], sqrt(dmax), sqrt(dmax));
 }
 
 nesvm_status nv_kplan_build(nv_kplan *kp, const nesvm_params *params, const nesvm_dataset *ds,
@@ -47,6 +98,8 @@ nesvm_status nv_kplan_build(nv_kplan *kp, const nesvm_params *params, const nesv
         int ovo = k > 2 && !ovr;
         st = nv_kcache_init(&kp->kc, &kp->kk, ds, rows, n, ovo ? row_class : NULL, ovo ? k : 1,
                             params->cache_size, params->kernel_memory, params->threads, err);
+        if (st != NESVM_OK) return st;
+        st = gs_bias_check(kp, params, n, comm, err);
         if (st != NESVM_OK) return st;
         kp->v = nv_malloc_array((size_t)n, sizeof(double));
         kp->capv = nv_malloc_array((size_t)n, sizeof(double));
@@ -65,7 +118,7 @@ nesvm_status nv_kplan_build(nv_kplan *kp, const nesvm_params *params, const nesv
             st = nv_kcache_init(&kp->kc, &kp->kk, ds, rows, n, ovo ? row_class : NULL, ovo ? k : 1,
                                 params->kernel_memory, params->kernel_memory, params->threads, err);
             if (st != NESVM_OK) return st;
-            kp->kstored = 2;
+            kp->kstored = kp->smo ? 4 : 2;
         }
         /* one kernel matrix over all rows when it can be stored, else one per
          * sub-problem (one-vs-one sub-problems are smaller; each is stored or
@@ -84,8 +137,7 @@ nesvm_status nv_kplan_build(nv_kplan *kp, const nesvm_params *params, const nesv
         /* NESVM's penalty is the RKHS norm (transformed features, except
          * LP-SVM's L1 norm on the coefficients); the Newton family's is the
          * RKHS norm too by default, or GSVM/RSVM's ||beta||^2 (kernel_norm coef) */
-        int transform = kp->solver->kernels == NV_KERNELS_NESVM ? params->svm_type != NV_SVM_LP
-                                                                 : params->kernel_norm == NV_KNORM_RKHS;
+        int transform = features_rkhs(kp, params);
         /* the Newton family's automatic basis with the RKHS norm: from RSVM's
          * 0.1 n, doubled until the Nystrom residual is at most basis_residual
          * (or the full kernel, or the next size would not fit kernel_memory);
@@ -240,7 +292,8 @@ nesvm_status nv_kplan_train(nv_kplan *kp, const nv_solver *solver, const nesvm_d
             kpb.pos = NULL;
             if (st == NESVM_OK && kp->kstored != 0) kp->kstored = own.K != NULL;
         }
-        if (st == NESVM_OK) st = solver->train_expansion(&kpb, prm, sink, res, err);
+        if (st == NESVM_OK) st = kp->smo ? nv_smo_train(&kpb, prm, sink, res, err)
+                                         : solver->train_expansion(&kpb, prm, sink, res, err);
         if (!kp->shared_k) kp->kevals += own.evals + res->kernel_evals;
         nv_kmat_free(&own);
         for (int64_t a = 0; a < cnt; a++) sm->w[sp->rows[a]] = kp->v[a];

@@ -35,6 +35,9 @@ typedef struct nv_kplan {
     int64_t nbasis;       /* the reduced basis size (0: none) */
     int shared_k;         /* EXPANSION: one kernel matrix for every sub-problem */
     int ws;               /* EXPANSION: C-SVM by Newton on a working set (kc) */
+    int smo;              /* EXPANSION: C-SVM with a kernel that is not positive
+                           * semi-definite: its dual by SMO on kc (smo.c), a
+                           * stationary point without a certificate */
     nv_kernel kk;         /* the kernel, gamma resolved */
     nv_kcache kc;         /* CACHE, and EXPANSION's working set */
     nv_kmat km;           /* EXPANSION, shared_k */
@@ -64,6 +67,11 @@ typedef struct nv_subproblem {
  * for n rows, the kernel with gamma resolved over ds's features. */
 void nv_kplan_choose(nv_kplan *kp, const nv_solver *solver, const nesvm_params *params,
                      const nesvm_dataset *ds, int64_t n);
+/* Refuse a plan whose problem is not convex and has no solver for a
+ * stationary point: a kernel that is not positive semi-definite
+ * (nv_kernel_psd) with the LP-SVM or LS-SVM on the full kernel, or with
+ * kernel features under the RKHS norm (their factor of K_BB needs it). */
+nesvm_status nv_kplan_check(const nv_kplan *kp, const nesvm_params *params, nesvm_error *err);
 /* Build it over the training rows (k classes, row_class: each row's class;
  * comm, several ranks: data-parallel, FEATURES only, a random basis). */
 nesvm_status nv_kplan_build(nv_kplan *kp, const nesvm_params *params, const nesvm_dataset *ds,

@@ -225,6 +225,20 @@ nesvm_status nesvm_model_training(const nesvm_model *m, int k, nesvm_exit *exit_
     return NESVM_OK;
 }
 
+nesvm_cert nesvm_model_certified(const nesvm_model *m, int k)
+{
+    if (!m || k < 0 || k >= m->nsub) return NESVM_CERT_MISSED;
+    const nv_submodel *sm = &m->sub[k];
+    if (sm->exit_reason != NESVM_EXIT_CONVERGED) return NESVM_CERT_MISSED;
+    if (isnan(sm->gap)) return NESVM_CERT_NONE;
+    /* the solvers stop at a relative gap <= eps (the file keeps it to 17
+     * digits), or, with eps_abs, where eps_abs certifies an absolute gap
+     * (Hyperpass, Pegasos; the other solvers' eps_abs stops are
+     * NESVM_EXIT_EPS_ABS) */
+    return sm->gap <= m->params->eps * (1 + 1e-9) || m->params->eps_abs > 0 ? NESVM_CERT_REACHED
+                                                                               : NESVM_CERT_MISSED;
+}
+
 nesvm_status nesvm_model_expansion(const nesvm_model *m, int k, const double **beta,
                                    int64_t *nbasis, double *b, int *pos, int *neg,
                                    nesvm_error *err)

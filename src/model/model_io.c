@@ -433,7 +433,7 @@ static nesvm_status parse_model(const char *name, char *buf, size_t len, nesvm_m
             want_neg = want_pos + 1;
         }
         int ex = -1;
-        for (int e = NESVM_EXIT_CONVERGED; e <= NESVM_EXIT_STALLED; e++)
+        for (int e = NESVM_EXIT_CONVERGED; e <= NESVM_EXIT_EPS_ABS; e++)
             if (strcmp(lx.tok[7], nesvm_exit_str((nesvm_exit)e)) == 0) ex = e;
         if (ex < 0) FAIL("submodel %d: unknown exit reason '%.40s'", s, lx.tok[7]);
         if (!tok_int(lx.tok[9], 0, INT64_MAX, &iv)) FAIL("submodel %d: bad iterations", s);

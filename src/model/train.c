@@ -300,22 +300,30 @@ static int pairs_next(nv_pairs *p, int *i, int *j)
     return 1;
 }
 
+/* A cost C_i is trained in [NV_COST_MIN, NV_COST_MAX]: below, the objective
+ * underflows; above 1e15, 1/2 ||w||^2 falls below the rounding of C times
+ * the loss (double precision's 2^-52 = 2.2e-16 relative): the problem is
+ * numerically the hard-margin one, no solver reaches a certificate (at
+ * C = 1e100 the model came out w = 0), and nesvm refuses it up front. */
+#define NV_COST_MIN 1e-100
+#define NV_COST_MAX 1e15
+
 /* Each class's cost C x weight (1 x weight with lambda: C = 1/(lambda n) is
- * set per sub-problem), refused outside [1e-100, 1e100]. */
+ * set per sub-problem), refused outside [NV_COST_MIN, NV_COST_MAX]. */
 static nesvm_status class_costs(const nesvm_params *params, const double *classes, int k, double *cw,
                                 nesvm_error *err)
 {
     for (int c = 0; c < k; c++) {
         cw[c] = (params->lambda > 0 ? 1.0 : params->c) * nv_params_class_weight(params, classes[c]);
         if (params->lambda > 0) continue; /* checked per binary problem (sub_build) */
-        if (!(cw[c] >= 1e-100 && cw[c] <= 1e100)) {
+        if (!(cw[c] >= NV_COST_MIN && cw[c] <= NV_COST_MAX)) {
             char lb[32], cb[32], wb[32];
             nv_format_double(classes[c], lb);
             nv_format_double(params->c, cb);
             nv_format_double(nv_params_class_weight(params, classes[c]), wb);
             return nv_error(err, NESVM_ERR_ARG,
                             "the cost of class %s, C x weight = %s x %s (-c and -w%s), is outside "
-                            "[1e-100, 1e100], where the objective over- or underflows",
+                            "[1e-100, 1e15], where the objective underflows or 1/2 ||w||^2 is lost in rounding",
                             lb, cb, wb, lb);
         }
     }
@@ -344,10 +352,10 @@ static nesvm_status sub_build(nv_subproblem *sp, int i, int j, const nv_kplan *k
                 params->cap > 0 ? params->cap * nv_params_class_weight(params, classes[c]) * sw : INFINITY;
         sp->y[cnt] = c == i ? 1.0 : -1.0;
         sp->cost[cnt] = cw[c] * sw;
-        if (wts && params->lambda <= 0 && !(sp->cost[cnt] >= 1e-100 && sp->cost[cnt] <= 1e100)) {
+        if (wts && params->lambda <= 0 && !(sp->cost[cnt] >= NV_COST_MIN && sp->cost[cnt] <= NV_COST_MAX)) {
             st = nv_error(err, NESVM_ERR_ARG,
                             "row %lld: its cost C x class weight x sample weight = %g x %g is outside "
-                            "[1e-100, 1e100], where the objective over- or underflows",
+                            "[1e-100, 1e15], where the objective underflows or 1/2 ||w||^2 is lost in rounding",
                             (long long)(rows ? rows[r] : r), cw[c], sw);
             break;
         }
@@ -366,14 +374,14 @@ static nesvm_status sub_build(nv_subproblem *sp, int i, int j, const nv_kplan *k
         int bad = 0;
         for (int64_t a = 0; a < cnt; a++) {
             sp->cost[a] /= params->lambda * (double)cnt_all;
-            bad |= !(sp->cost[a] >= 1e-100 && sp->cost[a] <= 1e100);
+            bad |= !(sp->cost[a] >= NV_COST_MIN && sp->cost[a] <= NV_COST_MAX);
         }
         if (bad) {
             char lb[32];
             nv_format_double(params->lambda, lb);
             st = nv_error(err, NESVM_ERR_ARG,
-                          "lambda %s gives costs 1/(lambda n) x weight outside [1e-100, 1e100] "
-                          "for a binary problem of %lld rows (--lambda, -w)",
+                          "lambda %s gives costs 1/(lambda n) x weight outside [1e-100, 1e15]"
+                          " for a binary problem of %lld rows (--lambda, -w)",
                           lb, (long long)cnt_all);
         }
         if (comm) st = nv_comm_agree(comm, st, err);
@@ -593,6 +601,8 @@ static nesvm_status train_rows(const nesvm_dataset *ds, const int64_t *rows, int
         goto done;
     }
     nv_kplan_choose(&kp, solver, params, ds, n_all); /* the basis size follows every rank's rows */
+    st = nv_kplan_check(&kp, params, err);
+    if (st != NESVM_OK) goto done;
     if (comm && kp.kind == NV_KPLAN_EXPANSION) {
         st = nv_error(err, NESVM_ERR_UNSUPPORTED,
                       "NESVM's full kernel (an expansion over every training row) is not trained distributed "

@@ -180,6 +180,13 @@ nesvm_status nv_nesvm_expansion_train(const nv_kernel_problem *kp, const nesvm_p
                                       const nv_progress_sink *sink, nv_binary_result *res,
                                       nesvm_error *err);
 
+/* The C-SVM's dual by SMO on kp->kc's columns (smo.c), for kernels that
+ * are not positive semi-definite (nv_kernel_psd): LIBSVM's problem, solved
+ * to a stationary point; no certificate (res->gap and lower_bound NaN,
+ * res->primal the dual objective); res->w gets the n expansion coefficients. */
+nesvm_status nv_smo_train(const nv_kernel_problem *kp, const nesvm_params *p, const nv_progress_sink *sink,
+                          nv_binary_result *res, nesvm_error *err);
+
 /* Hyperpass (hyperpass.c) and Pegasos (pegasos.c): the hinge-loss SVM
  * without a free bias, 1/2 ||w||^2 + sum_i c_i max(0, 1 - y_i <z_i, w>), where
  * z_i = x_i, or [x_i, B] with a regularized bias feature B (bias > 0). */

@@ -10,6 +10,19 @@ double nv_track_rel(double num, double den)
     return num / (den > 1e-300 ? den : 1e-300);
 }
 
+nesvm_status nv_certify(double P, double D, double *gap, nesvm_error *err)
+{
+    double g = nv_track_rel(P - D, P);
+    *gap = g < 0 ? 0.0 : g;
+    double scale = fmax(fabs(P), fabs(D));
+    if (!(D - P > NV_CERT_SLACK * scale)) return NESVM_OK;
+    *gap = NAN;
+    return nv_error(err, NESVM_ERR_NUMERIC,
+                    "the lower bound %.17g exceeds the primal objective %.17g: the certificate broke down in "
+                    "floating point (scale the data, or use a smaller -c or -B)",
+                    D, P);
+}
+
 void nv_track_init(nv_track *t, const nesvm_params *prm, const nv_progress_sink *sink,
                    int32_t d, double *wbest, double t0)
 {
@@ -92,8 +105,12 @@ int nv_track_iterate(nv_track *t, const nv_obj_eval *e, const double *w, double 
     }
     if (e->D > t->best_d) t->best_d = e->D;
     t->iter++;
-    double gap = nv_track_rel(t->best_p - t->best_d, t->best_p);
-    if (gap < 0) gap = 0;
+    double gap;
+    *st = nv_certify(t->best_p, t->best_d, &gap, err);
+    if (*st != NESVM_OK) {
+        t->why = NESVM_EXIT_NUMERIC;
+        return 1;
+    }
     const nv_progress_sink *sink = t->sink;
     int cancel = 0;
     if (sink && (sink->fn || sink->ckpt)) {
@@ -135,7 +152,7 @@ int nv_track_iterate(nv_track *t, const nv_obj_eval *e, const double *w, double 
         t->why = NESVM_EXIT_CONVERGED; /* the fixed-mu smoothed problem is solved */
         stop = 1;
     } else if (prm->eps_abs > 0 && t->stage_iter > 0 && fabs(e->Fmu - t->fmu_prev) < prm->eps_abs) {
-        t->why = NESVM_EXIT_CONVERGED;
+        t->why = NESVM_EXIT_EPS_ABS; /* the paper's rule: no certificate (gap > eps here) */
         stop = 1;
     } else if (t->iter >= prm->max_iter) {
         t->why = NESVM_EXIT_MAX_ITER;
@@ -155,8 +172,8 @@ void nv_track_result(const nv_track *t, nv_binary_result *res)
     res->iterations = t->iter;
     res->primal = t->best_p;
     res->lower_bound = t->best_d;
-    res->gap = isfinite(t->best_p) ? nv_track_rel(t->best_p - t->best_d, t->best_p) : NAN;
-    if (res->gap < 0) res->gap = 0;
+    res->gap = NAN;
+    if (isfinite(t->best_p)) nv_certify(t->best_p, t->best_d, &res->gap, NULL);
     res->n_sv = t->nsv_best;
     memcpy(res->w, t->wbest, (size_t)t->d * sizeof *res->w);
     res->b = t->bbest;

@@ -72,6 +72,15 @@ nesvm_status nv_track_state(nv_track *t, const nv_progress_sink *sink, int64_t n
 /* Relative size num/|den| with a floor on |den|. */
 double nv_track_rel(double num, double den);
 
+/* The certificate: the relative gap (P - D)/|P| of a primal value P over a
+ * lower bound D, 0 where D exceeds P by rounding.  A bound above P by more
+ * than rounding (a relative NV_CERT_SLACK) is no bound: the arithmetic broke
+ * down (a huge -c or -B) or the problem is not convex (a kernel that is not
+ * positive semi-definite).  Returns NESVM_OK, or NESVM_ERR_NUMERIC with a
+ * message naming both values (the caller's exit reason is then numeric). */
+#define NV_CERT_SLACK 1e-8
+nesvm_status nv_certify(double P, double D, double *gap, nesvm_error *err);
+
 /*
  * The smoothing schedule (docs/solvers.md, "Continuation").  mu smooths the
  * hinge, nu the L1 norm (LP-SVM); both move together.

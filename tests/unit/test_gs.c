@@ -337,7 +337,21 @@ static void test_bias(void)
 {
     toy t;
     make_toy(&t, 120, 3, 0, 0, 17);
-    const char *kv[] = {"kernel", "rbf", "gamma", "0.5", "bias", "2", NULL};
+    /* B = 1: the rows' largest norm in the rbf kernel's space (K(x,x) = 1); beyond
+     * it the bias is refused (issue 29: at B = 10 GS-SVM predicted one class) */
+    {
+        nesvm_params *p = NULL;
+        nesvm_error err = {0};
+        CHECK(nesvm_params_create(&p, NULL) == NESVM_OK);
+        nesvm_model *bad = NULL;
+        CHECK(nesvm_params_set(p, "solver", "gs", NULL) == NESVM_OK);
+        CHECK(nesvm_params_set(p, "kernel", "rbf", NULL) == NESVM_OK);
+        CHECK(nesvm_params_set(p, "bias", "1.01", NULL) == NESVM_OK);
+        CHECK(nesvm_train(t.ds, p, NULL, NULL, &bad, NULL, &err) == NESVM_ERR_ARG && bad == NULL);
+        CHECK_MSG(strstr(err.message, "sqrt(max K(x,x)) = 1") != NULL, "%s", err.message);
+        nesvm_params_destroy(p);
+    }
+    const char *kv[] = {"kernel", "rbf", "gamma", "0.5", "bias", "1", NULL};
     nesvm_stats st = NESVM_STATS_INIT;
     nesvm_model *m = train_gs(t.ds, kv, &st, NULL);
     const double *c;
@@ -346,7 +360,7 @@ static void test_bias(void)
     nesvm_model_expansion(m, 0, &c, &nb, &b, NULL, NULL, NULL);
     double sum = 0;
     for (int64_t j = 0; j < nb; j++) sum += c[j];
-    CHECK_REL(b, 4 * sum, 1e-12);
+    CHECK_REL(b, 1 * sum, 1e-12);
     CHECK(b != 0);
     /* the stopping rule holds with K + B^2: y_i f(x_i) >= 1 for the unselected */
     double *beta = malloc(sizeof(double) * (size_t)t.n), *lab = malloc(sizeof(double) * (size_t)t.n),

@@ -839,8 +839,8 @@ nesvm_status nv_hyperpass_train(const nv_binary_problem *pb, const nesvm_params 
         res->iterations = tr.iter;
         res->primal = Pf;
         res->lower_bound = vbest;
-        res->gap = nv_track_rel(Pf - vbest, Pf);
-        if (res->gap < 0) res->gap = 0;
+        if (st == NESVM_OK) st = nv_certify(Pf, vbest, &res->gap, err);
+        if (st != NESVM_OK) res->exit_reason = NESVM_EXIT_NUMERIC;
         double nsv = 0;
         for (int64_t i = 0; i < n; i++) nsv += s.m[i] <= 1.0 + NV_HP_MARGIN_TOL;
         hsum(&s, &nsv, 1);

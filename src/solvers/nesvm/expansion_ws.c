@@ -278,8 +278,11 @@ static nesvm_status ws_train(const nv_kernel_problem *kp, const nesvm_params *pr
         double P = r.primal + loss;
         res->primal = P;
         res->lower_bound = r.lower_bound;
-        res->gap = nv_track_rel(P - r.lower_bound, P);
-        if (res->gap < 0) res->gap = 0;
+        st = nv_certify(P, r.lower_bound, &res->gap, err);
+        if (st != NESVM_OK) {
+            res->exit_reason = NESVM_EXIT_NUMERIC;
+            break;
+        }
         if (res->gap <= prm->eps) {
             res->exit_reason = NESVM_EXIT_CONVERGED;
             break;

@@ -12,9 +12,10 @@
  * problem, so D(alpha) = sum alpha_i - 1/2 ||H^T alpha||^2 - sum alpha_i^2/(2 c_i)
  * <= min f; H^T alpha = z - grad f is known, so the bound is free.
  *
- * Stopping: ||G_p(z)|| < eps_abs (the paper's rule, when eps_abs > 0), else
- * ||G_p(z)|| <= eps ||G_p(0)|| (relative); max_iter, time limit, or an
- * Armijo search that finds no decrease in floating point (exit "stalled").
+ * Stopping: the certified relative gap (f - D)/f <= eps (exit "converged");
+ * ||G_p(z)|| < eps_abs (the paper's rule, when eps_abs > 0; exit "eps-abs",
+ * no certificate); max_iter, time limit, or an Armijo search that finds no
+ * decrease in floating point (exit "stalled").
  */
 #include "ssvm.h"
 #include "../../linalg/cg.h"
@@ -608,8 +609,14 @@ static nesvm_status train(const nv_binary_problem *pb, const nesvm_params *prm, 
             why = tr.why;
             break;
         }
-        if (prm->eps_abs > 0 ? s.gnorm < prm->eps_abs : s.gnorm <= prm->eps * g0) {
+        /* converged: the certified gap; the paper's rule ||G_p|| < eps_abs stops
+         * short of it (no certificate) */
+        if (nv_track_rel(s.f - best_lower, s.f) <= prm->eps) {
             why = NESVM_EXIT_CONVERGED;
+            break;
+        }
+        if (prm->eps_abs > 0 && s.gnorm < prm->eps_abs) {
+            why = NESVM_EXIT_EPS_ABS;
             break;
         }
         st = nv_ssvm_direction(&s, prm->scheme == NV_SCHEME_OPTIMAL ? scheme : prm->scheme,
@@ -654,8 +661,8 @@ static nesvm_status train(const nv_binary_problem *pb, const nesvm_params *prm, 
         res->iterations = tr.iter;
         res->primal = s.f;
         res->lower_bound = best_lower;
-        res->gap = nv_track_rel(s.f - best_lower, s.f);
-        if (res->gap < 0) res->gap = 0;
+        st = nv_certify(s.f, best_lower, &res->gap, err);
+        if (st != NESVM_OK) res->exit_reason = NESVM_EXIT_NUMERIC;
         res->n_sv = s.nsv;
         nv_hinge_result(&s.h, s.z, res->w, &res->b);
         res->dots = s.h.dots;
