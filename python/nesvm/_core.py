@@ -8,7 +8,8 @@ matrix with sorted int32 or int64 indices and float64/float32 values, reach C
 as the very buffers numpy holds (nesvm_dataset_wrap_*_ex borrows them); a
 32-bit indptr is widened by the C side (n + 1 entries).  Anything else (other
 dtypes, Fortran order, other sparse formats, unsorted indices) is converted
-once, here.
+once, here, after the sparse matrix's arrays are checked against each other
+(_check_sparse: scipy would walk a corrupt indptr out of bounds).
 """
 import threading
 
@@ -76,6 +77,85 @@ def _address(a):
     return a.__array_interface__["data"][0]
 
 
+def _corrupt(X, what):
+    raise ValueError("X (a scipy %s) is corrupt: %s" % (type(X).__name__, what))
+
+
+def _check_int_array(X, name, a, length=None):
+    a = np.asarray(a)
+    if a.ndim != 1:
+        _corrupt(X, "%s has %d dimensions, expected 1" % (name, a.ndim))
+    if a.dtype.kind not in "iu":
+        _corrupt(X, "%s has dtype %s, expected integers" % (name, a.dtype))
+    if length is not None and a.shape[0] != length:
+        _corrupt(X, "%s has %d entries, expected %d" % (name, a.shape[0], length))
+    return a
+
+
+def _check_range(X, name, a, bound, what):
+    """Every entry of a in [0, bound)."""
+    if a.size == 0 or (a.min() >= 0 and a.max() < bound):  # no temporary of a's size
+        return
+    i = int(np.flatnonzero((a < 0) | (a >= bound))[0])
+    _corrupt(X, "%s[%d] is %d, outside [0, %d) (%s)" % (name, i, int(a[i]), bound, what))
+
+
+def _check_sparse(X):
+    """Check the structure of a scipy sparse matrix before anything walks it.
+
+    scipy trusts its arrays: a CSR matrix whose indptr decreases, or points past
+    its indices, makes sort_indices, sum, multiply or tocsr read out of bounds
+    (a crash, a hang, or a std::vector error).  This checks, with numpy only:
+    for CSR/CSC/BSR, indptr (integers, one entry per row (column, block row) and
+    one more, starting at 0, non-decreasing, its last entry within indices and
+    data) and indices (integers within the other dimension); for COO, row and
+    col (as long as data, within the shape).  A ValueError names the first
+    problem found.  Other formats (LIL, DOK, DIA) are Python-level structures
+    that scipy converts safely.
+    """
+    if not sp.issparse(X):
+        return
+    fmt = X.format
+    shape = X.shape
+    if len(shape) != 2 or shape[0] < 0 or shape[1] < 0:
+        _corrupt(X, "shape %r is not a pair of non-negative integers" % (shape,))
+    if fmt in ("csr", "csc", "bsr"):
+        if fmt == "bsr":
+            R, C = X.blocksize
+            major, minor = shape[0] // R, shape[1] // C
+        elif fmt == "csr":
+            major, minor = shape
+        else:
+            minor, major = shape
+        indptr = _check_int_array(X, "indptr", X.indptr, major + 1)
+        indices = _check_int_array(X, "indices", X.indices)
+        data = np.asarray(X.data)
+        if data.ndim != (3 if fmt == "bsr" else 1) or data.shape[0] != indices.shape[0]:
+            _corrupt(X, "data has shape %r and indices %d entries, expected %s"
+                     % (data.shape, indices.shape[0], "one block per index" if fmt == "bsr" else "as many"))
+        if indptr[0] != 0:
+            _corrupt(X, "indptr[0] is %d, expected 0" % int(indptr[0]))
+        dec = np.flatnonzero(indptr[1:] < indptr[:-1])
+        if dec.size:
+            i = int(dec[0])
+            _corrupt(X, "indptr decreases from indptr[%d] = %d to indptr[%d] = %d (it must be non-decreasing)"
+                     % (i, int(indptr[i]), i + 1, int(indptr[i + 1])))
+        if indptr[-1] > indices.shape[0]:
+            _corrupt(X, "indptr[%d] (the last entry) is %d, but indices and data have %d entries"
+                     % (major, int(indptr[-1]), indices.shape[0]))
+        unit = {"csr": "columns", "csc": "rows", "bsr": "block columns"}[fmt]
+        _check_range(X, "indices", indices[:int(indptr[-1])], minor, "the matrix has %d %s" % (minor, unit))
+    elif fmt == "coo":
+        row = _check_int_array(X, "row", X.row)
+        col = _check_int_array(X, "col", X.col, row.shape[0])
+        data = np.asarray(X.data)
+        if data.ndim != 1 or data.shape[0] != row.shape[0]:
+            _corrupt(X, "data has %d entries and row %d, expected as many"
+                     % (data.shape[0] if data.ndim else 0, row.shape[0]))
+        _check_range(X, "row", row, shape[0], "the matrix has %d rows" % shape[0])
+        _check_range(X, "col", col, shape[1], "the matrix has %d columns" % shape[1])
+
+
 class Dataset:
     """A nesvm_dataset over numpy/scipy arrays (borrowed while this object lives).
 
@@ -90,6 +170,7 @@ class Dataset:
         err = ffi.new("nesvm_error *")
         out = ffi.new("nesvm_dataset **")
         if sp.issparse(X):
+            _check_sparse(X)  # before scipy walks its arrays (tocsr, sort_indices)
             X = X.tocsr() if X.format != "csr" else X
             if not X.has_sorted_indices:
                 X = X.copy()

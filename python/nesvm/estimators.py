@@ -10,20 +10,30 @@ of a class ('balanced': n / (k * count)); n_jobs is the number of threads
 text (no temporary file).
 
 The C library labels classes by first appearance; here the labels given to
-C are the indices into classes_, and every decision value is turned to
+C are classes_ themselves when they are numbers a model file holds exactly
+(so a saved model gives `nesvm predict` the data's own labels), else their
+indices into classes_ (_label_codes), and every decision value is turned to
 scikit-learn's orientation.
+
+Threads: everything predict needs from a fit is one _Fitted object, read once
+per call; fit builds the new one aside and installs it in one step, so a
+predict in another thread during a refit uses the old model or the new, never
+a mix (fitting one estimator from two threads at once is not supported).
 """
+import math
 import numbers
 import sys
+import warnings
 
 import numpy as np
 import scipy.sparse as sp
 from sklearn.base import BaseEstimator, ClassifierMixin
+from sklearn.exceptions import NotFittedError
 from sklearn.utils import check_random_state
 from sklearn.utils._available_if import available_if
 from sklearn.utils.class_weight import compute_class_weight
 from sklearn.utils.multiclass import _ovr_decision_function, check_classification_targets
-from sklearn.utils.validation import _check_sample_weight, check_is_fitted
+from sklearn.utils.validation import _check_sample_weight
 
 from . import _core
 
@@ -122,31 +132,53 @@ class _NesvmClassifier(ClassifierMixin, BaseEstimator):
             out["probability"] = 1
         return out
 
-    def _class_weights(self, y_idx, n_classes):
+    def _class_weights(self, y_idx, classes, codes):
+        """{label given to C: weight} for class_weight."""
         cw = getattr(self, "class_weight", None)
         if cw is None:
             return None
         if isinstance(cw, str) and cw == "balanced":
-            w = compute_class_weight("balanced", classes=np.arange(n_classes), y=y_idx)
-            return {i: float(w[i]) for i in range(n_classes)}
+            w = compute_class_weight("balanced", classes=np.arange(classes.size), y=y_idx)
+            return {float(codes[i]): float(w[i]) for i in range(classes.size)}
         if isinstance(cw, dict):
             out = {}
             for label, weight in cw.items():
-                hit = np.flatnonzero(self.classes_ == label)
+                hit = np.flatnonzero(classes == label)
                 if hit.size == 0:
                     raise ValueError("class_weight names the label %r, which is not in y" % (label,))
-                out[int(hit[0])] = float(weight)
+                out[float(codes[hit[0]])] = float(weight)
             return out
         raise ValueError("class_weight must be None, 'balanced' or a dict, got %r" % (cw,))
 
     def fit(self, X, y, sample_weight=None):
-        """Train on X (array or sparse matrix, n_samples x n_features) and labels y."""
-        self._unfit()  # a failed or interrupted fit leaves the estimator unfitted
-        X, y = self._validate_data(X, y, accept_sparse="csr", dtype=[np.float64, np.float32], order="C")
+        """Train on X (array or sparse matrix, n_samples x n_features) and labels y.
+
+        The fitted state of a previous fit stays in place (and in use by predict
+        in other threads) until the new one is complete; it is then replaced in
+        one step.  A fit that fails or is interrupted leaves the estimator
+        unfitted."""
+        try:
+            fitted, attrs = self._fit(X, y, sample_weight)
+        except BaseException:
+            self._unfit()
+            raise
+        self._install(fitted, attrs)
+        return self
+
+    def _fit(self, X, y, sample_weight):
+        """(_Fitted, {fitted attribute: value}) of a fit, leaving self untouched."""
+        _core._check_sparse(X)  # before scipy walks a corrupt matrix's arrays
+        # _validate_data sets n_features_in_ and feature_names_in_ on its estimator:
+        # an empty instance of this class takes them, so that self keeps its fitted
+        # state until the new one is ready
+        probe = self.__class__.__new__(self.__class__)
+        X, y = probe._validate_data(X, y, accept_sparse="csr", dtype=[np.float64, np.float32], order="C")
+        attrs = dict(vars(probe))
         check_classification_targets(y)
         classes, y_idx = np.unique(y, return_inverse=True)
         if classes.size < 2:
             raise ValueError("The number of classes has to be greater than one; got %d class" % classes.size)
+        codes = _label_codes(classes)
         sw = None
         if sample_weight is not None:
             sw = _check_sample_weight(sample_weight, X, dtype=np.float64)
@@ -155,74 +187,90 @@ class _NesvmClassifier(ClassifierMixin, BaseEstimator):
             if np.unique(y_idx[sw > 0]).size < 2:
                 raise ValueError("Invalid input - all samples with positive weights belong to one class "
                                  "(a classifier needs at least two)")
-        self.classes_ = classes
         params = self._common_params()
         params.update(self._nesvm_params(X))
-        cw = self._class_weights(y_idx, classes.size)
+        cw = self._class_weights(y_idx, classes, codes)
         verbose = getattr(self, "verbose", False)
         progress = _Verbose(verbose) if verbose else None
-        try:
-            model, stats = _core.train(X, y_idx.astype(np.float64), params, sample_weight=sw, class_weight=cw,
-                                       progress=progress)
-        except BaseException:
-            self._unfit()
-            raise
-        self._set_fitted(model, stats, X, y_idx)
-        return self
+        model, stats = _core.train(X, codes[y_idx], params, sample_weight=sw, class_weight=cw, progress=progress)
+        fitted = _Fitted(model, classes, X.shape[1], codes)
+        attrs.update(self._fitted_attributes(fitted, X, y_idx))
+        return fitted, attrs
+
+    def _install(self, fitted, attrs):
+        """Replace the fitted state by a new one: one dict update (one step under
+        the GIL, so a predict in another thread reads the old _fitted or the new),
+        then the old fit's attributes the new one has not (coef_ after a linear
+        fit replaced by a kernel fit, feature_names_in_) are removed."""
+        attrs = dict(attrs, _fitted=fitted)
+        stale = [a for a in vars(self) if _fitted_attribute(a) and a not in attrs]
+        self.__dict__.update(attrs)
+        for a in stale:
+            self.__dict__.pop(a, None)
 
     def _unfit(self):
-        for a in [a for a in vars(self) if a.endswith("_") and not a.startswith("__")] + ["_model"]:
-            if hasattr(self, a):
-                delattr(self, a)
+        for a in [a for a in vars(self) if _fitted_attribute(a)]:
+            self.__dict__.pop(a, None)
 
-    def _set_fitted(self, model, stats, X, y_idx):
-        self._model = model
-        self._model_labels = model.labels.astype(np.int64)  # model label order -> classes_ index
+    @staticmethod
+    def _fitted_attributes(fitted, X, y_idx):
+        """scikit-learn's fitted attributes of a model (_Fitted)."""
+        model, classes = fitted.model, fitted.classes
+        out = {"classes_": classes}
         ns = model.n_submodels
         subs = [model.submodel(k) for k in range(ns)]
         trains = [model.training(k) for k in range(ns)]
-        self.n_iter_ = np.array([max(1, t[1]) for t in trains], dtype=np.int32)
+        out["n_iter_"] = np.array([max(1, t[1]) for t in trains], dtype=np.int32)
         gaps = np.array([t[3] for t in trains], dtype=np.float64)
-        self.gap_ = float(np.nanmax(gaps)) if np.isfinite(gaps).any() else float("nan")
-        self.fit_status_ = 0 if all(t[0] == "converged" for t in trains) else 1
-        # sub-models in scikit-learn's orientation: pair (i < j) of classes_ indices,
-        # positive for class i in one-vs-one; class c against the rest in one-vs-rest
-        self._orient = []
-        for w, b, pos, neg in subs:
-            ci = int(self._model_labels[pos])
-            cj = int(self._model_labels[neg]) if neg >= 0 else -1
-            self._orient.append((ci, cj))
+        out["gap_"] = float(np.nanmax(gaps)) if np.isfinite(gaps).any() else float("nan")
+        out["fit_status_"] = 0 if all(t[0] == "converged" for t in trains) else 1
         # coefficients and intercepts, one row per sub-model in scikit-learn's
         # orientation (binary: one row, positive for classes_[1])
-        coef = np.vstack([self._sign(ci, cj) * w for (w, b, pos, neg), (ci, cj) in zip(subs, self._orient)])
-        self.intercept_ = np.array([self._sign(ci, cj) * b for (w, b, pos, neg), (ci, cj) in zip(subs, self._orient)])
+        signs = fitted.signs
+        coef = np.vstack([s * w for (w, b, pos, neg), s in zip(subs, signs)])
+        out["intercept_"] = np.array([s * b for (w, b, pos, neg), s in zip(subs, signs)])
         basis = model.basis()
         if basis is None:
-            self.coef_ = coef  # linear models: the weight vectors
+            out["coef_"] = coef  # linear models: the weight vectors
         else:
             # kernel models: the basis (support vectors for the full kernel and GS-SVM,
             # the reduced basis for ssvm/nssvm), its training rows, and each
             # sub-model's expansion coefficients over it (dual_coef_[k] @ K(basis, x) +
             # intercept_[k] is sub-model k's decision value)
             rows = model.basis_rows()
-            self.support_ = rows.astype(np.int32)
-            self.support_vectors_ = basis if sp.issparse(X) else basis.toarray()
-            self.dual_coef_ = coef
-            self.n_support_ = np.bincount(y_idx[rows], minlength=len(self.classes_)).astype(np.int32)
+            out["support_"] = rows.astype(np.int32)
+            out["support_vectors_"] = basis if sp.issparse(X) else basis.toarray()
+            out["dual_coef_"] = coef
+            out["n_support_"] = np.bincount(y_idx[rows], minlength=len(classes)).astype(np.int32)
+        return out
+
+    # --- the fitted state predict reads: one _Fitted, read once per call
+    def _state(self):
+        st = self.__dict__.get("_fitted")
+        if st is None:
+            raise NotFittedError("This %s instance is not fitted yet. Call 'fit' with appropriate arguments "
+                                 "before using this estimator." % type(self).__name__)
+        return st
+
+    @property
+    def _model(self):
+        return self._state().model
+
+    @property
+    def _orient(self):
+        return self._state().orient
 
     def _sign(self, ci, cj):
         """+1 if the C sub-model's positive side is scikit-learn's positive side."""
-        if len(self.classes_) == 2:
-            return 1.0 if ci == 1 else -1.0
-        if cj < 0:
-            return 1.0  # one-vs-rest: class ci positive
-        return 1.0 if ci < cj else -1.0
+        return _sign(len(self._state().classes), ci, cj)
 
-    def _decisions(self, X):
-        check_is_fitted(self, "classes_")
+    def _check_X(self, st, X):
+        _core._check_sparse(X)  # before scipy walks a corrupt matrix's arrays
         X = self._validate_data(X, accept_sparse="csr", dtype=[np.float64, np.float32], order="C", reset=False)
-        labels, dec = self._model.predict(X, threads=_threads(self.n_jobs))
-        return labels, dec
+        if X.shape[1] != st.n_features:  # refitted on other data while this call ran
+            raise ValueError("X has %d features, but the model in use was fitted on %d"
+                             % (X.shape[1], st.n_features))
+        return X
 
     def decision_function(self, X):
         """Binary: one value per sample, positive for classes_[1]; multiclass: one
@@ -231,28 +279,31 @@ class _NesvmClassifier(ClassifierMixin, BaseEstimator):
         With probability=True the scores follow the probabilities, so that predict
         (their argmax) agrees with them: binary, the log-odds of classes_[1] from
         Platt's sigmoid; multiclass ('ovr' shape), predict_proba itself."""
-        labels, dec = self._decisions(X)
-        k = len(self.classes_)
-        if getattr(self, "probability", False) and (k == 2 or self.decision_function_shape != "ovo"):
+        st = self._state()
+        return self._decision(st, self._check_X(st, X))
+
+    def _decision(self, st, X):
+        _, dec = st.model.predict(X, threads=_threads(self.n_jobs))
+        k = len(st.classes)
+        if st.probability and (k == 2 or self.decision_function_shape != "ovo"):
             # probability mode: scores consistent with predict_proba (and so with predict):
             # binary, the log-odds of classes_[1], -(A f + B) of the calibrated sub-model;
             # multiclass, the probabilities
             if k == 2:
-                A, B = self._model.sigmoid(0)
-                return self._sign(*self._orient[0]) * -(A * dec[:, 0] + B)
-            return self.predict_proba(X)
-        signs = np.array([self._sign(ci, cj) for ci, cj in self._orient])
-        dec = dec * signs
+                A, B = st.model.sigmoid(0)
+                return st.signs[0] * -(A * dec[:, 0] + B)
+            return self._proba(st, X)
+        dec = dec * st.signs
         if k == 2:
             return dec[:, 0]
-        if self._orient[0][1] < 0:  # one-vs-rest: column of class c
+        if st.orient[0][1] < 0:  # one-vs-rest: column of class c
             out = np.empty((dec.shape[0], k))
-            for s, (ci, _) in enumerate(self._orient):
+            for s, (ci, _) in enumerate(st.orient):
                 out[:, ci] = dec[:, s]
             return out
         # one-vs-one in scikit-learn's pair order (0,1), (0,2), ..., (k-2,k-1)
         order = {}
-        for s, (ci, cj) in enumerate(self._orient):
+        for s, (ci, cj) in enumerate(st.orient):
             order[(min(ci, cj), max(ci, cj))] = s
         pairs = [(i, j) for i in range(k) for j in range(i + 1, k)]
         ovo = np.column_stack([dec[:, order[p]] for p in pairs])
@@ -270,11 +321,15 @@ class _NesvmClassifier(ClassifierMixin, BaseEstimator):
         """Probabilities of classes_ (columns in classes_ order): Platt's sigmoid fitted
         by internal 5-fold cross-validation, pairwise coupling for one-vs-one, as
         LIBSVM's -b 1 (docs/python.md)."""
-        check_is_fitted(self, "classes_")
-        X = self._validate_data(X, accept_sparse="csr", dtype=[np.float64, np.float32], order="C", reset=False)
-        _, proba = self._model.predict_proba(X, threads=_threads(self.n_jobs))
+        st = self._state()
+        return self._proba(st, self._check_X(st, X))
+
+    def _proba(self, st, X):
+        if not st.probability:
+            raise NotFittedError("predict_proba is not available: the model was fitted with probability=False")
+        _, proba = st.model.predict_proba(X, threads=_threads(self.n_jobs))
         out = np.empty_like(proba)
-        out[:, self._model_labels] = proba  # model label order -> classes_ order
+        out[:, st.model_labels] = proba  # model label order -> classes_ order
         return out
 
     @available_if(_check_proba)
@@ -285,33 +340,45 @@ class _NesvmClassifier(ClassifierMixin, BaseEstimator):
         """Class labels: the C library's (votes for one-vs-one), as `nesvm predict`
         gives; with break_ties=True the argmax of decision_function; with
         probability=True the argmax of predict_proba (as `nesvm predict -b 1`)."""
-        if getattr(self, "probability", False):
-            check_is_fitted(self, "classes_")
-            return self.classes_[np.argmax(self.predict_proba(X), axis=1)]
-        if getattr(self, "break_ties", False) and len(self.classes_) > 2:
-            return self.classes_[np.argmax(self.decision_function(X), axis=1)]
-        labels, _ = self._decisions(X)
-        return self.classes_[self._model_labels[_label_index(labels, self._model.labels)]]
+        st = self._state()
+        X = self._check_X(st, X)
+        if st.probability:
+            return st.classes[np.argmax(self._proba(st, X), axis=1)]
+        if getattr(self, "break_ties", False) and len(st.classes) > 2:
+            return st.classes[np.argmax(self._decision(st, X), axis=1)]
+        labels, _ = st.model.predict(X, threads=_threads(self.n_jobs))
+        return st.classes[st.class_index(labels)]
 
     # pickling: the model through its file's text
     def __getstate__(self):
         state = dict(self.__dict__)
-        model = state.pop("_model", None)
-        if model is not None:
-            state["_model_text"] = model.to_bytes()
+        st = state.pop("_fitted", None)
+        if st is not None:
+            state["_model_text"] = st.model.to_bytes()
         return state
 
     def __setstate__(self, state):
+        state = dict(state)
         text = state.pop("_model_text", None)
+        for old in ("_model_labels", "_orient"):  # pickled by earlier versions; derived again below
+            state.pop(old, None)
         self.__dict__.update(state)
         if text is not None:
-            self._model = _core.Model.from_bytes(text)
+            model = _core.Model.from_bytes(text)
+            self._fitted = _Fitted(model, self.classes_, getattr(self, "n_features_in_", model.n_features))
 
     def save_model(self, path):
-        """The fitted model as a nesvm model file (`nesvm predict` reads it; its
-        labels are the indices into classes_)."""
-        check_is_fitted(self, "classes_")
-        self._model.save(path)
+        """The fitted model as a nesvm model file (`nesvm predict` reads it).  Its
+        labels are classes_ themselves when they are numbers a model file holds
+        exactly (integers up to 2**53 in magnitude, as ints or floats); otherwise
+        (strings, larger integers, ...) they are the indices 0..k-1 into classes_,
+        with a warning saying so (docs/python.md)."""
+        st = self._state()
+        if not st.labels_are_classes:
+            warnings.warn("the model file %s stores the classes as their indices 0..%d into classes_ = %r "
+                          "(a model file holds numbers only); `nesvm predict` prints those indices"
+                          % (path, len(st.classes) - 1, list(st.classes)), UserWarning, stacklevel=2)
+        st.model.save(path)
 
     def _more_tags(self):
         # scikit-learn's own SVC and LinearSVC skip this check with the same name.
@@ -325,11 +392,107 @@ class _NesvmClassifier(ClassifierMixin, BaseEstimator):
                                   "zero sample_weight is not equivalent to removing samples"}}
 
 
-def _label_index(labels, model_labels):
-    """Positions in model_labels of each predicted label."""
-    order = np.argsort(model_labels)
-    pos = np.searchsorted(model_labels[order], labels)
-    return order[pos]
+def _fitted_attribute(name):
+    """What a fit sets: scikit-learn's attributes ending in '_' and _fitted."""
+    return name == "_fitted" or (name.endswith("_") and not name.startswith("__"))
+
+
+def _sign(k, ci, cj):
+    """+1 if the C sub-model separating classes_ indices ci (positive) and cj
+    (-1: the rest) is positive on scikit-learn's positive side, else -1."""
+    if k == 2:
+        return 1.0 if ci == 1 else -1.0
+    if cj < 0:
+        return 1.0  # one-vs-rest: class ci positive
+    return 1.0 if ci < cj else -1.0
+
+
+def _exact_number(v):
+    """float(v) when that is v exactly (a finite real number, not a bool), else None."""
+    if isinstance(v, (bool, np.bool_)) or not isinstance(v, numbers.Real):
+        return None
+    try:
+        f = float(v)
+    except (TypeError, ValueError, OverflowError):
+        return None
+    if not math.isfinite(f):
+        return None
+    if isinstance(v, numbers.Integral):
+        return f if int(f) == int(v) else None
+    return f if f == v else None
+
+
+def _label_codes(classes):
+    """The number given to the C library (and written in model files) for each
+    of classes (sorted, as classes_): the label itself when every label is a
+    number a double holds exactly (integers up to 2**53 in magnitude, finite
+    floats), so that `nesvm predict` on the original data prints the same
+    labels; otherwise (strings, bools, larger integers) the indices 0..k-1.
+    Both are ascending, as classes_ is."""
+    k = classes.size
+    codes = None
+    if classes.dtype.kind in "iuf":
+        with np.errstate(invalid="ignore", over="ignore"):
+            c = classes.astype(np.float64)
+            back = c.astype(classes.dtype)
+        if np.isfinite(c).all() and np.array_equal(back, classes):
+            codes = c
+    elif classes.dtype.kind == "O":
+        c = [_exact_number(v) for v in classes]
+        if all(v is not None for v in c):
+            codes = np.array(c, dtype=np.float64)
+    if codes is None or (k > 1 and not np.all(np.diff(codes) > 0)):
+        codes = np.arange(k, dtype=np.float64)
+    return codes
+
+
+def _same_numbers(classes, codes):
+    """Whether each class is, as a number, its code (the model file shows the classes)."""
+    if classes.dtype.kind in "iufb":
+        with np.errstate(invalid="ignore", over="ignore"):
+            return bool(np.array_equal(classes.astype(np.float64), codes))
+    return all(_exact_number(v) == c for v, c in zip(classes, codes))
+
+
+class _Fitted:
+    """Everything predict needs from one fit: the model, classes_, the number
+    given to C for each class (codes) and each sub-model's orientation.  A fit
+    builds a new one and replaces the old in one step, never changing one in
+    place, and predict reads it once per call: a predict running while another
+    thread refits uses one model from start to end, the old or the new."""
+
+    __slots__ = ("model", "classes", "codes", "n_features", "model_labels", "orient", "signs", "probability",
+                 "labels_are_classes")
+
+    def __init__(self, model, classes, n_features, codes=None):
+        labels = model.labels
+        k = classes.size
+        if codes is None:
+            # an unpickled model: classes_ themselves, or (models of earlier
+            # versions, labels a model file cannot hold) their indices
+            codes = _label_codes(classes)
+            if not np.array_equal(np.sort(labels), codes):
+                codes = np.arange(k, dtype=np.float64)
+        pos = np.searchsorted(codes, labels)
+        if labels.size != k or not np.array_equal(codes[np.minimum(pos, k - 1)], labels):
+            raise ValueError("the model's labels %s are not classes_ %s (nor their indices)"
+                             % (list(labels), list(classes)))
+        self.model, self.classes, self.codes = model, classes, codes
+        self.n_features = int(n_features)
+        self.model_labels = pos.astype(np.int64)  # model label order -> classes_ index
+        # sub-models in scikit-learn's orientation: pair (i < j) of classes_ indices,
+        # positive for class i in one-vs-one; class c against the rest in one-vs-rest
+        self.orient = []
+        for s in range(model.n_submodels):
+            _, _, p, n = model.submodel(s)
+            self.orient.append((int(self.model_labels[p]), int(self.model_labels[n]) if n >= 0 else -1))
+        self.signs = np.array([_sign(k, ci, cj) for ci, cj in self.orient])
+        self.probability = model.has_probability
+        self.labels_are_classes = _same_numbers(classes, codes)
+
+    def class_index(self, labels):
+        """classes_ index of each label the C library predicted."""
+        return np.searchsorted(self.codes, labels)
 
 
 class SVC(_NesvmClassifier):

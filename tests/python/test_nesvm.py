@@ -103,10 +103,10 @@ def test_csr_unsorted_and_duplicates():
         m1, _ = nesvm.train(X, y, {"c": 1})
         m2, _ = nesvm.train(X.toarray(), y, {"c": 1})
         np.testing.assert_allclose(m1.predict(X.toarray())[1], m2.predict(X.toarray())[1], rtol=1e-12)
-    # an index beyond n_features is refused with the C side's message
+    # an index beyond n_features is refused before scipy or C read it
     bad = sp.csr_matrix((np.array([1.0]), np.array([7]), np.array([0, 1, 1, 1, 1])), shape=(4, 9))
     bad._shape = (4, 5)
-    with pytest.raises(ValueError, match="column 7 is out of range"):
+    with pytest.raises(ValueError, match=r"indices\[0\] is 7, outside \[0, 5\) \(the matrix has 5 columns\)"):
         nesvm.Dataset(bad, y)
 
 
@@ -139,11 +139,13 @@ def test_estimator_equals_cli(tmp_path, heart):
     np.testing.assert_array_equal(clf.predict(X), labels)
     np.testing.assert_allclose(clf.decision_function(X), dec, rtol=1e-13, atol=1e-13)
     assert "Accuracy" in out
-    # the model the estimator saves gives the CLI the same decisions (labels: indices of classes_)
+    # the model the estimator saves is the CLI's, byte for byte (labels too)
     clf.save_model(tmp_path / "e.model")
+    assert (tmp_path / "e.model").read_bytes() == path.read_bytes()
     cli("predict", "--decision-values", HEART, tmp_path / "e.model", tmp_path / "e.out")
     rows = [ln.split() for ln in (tmp_path / "e.out").read_text().splitlines()]
-    np.testing.assert_array_equal(clf.classes_[np.array([int(float(r[0])) for r in rows])], labels)
+    np.testing.assert_array_equal(np.array([float(r[0]) for r in rows]), labels)
+    np.testing.assert_allclose(np.array([float(r[1]) for r in rows]), dec, rtol=1e-13, atol=1e-13)
 
 
 def test_cross_validate_equals_cli(heart):
@@ -174,6 +176,84 @@ def test_cv_metrics_equal_sklearn(tmp_path, heart):
     cm = confusion_matrix(y3, pred, labels=labels)
     got = np.array([[int(v) for v in ln.split()[1:]] for ln in out[-len(labels):]])
     np.testing.assert_array_equal(got, cm)
+
+
+# a scipy matrix whose arrays contradict each other: scipy's sort_indices, sum,
+# multiply and tocsr trust them and read out of bounds (crash, hang or a
+# std::vector error), so the binding checks them first.  Each case runs in a
+# child process so that a crash fails the test instead of killing pytest.
+CORRUPT = r"""
+import sys
+import numpy as np, scipy.sparse as sp
+import nesvm
+X0 = sp.random(400, 30, density=0.3, format="csr", random_state=0)
+y = np.arange(400) % 2
+fitted = nesvm.LinearSVC().fit(X0, y)
+
+def csr(indptr=None, indices=None, dtype=None):
+    X = X0.copy()
+    if indptr is not None:
+        X.indptr = np.asarray(indptr, dtype=dtype or X.indptr.dtype)
+    if indices is not None:
+        X.indices = np.asarray(indices)
+    return X
+
+ip = X0.indptr
+swapped = ip.copy(); swapped[200], swapped[201] = ip[201], ip[200]
+huge = ip.copy(); huge[200] = 10**6
+neg = ip.copy(); neg[3] = -5
+late = ip.copy(); late[-1] = ip[-1] + 50
+first = ip.copy(); first[0] = 1
+far = X0.indices.copy(); far[17] = 30
+csc = X0.tocsc(); csc.indptr = csc.indptr.copy(); csc.indptr[10] = 10**6
+coo = X0.tocoo(); coo.row = coo.row.copy(); coo.row[5] = 400
+cases = {
+    "swapped": csr(swapped), "huge": csr(huge), "neg": csr(neg), "late": csr(late), "first": csr(first),
+    "short": csr(ip[:-1]), "float": csr(ip, dtype=np.float64), "far": csr(indices=far),
+    "csc": csc, "coo": coo,
+}
+calls = {
+    "Dataset": lambda X: nesvm.Dataset(X, np.zeros(X.shape[0])),
+    "train": lambda X: nesvm.train(X, y, {"c": 1}),
+    "SVC.fit": lambda X: nesvm.SVC().fit(X, y),  # gamma='scale': X.sum, X.multiply
+    "LinearSVC.fit": lambda X: nesvm.LinearSVC().fit(X, y),
+    "predict": lambda X: fitted.predict(X),
+    "decision_function": lambda X: fitted.decision_function(X),
+}
+for case, X in cases.items():
+    for call, f in calls.items():
+        print(case, call, end=" ", flush=True)
+        try:
+            f(X)
+            print("accepted", flush=True)
+        except Exception as e:
+            print(type(e).__name__, str(e).replace("\\n", " "), flush=True)
+"""
+
+CORRUPT_WANT = {
+    "swapped": "X (a scipy csr_matrix) is corrupt: indptr decreases from indptr[200] = ",
+    "huge": "X (a scipy csr_matrix) is corrupt: indptr decreases from indptr[200] = 1000000 to indptr[201] = ",
+    "neg": "X (a scipy csr_matrix) is corrupt: indptr decreases from indptr[2] = ",
+    "late": "X (a scipy csr_matrix) is corrupt: indptr[400] (the last entry) is ",
+    "first": "X (a scipy csr_matrix) is corrupt: indptr[0] is 1, expected 0",
+    "short": "X (a scipy csr_matrix) is corrupt: indptr has 400 entries, expected 401",
+    "float": "X (a scipy csr_matrix) is corrupt: indptr has dtype float64, expected integers",
+    "far": "X (a scipy csr_matrix) is corrupt: indices[17] is 30, outside [0, 30) (the matrix has 30 columns)",
+    "csc": "X (a scipy csc_matrix) is corrupt: indptr decreases from indptr[10] = 1000000 to indptr[11] = ",
+    "coo": "X (a scipy coo_matrix) is corrupt: row[5] is 400, outside [0, 400) (the matrix has 400 rows)",
+}
+
+
+def test_corrupt_sparse_refused_before_scipy():
+    r = subprocess.run(["/usr/bin/python3", "-c", CORRUPT], capture_output=True, text=True, timeout=300)
+    lines = r.stdout.splitlines()
+    seen = set()
+    for ln in lines:
+        case, call, rest = ln.split(" ", 2)
+        seen.add((case, call))
+        assert rest.startswith("ValueError " + CORRUPT_WANT[case]), (case, call, rest)
+    # every case reached every call: no crash and no hang on the way
+    assert r.returncode == 0 and len(seen) == 60, (r.returncode, lines[-1:], r.stderr[-2000:])
 
 
 def test_files_round_trip(tmp_path, heart):
@@ -239,6 +319,87 @@ def test_string_labels_orientation():
     np.testing.assert_array_equal(np.where(d > 0, "b", "a"), clf.predict(X))
     assert clf.coef_.shape == (1, 2) and clf.intercept_.shape == (1,)
     np.testing.assert_allclose(X @ clf.coef_[0] + clf.intercept_[0], d, rtol=1e-10, atol=1e-10)
+
+
+def test_saved_model_keeps_the_labels(tmp_path):
+    """A model saved from Python stores the data's own labels: `nesvm predict` on
+    the original file scores what the estimator's score does (issue 29: with the
+    class indices stored, heart_scale scored 37.8% instead of 88.5%)."""
+    from sklearn.datasets import load_svmlight_file
+    X, y = load_svmlight_file(HEART)
+    for clf in (nesvm.SVC(C=2, gamma=0.1), nesvm.LinearSVC(), nesvm.NewtonSVC(probability=True),
+                nesvm.GreedySVC(cap=1.0)):
+        clf.fit(X, y)
+        path = tmp_path / "m.model"
+        with warnings.catch_warnings():
+            warnings.simplefilter("error")  # numeric labels: no warning
+            clf.save_model(path)
+        # with probabilities, predict is their argmax: `nesvm predict -b 1`'s
+        b = ["-b", "1"] if getattr(clf, "probability", False) else []
+        out = cli("predict", *b, HEART, path, tmp_path / "m.out")
+        hits = int(out.split("(")[1].split("/")[0])
+        assert hits == round(clf.score(X, y) * len(y)) and hits > 0.8 * len(y), (clf, out)
+        lines = (tmp_path / "m.out").read_text().splitlines()[1 if b else 0:]
+        printed = np.array([float(ln.split()[0]) for ln in lines])
+        np.testing.assert_array_equal(printed, clf.predict(X))
+        # the file reloads in Python with the same labels
+        m = nesvm.load_model(path)
+        assert sorted(m.labels) == [-1.0, 1.0]
+        labels = m.predict_proba(X)[0] if m.has_probability else m.predict(X)[0]
+        np.testing.assert_array_equal(labels, clf.predict(X))
+
+
+def test_saved_model_numeric_labels_multiclass(tmp_path):
+    """Integers and integer-valued floats (scikit-learn calls others continuous
+    targets) are stored as themselves; the CLI predicts
+    the labels of the file written from the same data."""
+    X, yi = make_blobs(n_samples=150, centers=3, random_state=4)
+    for values in ([7, -3, 12], [2.0, -7.0, 1e15], np.array([7, 3, 12], dtype=np.uint16)):
+        y = np.asarray(values)[yi]
+        clf = nesvm.SVC(C=1, gamma=0.5).fit(X, y)
+        path = tmp_path / "m.model"
+        clf.save_model(path)
+        assert sorted(nesvm.load_model(path).labels) == sorted(float(v) for v in values)
+        nesvm.write_libsvm(tmp_path / "d.txt", X, y.astype(np.float64))
+        cli("predict", tmp_path / "d.txt", path, tmp_path / "m.out")
+        printed = np.array([float(t) for t in (tmp_path / "m.out").read_text().split()])
+        np.testing.assert_array_equal(printed, clf.predict(X).astype(np.float64))
+        assert np.mean(printed == y) > 0.9
+
+
+def test_saved_model_string_labels_are_indices(tmp_path):
+    """Labels a model file cannot hold (strings, integers beyond 2**53) are stored
+    as their indices into classes_, and save_model says so."""
+    X, yi = make_blobs(n_samples=120, centers=3, random_state=6)
+    for values in (np.array(["b", "c", "a"]), np.array([2**60 + 1, 2**60 + 3, 2**60], dtype=np.int64)):
+        y = values[yi]
+        clf = nesvm.LinearSVC().fit(X, y)
+        np.testing.assert_array_equal(clf.classes_, np.sort(values))
+        assert np.mean(clf.predict(X) == y) > 0.9 and clf.predict(X).dtype == values.dtype
+        path = tmp_path / "s.model"
+        with pytest.warns(UserWarning, match=r"stores the classes as their indices 0\.\.2 into classes_"):
+            clf.save_model(path)
+        assert sorted(nesvm.load_model(path).labels) == [0.0, 1.0, 2.0]
+        nesvm.write_libsvm(tmp_path / "d.txt", X, np.zeros(len(y)))
+        cli("predict", tmp_path / "d.txt", path, tmp_path / "s.out")
+        printed = [int(float(t)) for t in (tmp_path / "s.out").read_text().split()]
+        np.testing.assert_array_equal(clf.classes_[printed], clf.predict(X))
+        back = pickle.loads(pickle.dumps(clf))
+        np.testing.assert_array_equal(back.predict(X), clf.predict(X))
+
+
+def test_pickle_of_index_labelled_model_still_loads():
+    """Estimators pickled before issue 29 hold models labelled with classes_
+    indices; they unpickle and predict the labels."""
+    X, yi = make_blobs(n_samples=100, centers=2, random_state=1)
+    old = nesvm.SVC().fit(X, yi)  # classes 0, 1: model labels 0, 1 as before
+    state = old.__getstate__()
+    state["classes_"] = np.array([-1.0, 1.0])  # as an old pickle of labels -1, +1
+    state["_model_labels"], state["_orient"] = np.array([0, 1]), [(0, 1)]
+    clf = nesvm.SVC.__new__(nesvm.SVC)
+    clf.__setstate__(state)
+    np.testing.assert_array_equal(clf.predict(X), np.array([-1.0, 1.0])[old.predict(X)])
+    np.testing.assert_array_equal(clf.decision_function(X), old.decision_function(X))
 
 
 def test_multiclass_shapes_and_attributes():
@@ -429,6 +590,49 @@ def test_gil_released_during_fit():
     t.join()
     # the main thread kept running Python while C trained
     assert len(ticks) > 50
+
+
+def test_predict_during_refit_uses_old_or_new_model():
+    """A predict in one thread while another refits the same estimator gets the
+    old model's answers or the new one's, never an error or a mix (the old
+    fitted state stays until the new one is complete)."""
+    X, yb = make_classification(n_samples=1500, n_features=20, random_state=0)
+    y_old = np.where(yb == 1, 1.0, -1.0)
+    y_new = np.array([10, 20, 30])[np.arange(1500) % 3]
+    y_new[yb == 1] = 30
+    fits = [nesvm.SVC(C=10, gamma=0.05, tol=1e-6).fit(X, yy) for yy in (y_old, y_new)]
+    want = [f.predict(X[:50]) for f in fits]
+    want_dec = [f.decision_function(X[:50]) for f in fits]
+    assert not np.array_equal(want[0], want[1])
+    clf = nesvm.SVC(C=10, gamma=0.05, tol=1e-6).fit(X, y_old)
+    done = threading.Event()
+    errors = []
+
+    def refit():
+        try:
+            for r in range(6):
+                clf.fit(X, y_new if r % 2 == 0 else y_old)
+        except BaseException as e:  # noqa: B902 - reported below
+            errors.append(e)
+        done.set()
+
+    t = threading.Thread(target=refit)
+    t.start()
+    seen = set()
+    try:
+        while not done.is_set():
+            p = clf.predict(X[:50])
+            d = clf.decision_function(X[:50])
+            hit = [k for k in (0, 1) if np.array_equal(p, want[k])]
+            assert hit, p
+            seen.add(hit[0])
+            assert any(np.array_equal(d, w) for w in want_dec)
+    finally:
+        done.wait()
+        t.join()
+    assert not errors, errors
+    assert seen == {0, 1}
+    np.testing.assert_array_equal(clf.predict(X[:50]), want[0])
 
 
 def test_ctrl_c_cancels_and_leaves_unfitted():
