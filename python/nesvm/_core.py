@@ -442,6 +442,12 @@ class Model:
         w = np.frombuffer(ffi.buffer(beta[0], 8 * nb[0]), dtype=np.float64).copy() if nb[0] else np.zeros(0)
         return w, b[0], pos[0], neg[0]
 
+    def certified(self, k):
+        """Did sub-model k reach its certificate?  1 yes, 0 no (it stopped at max_iter,
+        a time limit, stalled, or by eps_abs: the model may be far from the optimum),
+        2 its solver has none (GS-SVM; a kernel that is not positive semi-definite)."""
+        return int(lib.nesvm_model_certified(self._ptr, k))
+
     def training(self, k):
         """(exit reason, iterations, primal, gap) of sub-model k."""
         err = ffi.new("nesvm_error *")

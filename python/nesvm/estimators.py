@@ -28,7 +28,7 @@ import warnings
 import numpy as np
 import scipy.sparse as sp
 from sklearn.base import BaseEstimator, ClassifierMixin
-from sklearn.exceptions import NotFittedError
+from sklearn.exceptions import ConvergenceWarning, NotFittedError
 from sklearn.utils import check_random_state
 from sklearn.utils._available_if import available_if
 from sklearn.utils.class_weight import compute_class_weight
@@ -223,7 +223,17 @@ class _NesvmClassifier(ClassifierMixin, BaseEstimator):
         out["n_iter_"] = np.array([max(1, t[1]) for t in trains], dtype=np.int32)
         gaps = np.array([t[3] for t in trains], dtype=np.float64)
         out["gap_"] = float(np.nanmax(gaps)) if np.isfinite(gaps).any() else float("nan")
-        out["fit_status_"] = 0 if all(t[0] == "converged" for t in trains) else 1
+        # a sub-model short of its certificate: fit_status_ 1 and a ConvergenceWarning,
+        # as scikit-learn's liblinear/libsvm wrappers warn at their iteration limit
+        missed = [k for k in range(ns) if model.certified(k) == 0]
+        out["fit_status_"] = 1 if missed else 0
+        if missed:
+            k = max(missed, key=lambda k: trains[k][3] if np.isfinite(trains[k][3]) else np.inf)
+            warnings.warn("nesvm: %d of %d binary models stopped before their certificate (the worst: exit %s, "
+                          "relative gap %.3g, tol %g); the model may be far from the optimum: raise max_iter or "
+                          "see nesvm's docs/solvers.md" % (len(missed), ns, trains[k][0], trains[k][3],
+                                                           float(model.param("eps"))),
+                          ConvergenceWarning)
         # coefficients and intercepts, one row per sub-model in scikit-learn's
         # orientation (binary: one row, positive for classes_[1])
         signs = fitted.signs

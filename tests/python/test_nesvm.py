@@ -652,3 +652,19 @@ def test_ctrl_c_cancels_and_leaves_unfitted():
     # the estimator still trains afterwards
     clf.set_params(C=1, tol=1e-3).fit(X[:300], y[:300])
     check_is_fitted(clf)
+
+
+def test_convergence_warning_when_the_certificate_is_missed():
+    """Issue 29: a model that stopped before its certified gap (max_iter here) raises
+    scikit-learn's ConvergenceWarning and has fit_status_ 1; a certified one neither; a
+    kernel without a certificate (sigmoid: LIBSVM's dual, a stationary point) neither."""
+    from sklearn.exceptions import ConvergenceWarning
+    X, y = make_classification(n_samples=200, n_features=8, random_state=3)
+    with pytest.warns(ConvergenceWarning, match="stopped before their certificate"):
+        short = nesvm.SVC(kernel="linear", max_iter=2).fit(X, y)
+    assert short.fit_status_ == 1
+    for est in (nesvm.SVC(kernel="linear"), nesvm.SVC(kernel="sigmoid"), nesvm.LinearSVC()):
+        with warnings.catch_warnings():
+            warnings.simplefilter("error", ConvergenceWarning)
+            est.fit(X, y)
+        assert est.fit_status_ == 0
