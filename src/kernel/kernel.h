@@ -165,8 +165,11 @@ typedef struct nv_kmat {
     size_t blk_cap;
 } nv_kmat;
 
+/* deadline (an nv_now() time, 0: none): the stored matrix's row blocks stop
+ * there with NESVM_ERR_CANCELLED ("time limit"; km freed), so that a time
+ * limit holds inside the n^2 kernel values of a large matrix. */
 nesvm_status nv_kmat_init(nv_kmat *km, const nv_kernel *k, const nesvm_dataset *X,
-                          const int64_t *rows, int64_t n, double mem_mb, int threads,
+                          const int64_t *rows, int64_t n, double mem_mb, int threads, double deadline,
                           nesvm_error *err);
 void nv_kmat_free(nv_kmat *km);
 /* out (nr x ncol, row-major) = K[ri, ci] V with V nc x ncol row-major;

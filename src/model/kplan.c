@@ -124,7 +124,8 @@ nesvm_status nv_kplan_build(nv_kplan *kp, const nesvm_params *params, const nesv
          * sub-problem (one-vs-one sub-problems are smaller; each is stored or
          * computed on the fly by its own size) */
         if (kp->shared_k) {
-            st = nv_kmat_init(&kp->km, &kp->kk, ds, rows, n, params->kernel_memory, params->threads, err);
+            st = nv_kmat_init(&kp->km, &kp->kk, ds, rows, n, params->kernel_memory, params->threads,
+                              params->time_limit > 0 ? nv_now() + params->time_limit : 0, err);
             if (st != NESVM_OK) return st;
             kp->kstored = kp->km.K == NULL ? 0 : kp->ws ? 3 : 1;
         }
@@ -287,10 +288,19 @@ nesvm_status nv_kplan_train(nv_kplan *kp, const nv_solver *solver, const nesvm_d
             kpb.ngroups = cnt == n ? 0 : 2;
         } else if (!kp->shared_k) {
             for (int64_t a = 0; a < cnt; a++) kp->krows[a] = rows ? rows[sp->rows[a]] : sp->rows[a];
-            st = nv_kmat_init(&own, &kp->kk, ds, kp->krows, cnt, prm->kernel_memory, prm->threads, err);
+            st = nv_kmat_init(&own, &kp->kk, ds, kp->krows, cnt, prm->kernel_memory, prm->threads,
+                              prm->time_limit > 0 ? nv_now() + prm->time_limit : 0, err);
             kpb.K = &own;
             kpb.pos = NULL;
             if (st == NESVM_OK && kp->kstored != 0) kp->kstored = own.K != NULL;
+            if (st == NESVM_ERR_CANCELLED) { /* the time limit ran out in the matrix: a zero model */
+                memset(kp->v, 0, (size_t)cnt * sizeof(double));
+                res->b = 0;
+                res->exit_reason = NESVM_EXIT_TIME_LIMIT;
+                res->primal = res->lower_bound = res->gap = NAN;
+                for (int64_t a = 0; a < cnt; a++) sm->w[sp->rows[a]] = 0;
+                return NESVM_OK;
+            }
         }
         if (st == NESVM_OK) st = kp->smo ? nv_smo_train(&kpb, prm, sink, res, err)
                                          : solver->train_expansion(&kpb, prm, sink, res, err);

@@ -778,6 +778,27 @@ static nesvm_status train_rows(const nesvm_dataset *ds, const int64_t *rows, int
                 }
             }
         }
+        /* time_limit bounds the whole training: each sub-problem gets what is
+         * left of it, and those that find none left keep a zero model (exit
+         * time-limit, which nesvm_model_certified reports) */
+        if (params->time_limit > 0 && st == NESVM_OK) {
+            double left = params->time_limit - (nv_now() - t0);
+            if (comm) { /* the ranks decide together: the least time left */
+                left = -left;
+                st = nv_comm_max(comm, &left, 1, err);
+                left = -left;
+                if (st != NESVM_OK) break;
+            }
+            if (left <= 0) {
+                res.exit_reason = NESVM_EXIT_TIME_LIMIT;
+                res.primal = res.lower_bound = res.gap = NAN;
+                goto finished;
+            }
+            if (!rparams) st = nesvm_params_copy(sprm, &rparams, err);
+            if (st != NESVM_OK) break;
+            rparams->time_limit = left;
+            sprm = rparams;
+        }
         const int64_t ncoef = nv_kplan_sub_ncoef(&kp, ds, sp.n);
         if (!rs && path && path->nsub == nsub && kp.kind != NV_KPLAN_CACHE && path->ncoef[s] == ncoef) {
             pb.w0 = path->w[s];

@@ -1084,6 +1084,12 @@ run "$BIN" train -q --max-iter 2 "$H" "$T/mi.model"
 expect_ok_rc "train -q --max-iter 2" && grep -q "^nesvm train: warning: the training stopped before its certificate (exit max-iter" "$T/.err" &&
     [ ! -s "$T/.out" ] && ok "a model short of its certificate warns on stderr with -q" ||
     not_ok "uncertified warning with -q" "$(first_line "$T/.err")"
+# (7) --time-limit bounds the whole training: binary models that find no time left keep
+# a zero model, exit time-limit, and the warning names them (tests/fmnist: inside a
+# 12,000-row kernel matrix)
+run "$BIN" train -q --time-limit 1e-9 "$SRC/tests/data/breast_cancer_scale" "$T/tl.model"
+expect_ok_rc "train -q --time-limit 1e-9" && grep -q "exit time-limit" "$T/.err" && grep -q "submodel 0 .* exit time-limit" "$T/tl.model" &&
+    ok "a training out of time keeps a zero model and warns" || not_ok "time-limit zero model" "$(first_line "$T/.err")"
 run "$BIN" info "$T/mi.model"
 grep -q "NOT certified" "$T/.out" && ok "info marks the uncertified sub-model" || not_ok "info NOT certified" "$(grep training "$T/.out")"
 run "$BIN" train -q "$H" "$T/ok.model"

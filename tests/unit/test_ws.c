@@ -67,7 +67,7 @@ static void one(int64_t n, int q, double flip, double C, double gamma, uint64_t 
 
     /* the whole problem on the stored matrix */
     nv_kmat km;
-    CHECK(nv_kmat_init(&km, &k, ds, NULL, n, 4096, 1, &err) == NESVM_OK && km.K);
+    CHECK(nv_kmat_init(&km, &k, ds, NULL, n, 4096, 1, 0, &err) == NESVM_OK && km.K);
     double *ba = calloc((size_t)n, sizeof(double)), *bb = calloc((size_t)n, sizeof(double));
     nv_binary_result ra = {.w = ba}, rb = {.w = bb};
     nv_kernel_problem pa = {&km, NULL, n, y, cost, NULL, 0, NULL, NULL, 0, 0};

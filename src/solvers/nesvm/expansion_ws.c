@@ -213,7 +213,13 @@ static nesvm_status ws_train(const nv_kernel_problem *kp, const nesvm_params *pr
         nv_kernel_problem sub = {kp->K, idx, ns, ys, cs, warm ? bs : NULL, b, NULL, NULL, 0, 0};
         if (kp->kc) {
             for (int64_t k = 0; k < ns; k++) idx[k] = kp->kc->rows[idx[k]];
-            st = nv_kmat_init(&km, &kp->kc->k, kp->kc->X, idx, ns, prm->kernel_memory, prm->threads, err);
+            st = nv_kmat_init(&km, &kp->kc->k, kp->kc->X, idx, ns, prm->kernel_memory, prm->threads,
+                              prm->time_limit > 0 ? t0 + prm->time_limit : 0, err);
+            if (st == NESVM_ERR_CANCELLED) { /* the time limit, inside K_SS: the last round's point */
+                st = NESVM_OK;
+                res->exit_reason = NESVM_EXIT_TIME_LIMIT;
+                break;
+            }
         } else if (kp->K->K && (double)ns * (double)ns * sizeof(float) <= prm->kernel_memory * 1048576.0) {
             st = nv_kmat_gather(kp->K, idx, ns, &km, err); /* contiguous rows for the products */
         }
