@@ -451,8 +451,9 @@ int run_training(const char *cmd, train_opts *o, const char *data, const char *m
                        stats.seconds);
                 if (strcmp(nesvm_model_solver(m), "gs") == 0) {
                     /* GS-SVM has no primal: its objective is the dual loss (10) */
-                    fprintf(info, "dual loss %.10g, support vectors %lld, exit %s\n", stats.primal,
-                           (long long)stats.n_sv, nesvm_exit_str(stats.exit_reason));
+                    fprintf(info, "dual loss %.10g, support vectors %lld, exit %s (GS-SVM's own stopping rule: "
+                                  "no certificate)\n",
+                            stats.primal, (long long)stats.n_sv, nesvm_exit_str(stats.exit_reason));
                 } else if (stats.kernel_matrix == 4) {
                     /* no certificate: a stationary point of a problem that is not convex */
                     fprintf(info, "dual objective %.10g (LIBSVM's obj), support vectors %lld, exit %s: a "

@@ -172,6 +172,11 @@ nesvm_status nv_kmat_init(nv_kmat *km, const nv_kernel *k, const nesvm_dataset *
                           const int64_t *rows, int64_t n, double mem_mb, int threads, double deadline,
                           nesvm_error *err);
 void nv_kmat_free(nv_kmat *km);
+/* nv_kmat_mul with the kernel values computed in double precision even where
+ * the matrix is stored (in single precision): for certificates that must
+ * hold for the kernel itself. */
+nesvm_status nv_kmat_mul_exact(nv_kmat *km, const int64_t *ri, int64_t nr, const int64_t *ci, int64_t nc,
+                               const double *V, int ncol, double *out, nesvm_error *err);
 /* out (nr x ncol, row-major) = K[ri, ci] V with V nc x ncol row-major;
  * ri / ci are positions (NULL: 0..n-1, then nr / nc must be n). */
 nesvm_status nv_kmat_mul(nv_kmat *km, const int64_t *ri, int64_t nr, const int64_t *ci, int64_t nc,

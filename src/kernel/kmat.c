@@ -167,6 +167,16 @@ nesvm_status nv_kmat_block(nv_kmat *km, const int64_t *ri, int64_t nr, const int
     return NESVM_OK;
 }
 
+nesvm_status nv_kmat_mul_exact(nv_kmat *km, const int64_t *ri, int64_t nr, const int64_t *ci, int64_t nc,
+                               const double *V, int ncol, double *out, nesvm_error *err)
+{
+    float *K = km->K;
+    km->K = NULL; /* the on-the-fly path: blocks of double-precision values */
+    nesvm_status st = nv_kmat_mul(km, ri, nr, ci, nc, V, ncol, out, err);
+    km->K = K;
+    return st;
+}
+
 nesvm_status nv_kmat_mul(nv_kmat *km, const int64_t *ri, int64_t nr, const int64_t *ci, int64_t nc,
                          const double *V, int ncol, double *out, nesvm_error *err)
 {

@@ -44,6 +44,11 @@ typedef struct nv_binary_result {
     int64_t kernel_evals; /* kernel values of matrices the solver built itself (the
                            * working set's K_SS), else 0 */
     int64_t rounds;       /* the working set's rounds (sub-problems solved), else 0 */
+    double mu;            /* NESVM: the smoothing of the dual point that gave lower_bound
+                           * (alpha_i = c_i l'(r_i) at that mu), else NaN or 0 */
+    double *dual;         /* NULL, or the caller's buffer of n entries (expansion.c's
+                           * C-SVM): a_i y_i of the dual point that gave lower_bound,
+                           * feasible (0 <= a <= c, sum a_i y_i = 0 with a bias) */
 } nv_binary_result;
 
 /* A binary problem on the expansion coefficients of a full kernel: n rows

@@ -34,6 +34,7 @@ void nv_track_init(nv_track *t, const nesvm_params *prm, const nv_progress_sink 
     t->wbest = wbest;
     t->best_p = INFINITY;
     t->best_d = -INFINITY;
+    t->mu_best_d = NAN;
     t->fmu_prev = NAN;
     t->why = NESVM_EXIT_MAX_ITER;
     t->d_model = d;
@@ -103,7 +104,10 @@ int nv_track_iterate(nv_track *t, const nv_obj_eval *e, const double *w, double 
         t->bbest = b;
         t->nsv_best = e->nsv;
     }
-    if (e->D > t->best_d) t->best_d = e->D;
+    if (e->D > t->best_d) {
+        t->best_d = e->D;
+        t->mu_best_d = info->mu;
+    }
     t->iter++;
     double gap;
     *st = nv_certify(t->best_p, t->best_d, &gap, err);
@@ -175,6 +179,7 @@ void nv_track_result(const nv_track *t, nv_binary_result *res)
     res->gap = NAN;
     if (isfinite(t->best_p)) nv_certify(t->best_p, t->best_d, &res->gap, NULL);
     res->n_sv = t->nsv_best;
+    res->mu = t->mu_best_d;
     memcpy(res->w, t->wbest, (size_t)t->d * sizeof *res->w);
     res->b = t->bbest;
 }

@@ -16,6 +16,7 @@ typedef struct nv_track {
     int32_t d;
     double *wbest;       /* d entries, owned by the caller */
     double bbest, best_p, best_d;
+    double mu_best_d;    /* the mu of best_d's evaluation (its dual point's smoothing) */
     int64_t nsv_best, iter;
     int64_t stage_iter;  /* evaluations since the current mu stage began */
     /* checkpoints: the result's w has d_model entries (d by default); with

@@ -79,7 +79,12 @@ static void one(int64_t n, int q, double flip, double C, double gamma, uint64_t 
     CHECK(nv_kcache_init(&kc, &k, ds, NULL, n, NULL, 1, 4096, 4096, 1, &err) == NESVM_OK);
     nv_kernel_problem pb = {NULL, NULL, n, y, cost, NULL, 0, &kc, NULL, 0, 0};
     CHECK_MSG(nv_nesvm_expansion_train(&pb, p, NULL, &rb, &err) == NESVM_OK, "%s", err.message);
-    CHECK_MSG(rb.exit_reason == NESVM_EXIT_CONVERGED && rb.gap <= 1e-6, "exit %d gap %g", rb.exit_reason, rb.gap);
+    /* the working set certifies in double precision (issue 29): converged means a
+     * gap <= 1e-6 of the kernel itself; a sub-problem certified on its single-
+     * precision K_SS whose gap in double is just above ends "stalled" */
+    CHECK_MSG((rb.exit_reason == NESVM_EXIT_CONVERGED && rb.gap <= 1e-6) ||
+                  (rb.exit_reason == NESVM_EXIT_STALLED && rb.gap <= 2e-6),
+              "exit %d gap %g", rb.exit_reason, rb.gap);
     CHECK_MSG(rb.rounds >= min_rounds, "n %lld: %lld rounds, want >= %lld", (long long)n, (long long)rb.rounds,
               (long long)min_rounds);
 
@@ -87,7 +92,8 @@ static void one(int64_t n, int q, double flip, double C, double gamma, uint64_t 
      * double precision, against its lower bound (and the other's); the
      * matrices are single precision (relative error 6e-8 per value) */
     double Pa = primal(X, y, n, gamma, C, ba, ra.b), Pb = primal(X, y, n, gamma, C, bb, rb.b);
-    CHECK_REL(Pb, rb.primal, 1e-6);
+    CHECK_REL(Pb, rb.primal, 1e-12); /* the working set's P is in double precision */
+    CHECK_REL((Pb - rb.lower_bound) / Pb, rb.gap, 1e-6);
     CHECK_MSG(rb.lower_bound <= Pa * (1 + 1e-6) && ra.lower_bound <= Pb * (1 + 1e-6), "bounds %.17g %.17g, P %.17g %.17g",
               rb.lower_bound, ra.lower_bound, Pa, Pb);
     CHECK_MSG((Pb - rb.lower_bound) <= 2e-6 * Pb, "gap %g", (Pb - rb.lower_bound) / Pb);

@@ -320,6 +320,7 @@ nesvm_status nv_nesvm_kernel_train(const nv_kernel_problem *kp, const nesvm_para
     ws.n = n;
     ws.bias = bias;
     ws.err = err;
+    ws.dual_out = res->dual;
     ws.pos = nv_malloc_array(nn, sizeof(int64_t));
     ws.beta = nv_calloc(nn, sizeof(double));
     ws.kb = nv_calloc(nn, sizeof(double));
@@ -391,7 +392,10 @@ nesvm_status nv_nesvm_kernel_train(const nv_kernel_problem *kp, const nesvm_para
         if (isfinite(f_before))
             stalls = e.Fmu < f_before - stall_tol * fabs(f_before) ? 0 : stalls + 1;
         nv_track_info info = {sc.mu, NAN, step, ws.nz, sc.final, 0, 0, 0, NAN, NAN};
-        if (nv_track_iterate(&tr, &e, ws.beta, b, &info, &st, err)) {
+        const double best_d = tr.best_d;
+        const int stop = nv_track_iterate(&tr, &e, ws.beta, b, &info, &st, err);
+        nv_kx_keep_dual(&ws, &e, best_d, &tr);
+        if (stop) {
             if (st != NESVM_OK || tr.why != NESVM_EXIT_CONVERGED || prm->svm_type != NV_SVM_C || polished)
                 break;
             /* polish for a sparse expansion: restart from the best point with

@@ -31,7 +31,17 @@ typedef struct kws {
     int64_t nz;
     int cg_ncol;           /* the zone CG's columns (1 or 2) */
     nesvm_error *err;
+    double *dual_out;   /* the result's dual buffer (nv_binary_result.dual), or NULL */
 } kws;
+
+/* After nv_track_iterate of evaluation e: when it raised the best lower bound
+ * (above best_before), the dual point that gave it, theta v (e.theta, the
+ * balanced alpha y in ws->v), into ws->dual_out. */
+static inline void nv_kx_keep_dual(const kws *ws, const nv_obj_eval *e, double best_before, const nv_track *tr)
+{
+    if (!ws->dual_out || !(tr->best_d > best_before)) return;
+    for (int64_t i = 0; i < ws->n; i++) ws->dual_out[i] = e->theta * ws->v[i];
+}
 
 /* Nesterov's work vectors (n each): prox-center beta* and K beta*, the
  * weighted gradient sum G and K G, K(alpha y), a 2n product, K 1 (LS-SVM

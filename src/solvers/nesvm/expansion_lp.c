@@ -245,7 +245,10 @@ nesvm_status nv_kx_lp_newton_loop(kws *ws, nv_obj *obj, const nesvm_params *prm,
         if (st != NESVM_OK) break;
         if (isfinite(f_before)) stalls = e.Fmu < f_before - 1e-15 * fabs(f_before) ? 0 : stalls + 1;
         nv_track_info info = {sc.mu, NAN, step, ws->nz, sc.final, 0, 0, 0, NAN, NAN};
-        if (nv_track_iterate(tr, &e, ws->beta, b, &info, &st, err)) {
+        const double best_d = tr->best_d;
+        const int stop = nv_track_iterate(tr, &e, ws->beta, b, &info, &st, err);
+        nv_kx_keep_dual(ws, &e, best_d, tr);
+        if (stop) {
             if (st != NESVM_OK || tr->why != NESVM_EXIT_CONVERGED || mask) break;
             /* polish for a sparse expansion: the coefficients inside Huber's
              * zone (|beta_j| < nu) are the L1 norm's kink, where the smoothed

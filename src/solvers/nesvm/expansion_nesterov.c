@@ -103,7 +103,10 @@ nesvm_status nv_kx_nesterov_loop(kws *ws, nv_obj *obj, const nesvm_params *prm, 
         st = nv_kx_evaluate_nesterov(ws, &nw, obj, sc.mu, sc.nu, &e);
         if (st != NESVM_OK) break;
         nv_track_info info = {sc.mu, L, NAN, 0, sc.final, 0, 0, 0, NAN, NAN};
-        if (nv_track_iterate(tr, &e, ws->beta, b, &info, &st, err)) break;
+        const double best_d = tr->best_d;
+        const int stop = nv_track_iterate(tr, &e, ws->beta, b, &info, &st, err);
+        nv_kx_keep_dual(ws, &e, best_d, tr);
+        if (stop) break;
         int overshoot = !restart && k > 0 && e.Fmu > fmu_prev;
         fmu_prev = e.Fmu;
         if (!restart && k > 0 && nv_sched_stage_done(&sc, &e)) {

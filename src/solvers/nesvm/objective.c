@@ -305,6 +305,7 @@ void nv_obj_finish(nv_obj *o, const nv_obj_sums *q, double rp, double rn, double
         nv_obj_sum(o, &Q, 1);
         /* D(theta alpha') = theta S - theta^2 (Q + V)/2, best theta = S/(Q + V) */
         double D = Q + vv > 0 ? 0.5 * S * S / (Q + vv) : 0.0;
+        e->theta = Q + vv > 0 ? S / (Q + vv) : 0.0;
         e->P = e->Fmu = R + q->loss;
         e->D = e->Dmu = D;
         return;
@@ -319,6 +320,7 @@ void nv_obj_finish(nv_obj *o, const nv_obj_sums *q, double rp, double rn, double
         if (th > tmax) th = tmax;
         if (thm > tmax) thm = tmax;
         e->D = th * sa - 0.5 * th * th * vv;
+        e->theta = th;
         e->Dmu = thm * sa - 0.5 * thm * thm * (vv + mu * qq);
     } else {
         /* LP: dual max sum a s.t. 0 <= a <= c, ||X^T(a y)||_inf <= 1 (and
@@ -330,6 +332,7 @@ void nv_obj_finish(nv_obj *o, const nv_obj_sums *q, double rp, double rn, double
         double thm = k2 > 0 ? sa / k2 : tmax;
         if (thm > tmax) thm = tmax;
         e->D = tmax * sa;
+        e->theta = tmax;
         e->Dmu = thm * sa - 0.5 * thm * thm * k2;
     }
     e->P = R + q->loss;

@@ -59,6 +59,7 @@ typedef struct nv_obj_eval {
     double gb;       /* dF/db (0 without bias) */
     int64_t nsv, nbound; /* samples with alpha_i != 0, and at the hinge's bound (u_i = 1) */
     int64_t nnz_w;   /* non-zero weights (|w_j| > nu for LP-SVM: outside Huber's zone) */
+    double theta;    /* D's dual point is theta times the balanced alpha (nv_obj_balance) */
 } nv_obj_eval;
 
 nesvm_status nv_obj_init(nv_obj *o, const nv_binary_problem *pb, int type, int bias, int threads,
