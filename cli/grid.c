@@ -3,11 +3,13 @@
  * of the same search resumes, and an optional heat map. */
 #include "cli.h"
 #include "core/internal.h"
+#include "data/dataset_internal.h"
 
 #include <errno.h>
 #include <math.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/stat.h>
 #include <sys/wait.h>
 #include <time.h>
 #include <unistd.h>
@@ -22,8 +24,9 @@ static void usage(FILE *f)
           "solution at the previous C (warm starts); with --threads N, N folds train at once.\n"
           "--solver gs has no C: it searches gamma and its number of basis functions\n"
           "(--max-iter, its early stopping) instead. Every gamma's points go to a CSV when\n"
-          "they are scored; rerunning the same search resumes from it. Takes every option\n"
-          "of 'nesvm train'.\n\n"
+          "they are scored; rerunning the same search (the same data, by a fingerprint of\n"
+          "its values, and the same options) resumes from it. Takes every option of\n"
+          "'nesvm train'.\n\n"
           "  -log2c BEGIN,END,STEP  log2 C from BEGIN to END by STEP (default -5,15,2);\n"
           "                       'null': no search over C (-c is used)\n"
           "  -log2g BEGIN,END,STEP  log2 gamma (default 3,-15,-2); 'null': no search (-g)\n"
@@ -34,7 +37,8 @@ static void usage(FILE *f)
           "                       (MPI builds); rank 0 writes the CSV; the same results\n"
           "  -v K                 folds (default 5)\n"
           "  --out FILE           the CSV (default: DATA's file name + '.grid.csv', in the\n"
-          "                       current folder)\n"
+          "                       current folder); one of another search is overwritten,\n"
+          "                       with a warning\n"
           "  --png FILE           a heat map of the accuracy over the grid (matplotlib,\n"
           "                       /usr/bin/python3)\n"
           "  -h, --help           this help\n\n",
@@ -85,20 +89,256 @@ static int range_values(const range *r, double fixed, double *out, int cap)
     return n;
 }
 
-/* Every parameter but the searched ones and threads, in table order: what a
- * resumed CSV must match. */
-static void signature(const nesvm_params *p, const char *data, int folds, long long seed, long long rows, int warm,
-                      const char *axis, char *out, size_t size)
+/* The search's settings: every parameter but the searched ones and threads,
+ * in table order, and the class weights (-wLABEL). */
+static void settings(const nesvm_params *p, int folds, long long seed, int warm, const char *axis, char *out,
+                     size_t size)
 {
-    size_t len = (size_t)snprintf(out, size, "# nesvm grid data=%s rows=%lld folds=%d seed=%lld warm=%d", data, rows,
-                                  folds, seed, warm);
-    char v[64];
+    size_t len = (size_t)snprintf(out, size, "# settings folds=%d seed=%lld warm=%d", folds, seed, warm);
+    char v[64], l[32], w[32];
     for (int i = 0; nv_param_name(i) && len < size; i++) {
         const char *n = nv_param_name(i);
         if (strcmp(n, axis) == 0 || strcmp(n, "gamma") == 0 || strcmp(n, "threads") == 0) continue;
         nesvm_params_get(p, n, v, sizeof v, NULL);
         len += (size_t)snprintf(out + len, size - len, " %s=%s", n, v);
     }
+    for (int k = 0; k < p->n_weights && len < size; k++)
+        len += (size_t)snprintf(out + len, size - len, " w%s=%s", fmt_num(p->weight_label[k], l),
+                                fmt_num(p->weight[k], w));
+}
+
+/* The CSV as written so far (the whole file), and where it goes. */
+typedef struct grid_csv {
+    const char *path;
+    char *text;
+    size_t len, cap;
+    nv_atomic_file af;
+    int streaming; /* a device or FIFO: written in place as the text grows */
+    size_t sent;   /* streaming: the bytes written */
+} grid_csv;
+
+static int csv_add(grid_csv *c, const char *s, size_t n)
+{
+    if (c->len + n + 1 > c->cap) {
+        size_t cap = 2 * c->cap + n + 4096;
+        char *t = realloc(c->text, cap);
+        if (!t) return 0;
+        c->text = t;
+        c->cap = cap;
+    }
+    memcpy(c->text + c->len, s, n);
+    c->len += n;
+    c->text[c->len] = '\0';
+    return 1;
+}
+
+/* Write the CSV: a regular file is replaced whole (atomically: on a failure
+ * the file stays as the last save left it, every point of it resumable); a
+ * device or FIFO gets what it has not had yet. */
+static int csv_save(const char *cmd, grid_csv *c)
+{
+    nesvm_error err = {0};
+    if (!c->streaming) {
+        if (nv_atomic_open(&c->af, c->path, &err) != NESVM_OK) return cli_error(cmd, "%s", err.message);
+        c->streaming = c->af.direct != 0;
+        c->sent = 0;
+    }
+    fwrite(c->text + c->sent, 1, c->len - c->sent, c->af.fp);
+    c->sent = c->len;
+    if (!c->streaming)
+        return nv_atomic_commit(&c->af, &err) == NESVM_OK ? CLI_OK : cli_error(cmd, "%s", err.message);
+    errno = 0;
+    if (fflush(c->af.fp) != 0 || ferror(c->af.fp)) {
+        int e = errno ? errno : EIO;
+        nv_atomic_abort(&c->af);
+        c->streaming = 0;
+        return cli_error(cmd, "cannot write '%s': %s", c->path, strerror(e));
+    }
+    return CLI_OK;
+}
+
+/* Close a device or FIFO written in place. */
+static int csv_close(const char *cmd, grid_csv *c)
+{
+    if (!c->streaming) return CLI_OK;
+    nesvm_error err = {0};
+    c->streaming = 0;
+    return nv_atomic_commit(&c->af, &err) == NESVM_OK ? CLI_OK : cli_error(cmd, "%s", err.message);
+}
+
+/* The first word (space-separated) in which two settings lines differ, from
+ * each (empty where one line has no more words). */
+static void first_difference(const char *a, const char *b, char *out_a, char *out_b, size_t size)
+{
+    for (;;) {
+        size_t la = strcspn(a, " "), lb = strcspn(b, " ");
+        if (la != lb || memcmp(a, b, la) != 0 || !a[la] || !b[lb]) {
+            if (la == lb && memcmp(a, b, la) == 0) { /* one line goes on */
+                a += la + (a[la] != 0);
+                b += lb + (b[lb] != 0);
+                la = strcspn(a, " ");
+                lb = strcspn(b, " ");
+            }
+            snprintf(out_a, size, "%.*s", (int)la, a);
+            snprintf(out_b, size, "%.*s", (int)lb, b);
+            return;
+        }
+        a += la + 1;
+        b += lb + 1;
+    }
+}
+
+/* What identifies the search in the CSV: the data (rows, features,
+ * fingerprint) and the settings' line; the header of the points. */
+typedef struct grid_id {
+    long long rows;
+    int features;
+    uint64_t hash;
+    const char *settings, *header;
+} grid_id;
+
+/* Why a CSV is not resumed. */
+enum { CSV_SAME, CSV_NOT_GRID, CSV_OLDER, CSV_OTHER_DATA, CSV_OTHER_SETTINGS };
+
+/* Resume from the CSV at c->path (a regular file): when it holds this search
+ * (the same data and settings), its points go to have/acc (each grid point's
+ * first) and its lines to c->text after the three lines of id, to be
+ * written again with the new points.  Another search's CSV, an older nesvm's
+ * or a file that is no grid CSV is not resumed: a warning says that it is
+ * overwritten.  A damaged point (not five numbers, an accuracy outside
+ * [0, 100]) is an error: the file is left as it is. */
+static int csv_resume(const char *cmd, grid_csv *c, const grid_id *id, const double *as, int na,
+                      const double *gv, int ng, unsigned char *have, double *acc, int *resumed)
+{
+    const size_t head = c->len;
+    FILE *f = fopen(c->path, "r");
+    if (!f)
+        return errno == ENOENT ? CLI_OK : cli_error(cmd, "cannot read '%s': %s", c->path, strerror(errno));
+    char *line = NULL;
+    size_t cap = 0;
+    ssize_t len;
+    long lineno = 0;
+    int rc = CLI_OK;
+    int why = CSV_SAME;
+    char there[256] = "", here[256] = "";
+    while (rc == CLI_OK && why == CSV_SAME && (len = getline(&line, &cap, f)) >= 0) {
+        lineno++;
+        const int nl = len > 0 && line[len - 1] == '\n';
+        if (nl) line[--len] = '\0';
+        if (lineno == 1) {
+            long long rows;
+            int features;
+            char hex[17];
+            if (strncmp(line, "# nesvm grid ", 13) != 0)
+                why = CSV_NOT_GRID;
+            else if (sscanf(line, "# nesvm grid 2 rows=%lld features=%d fingerprint=%16[0-9a-f] ", &rows,
+                            &features, hex) != 3)
+                why = CSV_OLDER;
+            else if (rows != id->rows || features != id->features || strtoull(hex, NULL, 16) != id->hash) {
+                why = CSV_OTHER_DATA;
+                snprintf(there, sizeof there, "%lld rows, %d features, fingerprint %s", rows, features, hex);
+                snprintf(here, sizeof here, "%lld rows, %d features, fingerprint %016llx", id->rows,
+                         id->features, (unsigned long long)id->hash);
+            }
+        } else if (lineno == 2) {
+            if (strcmp(line, id->settings) != 0) {
+                why = CSV_OTHER_SETTINGS;
+                first_difference(line, id->settings, there, here, sizeof there);
+            }
+        } else if (lineno == 3) {
+            if (!nl || strcmp(line, id->header) != 0)
+                rc = cli_error(cmd,
+                               "%s:%ld: expected the header '%s', not '%.60s': the CSV was changed or "
+                               "damaged; remove it to search afresh",
+                               c->path, lineno, id->header, line);
+        } else {
+            /* a point: log2 of the first axis, log2 gamma, the axis and gamma ('' when not
+             * searched), accuracy */
+            char *field[5], *s = line;
+            int k = 0;
+            for (; k < 5 && s; k++) {
+                field[k] = s;
+                s = strchr(s, ',');
+                if (s) *s++ = '\0';
+            }
+            double la, lg, x, ac;
+            if (!nl || k != 5 || s || !cli_parse_double(field[0], &la) || !cli_parse_double(field[1], &lg) ||
+                (field[2][0] && (!cli_parse_double(field[2], &x) || x <= 0)) ||
+                (field[3][0] && (!cli_parse_double(field[3], &x) || x <= 0))) {
+                for (int j = 1; j < k; j++) field[j][-1] = ','; /* the line as it was */
+                if (s) s[-1] = ',';
+                rc = cli_error(cmd,
+                               "%s:%ld: '%.60s' is not a point (%s: five numbers and a newline): the CSV "
+                               "was changed or damaged; remove it to search afresh",
+                               c->path, lineno, line, id->header);
+                break;
+            }
+            if (!cli_parse_double(field[4], &ac) || ac < 0 || ac > 100) {
+                rc = cli_error(cmd,
+                               "%s:%ld: accuracy '%.40s' is not a number from 0 to 100: the CSV was "
+                               "changed or damaged; remove it to search afresh",
+                               c->path, lineno, field[4]);
+                break;
+            }
+            for (int j = 1; j < 5; j++) field[j][-1] = ',';
+            line[len] = '\n';
+            if (!csv_add(c, line, (size_t)len + 1)) {
+                rc = cli_error(cmd, "out of memory");
+                break;
+            }
+            for (int i = 0; i < na; i++)
+                for (int j = 0; j < ng; j++)
+                    if (fabs(as[i] - la) < 1e-9 && fabs(gv[j] - lg) < 1e-9 && !have[i * ng + j]) {
+                        have[i * ng + j] = 1;
+                        acc[i * ng + j] = ac;
+                        (*resumed)++;
+                    }
+        }
+    }
+    if (rc == CLI_OK && why == CSV_SAME && ferror(f))
+        rc = cli_error(cmd, "cannot read '%s': %s", c->path, strerror(errno));
+    if (rc == CLI_OK && why == CSV_SAME && lineno > 0 && lineno < 3)
+        rc = cli_error(cmd,
+                       "%s: the CSV ends before its header (line 3): it was changed or damaged; remove "
+                       "it to search afresh",
+                       c->path);
+    fclose(f);
+    free(line);
+    if (rc != CLI_OK) return rc;
+    if (why != CSV_SAME) {
+        /* searched afresh: the file's points are not taken */
+        c->len = head;
+        memset(have, 0, (size_t)na * (size_t)ng);
+        *resumed = 0;
+        if (why == CSV_OTHER_DATA)
+            fprintf(stderr,
+                    "nesvm %s: warning: '%s' holds a search of other data (%s; this data: %s): it is "
+                    "overwritten by a new search\n",
+                    cmd, c->path, there, here);
+        else if (why == CSV_OTHER_SETTINGS) {
+            /* 'folds=5' there, 'folds=3' here; 'w1=2' here only */
+            char diff[600];
+            if (there[0] && here[0])
+                snprintf(diff, sizeof diff, "'%s' there, '%s' here", there, here);
+            else
+                snprintf(diff, sizeof diff, "'%s' %s only", there[0] ? there : here,
+                         there[0] ? "there" : "here");
+            fprintf(stderr,
+                    "nesvm %s: warning: '%s' holds a search with other settings (%s): it is overwritten by a "
+                    "new search\n",
+                    cmd, c->path, diff);
+        } else if (why == CSV_OLDER)
+            fprintf(stderr,
+                    "nesvm %s: warning: '%s' was written by an older nesvm grid, without a fingerprint of "
+                    "its data: it is overwritten by a new search\n",
+                    cmd, c->path);
+        else
+            fprintf(stderr,
+                    "nesvm %s: warning: '%s' is not a CSV of nesvm grid (its first line is not '# nesvm grid "
+                    "...'): it is overwritten\n",
+                    cmd, c->path);
+    }
+    return CLI_OK;
 }
 
 static int plot(const char *cmd, const char *csv, const char *png)
@@ -186,7 +426,7 @@ int grid_run(int argc, char **argv, double *best_out)
     double *acc = NULL, *vals = NULL, *pacc = NULL;
     unsigned char *have = NULL;
     int *idx = NULL;
-    FILE *f = NULL;
+    grid_csv csv = {0};
     while ((r = cli_next(&a, &p)) >= 0) {
         if (r == 0) {
             if (data) {
@@ -270,6 +510,12 @@ int grid_run(int argc, char **argv, double *best_out)
         snprintf(csv_default, len, "%s.grid.csv", base);
         out = csv_default;
     }
+    if (strcmp(out, "-") == 0) { /* read back to resume */
+        status = cli_usage(cmd, "--out needs a file, not standard output: the CSV is read back to resume "
+                                "the search");
+        goto done;
+    }
+    csv.path = out;
     if (o.distributed && (status = check_distributed(cmd, &o, data)) == CLI_OK && !o.mpi)
         status = cli_mpi_begin(cmd, &o);
     if (status != CLI_OK) goto done;
@@ -295,9 +541,11 @@ int grid_run(int argc, char **argv, double *best_out)
     cli_parse_double(cur, &g0);
     double as[1001], gv[1001];
     int na = range_values(ra, a0 > 0 ? log2(a0) : 0, as, 1001), ng = range_values(&rg, g0 > 0 ? log2(g0) : 0, gv, 1001);
-    /* resume: the rows of a CSV written by the same search */
-    char sig[4096];
-    signature(o.params, data, folds, o.seed, rows, warm, axis, sig, sizeof sig);
+    /* resume: the points of a CSV written by the same search (the same data,
+     * by its fingerprint, and the same settings) */
+    char sets[8192], data_line[512], header[64];
+    settings(o.params, folds, o.seed, warm, axis, sets, sizeof sets);
+    snprintf(header, sizeof header, "%s,log2g,%s,gamma,accuracy", an, axis);
     int n = na * ng, resumed = 0;
     acc = malloc(sizeof(double) * (size_t)n);
     have = calloc((size_t)n, 1);
@@ -308,41 +556,23 @@ int grid_run(int argc, char **argv, double *best_out)
         status = cli_error(cmd, "out of memory");
         goto done;
     }
-    f = root ? fopen(out, "r") : NULL;
-    if (f) {
-        char *line = NULL;
-        size_t cap = 0;
-        ssize_t len = getline(&line, &cap, f);
-        if (len > 0 && line[len - 1] == '\n') line[--len] = '\0';
-        if (len >= 0 && strcmp(line, sig) == 0) {
-            if (getline(&line, &cap, f) < 0) { /* the header */
-            }
-            while ((len = getline(&line, &cap, f)) > 0) {
-                double la, lg, cc, gg, ac;
-                if (sscanf(line, "%lf,%lf,%lf,%lf,%lf", &la, &lg, &cc, &gg, &ac) != 5) continue;
-                for (int i = 0; i < na; i++)
-                    for (int j = 0; j < ng; j++)
-                        if (fabs(as[i] - la) < 1e-9 && fabs(gv[j] - lg) < 1e-9 && !have[i * ng + j]) {
-                            have[i * ng + j] = 1;
-                            acc[i * ng + j] = ac;
-                            resumed++;
-                        }
-            }
-            fclose(f);
-            free(line);
-            f = fopen(out, "a");
-        } else {
-            /* another search's CSV (other data, folds or options): started afresh */
-            fclose(f);
-            free(line);
-            f = NULL;
-        }
+    if (root) {
+        const uint64_t hash = nv_dataset_hash(ds, NULL, rows);
+        const int features = (int)nesvm_dataset_features(ds);
+        snprintf(data_line, sizeof data_line,
+                 "# nesvm grid 2 rows=%lld features=%d fingerprint=%016llx data=%.300s", rows, features,
+                 (unsigned long long)hash, data);
+        const grid_id id = {rows, features, hash, sets, header};
+        struct stat st;
+        if (!csv_add(&csv, data_line, strlen(data_line)) || !csv_add(&csv, "\n", 1) ||
+            !csv_add(&csv, sets, strlen(sets)) || !csv_add(&csv, "\n", 1) ||
+            !csv_add(&csv, header, strlen(header)) || !csv_add(&csv, "\n", 1))
+            status = cli_error(cmd, "out of memory");
+        else if (stat(out, &st) == 0 && S_ISREG(st.st_mode)) /* not a device or FIFO */
+            status = csv_resume(cmd, &csv, &id, as, na, gv, ng, have, acc, &resumed);
+        /* a path that cannot be written is found now, not after the search */
+        if (status == CLI_OK) status = csv_save(cmd, &csv);
     }
-    if (!f && root) {
-        f = fopen(out, "w");
-        if (f) fprintf(f, "%s\n%s,log2g,%s,gamma,accuracy\n", sig, an, axis);
-    }
-    if (!f && root) status = cli_error(cmd, "cannot write '%s': %s", out, strerror(errno));
     if (o.distributed) {
         /* rank 0's verdict and resumed points to every process */
         status = cli_mpi_bcast_rc(&o, status);
@@ -395,10 +625,17 @@ int grid_run(int argc, char **argv, double *best_out)
                 acc[k] = 100.0 * pacc[pos];
                 char atxt[40];
                 snprintf(atxt, sizeof atxt, "%.17g", exp2(as[i]));
-                if (f) fprintf(f, "%.17g,%.17g,%s,%s,%.17g\n", as[i], gv[j], ra->on ? atxt : "", rg.on ? gtxt : "", acc[k]);
+                char pt[200];
+                int len = snprintf(pt, sizeof pt, "%.17g,%.17g,%s,%s,%.17g\n", as[i], gv[j],
+                                   ra->on ? atxt : "", rg.on ? gtxt : "", acc[k]);
+                if (root && status == CLI_OK && !csv_add(&csv, pt, (size_t)len))
+                    status = cli_error(cmd, "out of memory");
             }
             for (int i = 0; i < na; i++) have[i * ng + j] = 1;
-            if (f) fflush(f);
+            /* the CSV after every gamma: an interrupted search resumes from there */
+            if (root && status == CLI_OK) status = csv_save(cmd, &csv);
+            if (o.distributed) status = cli_mpi_bcast_rc(&o, status);
+            if (status != CLI_OK) break;
         }
         /* grid.py's choice: the best rate; among equal rates at one gamma, the smallest C */
         for (int i = 0; i < na; i++) {
@@ -420,8 +657,7 @@ int grid_run(int argc, char **argv, double *best_out)
             }
         }
     }
-    if (f && fclose(f) != 0 && status == CLI_OK) status = cli_error(cmd, "cannot write '%s': %s", out, strerror(errno));
-    f = NULL;
+    if (root && status == CLI_OK) status = csv_close(cmd, &csv);
     if (o.distributed) status = cli_mpi_bcast_rc(&o, status);
     if (status == CLI_OK && best >= 0) {
         clock_gettime(CLOCK_MONOTONIC, &t1);
@@ -443,7 +679,8 @@ int grid_run(int argc, char **argv, double *best_out)
         if (o.distributed) status = cli_mpi_bcast_rc(&o, status);
     }
 done:
-    if (f) fclose(f);
+    if (csv.streaming) nv_atomic_abort(&csv.af);
+    free(csv.text);
     free(acc);
     free(have);
     free(vals);

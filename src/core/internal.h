@@ -39,6 +39,11 @@ void nv_free(void *p);
  * a negative n disables injection. */
 void nv_alloc_fail_after(long n);
 
+/* ---- fingerprints */
+/* FNV-1a (64 bits) of n bytes at p, continuing from h (NV_FNV1A_START to begin). */
+#define NV_FNV1A_START UINT64_C(0xcbf29ce484222325)
+uint64_t nv_fnv1a(uint64_t h, const void *p, size_t n);
+
 /* ---- time */
 double nv_now(void); /* monotonic seconds */
 

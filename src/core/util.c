@@ -11,6 +11,16 @@
 #include <string.h>
 #include <time.h>
 #include <unistd.h>
+
+uint64_t nv_fnv1a(uint64_t h, const void *p, size_t n)
+{
+    const unsigned char *c = p;
+    for (size_t i = 0; i < n; i++) {
+        h ^= c[i];
+        h *= UINT64_C(0x100000001b3);
+    }
+    return h;
+}
 #ifdef _OPENMP
 #include <omp.h>
 #endif

@@ -359,3 +359,36 @@ nesvm_status nv_dataset_copy_rows(const nesvm_dataset *ds, const int64_t *rows, 
     }
     return nv_dataset_from_csr(n, ds->d, ip, ix, vx, NESVM_DOUBLE, lb, out, err);
 }
+
+/* The checkpoints' and nesvm grid's fingerprint of the data: FNV-1a of the
+ * row count, the features and each row's label, non-zero entries (column and
+ * value as double, so CSR and dense storage agree) and weight. */
+uint64_t nv_dataset_hash(const nesvm_dataset *ds, const int64_t *rows, int64_t n)
+{
+    uint64_t h = nv_fnv1a(NV_FNV1A_START, &n, sizeof n);
+    h = nv_fnv1a(h, &ds->d, sizeof ds->d);
+    for (int64_t a = 0; a < n; a++) {
+        int64_t i = rows ? rows[a] : a;
+        double y = ds->labels[i];
+        h = nv_fnv1a(h, &y, sizeof y);
+        if (ds->storage == NESVM_STORAGE_DENSE) {
+            for (int32_t j = 0; j < ds->d; j++) {
+                double v = nv_val(ds, i * (int64_t)ds->d + j);
+                if (v == 0) continue;
+                h = nv_fnv1a(h, &j, sizeof j);
+                h = nv_fnv1a(h, &v, sizeof v);
+            }
+        } else {
+            for (int64_t k = ds->indptr[i]; k < ds->indptr[i + 1]; k++) {
+                double v = nv_val(ds, k);
+                if (v == 0) continue;
+                int32_t j = (int32_t)nv_idx(ds, k);
+                h = nv_fnv1a(h, &j, sizeof j);
+                h = nv_fnv1a(h, &v, sizeof v);
+            }
+        }
+        if (ds->weights) h = nv_fnv1a(h, &ds->weights[i], sizeof ds->weights[i]);
+        h = nv_fnv1a(h, "\n", 1);
+    }
+    return h;
+}

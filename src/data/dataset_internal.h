@@ -37,6 +37,10 @@ nesvm_status nv_dataset_convert(nesvm_dataset *ds, nesvm_storage storage, nesvm_
 /* An owned CSR copy (double values) of rows[0..n) of ds, with their labels. */
 nesvm_status nv_dataset_copy_rows(const nesvm_dataset *ds, const int64_t *rows, int64_t n,
                                   nesvm_dataset **out, nesvm_error *err);
+/* FNV-1a fingerprint of rows[0..n) of ds (rows NULL: the first n rows): their
+ * labels, non-zero entries and weights; the same for CSR and dense storage.
+ * Checkpoints and nesvm grid's CSV record it to recognise their data. */
+uint64_t nv_dataset_hash(const nesvm_dataset *ds, const int64_t *rows, int64_t n);
 /* Column of stored entry k (CSR), whichever width the indices have; hot
  * loops branch once per row on ds->indices64 instead. */
 static inline int64_t nv_idx(const nesvm_dataset *ds, int64_t k)

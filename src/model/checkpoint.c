@@ -31,50 +31,9 @@
 
 #define NV_CKPT_VERSION 1
 
-static uint64_t fnv(uint64_t h, const void *p, size_t n)
-{
-    const unsigned char *c = p;
-    for (size_t i = 0; i < n; i++) {
-        h ^= c[i];
-        h *= UINT64_C(0x100000001b3);
-    }
-    return h;
-}
-#define FNV0 UINT64_C(0xcbf29ce484222325)
-
-uint64_t nv_ckpt_data_hash(const nesvm_dataset *ds, const int64_t *rows, int64_t n)
-{
-    uint64_t h = fnv(FNV0, &n, sizeof n);
-    h = fnv(h, &ds->d, sizeof ds->d);
-    for (int64_t a = 0; a < n; a++) {
-        int64_t i = rows ? rows[a] : a;
-        double y = ds->labels[i];
-        h = fnv(h, &y, sizeof y);
-        if (ds->storage == NESVM_STORAGE_DENSE) {
-            for (int32_t j = 0; j < ds->d; j++) {
-                double v = nv_val(ds, i * (int64_t)ds->d + j);
-                if (v == 0) continue;
-                h = fnv(h, &j, sizeof j);
-                h = fnv(h, &v, sizeof v);
-            }
-        } else {
-            for (int64_t k = ds->indptr[i]; k < ds->indptr[i + 1]; k++) {
-                double v = nv_val(ds, k);
-                if (v == 0) continue;
-                int32_t j = (int32_t)nv_idx(ds, k);
-                h = fnv(h, &j, sizeof j);
-                h = fnv(h, &v, sizeof v);
-            }
-        }
-        if (ds->weights) h = fnv(h, &ds->weights[i], sizeof ds->weights[i]);
-        h = fnv(h, "\n", 1);
-    }
-    return h;
-}
-
 uint64_t nv_ckpt_params_hash(const nesvm_params *p)
 {
-    uint64_t h = FNV0;
+    uint64_t h = NV_FNV1A_START;
     char buf[64];
     for (int i = 0; nv_param_name(i); i++) {
         const char *name = nv_param_name(i);
@@ -82,12 +41,12 @@ uint64_t nv_ckpt_params_hash(const nesvm_params *p)
             !strcmp(name, "progress_every"))
             continue;
         if (nesvm_params_get(p, name, buf, sizeof buf, NULL) != NESVM_OK) continue;
-        h = fnv(h, name, strlen(name) + 1);
-        h = fnv(h, buf, strlen(buf) + 1);
+        h = nv_fnv1a(h, name, strlen(name) + 1);
+        h = nv_fnv1a(h, buf, strlen(buf) + 1);
     }
     for (int k = 0; k < p->n_weights; k++) {
-        h = fnv(h, &p->weight_label[k], sizeof(double));
-        h = fnv(h, &p->weight[k], sizeof(double));
+        h = nv_fnv1a(h, &p->weight_label[k], sizeof(double));
+        h = nv_fnv1a(h, &p->weight[k], sizeof(double));
     }
     return h;
 }

@@ -33,7 +33,6 @@ typedef struct nv_ckpt_file {
     double *cur_w, *cur_extra;
 } nv_ckpt_file;
 
-uint64_t nv_ckpt_data_hash(const nesvm_dataset *ds, const int64_t *rows, int64_t n);
 uint64_t nv_ckpt_params_hash(const nesvm_params *p);
 /* Write sub-models 0..done-1 of m and the snapshot of sub-model cur (NULL:
  * none) to path, atomically. */

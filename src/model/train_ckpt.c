@@ -37,7 +37,7 @@ nesvm_status nv_ckctx_begin(nv_ckctx *c, const nesvm_checkpoint_options *opt, co
     c->opt = opt;
     c->m = m;
     c->last = nv_now();
-    c->head = (nv_ckpt_head){n, ds->d, nv_ckpt_data_hash(ds, rows, n), nv_ckpt_params_hash(m->params),
+    c->head = (nv_ckpt_head){n, ds->d, nv_dataset_hash(ds, rows, n), nv_ckpt_params_hash(m->params),
                              solver->name, m->nsub, m->ncoef, NULL, NULL};
     c->lower = nv_calloc((size_t)m->nsub, sizeof(double));
     c->nsv = nv_calloc((size_t)m->nsub, sizeof(int64_t));

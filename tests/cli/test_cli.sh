@@ -1369,7 +1369,7 @@ if [ "$RC" -eq 0 ] && [ "$(grep -vc '^#\|^log2c' "$T/grid.csv")" -eq 9 ]; then
     best=$(grep -v '^#\|^log2c' "$T/grid.csv" | sort -t, -k5,5 -g -r | head -1 | awk -F, '{ print $3, $4 }')
     [ "$bad" -eq 0 ] && tail -1 "$T/grid.out" | grep -q "^$best " && head -c 8 "$T/grid.png" | od -c | grep -q "P   N   G" &&
         ok "grid: 9 points equal nesvm cv, best point, heat map" || not_ok "grid" "bad=$bad best=$best $(tail -1 "$T/grid.out")"
-    head -4 "$T/grid.csv" >"$T/grid2.csv"
+    head -5 "$T/grid.csv" >"$T/grid2.csv"
     (cd "$T" && "$BIN" grid --cold -t rbf -log2c -1,3,2 -log2g -3,-1,1 -v 3 --out grid2.csv "$H" >grid2.out 2>&1)
     grep -q "^resumed 2 of 9 points from grid2.csv$" "$T/grid2.out" && cmp -s "$T/grid.csv" "$T/grid2.csv" &&
         ok "grid: resumed from 2 points to the same CSV" || not_ok "grid resume" "$(head -1 "$T/grid2.out")"
@@ -1386,7 +1386,7 @@ if [ "$RC" -eq 0 ] && [ "$(grep -vc '^#\|^log2c' "$T/grid.csv")" -eq 9 ]; then
         [ "$(tail -1 "$T/warm.out")" = "$(tail -1 "$T/cold.out")" ] &&
         ok "grid: warm starts along C, $wi iterations against $ci cold, the same points and best" ||
         not_ok "grid warm" "warm $wi cold $ci far $far: $(tail -1 "$T/warm.out") / $(tail -1 "$T/cold.out")"
-    head -4 "$T/warm.csv" >"$T/warm2.csv"
+    head -5 "$T/warm.csv" >"$T/warm2.csv"
     (cd "$T" && "$BIN" grid -q -t rbf -log2c -1,3,2 -log2g -3,-1,1 -v 3 --out warm2.csv "$H" >/dev/null 2>&1 &&
         "$BIN" grid -q --threads 2 -t rbf -log2c -1,3,2 -log2g -3,-1,1 -v 3 --out warm3.csv "$H" >/dev/null 2>&1)
     cmp -s "$T/warm.csv" "$T/warm2.csv" && cmp -s "$T/warm.csv" "$T/warm3.csv" &&
@@ -1401,12 +1401,59 @@ if [ "$RC" -eq 0 ] && [ "$(grep -vc '^#\|^log2c' "$T/grid.csv")" -eq 9 ]; then
     done < <(grep -v '^#\|^log2n' "$T/gs.csv")
     [ "$(grep -vc '^#\|^log2n' "$T/gs.csv")" -eq 10 ] && [ "$bad" -eq 0 ] &&
         ok "grid --solver gs: 10 points (basis functions x gamma) equal nesvm cv" || not_ok "grid gs" "bad=$bad $(cat "$T/gs.out")"
+    # Resuming is for the same search only: the same data (by a fingerprint of its
+    # values, not its name and row count) and the same settings.  Half the labels
+    # flipped in place: the stale CSV is not resumed (a warning, even with -q) and
+    # the search gives what a fresh one gives on the flipped data.
+    GA=(--cold -t rbf -log2c -1,3,2 -log2g -3,-1,1 -v 3)
+    cp "$H" "$T/flip.txt"
+    (cd "$T" && "$BIN" grid -q "${GA[@]}" --out stale.csv flip.txt >/dev/null 2>&1 &&
+        awk 'NR % 2 { $1 = -$1 } { print }' "$H" >flip.txt &&
+        "$BIN" grid -q "${GA[@]}" --out fresh.csv flip.txt >fresh.out 2>&1 &&
+        "$BIN" grid -q "${GA[@]}" --out stale.csv flip.txt >stale.out 2>stale.err)
+    RC=$?
+    [ "$RC" -eq 0 ] && cmp -s "$T/stale.csv" "$T/fresh.csv" && cmp -s "$T/stale.out" "$T/fresh.out" &&
+        ! cmp -s "$T/stale.out" "$T/grid.out" &&
+        grep -q "^nesvm grid: warning: 'stale.csv' holds a search of other data (270 rows, 13 features, fingerprint [0-9a-f]*; this data: 270 rows, 13 features, fingerprint [0-9a-f]*): it is overwritten by a new search$" "$T/stale.err" &&
+        ok "grid: a CSV of other data with the same name and rows is not resumed (warned), the fresh result" ||
+        not_ok "grid: stale CSV of flipped labels" "exit $RC, $(cat "$T/stale.out") / $(cat "$T/fresh.out") $(first_line "$T/stale.err")"
+    # a class weight changes the results: not resumed either
+    cp "$T/grid.csv" "$T/w.csv"
+    (cd "$T" && "$BIN" grid -q "${GA[@]}" -w1 2 --out w.csv "$H" >w.out 2>w.err &&
+        "$BIN" grid -q "${GA[@]}" -w1 2 --out wfresh.csv "$H" >/dev/null 2>&1)
+    cmp -s "$T/w.csv" "$T/wfresh.csv" && ! cmp -s "$T/w.csv" "$T/grid.csv" &&
+        grep -q "^nesvm grid: warning: 'w.csv' holds a search with other settings ('w1=2' here only): it is overwritten by a new search$" "$T/w.err" &&
+        ok "grid: a CSV searched without -w1 is not resumed with -w1 2 (warned)" || not_ok "grid -w1 resume" "$(first_line "$T/w.err")"
+    # resumed accuracies are checked: nan, 150, 1e400 and a cut line are refused
+    # with FILE:LINE, the file kept as it was
+    for v in nan 150 1e400 -0.5; do
+        sed "5s/,[^,]*\$/,$v/" "$T/grid.csv" >"$T/bad.csv" && cp "$T/bad.csv" "$T/bad.orig"
+        RC=$(cd "$T" && "$BIN" grid -q "${GA[@]}" --out bad.csv "$H" >"$T/.out" 2>"$T/.err"; echo $?)
+        check_fail "grid: resumed accuracy $v refused" 1 "bad.csv:5: accuracy '$v' is not a number from 0 to 100: the CSV was changed or damaged; remove it to search afresh" ""
+        cmp -s "$T/bad.csv" "$T/bad.orig" || not_ok "grid: resumed accuracy $v" "the CSV was changed"
+    done
+    head -c -4 "$T/grid.csv" >"$T/bad.csv" && cp "$T/bad.csv" "$T/bad.orig"
+    RC=$(cd "$T" && "$BIN" grid -q "${GA[@]}" --out bad.csv "$H" >"$T/.out" 2>"$T/.err"; echo $?)
+    check_fail "grid: a cut last line refused" 1 "bad.csv:12: '$(tail -n 1 "$T/bad.csv")' is not a point (log2c,log2g,c,gamma,accuracy: five numbers and a newline)" ""
+    cmp -s "$T/bad.csv" "$T/bad.orig" || not_ok "grid: a cut last line" "the CSV was changed"
+    # a CSV of an older nesvm (no fingerprint), or no grid CSV at all: warned, overwritten
+    { echo "# nesvm grid data=$H rows=270 folds=3 seed=1 warm=0"; sed -n '3,$p' "$T/grid.csv"; } >"$T/old.csv"
+    cp "$H" "$T/notgrid.csv"
+    (cd "$T" && "$BIN" grid -q "${GA[@]}" --out old.csv "$H" >old.out 2>old.err &&
+        "$BIN" grid -q "${GA[@]}" --out notgrid.csv "$H" >notgrid.out 2>notgrid.err)
+    cmp -s "$T/old.csv" "$T/grid.csv" && cmp -s "$T/notgrid.csv" "$T/grid.csv" &&
+        [ "$(cat "$T/old.err")" = "nesvm grid: warning: 'old.csv' was written by an older nesvm grid, without a fingerprint of its data: it is overwritten by a new search" ] &&
+        [ "$(cat "$T/notgrid.err")" = "nesvm grid: warning: 'notgrid.csv' is not a CSV of nesvm grid (its first line is not '# nesvm grid ...'): it is overwritten" ] &&
+        ok "grid: an older nesvm's CSV and a file that is no grid CSV: warned, searched afresh" ||
+        not_ok "grid: older or foreign CSV" "$(cat "$T/old.err" "$T/notgrid.err")"
 else
     not_ok "grid" "exit $RC: $(cat "$T/grid.err")"
 fi
 expect_fail "grid: bad -log2c" 2 "bad value '1,5,-1' for -log2c" "$T/o.model" -- "$BIN" grid -log2c 1,5,-1 "$H"
 expect_fail "grid: bad -log2n" 2 "bad value '2,50,1' for -log2n (log2 of a number of basis functions: 0 to 40)" \
     "$T/o.model" -- "$BIN" grid --solver gs -log2n 2,50,1 "$H"
+expect_fail "grid: --out -" 2 "--out needs a file, not standard output: the CSV is read back to resume the search" "" -- \
+    "$BIN" grid --out - "$H"
 expect_fail "grid: nothing to search" 2 "nothing to search: the linear kernel has no gamma and -log2c is null" \
     "$T/o.model" -- "$BIN" grid -log2c null "$H"
 # train -C (LIBLINEAR's): C doubling from 2^floor(log2(1 / (n max ||x||^2))) to 1024,

@@ -89,6 +89,18 @@ for k in $KINDS; do
         ok "$k to a full device: exit 1, 'No space left on device'"
     fi
 done
+# nesvm grid's CSV: a device is written in place, never read back as a CSV to
+# resume from (reading /dev/full never ends: its memory is capped here, except
+# under AddressSanitizer, which cannot start with a cap); a write error is reported
+run "$BIN" grid -q -t rbf -log2c 0,1,1 -log2g 0,0,1 --out "$NULLDEV" "$H"
+[ "$RC" -eq 0 ] && [ -c "$NULLDEV" ] && ok "grid --out a null device: written, still a device" ||
+    not_ok "grid --out a null device" "exit $RC ($(first_line "$T/.err"))"
+(grep -q __asan_init "$BIN" || ulimit -v 4000000; run "$BIN" grid -q -t rbf -log2c 0,1,1 -log2g 0,0,1 --out "$FULLDEV" "$H"; exit $RC)
+RC=$?
+[ "$RC" -eq 1 ] && grep -q "^nesvm grid: error: cannot write '$FULLDEV': No space left on device$" "$T/.err" &&
+    [ -c "$FULLDEV" ] && ok "grid --out a full device: exit 1, 'No space left on device'" ||
+    not_ok "grid --out a full device" "exit $RC ($(first_line "$T/.err"))"
+
 # As another user, a device that user may write is usable (mkstemp in /dev
 # used to fail with 'Permission denied').
 if [ $ROOT -eq 1 ] && command -v setpriv >/dev/null; then
@@ -222,6 +234,47 @@ if [ $ROOT -eq 1 ] && command -v unshare >/dev/null && unshare -m true 2>/dev/nu
             not_ok "$k in a read-only folder" "$(tr '\n' '|' <"$T/fs.out") $(first_line "$T/fs.err")"
         fi
     done
+    # nesvm grid on a full disk: the CSV is rewritten whole after each gamma, so
+    # the file is always one that a rerun resumes from.  GARGS: 110 points.
+    GARGS=(grid -t rbf -v 3)
+    "$BIN" "${GARGS[@]}" --out "$T/gref.csv" "$H" >"$T/gref.out" 2>&1
+    head -n 6 "$T/gref.csv" >"$T/gpart.csv"
+    # full from the start: exit 1, the old CSV (3 points) intact, no temporary
+    unshare -m bash -c '
+        mount -t tmpfs -o size=64k tmpfs "$1" || exit 90
+        cp "$2" "$1/g.csv"
+        dd if=/dev/zero of="$1/filler" bs=4k 2>/dev/null
+        "$3" "${@:5}" --out "$1/g.csv" "$4" >/dev/null
+        echo "rc=$?"
+        cmp -s "$2" "$1/g.csv" && echo intact
+        ls -a "$1" | grep -c nesvm-tmp' _ "$T/mnt" "$T/gpart.csv" "$BIN" "$H" "${GARGS[@]}" >"$T/fs.out" 2>"$T/fs.err"
+    if grep -q "^rc=1$" "$T/fs.out" && grep -q "^intact$" "$T/fs.out" && [ "$(tail -n 1 "$T/fs.out")" = 0 ] &&
+        [ "$(cat "$T/fs.err")" = "nesvm grid: error: cannot write '$T/mnt/g.csv': No space left on device" ]; then
+        ok "grid on a full disk: exit 1, reason given, the old CSV intact, no temporary left"
+    else
+        not_ok "grid on a full disk" "$(tr '\n' '|' <"$T/fs.out") $(first_line "$T/fs.err")"
+    fi
+    # a page left (the CSV outgrows it midway): exit 1; the file holds the points
+    # of the gammas done, whole lines of the uninterrupted CSV, and a rerun with
+    # room resumes them to that very CSV
+    unshare -m bash -c '
+        mount -t tmpfs -o size=64k tmpfs "$1" || exit 90
+        cp "$2" "$1/g.csv"
+        dd if=/dev/zero of="$1/filler" bs=4k count=$(($(stat -f -c %a "$1") - 1)) 2>/dev/null
+        "$3" "${@:5}" --out "$1/g.csv" "$4" >/dev/null
+        echo "rc=$?"
+        cp "$1/g.csv" "$1/../gcut.csv"
+        rm "$1/filler"
+        "$3" "${@:5}" --out "$1/g.csv" "$4"
+        cp "$1/g.csv" "$1/../gdone.csv"' _ "$T/mnt" "$T/gpart.csv" "$BIN" "$H" "${GARGS[@]}" >"$T/fs.out" 2>"$T/fs.err"
+    k=$(($(lines "$T/gcut.csv") - 3))
+    if grep -q "^rc=1$" "$T/fs.out" && grep -q "No space left on device" "$T/fs.err" && [ "$k" -gt 3 ] &&
+        [ "$k" -lt 110 ] && cmp -s "$T/gcut.csv" <(head -n $((k + 3)) "$T/gref.csv") &&
+        grep -q "^resumed $k of 110 points from " "$T/fs.out" && cmp -s "$T/gdone.csv" "$T/gref.csv"; then
+        ok "grid: a disk full midway: exit 1, $k of 110 points kept whole, resumed to the full CSV"
+    else
+        not_ok "grid: a disk full midway" "k=$k $(head -c 300 "$T/fs.out" | tr '\n' '|') $(first_line "$T/fs.err")"
+    fi
 else
     # without root: a folder without write permission
     mkdir -p "$T/ro" && echo old-output >"$T/ro/out" && chmod 555 "$T/ro"

@@ -271,7 +271,31 @@ def main():
             check(d_.returncode == 0 and f.read() == scsv and "resumed 14 of 16 points" in d_.stdout,
                   "grid --distributed resumed: %r" % d_.stdout)
         refused("grid: unwritable CSV", ["grid", "--distributed", "--out", "no/such/dir.csv", "heart"], tmp,
-                "cannot write 'no/such/dir.csv'", command=True)
+                "cannot create 'no/such/dir.csv': No such file or directory", command=True)
+        # a CSV of other data (half the labels flipped) is not resumed: rank 0
+        # warns once and every rank searches afresh; a damaged point stops every rank
+        with open(os.path.join(tmp, "heart")) as f:
+            flipped = [({"+1": "-1", "-1": "+1"}[l[:2]] + l[2:]) if k % 2 == 0 else l for k, l in enumerate(f)]
+        with open(os.path.join(tmp, "flip"), "w") as f:
+            f.writelines(flipped)
+        s_ = serial(["grid"] + grid + ["--out", "fs.csv", "flip"], tmp)
+        with open(os.path.join(tmp, "fd.csv"), "w") as f:
+            f.write(scsv)
+        d_ = mpi(["grid", "--distributed"] + grid + ["--out", "fd.csv", "flip"], tmp)
+        with open(os.path.join(tmp, "fs.csv")) as f, open(os.path.join(tmp, "fd.csv")) as g:
+            fcsv, gcsv = f.read(), g.read()
+        check(d_.returncode == 0 and "resumed" not in d_.stdout and nums(s_.stdout) == nums(d_.stdout) and
+              fcsv.splitlines()[1:] == gcsv.splitlines()[1:] and fcsv != scsv and
+              d_.stderr.count("holds a search of other data") == 1,
+              "grid --distributed, a CSV of other data: %r %r" % (d_.stdout, d_.stderr))
+        lines_ = scsv.splitlines(True)
+        lines_[4] = lines_[4].rsplit(",", 1)[0] + ",nan\n"
+        with open(os.path.join(tmp, "nan.csv"), "w") as f:
+            f.writelines(lines_)
+        refused("grid: a resumed accuracy of nan", ["grid", "--distributed"] + grid + ["--out", "nan.csv", "heart"],
+                tmp, "nan.csv:5: accuracy 'nan' is not a number from 0 to 100", command=True)
+        with open(os.path.join(tmp, "nan.csv")) as f:
+            check(f.read() == "".join(lines_), "grid: a resumed accuracy of nan: the CSV was changed")
 
         # bad input: a damaged line keeps the whole file's line number
         with open(os.path.join(tmp, "heart")) as f:

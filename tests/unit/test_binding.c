@@ -457,7 +457,7 @@ static void test_indices64(void)
         CHECK(nesvm_scaling_apply(sc, d64, &s64, NULL) == NESVM_OK);
         CHECK(s32->nnz == s64->nnz && memcmp(s32->values, s64->values, sizeof(double) * (size_t)s32->nnz) == 0 &&
               memcmp(s32->indices, s64->indices, sizeof(int32_t) * (size_t)s32->nnz) == 0);
-        CHECK(nv_ckpt_data_hash(d32, NULL, sets[a].n) == nv_ckpt_data_hash(d64, NULL, sets[a].n));
+        CHECK(nv_dataset_hash(d32, NULL, sets[a].n) == nv_dataset_hash(d64, NULL, sets[a].n));
         nesvm_dataset_destroy(s32);
         nesvm_dataset_destroy(s64);
         nesvm_scaling_destroy(sc);
