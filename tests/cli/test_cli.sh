@@ -1226,6 +1226,56 @@ expect_fail "train: ssvm scheme 1 over the memory budget" 1 "Newton scheme 1 nee
     "$BIN" train --solver ssvm --scheme 1 -t rbf --basis 0 --kernel-norm coef --kernel-memory 1 "$H" "$T/o.model"
 expect_fail "option: ssvm with a bias feature whose square overflows" 2 "invalid value '1e300' for bias" \
     "$T/o.model" -- "$BIN" train --solver ssvm -B 1e300 "$H" "$T/o.model"
+# --eps-abs, the papers' stopping rules, checked on the trace by
+# check_eps_abs.py (which reads the rule's figures from the trace and, for
+# NSSVM, recomputes ||G_p|| from the model): training stops at the first
+# iteration that satisfies the rule, not before and not after.  -e 1e-9 keeps
+# the relative gap from deciding first.
+CHK="$PY $SRC/tests/cli/check_eps_abs.py"
+eps_abs_case() { # NAME CHECK-ARGS -- TRAIN-ARGS (the trace goes to $T/ea.csv)
+    local name=$1 args=$2
+    shift 3
+    run "$BIN" train --trace "$T/ea.csv" "$@" "$H" "$T/ea.model"
+    if expect_ok_rc "$name"; then
+        local why
+        if ! grep -q "exit converged" "$T/.out"; then
+            not_ok "$name" "not converged: $(grep exit "$T/.out")"
+        elif why=$($CHK $args 2>&1); then
+            ok "$name"
+        else
+            not_ok "$name" "$why"
+        fi
+    fi
+}
+# homotopy NESVM (Algorithm 2) with the paper's rule ending each stage: the
+# homotopy goes on down to mu* = 0.01 through every mu0/(t+1)
+for m in nesterov newton; do
+    eps_abs_case "--eps-abs, --continuation paper --method $m: a flat stage ends that stage, mu goes on to mu*" \
+        "nesvm $T/ea.csv 1e-3 0.01 1" -- --method $m --continuation paper --mu0 1 --mu-star 0.01 --eps-abs 1e-3 -e 1e-9
+done
+eps_abs_case "--eps-abs, --continuation paper, rbf Nesterov: the homotopy goes on to mu*" \
+    "nesvm $T/ea.csv 1e-3 0.01 1" -- -t rbf --method nesterov --continuation paper --mu0 1 --mu-star 0.01 --eps-abs 1e-3 -e 1e-9
+eps_abs_case "--eps-abs, --continuation paper, LP-SVM: the homotopy goes on to mu*" \
+    "nesvm $T/ea.csv 1e-3 0.01 1" -- --svm-type lp --continuation paper --mu0 1 --mu-star 0.01 --eps-abs 1e-3 -e 1e-9
+eps_abs_case "--eps-abs, adaptive with --mu-star 0.001: stages end at the rule, training at mu*" \
+    "nesvm $T/ea.csv 1e-3 0.001 0" -- --method nesterov --mu-star 0.001 --eps-abs 1e-3 -e 1e-9
+# plain NESVM (Algorithm 1) at a fixed mu, and the adaptive schedule without
+# mu*: the first step that changes F_mu by less than E ends the training
+eps_abs_case "--eps-abs, --mu 0.1 (Algorithm 1): stops at the first flat step" \
+    "nesvm $T/ea.csv 1e-3 0 0" -- --method nesterov --mu 0.1 --eps-abs 1e-3 -e 1e-9
+eps_abs_case "--eps-abs, adaptive without --mu-star: stops at the first flat step" \
+    "nesvm $T/ea.csv 1e-3 0 0" -- --method nesterov --eps-abs 1e-3 -e 1e-9
+# Hyperpass and Pegasos: the gap (P - v)/sum_i C_i < E, with sum_i C_i = 270
+eps_abs_case "--eps-abs, hyperpass: stops at the first gap (P - v)/sum C_i < E" \
+    "hyperpass $T/ea.csv 1e-4 270" -- --solver hyperpass --eps-abs 1e-4 -e 1e-12
+eps_abs_case "--eps-abs, pegasos: stops at the first gap (P - v)/sum C_i < E" \
+    "pegasos $T/ea.csv 1e-3 270" -- --solver pegasos --eps-abs 1e-3 -e 1e-12
+# SSVM and NSSVM: ||G_p|| < E (E = 1 stops one Newton step before the relative
+# rule's ||G_p|| <= 1e-3 ||G_p(0)|| would)
+for sv in ssvm nssvm; do
+    eps_abs_case "--eps-abs, $sv: stops at the first ||G_p|| < E (G_p recomputed from the model)" \
+        "$sv $T/ea.csv 1 $H $T/ea.model" -- --solver $sv --eps-abs 1
+done
 # GS-SVM: greedy stagewise kernel SVM (no C), the expansion over the selected rows
 run "$BIN" train --solver gs -t rbf -g 0.1 --trace "$T/gs.csv" "$H" "$T/gs.model"
 if expect_ok_rc "train --solver gs"; then

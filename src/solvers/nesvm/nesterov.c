@@ -26,7 +26,9 @@
  *   - final smoothing stage (fixed mu, LS-SVM, or mu_star reached): smoothed
  *     relative gap (F - D_F)/|F| <= eps (the smoothed problem is solved;
  *     the true gap is still reported);
- *   - eps_abs > 0: the paper's rule |F_mu(w_k) - F_mu(w_k-1)| < eps_abs;
+ *   - eps_abs > 0: the paper's rule |F_mu(w_k) - F_mu(w_k-1)| < eps_abs
+ *     (Algorithm 1); with mu_star it ends a stage, and the training only in
+ *     the final one (Algorithm 2 goes on until mu <= mu*; track.c);
  *   - max_iter, time_limit, or the progress callback cancelling.
  * Continuation (track.h, nv_sched): by default mu starts at 1 (nu too) and
  * shrinks adaptively (factor clamped to [1/100, 1/2]); "paper" is homotopy
@@ -118,7 +120,7 @@ nesvm_status nv_nesvm_linear_train(const nv_binary_problem *pb, const nesvm_para
          * the estimate sequence from the current point (keeps mu and L) */
         int overshoot = k > 0 && e.Fmu > fmu_prev;
         fmu_prev = e.Fmu;
-        if (k > 0 && nv_sched_stage_done(&sc, &e)) {
+        if (k > 0 && nv_sched_stage_done(&sc, &tr, &e)) {
             /* shrink the smoothing and restart from the best point */
             nv_sched_next(&sc, &e, prm->eps, tr.best_p);
             memcpy(w, wbest, dbytes);
