@@ -308,6 +308,7 @@ fi
 for case in "nesvm|--cap 1|--cap is ignored here (solver nesvm): it applies to gs" \
             "hyperpass|--smooth-p 10|--smooth-p is ignored here (solver hyperpass): it applies to ssvm, nssvm" \
             "pegasos|--shrinking 0|--shrinking is ignored here (solver pegasos): it applies to hyperpass" \
+            "hyperpass|--restart 0|--restart is ignored here (solver hyperpass): it applies to nesvm" \
             "ssvm|--mu 0.1|--mu is ignored here (solver ssvm): it applies to nesvm" \
             "nssvm|--warm-start pegasos:2|--warm-start is ignored here (solver nssvm): it applies to hyperpass" \
             "gs|-c 2|-c is ignored here (solver gs): it applies to nesvm, hyperpass, pegasos, ssvm, nssvm"; do
@@ -1160,6 +1161,16 @@ expect_fail "option: --batch 0" 2 "invalid value '0' for batch" "$T/o.model" -- 
     "$BIN" train --solver pegasos --batch 0 "$H" "$T/o.model"
 expect_fail "option: --shrinking 2" 2 "invalid value '2' for shrinking" "$T/o.model" -- \
     "$BIN" train --shrinking 2 "$H" "$T/o.model"
+expect_fail "option: --restart 2" 2 "invalid value '2' for restart: expected 0 or 1" "$T/o.model" -- \
+    "$BIN" train --restart 2 "$H" "$T/o.model"
+# --restart 0 (the paper's plain Algorithm 1; oracle_nesterov checks its
+# iterates) is recorded in the model; a file without the line loads as 1
+run "$BIN" train -q --method nesterov --restart 0 "$H" "$T/r0.model"
+expect_ok_rc "train --restart 0" && grep -qx "param restart 0" "$T/r0.model" &&
+    grep -v "^param restart" "$T/r0.model" >"$T/r0old.model" && "$BIN" info "$T/r0old.model" >/dev/null &&
+    "$BIN" predict "$H" "$T/r0.model" "$T/r0.pred" >/dev/null && "$BIN" predict "$H" "$T/r0old.model" "$T/r0old.pred" >/dev/null &&
+    cmp -s "$T/r0.pred" "$T/r0old.pred" && ok "train --restart 0: recorded; a model without the line loads and predicts" ||
+    not_ok "train --restart 0" "$(grep '^param restart' "$T/r0.model")"
 # SSVM and NSSVM: squared hinge with a regularized bias feature, linear and kernel
 for sv in ssvm nssvm; do
     run "$BIN" train --solver $sv --trace "$T/$sv.csv" "$H" "$T/$sv.model"

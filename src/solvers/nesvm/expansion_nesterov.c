@@ -104,7 +104,7 @@ nesvm_status nv_kx_nesterov_loop(kws *ws, nv_obj *obj, const nesvm_params *prm, 
         if (st != NESVM_OK) break;
         nv_track_info info = {sc.mu, L, NAN, 0, sc.final, 0, 0, 0, NAN, NAN};
         if (nv_track_iterate(tr, &e, ws->beta, b, &info, &st, err)) break;
-        int overshoot = !restart && k > 0 && e.Fmu > fmu_prev;
+        int overshoot = prm->restart && !restart && k > 0 && e.Fmu > fmu_prev; /* adaptive restart */
         fmu_prev = e.Fmu;
         if (!restart && k > 0 && nv_sched_stage_done(&sc, tr, &e)) {
             /* shrink the smoothing and restart from the best point */

@@ -34,8 +34,9 @@
  * shrinks adaptively (factor clamped to [1/100, 1/2]); "paper" is homotopy
  * NESVM's mu0/(t+1).  Each stage restarts Nesterov from the best point.
  * Within a stage, when F increases the estimate sequence restarts at the
- * current point (adaptive restart).  The returned point is the iterate with
- * the smallest P seen.
+ * current point (adaptive restart; restart = 0 turns it off: the paper's
+ * plain Algorithm 1).  The returned point is the iterate with the smallest P
+ * seen.
  *
  * Cost per iteration: one X*w and one X^T*a (rows with u_i = 0 skipped) plus
  * O(n + d).  Memory: 3n + 7d doubles, plus 2 T d for T > 1 threads.
@@ -116,9 +117,10 @@ nesvm_status nv_nesvm_linear_train(const nv_binary_problem *pb, const nesvm_para
         if ((st = nv_obj_comm_status(&obj, err)) != NESVM_OK) break;
         nv_track_info info = {sc.mu, L, NAN, 0, sc.final, 0, 0, 0, NAN, NAN};
         if (nv_track_iterate(&tr, &e, w, b, &info, &st, err)) break;
-        /* adaptive restart: F went up, so the momentum overshoots; restart
-         * the estimate sequence from the current point (keeps mu and L) */
-        int overshoot = k > 0 && e.Fmu > fmu_prev;
+        /* adaptive restart (prm->restart; off: the paper's Algorithm 1): F
+         * went up, so the momentum overshoots; restart the estimate sequence
+         * from the current point (keeps mu and L) */
+        int overshoot = prm->restart && k > 0 && e.Fmu > fmu_prev;
         fmu_prev = e.Fmu;
         if (k > 0 && nv_sched_stage_done(&sc, &tr, &e)) {
             /* shrink the smoothing and restart from the best point */
