@@ -140,7 +140,7 @@ void train_opts_help(FILE *f)
     static const char *const problem1[] = {"c", NULL};
     static const char *const problem2[] = {"lambda", NULL};
     static const char *const problem3[] = {"eps", "solver", "svm_type", "mu", "nu", "continuation", "mu0", "nu0",
-                                           "mu_star", "stage_eps", "eps_abs", "method", "lipschitz", "multiclass",
+                                           "mu_star", "stage_eps", "eps_abs", "method", "lipschitz", "restart", "multiclass",
                                            NULL};
     static const char *const hyperpass[] = {"shrinking", "warm_start", "batch", NULL};
     static const char *const gs[] = {"cap", "cache_size", NULL};

@@ -233,7 +233,8 @@ KERNEL_TABLE_NOTE = (
     "`lib/expcount.c` in its timed runs, in tables whose LIBSVM row has a count); **SVs / basis** = "
     "distinct training rows the model keeps (nesvm's `basis N vectors`, LIBSVM's `Total nSV`); "
     "**nesvm gap** = the relative duality gap nesvm printed for the problem that solver solves (C-SVM "
-    "for nesvm, the reduced squared-hinge problem for ssvm/nssvm; the largest over the binary "
+    "for nesvm, the squared-hinge problem on the reduced basis for ssvm/nssvm: Nystrom features, or RSVM's "
+    "coefficients with --kernel-norm coef; the largest over the binary "
     "sub-models; gs has none); **nesvm train s** = "
     "nesvm's own training time (no reading), median.")
 

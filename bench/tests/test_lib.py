@@ -316,6 +316,47 @@ def _():
     assert info["basis"] == 478 and info["iterations"] == 200 and "lower" not in info, info
 
 
+@check("RSVM rows: the ss-* cases and checkerboard.py pass --kernel-norm coef (the paper's problem); the other "
+       "RBF cases' nssvm/ssvm rows run the defaults, as their notes say")
+def _():
+    from lib import cases
+    import checkerboard
+
+    def kernel_rows(case_name):
+        case = cases.CASES_BY_NAME[case_name]
+        prob = next(p for p in case.problems if p.family == "rbf")
+        return [t for t in cases.tools_for(case, prob) if t.adapter == "nesvm" and t.opts["solver"] in ("ssvm", "nssvm")]
+    for name in ("ss-fmnist-tshirt-shirt", "ss-fmnist-0vr"):
+        rows = kernel_rows(name)
+        assert len(rows) == 3 and all("--kernel-norm coef" in " ".join(t.opts["args"]) for t in rows), \
+            [t.id for t in rows]
+        lin = [t for t in cases.tools_for(cases.CASES_BY_NAME[name], cases.P("sqhinge_regbias"))
+               if t.adapter == "nesvm"]
+        assert [t.id for t in lin] == ["nesvm ssvm t1", "nesvm nssvm t1"], [t.id for t in lin]
+    rows = kernel_rows("kernel-checker-8000")
+    assert len(rows) == 3 and not any("--kernel-norm" in t.opts["args"] for t in rows), [t.id for t in rows]
+    assert "Nystrom" in cases.FAMILIES["rbf"]["note"] and "--kernel-norm coef" in cases.FAMILIES["rbf"]["note"]
+
+    class Argv(Exception):
+        pass
+
+    class Stub:
+        @staticmethod
+        def run(argv, **kw):
+            raise Argv(argv)
+    real = checkerboard.subprocess
+    checkerboard.subprocess = Stub
+    try:
+        checkerboard.train("nesvm", "nssvm", "optimal", "tr", "m", "t.csv")
+        raise AssertionError("train ran nothing")
+    except Argv as e:
+        argv = e.args[0]
+    finally:
+        checkerboard.subprocess = real
+    i = argv.index("--kernel-norm")
+    assert argv[i + 1] == "coef" and argv[argv.index("--eps-abs") + 1] == "1e-4", argv
+
+
 @check("expcount.c: svm-predict's RBF makes exactly test rows x support vectors exp() calls; linear none; "
        "through the spawn launcher too")
 def _():

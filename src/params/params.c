@@ -134,6 +134,8 @@ static const nv_param_def table[] = {
      "ssvm/nssvm, --basis auto with --kernel-norm rkhs: double the basis from RSVM's 0.1 n until the Nystrom residual (the share of the rows' squared RKHS norm outside the basis's span) is at most R"},
     {"probability", NV_PT_INT, F(probability), "0", 0, 1, 0, 0, NULL, "0 or 1", NV_S_ALL, 0, "b probability",
      "0|1", "1: probability estimates (Platt's sigmoid per binary model fitted by internal 5-fold cross-validation, pairwise coupling for one-vs-one), as LIBSVM's -b 1"},
+    {"restart", NV_PT_INT, F(restart), "1", 0, 1, 0, 0, NULL, "0 or 1", NV_S_SOME, 0, "restart", "0|1",
+     "nesvm --method nesterov: restart the estimate sequence when F_mu increases (adaptive restart); 0 = the paper's plain Algorithm 1"},
 };
 /* clang-format on */
 

@@ -56,6 +56,8 @@ struct nesvm_params {
     double basis_residual;/* ssvm, nssvm, basis auto with kernel_norm rkhs: the basis doubles
                           * until the Nystrom residual is at most this */
     int probability;     /* 1: fit Platt sigmoids by internal 5-fold CV (model/prob.c) */
+    int restart;         /* nesvm, method nesterov: 1 = restart the estimate sequence when
+                          * F_mu increases (adaptive restart); 0 = the paper's Algorithm 1 */
     int n_weights;
     double *weight_label;
     double *weight;

@@ -5,7 +5,7 @@
 #include <string.h>
 
 #define NESVM_USES "c eps eps_abs lambda mu nu continuation mu0 nu0 mu_star stage_eps method lipschitz " \
-                   "basis basis_select kernel_memory"
+                   "basis basis_select kernel_memory restart"
 #define NEWTON_USES "c eps eps_abs lambda basis basis_select kernel_memory smooth_p scheme tau merit kernel_norm basis_residual"
 
 static const nv_solver solvers[] = {

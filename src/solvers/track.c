@@ -84,6 +84,7 @@ double nv_track_start(nv_track *t, const nv_binary_problem *pb, const nesvm_para
 void nv_track_new_stage(nv_track *t)
 {
     t->stage_iter = 0;
+    t->stage_flat = 0;
     t->fmu_prev = NAN;
 }
 
@@ -148,6 +149,14 @@ int nv_track_iterate(nv_track *t, const nv_obj_eval *e, const double *w, double 
                        (long long)t->iter);
         return 1;
     }
+    /* the paper's rule (Algorithm 1) ends one NESVM run.  In a homotopy to a
+     * last mu_star (Algorithm 2, or the adaptive schedule with mu_star) that
+     * is one stage: the training ends in the final stage, and before it the
+     * schedule moves on (nv_sched_stage_done) until mu = mu_star.  Without
+     * mu_star no stage is known to be the last: the rule ends the training. */
+    int flat = prm->eps_abs > 0 && t->stage_iter > 0 && fabs(e->Fmu - t->fmu_prev) < prm->eps_abs;
+    int flat_stop = flat && (info->final_stage || !(prm->mu_star > 0));
+    t->stage_flat = flat && !flat_stop;
     int stop = 0;
     if (gap <= prm->eps) {
         t->why = NESVM_EXIT_CONVERGED;
@@ -155,7 +164,7 @@ int nv_track_iterate(nv_track *t, const nv_obj_eval *e, const double *w, double 
     } else if (info->final_stage && nv_track_rel(e->Fmu - e->Dmu, e->Fmu) <= prm->eps) {
         t->why = NESVM_EXIT_CONVERGED; /* the fixed-mu smoothed problem is solved */
         stop = 1;
-    } else if (prm->eps_abs > 0 && t->stage_iter > 0 && fabs(e->Fmu - t->fmu_prev) < prm->eps_abs) {
+    } else if (flat_stop) {
         t->why = NESVM_EXIT_EPS_ABS; /* the paper's rule: no certificate (gap > eps here) */
         stop = 1;
     } else if (t->iter >= prm->max_iter) {
@@ -216,9 +225,10 @@ void nv_sched_init(nv_sched *s, const nesvm_params *prm, int svm_type, double mu
     }
 }
 
-int nv_sched_stage_done(const nv_sched *s, const nv_obj_eval *e)
+int nv_sched_stage_done(const nv_sched *s, const nv_track *t, const nv_obj_eval *e)
 {
     if (s->final) return 0;
+    if (t->stage_flat) return 1;
     if (s->stage_eps > 0) return nv_track_rel(e->Fmu - e->Dmu, e->Fmu) <= s->stage_eps;
     return (e->Fmu - e->Dmu) <= 0.25 * (e->P - e->D);
 }

@@ -27,6 +27,11 @@ typedef struct nv_track {
     const double *extra;
     int64_t nextra;
     double fmu_prev;     /* F_mu at the previous evaluation of this stage */
+    int stage_flat;      /* the paper's rule (eps_abs) held at the last
+                          * evaluation of a stage that is not the final
+                          * one of a homotopy to mu_star:
+                          * the stage is done (nv_sched_stage_done), not the
+                          * training (nv_track_iterate) */
     nesvm_exit why;
     /* data-parallel: the ranks stop together (a cancel or time limit on one
      * rank is every rank's); set by nv_track_start from the problem */
@@ -110,8 +115,9 @@ enum { NV_SCHED_FIXED = 0, NV_SCHED_ADAPTIVE = 1, NV_SCHED_PAPER = 2 };
 /* mu_default/nu_default: the method's first mu and nu when mu0/nu0 are 0. */
 void nv_sched_init(nv_sched *s, const nesvm_params *prm, int svm_type, double mu_default,
                    double nu_default, double min_factor);
-/* Is the current stage done (time to shrink)? Never for a final stage. */
-int nv_sched_stage_done(const nv_sched *s, const nv_obj_eval *e);
+/* Is the current stage done (time to shrink)? Never for a final stage;
+ * always when the paper's rule held at t's last evaluation (t->stage_flat). */
+int nv_sched_stage_done(const nv_sched *s, const nv_track *t, const nv_obj_eval *e);
 /* Move to the next stage. */
 void nv_sched_next(nv_sched *s, const nv_obj_eval *e, double eps, double best_p);
 /* A warm start at (w, b): start the schedule at the mu among mu0 / 4^k,

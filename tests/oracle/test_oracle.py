@@ -2,6 +2,8 @@
 """Oracle test: nesvm's linear C-SVM (hinge + L2, free bias) against LIBSVM.
 
 Both tools solve  min 1/2||w||^2 + sum_i C_i max(0, 1 - y_i (w.x_i + b)).
+nesvm runs with Newton, Nesterov (adaptive restart, the default) and Nesterov
+with --restart 0 (the paper's plain Algorithm 1 in each stage).
 For each dataset and C, LIBSVM (svm-train -t 0 -e 1e-6) gives a near-optimal
 model; this script rebuilds w, b from each model file and evaluates the primal
 itself (libsvm_primal.py), then checks
@@ -52,7 +54,8 @@ def main():
                        + [data, lmodel], check=True)
         p_l = primal(data, lmodel, C, weights)
         for method in (['--method', 'newton'], ['--method', 'newton', '--threads', '2'],
-                       ['--method', 'nesterov', '--max-iter', '1000000']):
+                       ['--method', 'nesterov', '--max-iter', '1000000'],
+                       ['--method', 'nesterov', '--restart', '0', '--max-iter', '1000000']):
             out = subprocess.run([nesvm, 'train', '-c', '%g' % C, '-e', '1e-4'] + method + wopts
                                  + [data, nmodel], check=True, capture_output=True,
                                  text=True).stdout

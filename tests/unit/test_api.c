@@ -385,7 +385,7 @@ int main(void)
             {"shrinking", "1"}, {"batch", "1000"}, {"warm_start", "none"}, {"basis_select", "random"},
             {"smooth_p", "100000000"}, {"scheme", "optimal"}, {"tau", "1e-10"}, {"merit", "smooth"},
             {"cap", "0"}, {"cache_size", "100"}, {"kernel_norm", "rkhs"}, {"basis_residual", "0.15"},
-            {"probability", "0"}};
+            {"probability", "0"}, {"restart", "1"}};
         nesvm_params_create(&p, NULL);
         int nd = (int)(sizeof defaults / sizeof defaults[0]);
         for (int i = 0; i < nd; i++) {
@@ -401,6 +401,7 @@ int main(void)
         CHECK(nesvm_params_applies(p, "c") == 1 && nesvm_params_applies(p, "mu") == 1);
         CHECK(nesvm_params_applies(p, "cap") == 0 && nesvm_params_applies(p, "cache_size") == 0);
         CHECK(nesvm_params_applies(p, "shrinking") == 0 && nesvm_params_applies(p, "smooth_p") == 0);
+        CHECK(nesvm_params_applies(p, "restart") == 1);
         CHECK(nesvm_params_applies(p, "gamma") == 0 && nesvm_params_applies(p, "nu") == 0);
         CHECK(nesvm_params_applies(p, "nope") == -1);
         nesvm_params_set(p, "svm_type", "lp", NULL);
@@ -416,6 +417,7 @@ int main(void)
         CHECK(nesvm_params_applies(p, "degree") == 1 && nesvm_params_applies(p, "coef0") == 1);
         nesvm_params_set(p, "solver", "hyperpass", NULL);
         CHECK(nesvm_params_applies(p, "shrinking") == 1 && nesvm_params_applies(p, "batch") == 0);
+        CHECK(nesvm_params_applies(p, "restart") == 0);
         nesvm_params_set(p, "warm_start", "pegasos:3", NULL);
         CHECK(nesvm_params_applies(p, "batch") == 1);
         nesvm_params_set(p, "solver", "pegasos", NULL);

@@ -5,6 +5,7 @@
  * optimum), and exactly for GS-SVM and Pegasos; checkpoints from other data
  * or parameters, and damaged ones, are refused. */
 #include "toy.h"
+#include "model/checkpoint.h"
 
 #include <stdlib.h>
 #include <unistd.h>
@@ -143,6 +144,20 @@ int main(void)
     snprintf(ckpath, sizeof ckpath, "%s/ck", dir);
     snprintf(apath, sizeof apath, "%s/a.model", dir);
     snprintf(bpath, sizeof bpath, "%s/b.model", dir);
+    /* a checkpoint written before the parameter restart existed (nesvm at
+     * commit 0a56f8a: `train --method nesterov -e 1e-9`, bias and basis
+     * resolved to 1 and 0) says `params 67c812e09d45f1f7`: it still resumes
+     * with restart at its default, and not with restart 0 */
+    {
+        nesvm_params *p = make_params((const char *const[]){"method", "nesterov", "eps", "1e-9", "bias", "1",
+                                                            "basis", "0", NULL},
+                                      "1");
+        CHECK_MSG(nv_ckpt_params_hash(p) == UINT64_C(0x67c812e09d45f1f7), "params hash %016llx",
+                  (unsigned long long)nv_ckpt_params_hash(p));
+        nesvm_params_set(p, "restart", "0", NULL);
+        CHECK(nv_ckpt_params_hash(p) != UINT64_C(0x67c812e09d45f1f7));
+        nesvm_params_destroy(p);
+    }
     toy bin, multi;
     make_toy(&bin, 160, 8, 0, 0, 42);
     make_toy(&multi, 150, 8, 1, 1, 43);
@@ -155,6 +170,7 @@ int main(void)
     } cases[] = {
         {"nesvm newton", {"solver", "nesvm", "eps", "1e-6", NULL}, 0, 1e-6},
         {"nesvm nesterov", {"solver", "nesvm", "method", "nesterov", "eps", "1e-4", NULL}, 0, 1e-4},
+        {"nesvm nesterov restart 0", {"solver", "nesvm", "method", "nesterov", "restart", "0", "eps", "1e-4", NULL}, 0, 1e-4},
         {"nesvm lp", {"solver", "nesvm", "svm_type", "lp", "c", "0.5", "eps", "1e-5", NULL}, 0, 1e-5},
         {"nesvm ls", {"solver", "nesvm", "svm_type", "ls", "eps", "1e-6", NULL}, 0, 1e-6},
         {"nesvm rbf full", {"solver", "nesvm", "kernel", "rbf", "gamma", "0.2", "eps", "1e-6", NULL}, 0, 1e-6},

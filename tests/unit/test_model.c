@@ -386,7 +386,20 @@ int main(void)
     nesvm_model *m = NULL;
     CHECK(nesvm_model_load(path, &m, &err) == NESVM_OK);
     if (m) CHECK(m->sub[0].w[1] == -2e-3 && m->sub[0].b == 0.5);
+    /* a file without 'param restart' (written before it existed, when NESVM's
+     * Nesterov steps always restarted) loads with the default, 1 */
+    if (m) CHECK(m->params->restart == 1);
     nesvm_model_destroy(m);
+    snprintf(buf, sizeof buf, "%sparam restart 0\nnr_submodel 1\nsubmodel 0 pos 0 neg 1 exit converged iterations 5 primal 1 gap 0\nb 0.5\nw\n1\n-2e-3\nend\n", head);
+    f = fopen(path, "w");
+    fputs(buf, f);
+    fclose(f);
+    m = NULL;
+    CHECK(nesvm_model_load(path, &m, &err) == NESVM_OK);
+    if (m) CHECK(m->params->restart == 0);
+    nesvm_model_destroy(m);
+    snprintf(buf, sizeof buf, "%sparam restart 2\nnr_submodel 1\n", head);
+    expect_load_error(buf, "invalid value '2' for restart: expected 0 or 1");
 
     snprintf(buf, sizeof buf, "rm -rf %s", dir);
     if (system(buf) != 0) return 2;

@@ -23,7 +23,7 @@
  *   3. the exact line search from w_{t-1} towards w~_t (eq. 18-21, heap-ordered
  *      breakpoints): w_t;
  *   4. stop when P(w_t) - max_t v_t <= eps P(w_t) (relative, default 1e-3) or
- *      (P - v)/sum c_i <= eps_abs (the paper's absolute gap, in f's units).
+ *      (P - v)/sum c_i < eps_abs (the paper's absolute gap, in f's units).
  *
  * Bookkeeping: the margins m_i at w_{t-1} and mt_i at w~ are kept, so the line
  * search gets y_i <z_i, w~ - w> = mt_i - m_i for free and w_t's margins by
@@ -753,7 +753,7 @@ nesvm_status nv_hyperpass_train(const nv_binary_problem *pb, const nesvm_params 
             memcpy(state + HP_STATE + 2 * D, better ? s.w : wbest, (size_t)D * sizeof(double));
         }
         if (nv_track_iterate(&tr, &e, s.w, 0.0, &info, &st, err)) break;
-        if (prm->eps_abs > 0 && (P - vbest) / s.h.csum <= prm->eps_abs) {
+        if (prm->eps_abs > 0 && (P - vbest) / s.h.csum < prm->eps_abs) {
             tr.why = NESVM_EXIT_CONVERGED;
             break;
         }

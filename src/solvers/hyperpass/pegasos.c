@@ -179,7 +179,7 @@ nesvm_status nv_pegasos_train(const nv_binary_problem *pb, const nesvm_params *p
         int stop = nv_track_iterate(&tr, &e, w, 0.0, &info, &st, err);
         gap = nv_track_rel(tr.best_p - tr.best_d, tr.best_p);
         if (stop) break;
-        if (prm->eps_abs > 0 && (tr.best_p - tr.best_d) / h.csum <= prm->eps_abs) {
+        if (prm->eps_abs > 0 && (tr.best_p - tr.best_d) / h.csum < prm->eps_abs) {
             tr.why = NESVM_EXIT_CONVERGED;
             break;
         }

@@ -434,7 +434,7 @@ nesvm_status nv_nesvm_kernel_train(const nv_kernel_problem *kp, const nesvm_para
             step = NAN;
             continue;
         }
-        if (!sc.final && (nv_sched_stage_done(&sc, &e) || stalls >= 2)) {
+        if (!sc.final && (nv_sched_stage_done(&sc, &tr, &e) || stalls >= 2)) {
             zmu = sc.mu;
             nv_sched_next(&sc, &e, prm->eps, tr.best_p);
             nv_track_new_stage(&tr);

@@ -282,7 +282,7 @@ nesvm_status nv_kx_lp_newton_loop(kws *ws, nv_obj *obj, const nesvm_params *prm,
             step = NAN;
             continue;
         }
-        if (!sc.final && (nv_sched_stage_done(&sc, &e) || stalls >= 2)) {
+        if (!sc.final && (nv_sched_stage_done(&sc, tr, &e) || stalls >= 2)) {
             nv_sched_next(&sc, &e, prm->eps, tr->best_p);
             nv_track_new_stage(tr);
             st = nv_kx_refresh(ws, obj, b);

@@ -107,9 +107,9 @@ nesvm_status nv_kx_nesterov_loop(kws *ws, nv_obj *obj, const nesvm_params *prm, 
         const int stop = nv_track_iterate(tr, &e, ws->beta, b, &info, &st, err);
         nv_kx_keep_dual(ws, &e, best_d, tr);
         if (stop) break;
-        int overshoot = !restart && k > 0 && e.Fmu > fmu_prev;
+        int overshoot = prm->restart && !restart && k > 0 && e.Fmu > fmu_prev; /* adaptive restart */
         fmu_prev = e.Fmu;
-        if (!restart && k > 0 && nv_sched_stage_done(&sc, &e)) {
+        if (!restart && k > 0 && nv_sched_stage_done(&sc, tr, &e)) {
             /* shrink the smoothing and restart from the best point */
             nv_sched_next(&sc, &e, prm->eps, tr->best_p);
             memcpy(ws->beta, tr->wbest, nb);

@@ -26,14 +26,17 @@
  *   - final smoothing stage (fixed mu, LS-SVM, or mu_star reached): smoothed
  *     relative gap (F - D_F)/|F| <= eps (the smoothed problem is solved;
  *     the true gap is still reported);
- *   - eps_abs > 0: the paper's rule |F_mu(w_k) - F_mu(w_k-1)| < eps_abs;
+ *   - eps_abs > 0: the paper's rule |F_mu(w_k) - F_mu(w_k-1)| < eps_abs
+ *     (Algorithm 1); with mu_star it ends a stage, and the training only in
+ *     the final one (Algorithm 2 goes on until mu <= mu*; track.c);
  *   - max_iter, time_limit, or the progress callback cancelling.
  * Continuation (track.h, nv_sched): by default mu starts at 1 (nu too) and
  * shrinks adaptively (factor clamped to [1/100, 1/2]); "paper" is homotopy
  * NESVM's mu0/(t+1).  Each stage restarts Nesterov from the best point.
  * Within a stage, when F increases the estimate sequence restarts at the
- * current point (adaptive restart).  The returned point is the iterate with
- * the smallest P seen.
+ * current point (adaptive restart; restart = 0 turns it off: the paper's
+ * plain Algorithm 1).  The returned point is the iterate with the smallest P
+ * seen.
  *
  * Cost per iteration: one X*w and one X^T*a (rows with u_i = 0 skipped) plus
  * O(n + d).  Memory: 3n + 7d doubles, plus 2 T d for T > 1 threads.
@@ -114,11 +117,12 @@ nesvm_status nv_nesvm_linear_train(const nv_binary_problem *pb, const nesvm_para
         if ((st = nv_obj_comm_status(&obj, err)) != NESVM_OK) break;
         nv_track_info info = {sc.mu, L, NAN, 0, sc.final, 0, 0, 0, NAN, NAN};
         if (nv_track_iterate(&tr, &e, w, b, &info, &st, err)) break;
-        /* adaptive restart: F went up, so the momentum overshoots; restart
-         * the estimate sequence from the current point (keeps mu and L) */
-        int overshoot = k > 0 && e.Fmu > fmu_prev;
+        /* adaptive restart (prm->restart; off: the paper's Algorithm 1): F
+         * went up, so the momentum overshoots; restart the estimate sequence
+         * from the current point (keeps mu and L) */
+        int overshoot = prm->restart && k > 0 && e.Fmu > fmu_prev;
         fmu_prev = e.Fmu;
-        if (k > 0 && nv_sched_stage_done(&sc, &e)) {
+        if (k > 0 && nv_sched_stage_done(&sc, &tr, &e)) {
             /* shrink the smoothing and restart from the best point */
             nv_sched_next(&sc, &e, prm->eps, tr.best_p);
             memcpy(w, wbest, dbytes);

@@ -442,7 +442,7 @@ nesvm_status nv_nesvm_newton_train(const nv_binary_problem *pb, const nesvm_para
             stalls = e.Fmu < f_before - stall_tol * fabs(f_before) ? 0 : stalls + 1;
         nv_track_info info = {sc.mu, NAN, step, cg_its, sc.final, 0, 0, 0, NAN, NAN};
         if (nv_track_iterate(&tr, &e, w, b, &info, &st, err)) break;
-        if (!sc.final && (nv_sched_stage_done(&sc, &e) || stalls >= 2)) {
+        if (!sc.final && (nv_sched_stage_done(&sc, &tr, &e) || stalls >= 2)) {
             nv_sched_next(&sc, &e, prm->eps, tr.best_p);
             nv_track_new_stage(&tr);
             nv_obj_margins(&obj, w, b);
