@@ -114,6 +114,17 @@ static nesvm_status gs_train_dist(const nv_gs_problem *gp, const nesvm_params *p
         xrows[a] = kc->rows[p];
         xsq[a] = kc->sq[p];
     }
+    /* room for the longest row of every rank: a broadcast row is then set
+     * without allocating (no agreement per step) */
+    double longest = 0;
+    for (int64_t a = 0; a < n; a++) {
+        const double len = (double)(nv_rows_pack_size(kc->X, &xrows[a], 1) - 2) / 2;
+        if (len > longest) longest = len;
+    }
+    st = nv_comm_max(c, &longest, 1, err);
+    if (st == NESVM_OK && !nv_zrow_reserve(&zr, (int64_t)longest)) st = nv_error(err, NESVM_ERR_NOMEM, "out of memory");
+    st = nv_comm_agree(c, st, err);
+    if (st != NESVM_OK) goto out;
     double loss = 0, bsum = 0;
     int64_t m = 0;
     nesvm_exit why = NESVM_EXIT_CONVERGED;
@@ -178,9 +189,7 @@ static nesvm_status gs_train_dist(const nv_gs_problem *gp, const nesvm_params *p
         if (st != NESVM_OK) break;
         /* the row (packed: label, count, index and value pairs), and its
          * kernel column over this rank's positions */
-        if (!nv_zrow_set_packed(&zr, pack + 3)) st = nv_error(err, NESVM_ERR_NOMEM, "out of memory");
-        st = nv_comm_agree(c, st, err);
-        if (st != NESVM_OK) break;
+        nv_zrow_set_packed(&zr, pack + 3); /* within the room of the longest row */
         nv_kcache_external(gp->kc, &zr, pack[2], gp->pos, n, col);
         nv_zrow_clear(&zr);
         ab = pack[0];
