@@ -109,7 +109,7 @@ static int read_weights(const char *cmd, const char *path, int64_t n, double **o
         ln++;
         while (len > 0 && (line[len - 1] == '\n' || line[len - 1] == '\r' || line[len - 1] == ' ' || line[len - 1] == '\t'))
             line[--len] = '\0';
-        char *s = line;
+        char *s = line + (ln == 1 ? nv_utf8_bom(line, (size_t)len) : 0);
         while (*s == ' ' || *s == '\t') s++;
         if (*s == '\0') {
             rc = cli_error(cmd, "%s:%lld: empty line (expected one weight per line)", path, (long long)ln);
@@ -129,6 +129,13 @@ static int read_weights(const char *cmd, const char *path, int64_t n, double **o
     if (rc == CLI_OK && ferror(f)) rc = cli_error(cmd, "cannot read weight file '%s': %s", path, strerror(errno));
     if (rc == CLI_OK && k != n)
         rc = cli_error(cmd, "%s: %lld weights for %lld rows of data (one per row)", path, (long long)k, (long long)n);
+    if (rc == CLI_OK && n > 0) {
+        int64_t pos = 0;
+        for (int64_t i = 0; i < n; i++) pos += w[i] > 0;
+        if (pos == 0)
+            rc = cli_error(cmd, "%s: all %lld weights are 0, and a row of weight 0 is left out: no row to train on", path,
+                           (long long)n);
+    }
     free(line);
     fclose(f);
     if (rc != CLI_OK) {

@@ -107,10 +107,23 @@ static inline double nv_rng_uniform(uint64_t *state)
 /* Read a file into *out (nv_free it), *len bytes; `what` names it in messages
  * ("cannot open model 'PATH': ..."). */
 nesvm_status nv_read_file(const char *path, const char *what, char **out, size_t *len, nesvm_error *err);
+/* The bytes of a UTF-8 byte-order mark (EF BB BF) at the start of
+ * buf[0..len): 3, or 0.  Some editors open every text file with one; the
+ * readers of data, model, scaling, weight and imported model files skip it
+ * there (and only there: it is not text). */
+size_t nv_utf8_bom(const void *buf, size_t len);
 
 /* ---- memory */
 /* Bytes of physical memory (0 when unknown). */
 double nv_physical_memory(void);
+/* The one rule for memory sized by a largest feature index rather than by
+ * the stored values (dense weight vectors, per-feature ranges, scatter
+ * buffers): 1 when `bytes` of it exceed both 256 MB and 64 times the data's
+ * own size (12 bytes per stored value, 16 per row), so that a few values at a
+ * huge index cannot claim gigabytes.  Callers refuse with a clear error (a
+ * dense vector that is needed) or take a path whose memory follows the
+ * stored values (sparse dot products). */
+int nv_dense_too_large(double bytes, int64_t nnz, int64_t rows);
 
 /* ---- threads */
 /* Number of threads to use for a request of `threads` (0 = all cores). */

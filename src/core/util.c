@@ -68,6 +68,18 @@ nesvm_status nv_read_file(const char *path, const char *what, char **out, size_t
     return NESVM_OK;
 }
 
+size_t nv_utf8_bom(const void *buf, size_t len)
+{
+    const unsigned char *b = buf;
+    return len >= 3 && b[0] == 0xEF && b[1] == 0xBB && b[2] == 0xBF ? 3 : 0;
+}
+
+int nv_dense_too_large(double bytes, int64_t nnz, int64_t rows)
+{
+    const double data = 12.0 * (double)nnz + 16.0 * (double)rows;
+    return bytes > 256.0 * 1048576.0 && bytes > 64.0 * data;
+}
+
 double nv_physical_memory(void)
 {
     long pages = sysconf(_SC_PHYS_PAGES), size = sysconf(_SC_PAGESIZE);

@@ -235,8 +235,8 @@ nesvm_status nesvm_dataset_set_weights(nesvm_dataset *ds, const double *weights,
         for (int64_t i = 0; i < ds->n; i++)
             if (!(weights[i] >= 0 && weights[i] <= 1e100))
                 return nv_error(err, NESVM_ERR_ARG,
-                                "row %lld: sample weight %g is not a number in [0, 1e100]", (long long)i,
-                                weights[i]);
+                                "row %lld (counted from 1): sample weight %g is not a number in [0, 1e100]",
+                                (long long)i + 1, weights[i]);
     ds->weights = weights;
     return NESVM_OK;
 }

@@ -810,8 +810,7 @@ static nesvm_status read_common(const char *path, const nesvm_read_options *opt_
             if (st != NESVM_OK) goto done;
             if (got == 0) eof = 1;
             /* a UTF-8 byte-order mark opens some files: it is not data */
-            if (first_line == 1 && bytes_total == 0 && have == 0 && got >= 3 && (unsigned char)buf[0] == 0xEF &&
-                (unsigned char)buf[1] == 0xBB && (unsigned char)buf[2] == 0xBF) {
+            if (first_line == 1 && bytes_total == 0 && have == 0 && nv_utf8_bom(buf, got)) {
                 memmove(buf, buf + 3, got - 3);
                 got -= 3;
                 bytes_total += 3;

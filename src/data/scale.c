@@ -90,8 +90,8 @@ nesvm_status nesvm_scaling_fit(const nesvm_dataset *ds, double lower, double upp
         return nv_error(err, NESVM_ERR_ARG, "label scaling needs y_lower < y_upper");
     /* the ranges take 24 bytes per feature up to the largest index: refuse a
      * few values at a huge index (as the training does) before allocating */
-    const double need = 24.0 * (double)ds->d, data = 12.0 * (double)ds->nnz + 16.0 * (double)ds->n;
-    if (need > 256.0 * 1048576.0 && need > 64.0 * data)
+    const double need = 24.0 * (double)ds->d;
+    if (nv_dense_too_large(need, ds->nnz, ds->n))
         return nv_error(err, NESVM_ERR_DATA,
                         "the largest feature index is %d but the data hold only %lld values: the "
                         "ranges of %d features need %.0f MB; renumber the features to the ones used",
@@ -309,7 +309,7 @@ nesvm_status nesvm_scaling_load(const char *path, nesvm_scaling **out, nesvm_err
             goto done;
         }
         if (line[len - 1] == '\n') line[--len] = '\0';
-        const char *t = line;
+        const char *t = line + (ln == 1 ? nv_utf8_bom(line, len) : 0);
         while (*t == ' ' || *t == '\t') t++;
         if (*t == '\0' || *t == '\r') continue;
         if ((t[0] == 'x' || t[0] == 'y') && (t[1] == '\0' || t[1] == '\r' || t[1] == ' ')) {

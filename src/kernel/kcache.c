@@ -31,9 +31,16 @@ nesvm_status nv_kcache_init(nv_kcache *c, const nv_kernel *k, const nesvm_datase
     c->next = nv_malloc_array(keys, sizeof(int64_t));
     c->scratch = nv_malloc_array(nn, sizeof(double));
     c->out = nv_malloc_array(nn, sizeof(double));
-    c->z = nv_malloc_array((size_t)(X->d ? X->d : 1), sizeof(double));
+    nesvm_status zst = nv_zrow_init(&c->z, X, NULL);
+    int64_t longest = 1; /* the longest row: the room of the column's row */
+    for (int64_t i = 0; i < n; i++) {
+        const int64_t r = rows ? rows[i] : i;
+        const int64_t len = X->storage == NESVM_STORAGE_DENSE ? X->d : X->indptr[r + 1] - X->indptr[r];
+        if (len > longest) longest = len;
+    }
+    if (zst == NESVM_OK && !nv_zrow_reserve(&c->z, longest)) zst = NESVM_ERR_NOMEM;
     if (ngroups > 1) c->group = nv_malloc_array(nn, sizeof(int));
-    if (!c->z || !c->rows || !c->sq || !c->within || !c->order || !c->gstart || !c->seg || !c->prev ||
+    if (zst != NESVM_OK || !c->rows || !c->sq || !c->within || !c->order || !c->gstart || !c->seg || !c->prev ||
         !c->next || !c->scratch || !c->out || (ngroups > 1 && !c->group)) {
         nv_kcache_free(c);
         return nv_error(err, NESVM_ERR_NOMEM, "out of memory for the kernel column cache (%lld rows)",
@@ -80,7 +87,7 @@ void nv_kcache_free(nv_kcache *c)
     nv_free(c->next);
     nv_free(c->scratch);
     nv_free(c->out);
-    nv_free(c->z);
+    nv_zrow_free(&c->z);
     nv_free(c->Xg);
     nv_free(c->fill);
     memset(c, 0, sizeof *c);
@@ -103,18 +110,18 @@ static void push_front(nv_kcache *c, int64_t s)
     if (c->tail < 0) c->tail = s;
 }
 
-/* out[t] = K(x_{pos[t]}, z) for t < len (pos NULL: t), z dense with squared
- * norm sqp: one dot product per row (threaded); G, when given, holds those
- * rows as dense doubles in the same order (the cache's copy). */
-static void column_rows(const nv_kcache *c, const double *z, double sqp, const int64_t *pos, int64_t len,
+/* out[t] = K(x_{pos[t]}, z) for t < len (pos NULL: t), z set in zr with
+ * squared norm sqp: one dot product per row (threaded); G, when given, holds
+ * those rows as dense doubles in the same order (the cache's copy). */
+static void column_rows(const nv_kcache *c, const nv_zrow *zr, double sqp, const int64_t *pos, int64_t len,
                         const double *G, double *out)
 {
     const nesvm_dataset *X = c->X;
     const nv_kernel *k = &c->k;
     /* dense double rows: BLAS ddot (vectorized; the plain loop is one long
      * dependent chain of additions) */
-    const int dense_d = X->storage == NESVM_STORAGE_DENSE && X->prec == NESVM_DOUBLE;
-    const double *V = (const double *)X->values;
+    const int dense_d = X->storage == NESVM_STORAGE_DENSE && X->prec == NESVM_DOUBLE && zr->z;
+    const double *V = (const double *)X->values, *z = zr->z;
     const int d = X->d;
     int par = c->threads > 1 &&
               (double)len * (double)(X->storage == NESVM_STORAGE_DENSE ? X->d : X->nnz / (X->n ? X->n : 1)) >=
@@ -125,28 +132,27 @@ static void column_rows(const nv_kcache *c, const double *z, double sqp, const i
 #endif
     for (int64_t t = 0; t < len; t++) {
         int64_t i = pos ? pos[t] : t, r = c->rows[i];
-        double dot = G         ? cblas_ddot(d, G + (size_t)t * (size_t)d, 1, z, 1)
+        double dot = G && z   ? cblas_ddot(d, G + (size_t)t * (size_t)d, 1, z, 1)
                      : dense_d ? cblas_ddot(d, V + (size_t)r * (size_t)d, 1, z, 1)
-                               : nv_row_dot(X, r, z);
+                               : nv_zrow_dot(zr, X, r);
         out[t] = nv_kernel_value(k, dot, c->sq[i], sqp);
     }
 }
 
-/* out[t] = K(x_{order[g0 + t]}, x_pos) for t < len: x_pos scattered into a
- * dense vector, then one dot product per row; one read of those rows, CSR or
- * dense alike. */
+/* out[t] = K(x_{order[g0 + t]}, x_pos) for t < len: x_pos set as the cache's
+ * row (scattered into a dense vector, or its entries), then one dot product
+ * per row; one read of those rows, CSR or dense alike. */
 static void compute_segment(nv_kcache *c, int64_t pos, int64_t g0, int64_t len, double *out)
 {
-    double *z = c->z;
     const nesvm_dataset *X = c->X;
-    memset(z, 0, (size_t)(X->d ? X->d : 1) * sizeof(double));
-    nv_row_axpy(X, c->rows[pos], 1.0, z);
-    column_rows(c, z, c->sq[pos], c->order + g0, len, c->Xg ? c->Xg + (size_t)g0 * (size_t)X->d : NULL, out);
+    nv_zrow_set(&c->z, X, c->rows[pos]); /* within the room reserved by nv_kcache_init */
+    column_rows(c, &c->z, c->sq[pos], c->order + g0, len, c->Xg ? c->Xg + (size_t)g0 * (size_t)X->d : NULL, out);
+    nv_zrow_clear(&c->z);
 }
 
-void nv_kcache_external(nv_kcache *c, const double *z, double zsq, const int64_t *pos, int64_t npos, double *out)
+void nv_kcache_external(nv_kcache *c, const nv_zrow *zr, double zsq, const int64_t *pos, int64_t npos, double *out)
 {
-    column_rows(c, z, zsq, pos, npos, NULL, out);
+    column_rows(c, zr, zsq, pos, npos, NULL, out);
     c->misses++;
     c->evals += npos;
     c->asked += npos;

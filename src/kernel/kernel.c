@@ -1,6 +1,7 @@
 /* kernel.c - kernel values, blocks of the kernel matrix (BLAS for dense data), and kernel features from a pivoted Cholesky factorization. */
 #include "kernel.h"
 #include "../comm/comm.h"
+#include "../linalg/linalg.h"
 
 #include <cblas.h>
 #ifdef _OPENMP
@@ -62,6 +63,90 @@ nesvm_status nv_kernel_psd_error(const nv_kernel *k, nesvm_error *err)
                     "the %s kernel matrix of the basis has no positive diagonal entry "
                     "(K(x,x) = 0 for every basis row: rows of zeros?): the kernel features are all zero",
                     nv_kernel_names[k->type]);
+}
+
+nesvm_status nv_zrow_init(nv_zrow *zr, const nesvm_dataset *X, nesvm_error *err)
+{
+    memset(zr, 0, sizeof *zr);
+    zr->d = X->d;
+    const size_t d = (size_t)(X->d ? X->d : 1);
+    if (X->storage == NESVM_STORAGE_DENSE || !nv_dense_too_large(8.0 * (double)d, X->nnz, X->n)) {
+        zr->z = nv_calloc(d, sizeof(double));
+        if (!zr->z) return nv_error(err, NESVM_ERR_NOMEM, "out of memory for a kernel row (%zu features)", d);
+    }
+    return NESVM_OK;
+}
+
+int nv_zrow_reserve(nv_zrow *zr, int64_t n)
+{
+    if (n <= zr->cap) return 1;
+    int64_t cap = zr->cap ? zr->cap : 64;
+    while (cap < n) cap *= 2;
+    int32_t *i = nv_realloc_array(zr->idx, (size_t)cap, sizeof(int32_t));
+    if (!i) return 0;
+    zr->idx = i;
+    double *v = nv_realloc_array(zr->val, (size_t)cap, sizeof(double));
+    if (!v) return 0;
+    zr->val = v;
+    zr->cap = cap;
+    return 1;
+}
+
+/* The entries into z (those below its width). */
+static void zrow_scatter(nv_zrow *zr)
+{
+    if (zr->z)
+        for (int64_t e = 0; e < zr->nnz && zr->idx[e] < zr->d; e++) zr->z[zr->idx[e]] = zr->val[e];
+}
+
+int nv_zrow_set(nv_zrow *zr, const nesvm_dataset *D, int64_t r)
+{
+    const int dense = D->storage == NESVM_STORAGE_DENSE;
+    const int64_t p0 = dense ? r * (int64_t)D->d : D->indptr[r], len = dense ? D->d : D->indptr[r + 1] - p0;
+    if (!nv_zrow_reserve(zr, len)) return 0;
+    int64_t k = 0;
+    for (int64_t q = 0; q < len; q++) {
+        const double v = nv_val(D, p0 + q);
+        if (dense && v == 0) continue;
+        zr->idx[k] = (int32_t)(dense ? q : nv_idx(D, p0 + q));
+        zr->val[k++] = v;
+    }
+    zr->nnz = k;
+    zrow_scatter(zr);
+    return 1;
+}
+
+int nv_zrow_set_packed(nv_zrow *zr, const double *packed)
+{
+    const int64_t k = (int64_t)packed[1];
+    if (!nv_zrow_reserve(zr, k)) return 0;
+    for (int64_t e = 0; e < k; e++) {
+        zr->idx[e] = (int32_t)packed[2 + 2 * e];
+        zr->val[e] = packed[3 + 2 * e];
+    }
+    zr->nnz = k;
+    zrow_scatter(zr);
+    return 1;
+}
+
+void nv_zrow_clear(nv_zrow *zr)
+{
+    if (zr->z)
+        for (int64_t e = 0; e < zr->nnz && zr->idx[e] < zr->d; e++) zr->z[zr->idx[e]] = 0.0;
+    zr->nnz = 0;
+}
+
+double nv_zrow_dot(const nv_zrow *zr, const nesvm_dataset *X, int64_t r)
+{
+    return zr->z ? nv_row_dot(X, r, zr->z) : nv_row_dot_sparse(X, r, zr->idx, zr->val, zr->nnz);
+}
+
+void nv_zrow_free(nv_zrow *zr)
+{
+    nv_free(zr->z);
+    nv_free(zr->idx);
+    nv_free(zr->val);
+    memset(zr, 0, sizeof *zr);
 }
 
 /* Row r's first dc features as a dense vector (dense or CSR storage). */
@@ -134,6 +219,37 @@ nesvm_status nv_kernel_block(const nv_kernel *k, const nesvm_dataset *X, const i
         }
         nv_free(A);
         nv_free(B);
+    } else if (nv_dense_too_large(8.0 * (double)threads * (double)(X->d > Z->d ? X->d : Z->d), X->nnz + Z->nnz,
+                                  X->n + Z->n)) {
+        /* a few values at a huge index: no dense buffer of that width; each
+         * z row's entries merged with the x rows' */
+        int64_t longest = 1;
+        for (int64_t j = 0; j < nz; j++) {
+            int64_t zr = zrows ? zrows[j] : j;
+            int64_t len = Z->storage == NESVM_STORAGE_DENSE ? Z->d : Z->indptr[zr + 1] - Z->indptr[zr];
+            if (len > longest) longest = len;
+        }
+        nv_zrow *zs = nv_calloc((size_t)threads, sizeof(nv_zrow)); /* z NULL: merged */
+        int ok = zs != NULL;
+        for (int t = 0; ok && t < threads; t++) ok = nv_zrow_reserve(&zs[t], longest);
+        if (ok) {
+#ifdef _OPENMP
+#pragma omp parallel for num_threads(threads) schedule(static) if (threads > 1 && nz > 1)
+#endif
+            for (int64_t j = 0; j < nz; j++) {
+#ifdef _OPENMP
+                nv_zrow *zw = &zs[omp_get_thread_num()];
+#else
+                nv_zrow *zw = zs;
+#endif
+                nv_zrow_set(zw, Z, zrows ? zrows[j] : j); /* within its room: cannot fail */
+                for (int64_t i = 0; i < nx; i++)
+                    out[i * ldo + j] = nv_row_dot_sparse(X, xrows ? xrows[i] : i, zw->idx, zw->val, zw->nnz);
+            }
+        }
+        for (int t = 0; zs && t < threads; t++) nv_zrow_free(&zs[t]);
+        nv_free(zs);
+        if (!ok) return nv_error(err, NESVM_ERR_NOMEM, "out of memory for kernel buffers");
     } else {
         int32_t dmax = X->d > Z->d ? X->d : Z->d;
         size_t nbuf = (size_t)(dmax ? dmax : 1);

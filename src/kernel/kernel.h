@@ -49,6 +49,35 @@ nesvm_status nv_kernel_psd_error(const nv_kernel *k, nesvm_error *err);
 void nv_kernel_sqnorms(const nesvm_dataset *X, const int64_t *rows, int64_t n, double *out);
 
 /*
+ * One row z against the rows of a dataset X (kernel columns): its entries
+ * (indices ascending), and, when the memory rule allows a dense vector of
+ * X->d entries (nv_dense_too_large: not for a few values at a huge index),
+ * the row scattered into z, zero elsewhere, for dot products that read it
+ * directly (BLAS for dense rows).  Without z, dot products merge index lists.
+ * Set a row, take its dot products, clear it (only the entries it set are
+ * zeroed again: the cost follows the row, not X->d).
+ */
+typedef struct nv_zrow {
+    double *z;      /* X->d entries, or NULL: merged dot products */
+    int32_t *idx;   /* the row's entries */
+    double *val;
+    int64_t nnz, cap;
+    int32_t d;      /* X->d: entries at or beyond it meet no row of X */
+} nv_zrow;
+nesvm_status nv_zrow_init(nv_zrow *zr, const nesvm_dataset *X, nesvm_error *err);
+/* Room for rows of up to n entries (0: out of memory); a set within it
+ * cannot fail. */
+int nv_zrow_reserve(nv_zrow *zr, int64_t n);
+/* Row r of D or a packed row (nv_rows_pack: label,
+ * count, index-value pairs); 0: out of memory (nothing set). */
+int nv_zrow_set(nv_zrow *zr, const nesvm_dataset *D, int64_t r);
+int nv_zrow_set_packed(nv_zrow *zr, const double *packed);
+void nv_zrow_clear(nv_zrow *zr);
+/* x_r . z */
+double nv_zrow_dot(const nv_zrow *zr, const nesvm_dataset *X, int64_t r);
+void nv_zrow_free(nv_zrow *zr);
+
+/*
  * out[i * ldo + j] = K(x_{xrows[i]}, z_{zrows[j]}) for i < nx, j < nz: x rows
  * from X, z rows from Z (a rows array may be NULL for 0..n-1); xsq and zsq are
  * those rows' squared norms.  Columns beyond a dataset's d are zero in it.
@@ -56,7 +85,8 @@ void nv_kernel_sqnorms(const nesvm_dataset *X, const int64_t *rows, int64_t n, d
  * of its entries non-zero (and Z's rows fit 256 MB as a dense block), both
  * go through BLAS dgemm in row blocks, CSR rows densified (BLAS threads as the
  * BLAS library is configured); otherwise each z row is scattered into a dense
- * buffer and dotted with the x rows, threaded over z rows with `threads`.
+ * buffer (nv_zrow: merged instead when the widths are far beyond the stored
+ * values) and dotted with the x rows, threaded over z rows with `threads`.
  * Deterministic for a given configuration.
  */
 nesvm_status nv_kernel_block(const nv_kernel *k, const nesvm_dataset *X, const int64_t *xrows,
@@ -199,9 +229,10 @@ nesvm_status nv_kmat_gather(const nv_kmat *src, const int64_t *pos, int64_t m, n
  * asks for the segments of its two classes, so x_j's segment over its own
  * class serves every pair x_j is selected in, and no pair computes the
  * rows of the other classes.  Values come from the squared norms
- * (precomputed) and one dot product per row with x_j scattered into a dense
- * vector (BLAS ddot for dense double rows; threaded over rows with `threads`
- * when the segment is large enough).  Segments are kept least-recently-used
+ * (precomputed) and one dot product per row with x_j (nv_zrow: scattered
+ * into a dense vector, BLAS ddot for dense double rows, or merged for a few
+ * values at a huge index; threaded over rows with `threads` when the segment
+ * is large enough).  Segments are kept least-recently-used
  * within mem_mb megabytes (LIBSVM's -m; 0 = no cache).  Counters: hits and
  * misses (segments), evals (values computed) and asked (values requested:
  * what a run without the cache computes).
@@ -225,7 +256,7 @@ typedef struct nv_kcache {
     int64_t head, tail;
     double *scratch;      /* n: a segment that is not cached */
     double *out;          /* n: a column gathered for a subset of positions */
-    double *z;            /* X->d scratch: the column's row, dense */
+    nv_zrow z;            /* the column's row */
     double *Xg;           /* the rows as dense doubles in `order` (each group
                            * contiguous), or NULL: read in place */
     double *fill;         /* nv_kcache_fill's block, kept between calls */
@@ -265,8 +296,9 @@ nesvm_status nv_kcache_fill(nv_kcache *c, const int64_t *pos, int64_t npos, cons
 /* K(x_pos, x_pos). */
 double nv_kcache_diag(const nv_kcache *c, int64_t pos);
 /* out[a] = K(x_{pos[a]}, z) for a < npos (pos NULL: 0..npos-1) of a row z
- * that is not among the cache's (dense, d entries, squared norm zsq: a row
- * from another MPI rank); not cached, counted as a column computed. */
-void nv_kcache_external(nv_kcache *c, const double *z, double zsq, const int64_t *pos, int64_t npos, double *out);
+ * that is not among the cache's (set in zr, nv_zrow_init'ed for the cache's
+ * X; squared norm zsq: a row from another MPI rank); not cached, counted as
+ * a column computed. */
+void nv_kcache_external(nv_kcache *c, const nv_zrow *zr, double zsq, const int64_t *pos, int64_t npos, double *out);
 
 #endif

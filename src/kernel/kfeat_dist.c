@@ -69,15 +69,15 @@ static nesvm_status draw(int64_t n_all, int64_t nb, uint64_t seed, int64_t *B, n
 }
 
 /* out[i] = K(x_i, z) for this rank's rows xr[0..n) (squared norms sq), z
- * dense with squared norm zsq: one dot product per row. */
+ * set in zr with squared norm zsq: one dot product per row. */
 static void column(const nv_kernel *k, const nesvm_dataset *X, const int64_t *xr, const double *sq, int64_t n,
-                   const double *z, double zsq, int threads, double *out)
+                   const nv_zrow *zr, double zsq, int threads, double *out)
 {
     (void)threads;
 #ifdef _OPENMP
 #pragma omp parallel for schedule(static) num_threads(threads) if (threads > 1 && n > 4096)
 #endif
-    for (int64_t i = 0; i < n; i++) out[i] = nv_kernel_value(k, nv_row_dot(X, xr[i], z), sq[i], zsq);
+    for (int64_t i = 0; i < n; i++) out[i] = nv_kernel_value(k, nv_zrow_dot(zr, X, xr[i]), sq[i], zsq);
 }
 
 /* The greedy basis over the ranks: sequential greedy pivoting of K (the
@@ -89,18 +89,28 @@ static nesvm_status greedy_dist(const nv_kernel *k, const nesvm_dataset *X, cons
                                 int64_t n, int64_t pos_offset, int64_t m, int threads, const struct nv_comm *c,
                                 int64_t *B, int64_t *nb, int64_t *evals, nesvm_error *err)
 {
-    const int32_t d = X->d;
+    /* the longest packed row over every rank: the message's room (not X->d,
+     * which a few values at a huge index make large) */
+    double longest = 0;
+    for (int64_t i = 0; i < n; i++) {
+        const double len = (double)nv_rows_pack_size(X, &xr[i], 1);
+        if (len > longest) longest = len;
+    }
+    nesvm_status st = nv_comm_max(c, &longest, 1, err);
+    if (st != NESVM_OK) return st;
     double *L = nv_malloc_array((size_t)(n ? n : 1) * (size_t)m, sizeof(double));
     double *res = nv_malloc_array((size_t)(n ? n : 1), sizeof(double));
     double *col = nv_malloc_array((size_t)(n ? n : 1), sizeof(double));
-    double *z = nv_malloc_array((size_t)(d ? d : 1), sizeof(double));
+    nv_zrow zr; /* the pivot's row */
+    nesvm_status zst = nv_zrow_init(&zr, X, err);
+    if (zst == NESVM_OK && !nv_zrow_reserve(&zr, (int64_t)longest / 2)) zst = NESVM_ERR_NOMEM;
     /* the pivot's message: residual, squared norm, its row of L (m), its packed row */
-    double *msg = nv_malloc_array((size_t)(2 + m + 2 + 2 * (int64_t)d + 2), sizeof(double));
+    double *msg = nv_malloc_array((size_t)(2 + m + (int64_t)longest + 2), sizeof(double));
     char *taken = nv_calloc((size_t)(n ? n : 1), 1);
-    nesvm_status st = L && res && col && z && msg && taken
-                          ? NESVM_OK
-                          : nv_error(err, NESVM_ERR_NOMEM, "out of memory for the greedy basis (%lld x %lld)",
-                                     (long long)n, (long long)m);
+    st = L && res && col && zst == NESVM_OK && msg && taken
+             ? NESVM_OK
+             : nv_error(err, NESVM_ERR_NOMEM, "out of memory for the greedy basis (%lld x %lld)", (long long)n,
+                        (long long)m);
     st = nv_comm_agree(c, st, err);
     double dmax = 0;
     for (int64_t i = 0; st == NESVM_OK && i < n; i++) {
@@ -139,9 +149,9 @@ static nesvm_status greedy_dist(const nv_kernel *k, const nesvm_dataset *X, cons
         if (st == NESVM_OK) st = nv_comm_bcast(c, msg, (size_t)len * sizeof(double), owner, err);
         if (st != NESVM_OK) break;
         const double *lp = msg + 2, *row = msg + 2 + t;
-        memset(z, 0, (size_t)(d ? d : 1) * sizeof(double));
-        for (int64_t e = 0, cnt = (int64_t)row[1]; e < cnt; e++) z[(int64_t)row[2 + 2 * e]] = row[3 + 2 * e];
-        column(k, X, xr, sq, n, z, msg[1], threads, col);
+        nv_zrow_set_packed(&zr, row); /* within the room of the longest row */
+        column(k, X, xr, sq, n, &zr, msg[1], threads, col);
+        nv_zrow_clear(&zr);
         *evals += n;
         const double inv = 1.0 / sqrt(msg[0]);
         for (int64_t i = 0; i < n; i++) {
@@ -162,7 +172,7 @@ static nesvm_status greedy_dist(const nv_kernel *k, const nesvm_dataset *X, cons
     nv_free(L);
     nv_free(res);
     nv_free(col);
-    nv_free(z);
+    nv_zrow_free(&zr);
     nv_free(msg);
     nv_free(taken);
     return st;

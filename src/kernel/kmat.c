@@ -60,6 +60,35 @@ static nesvm_status compute_block(nv_kmat *km, const int64_t *ri, int64_t nr, co
                            km->threads, err);
 }
 
+/* The error for a kernel value v = K(x_ra, x_rb) (dataset rows ra, rb) that
+ * the stored matrix cannot hold: not finite, or beyond single precision. */
+static void kvalue_error(const nv_kernel *k, double v, int64_t ra, int64_t rb, nesvm_error *err)
+{
+    char g[32], r[32], val[32], what[160], fix[160];
+    nv_format_double(k->gamma, g);
+    nv_format_double(k->coef0, r);
+    nv_format_double(v, val);
+    if (isfinite(v))
+        snprintf(what, sizeof what, "is %s, beyond the 3.4e38 of single precision, in which the kernel matrix is stored",
+                 val);
+    else
+        snprintf(what, sizeof what, "is %s, not a finite number", val);
+    switch (k->type) {
+    case NV_KERNEL_POLY:
+        snprintf(fix, sizeof fix, "(gamma %s x.z + coef0 %s)^degree %d: lower -g, -r or -d, or scale the data", g, r,
+                 k->degree);
+        break;
+    case NV_KERNEL_RBF: snprintf(fix, sizeof fix, "exp(-gamma %s |x-z|^2): scale the data", g); break;
+    case NV_KERNEL_SIGMOID: snprintf(fix, sizeof fix, "tanh(gamma %s x.z + coef0 %s): scale the data", g, r); break;
+    default: snprintf(fix, sizeof fix, "x.z: scale the data"); break;
+    }
+    char rows[80];
+    if (ra == rb) snprintf(rows, sizeof rows, "K(x, x) of row %lld", (long long)ra + 1);
+    else snprintf(rows, sizeof rows, "K(x, z) of rows %lld and %lld", (long long)ra + 1, (long long)rb + 1);
+    nv_error(err, NESVM_ERR_NUMERIC, "the %s kernel's value %s of the data (counted from 1) %s; it is %s",
+             nv_kernel_names[k->type], rows, what, fix);
+}
+
 /* km's fields for n rows (the matrix itself aside); 0: no memory. */
 static int alloc_core(nv_kmat *km, const nv_kernel *k, const nesvm_dataset *X, int64_t n, int threads)
 {
@@ -128,13 +157,7 @@ nesvm_status nv_kmat_init(nv_kmat *km, const nv_kernel *k, const nesvm_dataset *
             for (int64_t j = 0; j <= a; j++) {
                 float v = (float)src[j];
                 if (!isfinite(v)) {
-                    char g[32];
-                    nv_format_double(km->k.gamma, g);
-                    nv_error(err, NESVM_ERR_NUMERIC,
-                             "a kernel value %s %g does not fit the stored kernel matrix "
-                             "(single precision) with gamma %s, coef0 %g, degree %d: lower "
-                             "-g, -r or -d, or scale the data",
-                             isfinite(src[j]) ? "of" : "is", src[j], g, km->k.coef0, km->k.degree);
+                    kvalue_error(&km->k, src[j], km->rows[a], km->rows[j], err);
                     nv_kmat_free(km); /* after the message: it reads km->k */
                     return NESVM_ERR_NUMERIC;
                 }

@@ -108,6 +108,24 @@ double nv_row_dot(const nesvm_dataset *X, int64_t r, const double *w) { return r
 
 void nv_row_axpy(const nesvm_dataset *X, int64_t r, double a, double *out) { row_axpy(X, r, a, out); }
 
+double nv_row_dot_sparse(const nesvm_dataset *X, int64_t r, const int32_t *zi, const double *zv, int64_t zn)
+{
+    double s = 0;
+    if (X->storage == NESVM_STORAGE_DENSE) {
+        const int64_t o = r * (int64_t)X->d;
+        for (int64_t e = 0; e < zn && zi[e] < X->d; e++) s += nv_val(X, o + zi[e]) * zv[e];
+        return s;
+    }
+    int64_t p = X->indptr[r], pe = X->indptr[r + 1], e = 0;
+    while (p < pe && e < zn) {
+        const int64_t a = nv_idx(X, p), b = zi[e];
+        if (a == b) s += nv_val(X, p++) * zv[e++];
+        else if (a < b) p++;
+        else e++;
+    }
+    return s;
+}
+
 static int worth_threads(const nesvm_dataset *X, int64_t n, const nv_linalg_ws *ws)
 {
     if (ws->threads <= 1 || X->n == 0) return 0;

@@ -51,5 +51,11 @@ double nv_dot(const double *a, const double *b, int64_t n);
 /* One row r of X (a dataset row index): x_r . w, and out += a x_r (d entries). */
 double nv_row_dot(const nesvm_dataset *X, int64_t r, const double *w);
 void nv_row_axpy(const nesvm_dataset *X, int64_t r, double a, double *out);
+/* x_r . z for a sparse z of zn entries (indices zi ascending, values zv),
+ * without a dense vector: a merge of the two index lists for CSR rows
+ * (O(nnz(x_r) + zn)), z's entries read from a dense row (those at or beyond
+ * X->d are zero in it).  For data whose largest index is far beyond their
+ * stored values (nv_dense_too_large), where a dense z would not be. */
+double nv_row_dot_sparse(const nesvm_dataset *X, int64_t r, const int32_t *zi, const double *zv, int64_t zn);
 
 #endif

@@ -28,6 +28,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/stat.h>
 
 static void num(FILE *f, double v)
 {
@@ -289,6 +290,7 @@ typedef struct imp_reader {
     int ntok, tcap;
     int more;    /* tok could not grow to the line's tokens (out of memory) */
     int pending; /* the current line is to be read again */
+    double size; /* the file's bytes: what its counts can claim */
 } imp_reader;
 
 /* The next line split at blanks: 1, 0 at the end of the file, -1 out of
@@ -305,7 +307,8 @@ static int imp_next(imp_reader *r)
     r->ntok = 0;
     r->more = 0;
     char *save = NULL;
-    for (char *t = strtok_r(r->line, " \t\r\n", &save); t; t = strtok_r(NULL, " \t\r\n", &save)) {
+    char *start = r->line + (r->lineno == 1 ? nv_utf8_bom(r->line, (size_t)len) : 0);
+    for (char *t = strtok_r(start, " \t\r\n", &save); t; t = strtok_r(NULL, " \t\r\n", &save)) {
         if (r->ntok == r->tcap) {
             int cap = r->tcap ? 2 * r->tcap : 256;
             char **tk = cap < INT32_MAX / 2 ? nv_realloc_array(r->tok, (size_t)cap, sizeof(char *)) : NULL;
@@ -322,6 +325,37 @@ static int imp_next(imp_reader *r)
 }
 
 #define FAIL(...) (nv_error(err, NESVM_ERR_MODEL, __VA_ARGS__), nv_error_prefix(err, "%s:%lld", r->path, (long long)r->lineno))
+
+/* The memory of a translated model, refused (with a message naming the file)
+ * by the rules training follows (train.c's check_sizes): a linear kernel's
+ * dense weight vector by the largest feature index, when the support vectors
+ * hold few values (nv_dense_too_large), and the whole model with its text
+ * beyond the machine's memory.  nsub sub-models of ncoef coefficients; nnz
+ * and nsv: the support vectors' values and count (a LIBSVM model). */
+static nesvm_status imp_budget(const imp_reader *r, int lin, int32_t d, int64_t nnz, int64_t nsv, int k, int64_t nsub,
+                               int64_t ncoef, nesvm_error *err)
+{
+    const double mb = 1048576.0;
+    if (lin && nv_dense_too_large(8.0 * (double)d, nnz, nsv)) {
+        nv_error(err, NESVM_ERR_MODEL,
+                 "the largest feature index is %d but the support vectors hold only %lld values: a linear-kernel "
+                 "model becomes a dense weight vector over %d features (%.0f MB) for each pair of classes; "
+                 "renumber the features to the ones used",
+                 d, (long long)nnz, d, 8.0 * (double)d / mb);
+        return nv_error_prefix(err, "%s", r->path);
+    }
+    /* 8 bytes a coefficient in the model, up to 25 in its text (which the loader reads) */
+    const double need = (double)nsub * ((double)ncoef + 1.0) * (8.0 + 25.0), phys = nv_physical_memory();
+    if (phys > 0 && need > phys) {
+        nv_error(err, NESVM_ERR_MODEL,
+                 "%d classes make %lld %s model%s of %lld coefficients: %.1f GB with the text it is read from, "
+                 "more than this machine's %.1f GB",
+                 k, (long long)nsub, k == 2 ? "binary" : nsub == k ? "one-vs-rest" : "one-vs-one", nsub == 1 ? "" : "s",
+                 (long long)ncoef, need / (1024 * mb), phys / (1024 * mb));
+        return nv_error_prefix(err, "%s", r->path);
+    }
+    return NESVM_OK;
+}
 
 /* The next non-empty header line: 1, or 0 at the line `end` that closes the
  * header, or -1 (the file ends first: *st says so). */
@@ -508,7 +542,8 @@ static nesvm_status import_libsvm(imp_reader *r, imp_text *t, nesvm_error *err)
     static const char *const kernels[][2] = {
         {"linear", "linear"}, {"polynomial", "poly"}, {"rbf", "rbf"}, {"sigmoid", "sigmoid"}};
     const char *kernel = NULL;
-    double gamma = 0, degree = 3, coef0 = 0, v;
+    double gamma = 0, degree = 3, coef0 = 0, v; /* degree, coef0: nesvm's defaults where the kernel has none */
+    int have_gamma = 0, have_degree = 0, have_coef0 = 0;
     int k = 0, have_rho = 0, have_label = 0, have_nsv = 0, have_pa = 0, have_pb = 0;
     int64_t total = -1;
     double *rho = NULL, *label = NULL, *pa = NULL, *pb = NULL, *coef = NULL, *w = NULL;
@@ -543,12 +578,17 @@ static nesvm_status import_libsvm(imp_reader *r, imp_text *t, nesvm_error *err)
             }
         } else if (strcmp(key, "gamma") == 0 || strcmp(key, "degree") == 0 || strcmp(key, "coef0") == 0) {
             if ((st = imp_numbers(r, 1, &v, err)) != NESVM_OK) goto done;
-            if (key[0] == 'g') gamma = v;
-            else if (key[0] == 'd') degree = v;
-            else coef0 = v;
+            if (key[0] == 'g') gamma = v, have_gamma = 1;
+            else if (key[0] == 'd') degree = v, have_degree = 1;
+            else coef0 = v, have_coef0 = 1;
         } else if (strcmp(key, "nr_class") == 0) {
             if ((st = imp_nr_class(r, &k, err)) != NESVM_OK) goto done;
             npair = (int64_t)k * (k - 1) / 2;
+            if ((double)npair * 2.0 > r->size) { /* rho's values: a number and a blank each */
+                st = FAIL("nr_class %d needs %lld rho values (one per pair of classes), more than a file of %.0f "
+                          "bytes holds (a wrong nr_class?)", k, (long long)npair, r->size);
+                goto done;
+            }
             rho = nv_malloc_array((size_t)npair, sizeof(double));
             pa = nv_malloc_array((size_t)npair, sizeof(double));
             pb = nv_malloc_array((size_t)npair, sizeof(double));
@@ -604,6 +644,21 @@ static nesvm_status import_libsvm(imp_reader *r, imp_text *t, nesvm_error *err)
                                            : !have_rho ? "rho" : !have_label ? "label" : "nr_sv");
         goto done;
     }
+    /* the lines svm-train writes for each kernel (no defaults: a model
+     * without one is not the model that was trained) */
+    {
+        const int poly = strcmp(kernel, "poly") == 0, lin = strcmp(kernel, "linear") == 0;
+        const char *missing = !lin && !have_gamma                                     ? "gamma"
+                              : poly && !have_degree                                  ? "degree"
+                              : (poly || strcmp(kernel, "sigmoid") == 0) && !have_coef0 ? "coef0"
+                                                                                      : NULL;
+        if (missing) {
+            st = FAIL("the header lacks '%s', which a LIBSVM %s-kernel model needs (svm-train writes %s)", missing,
+                      poly ? "polynomial" : kernel,
+                      poly ? "degree, gamma and coef0" : strcmp(kernel, "rbf") == 0 ? "gamma" : "gamma and coef0");
+            goto done;
+        }
+    }
     if (have_pa != have_pb) {
         st = FAIL("the header has %s without %s", have_pa ? "probA" : "probB", have_pa ? "probB" : "probA");
         goto done;
@@ -612,6 +667,11 @@ static nesvm_status import_libsvm(imp_reader *r, imp_text *t, nesvm_error *err)
     for (int c = 0; c < k; c++) sum += nsv[c];
     if (sum != total) {
         st = FAIL("nr_sv sums to %lld, total_sv is %lld", (long long)sum, (long long)total);
+        goto done;
+    }
+    if ((double)total * 2.0 * (k - 1) > r->size) { /* k - 1 coefficients and blanks a support vector */
+        st = FAIL("total_sv %lld: as many support vectors of %d coefficient%s cannot fit in a file of %.0f bytes "
+                  "(truncated, or a wrong total_sv)", (long long)total, k - 1, k == 2 ? "" : "s", r->size);
         goto done;
     }
     coef = nv_malloc_array((size_t)total * (size_t)(k - 1), sizeof(double));
@@ -649,6 +709,7 @@ static nesvm_status import_libsvm(imp_reader *r, imp_text *t, nesvm_error *err)
         }
     /* the nesvm model: pairs in LIBSVM's order */
     const int lin = strcmp(kernel, "linear") == 0;
+    if ((st = imp_budget(r, lin, sv.d, sv.nnz, total, k, npair, lin ? sv.d : total, err)) != NESVM_OK) goto done;
     put_header(t, "nesvm", "c_svm_hinge_l2", kernel, 0, k, label, sv.d);
     if (!lin) {
         put(t, "param gamma ");
@@ -773,6 +834,12 @@ static nesvm_status import_liblinear(imp_reader *r, imp_text *t, nesvm_error *er
     }
     const int nw = k == 2 ? 1 : k;
     const int64_t rows = d + (bias >= 0);
+    if ((double)rows * 2.0 * nw > r->size) { /* a number and a blank each */
+        st = FAIL("nr_feature %lld: %lld weight rows of %d value%s cannot fit in a file of %.0f bytes (truncated, "
+                  "or a wrong nr_feature)", (long long)d, (long long)rows, nw, nw == 1 ? "" : "s", r->size);
+        goto done;
+    }
+    if ((st = imp_budget(r, 0, (int32_t)d, 0, 0, k, nw, d, err)) != NESVM_OK) goto done;
     w = nv_malloc_array((size_t)(rows ? rows : 1) * (size_t)nw, sizeof(double));
     col = nv_malloc_array((size_t)(d ? d : 1), sizeof(double));
     if (!w || !col) {
@@ -832,6 +899,8 @@ nesvm_status nesvm_model_import(const char *path, const char *format, nesvm_mode
     r->path = path;
     r->f = fopen(path, "r");
     if (!r->f) return nv_error(err, NESVM_ERR_IO, "cannot open '%s': %s", path, strerror(errno));
+    struct stat fst;
+    r->size = fstat(fileno(r->f), &fst) == 0 && S_ISREG(fst.st_mode) ? (double)fst.st_size : INFINITY;
     imp_text t;
     memset(&t, 0, sizeof t);
     nesvm_status st = NESVM_OK;
@@ -856,7 +925,8 @@ nesvm_status nesvm_model_import(const char *path, const char *format, nesvm_mode
     if (st == NESVM_OK && ferror(r->f)) st = nv_error(err, NESVM_ERR_IO, "cannot read '%s'", path);
     if (st == NESVM_OK && t.oom) st = nv_error(err, NESVM_ERR_NOMEM, "out of memory");
     if (st == NESVM_OK) {
-        st = nesvm_model_load_buffer(t.s, t.len, out, err);
+        st = nv_model_parse_owned(t.s, t.len, out, err);
+        t.s = NULL;
         if (st != NESVM_OK) nv_error_prefix(err, "%s: the model read from it", path);
     }
     fclose(r->f);

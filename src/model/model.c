@@ -124,7 +124,11 @@ nesvm_status nv_predict_rows(const nesvm_model *m, const nesvm_dataset *ds, cons
     int nsub = m->nsub;
     double *dec = decision;
     double *own_dec = NULL;
-    double *wpad = nv_calloc((size_t)(ds->d ? ds->d : 1), sizeof(double));
+    /* a linear model reads the rows through a weight vector as wide as the
+     * data, zero beyond the model's features; for a few values at a huge
+     * index (nv_dense_too_large) the rows are read entry by entry instead */
+    const int narrow = !m->basis && ds->d > m->d && nv_dense_too_large(8.0 * (double)ds->d, ds->nnz, ds->n);
+    double *wpad = nv_calloc((size_t)(ds->d && !narrow && !m->basis ? ds->d : 1), sizeof(double));
     double *col = nv_malloc_array((size_t)(n ? n : 1), sizeof(double));
     int *votes = nv_calloc((size_t)m->nr_class, sizeof(int));
     if (!dec) dec = own_dec = nv_malloc_array((size_t)(n ? n : 1) * (size_t)nsub, sizeof(double));
@@ -148,6 +152,17 @@ nesvm_status nv_predict_rows(const nesvm_model *m, const nesvm_dataset *ds, cons
         int32_t dm = m->d < ds->d ? m->d : ds->d; /* features beyond the model's are ignored */
         nv_linalg_ws lw = {nv_threads(threads), ds->d, NULL, NV_PAR_MIN_WORK}; /* X*w needs no buffers */
         for (int s = 0; s < nsub; s++) {
+            if (narrow) { /* CSR: the entries below the model's width */
+                const double *w = m->sub[s].w;
+                for (int64_t i = 0; i < n; i++) {
+                    const int64_t r = rows ? rows[i] : i;
+                    double v = 0;
+                    for (int64_t p = ds->indptr[r]; p < ds->indptr[r + 1] && nv_idx(ds, p) < dm; p++)
+                        v += nv_val(ds, p) * w[nv_idx(ds, p)];
+                    dec[i * nsub + s] = v + m->sub[s].b; /* as nv_xw */
+                }
+                continue;
+            }
             memcpy(wpad, m->sub[s].w, (size_t)dm * sizeof(double));
             nv_xw(ds, rows, n, wpad, m->sub[s].b, col, &lw);
             for (int64_t i = 0; i < n; i++) dec[i * nsub + s] = col[i];

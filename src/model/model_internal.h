@@ -39,6 +39,9 @@ struct nesvm_model {
  * sub-models of ncoef coefficients. */
 nesvm_status nv_model_alloc(int nr_class, int nsub, int32_t d, int64_t ncoef, nesvm_model **out,
                             nesvm_error *err);
+/* nesvm_model_load_buffer on a text it takes over (buf[len] must be '\0';
+ * nv_free'd here, success or not): no copy of a large text. */
+nesvm_status nv_model_parse_owned(char *buf, size_t len, nesvm_model **out, nesvm_error *err);
 /* The first sub-model holding a non-finite bias or coefficient, or -1. */
 int nv_model_first_nonfinite(const nesvm_model *m);
 /* The model's kernel (params kernel, gamma, degree, coef0). */

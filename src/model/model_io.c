@@ -272,7 +272,7 @@ fail:
 static nesvm_status parse_model(const char *name, char *buf, size_t len, nesvm_model **out, nesvm_error *err)
 {
     const char *path = name;
-    lexer lx = {path, buf, buf + len, 0, NULL, 0, 0, err};
+    lexer lx = {path, buf + nv_utf8_bom(buf, len), buf + len, 0, NULL, 0, 0, err};
     nesvm_model *m = NULL;
     nesvm_params *prm = NULL;
     double *labels = NULL;
@@ -506,6 +506,12 @@ nesvm_status nesvm_model_load(const char *path, nesvm_model **out, nesvm_error *
     nesvm_status rst = nv_read_file(path, "model", &buf, &len, err);
     if (rst != NESVM_OK) return rst;
     return parse_model(path, buf, len, out, err);
+}
+
+nesvm_status nv_model_parse_owned(char *buf, size_t len, nesvm_model **out, nesvm_error *err)
+{
+    *out = NULL;
+    return parse_model("<buffer>", buf, len, out, err);
 }
 
 nesvm_status nesvm_model_load_buffer(const char *data, size_t len, nesvm_model **out, nesvm_error *err)

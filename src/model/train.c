@@ -246,8 +246,7 @@ static nesvm_status check_sizes(const nesvm_dataset *ds, int64_t n, int k, int64
     if (!kernel) {
         /* a linear solver keeps several dense vectors of d weights */
         const double vec = 8.0 * (double)ds->d;
-        const double data = 12.0 * (double)ds->nnz + 16.0 * (double)ds->n;
-        if (vec > 256 * mb && vec > 64 * data)
+        if (nv_dense_too_large(vec, ds->nnz, ds->n))
             return nv_error(err, NESVM_ERR_DATA,
                             "the largest feature index is %d but the data hold only %lld values: "
                             "every dense weight vector over %d features needs %.0f MB and a solver "
@@ -354,9 +353,9 @@ static nesvm_status sub_build(nv_subproblem *sp, int i, int j, const nv_kplan *k
         sp->cost[cnt] = cw[c] * sw;
         if (wts && params->lambda <= 0 && !(sp->cost[cnt] >= NV_COST_MIN && sp->cost[cnt] <= NV_COST_MAX)) {
             st = nv_error(err, NESVM_ERR_ARG,
-                            "row %lld: its cost C x class weight x sample weight = %g x %g is outside "
-                            "[1e-100, 1e15], where the objective underflows or 1/2 ||w||^2 is lost in rounding",
-                            (long long)(rows ? rows[r] : r), cw[c], sw);
+                            "row %lld (counted from 1): its cost C x class weight x sample weight = %g x %g is "
+                            "outside [1e-100, 1e15], where the objective underflows or 1/2 ||w||^2 is lost in rounding",
+                            (long long)(rows ? rows[r] : r) + 1, cw[c], sw);
             break;
         }
         cnt++;
@@ -546,6 +545,7 @@ static nesvm_status train_rows(const nesvm_dataset *ds, const int64_t *rows, int
     /* sample weights: rows of weight 0 are left out, as if not in the data
      * (GS-SVM without a cap: the hard-margin dual, alpha_i <= infinity x
      * weight_i, is the same problem for every positive weight) */
+    const int64_t n_given = n;
     if (ds->weights) {
         wrows = nv_malloc_array((size_t)(n ? n : 1), sizeof(int64_t));
         if (!wrows) {
@@ -587,17 +587,22 @@ static nesvm_status train_rows(const nesvm_dataset *ds, const int64_t *rows, int
                       solver->name, nv_kernel_names[params->kernel]);
         goto done;
     }
-    int64_t n_all = n; /* rows over every rank */
+    /* rows over every rank: those kept, and those given (before the rows of weight 0 left out) */
+    int64_t counts[2] = {n, n_given};
     if (comm) {
         st = nv_comm_agree(comm, st, err);
-        if (st == NESVM_OK) st = nv_comm_sum_i64(comm, &n_all, 1, err);
+        if (st == NESVM_OK) st = nv_comm_sum_i64(comm, counts, 2, err);
         if (st != NESVM_OK) {
             shared = 1;
             goto done;
         }
     }
+    const int64_t n_all = counts[0];
     if (n_all == 0) {
-        st = nv_error(err, NESVM_ERR_DATA, "no training data");
+        st = counts[1] > 0 ? nv_error(err, NESVM_ERR_DATA,
+                                      "every row's sample weight is 0, and a row of weight 0 is left out: no row to "
+                                      "train on")
+                           : nv_error(err, NESVM_ERR_DATA, "no training data");
         goto done;
     }
     nv_kplan_choose(&kp, solver, params, ds, n_all); /* the basis size follows every rank's rows */

@@ -1742,6 +1742,119 @@ expect_ok_rc "predict -b 1" && head -1 "$T/p.out" | grep -q "^labels 1 -1$" &&
 expect_fail "option: --solver bogus" 2 "unknown solver 'bogus' (available: nesvm, hyperpass, pegasos, ssvm, nssvm, gs)" "$T/o.model" -- \
     "$BIN" train --solver bogus "$H" "$T/o.model"
 
+# ------------------------------------------------- issue 29: no silent wrong answers
+# Memory follows the stored values, not the largest feature index: under a 2 GB
+# address-space limit (not under AddressSanitizer, which reserves terabytes at
+# start: the cli test of a sanitized build sets NESVM_SANITIZED), kernel
+# trainings and predictions on five rows with index 2^31-1 give the models of
+# the same rows with that index renumbered 4 (the same kernel values), and the
+# import of a linear-kernel model with index 2147483646 is refused at once.
+printf '1 1:1 2147483647:1\n-1 1:0.5\n1 2:1\n-1 3:1 2147483647:-2\n1 1:0.2 2:0.3\n' >"$T/wide.txt"
+sed 's/2147483647:/4:/' "$T/wide.txt" >"$T/narrow.txt"
+# limited CMD...: run under ulimit -v 2 GB and a 60 s timeout
+limited() { (ulimit -v 2097152 && exec timeout 60 "$@") <"/dev/null" >"$T/.out" 2>"$T/.err"; RC=$?; }
+for solver in "--solver gs" "--solver nesvm" "--solver nssvm" "--solver ssvm --basis 3"; do
+    if [ -n "${NESVM_SANITIZED:-}" ]; then
+        ok "train $solver -t rbf, index 2^31-1, under ulimit -v # skip: AddressSanitizer"
+        continue
+    fi
+    limited "$BIN" train -q $solver -t rbf -g 0.5 "$T/wide.txt" "$T/wide.model"
+    run "$BIN" train -q $solver -t rbf -g 0.5 "$T/narrow.txt" "$T/narrow.model"
+    expect_ok_rc "train $solver -t rbf, index 2^31-1, under ulimit -v 2 GB" &&
+        cmp -s <(sed -n '/^nr_submodel/,$p' "$T/wide.model") <(sed -n '/^nr_submodel/,$p' "$T/narrow.model") &&
+        grep -q '^nr_feature 2147483647$' "$T/wide.model" &&
+        ok "train $solver -t rbf, index 2^31-1, under ulimit -v 2 GB: the renumbered data's coefficients" ||
+        not_ok "train $solver -t rbf wide" "rc $RC: $(first_line "$T/.err")"
+done
+if [ -n "${NESVM_SANITIZED:-}" ]; then
+    ok "predict and import at index 2^31 under ulimit -v # skip: AddressSanitizer"
+else
+    "$BIN" train -q --solver gs -t rbf -g 0.5 "$T/narrow.txt" "$T/narrow.model"
+    "$BIN" predict -q "$T/narrow.txt" "$T/narrow.model" "$T/narrow.pred"
+    limited "$BIN" train -q --solver gs -t rbf -g 0.5 "$T/wide.txt" "$T/wide.model"
+    limited "$BIN" predict -q "$T/wide.txt" "$T/wide.model" "$T/wide.pred"
+    expect_ok_rc "predict with a kernel model at index 2^31-1 under ulimit -v" && cmp -s "$T/wide.pred" "$T/narrow.pred" &&
+        ok "predict with a kernel model at index 2^31-1 under ulimit -v: the renumbered model's labels" ||
+        not_ok "predict wide" "rc $RC: $(first_line "$T/.err")"
+    # a linear model predicts rows with a feature at 2^31-1 (beyond its own: ignored)
+    "$BIN" train -q "$T/narrow.txt" "$T/lin.model"
+    sed 's/ 2147483647:[^ ]*//' "$T/wide.txt" >"$T/cut.txt"
+    "$BIN" predict -q "$T/cut.txt" "$T/lin.model" "$T/cut.pred"
+    limited "$BIN" predict -q "$T/wide.txt" "$T/lin.model" "$T/linw.pred"
+    expect_ok_rc "predict a linear model on rows at index 2^31-1 under ulimit -v" && cmp -s "$T/linw.pred" "$T/cut.pred" &&
+        ok "predict a linear model on rows at index 2^31-1 under ulimit -v: the features beyond the model's ignored" ||
+        not_ok "predict linear wide" "rc $RC: $(first_line "$T/.err")"
+fi
+# the 190-byte LIBSVM linear-kernel model with index 2147483646 (the fuzz regression input)
+cp "$SRC/tests/fuzz/regressions/import/linear_index_2147483646" "$T/wide.libsvm"
+if [ -n "${NESVM_SANITIZED:-}" ]; then
+    run "$BIN" import "$T/wide.libsvm" "$T/o.model"
+else
+    limited "$BIN" import "$T/wide.libsvm" "$T/o.model"
+fi
+check_fail "import: a linear-kernel model with index 2147483646 (190 bytes)" 1 \
+    "wide.libsvm: the largest feature index is 2147483646 but the support vectors hold only 9 values: a linear-kernel model becomes a dense weight vector over 2147483646 features (16384 MB) for each pair of classes; renumber the features to the ones used" \
+    "$T/o.model"
+
+# -W: rows counted from 1 (the weight file's lines); all-zero weights named
+printf '1\n1\n1\n1\n1e-200\n' >"$T/wtiny.txt"
+head -5 "$H" >"$T/h5.txt"
+expect_fail "train -W: a cost out of range names its row from 1 (the weight file's line)" 1 \
+    "row 5 (counted from 1): its cost C x class weight x sample weight = 1 x 1e-200 is outside [1e-100, 1e15]" \
+    "$T/o.model" -- "$BIN" train -W "$T/wtiny.txt" "$T/h5.txt" "$T/o.model"
+printf '0\n0\n0\n0\n0\n' >"$T/wzero.txt"
+expect_fail "train -W: all weights 0" 1 \
+    "wzero.txt: all 5 weights are 0, and a row of weight 0 is left out: no row to train on" \
+    "$T/o.model" -- "$BIN" train -W "$T/wzero.txt" "$T/h5.txt" "$T/o.model"
+printf '1\n1\nnan\n1\n1\n' >"$T/wnan.txt"
+expect_fail "train -W: nan" 1 "wnan.txt:3: bad weight 'nan' (expected a number in [0, 1e100])" \
+    "$T/o.model" -- "$BIN" train -W "$T/wnan.txt" "$T/h5.txt" "$T/o.model"
+
+# a UTF-8 byte-order mark opens model, scaling, weight and imported model files as it opens data files
+bom() { printf '\357\273\277'; cat "$1"; }
+bom "$T/good.model" >"$T/bom.model"
+run "$BIN" predict "$H" "$T/bom.model" "$T/bom.pred"
+"$BIN" predict "$H" "$T/good.model" "$T/good.pred" >/dev/null 2>&1
+expect_ok_rc "predict: a model file with a byte-order mark" && cmp -s "$T/bom.pred" "$T/good.pred" &&
+    ok "predict: a model file with a byte-order mark reads as without" || not_ok "BOM model" "$(first_line "$T/.err")"
+"$BIN" scale -s "$T/h.range" "$H" >"$T/h.scaled"
+bom "$T/h.range" >"$T/bom.range"
+run "$BIN" scale -r "$T/bom.range" "$H"
+expect_ok_rc "scale -r: a scaling file with a byte-order mark" && cmp -s "$T/.out" "$T/h.scaled" &&
+    ok "scale -r: a scaling file with a byte-order mark reads as without" || not_ok "BOM scaling" "$(first_line "$T/.err")"
+bom "$T/w.txt" >"$T/bomw.txt"
+run "$BIN" train -q -W "$T/bomw.txt" "$H" "$T/bomw.model"
+expect_ok_rc "train -W: a weight file with a byte-order mark" && cmp -s "$T/bomw.model" "$T/wW.model" &&
+    ok "train -W: a weight file with a byte-order mark reads as without" || not_ok "BOM weights" "$(first_line "$T/.err")"
+svm-train -q -t 2 -g 0.1 "$H" "$T/bom.orig" && bom "$T/bom.orig" >"$T/bom.libsvm" &&
+    "$BIN" import "$T/bom.orig" "$T/nobom.imported"
+run "$BIN" import "$T/bom.libsvm" "$T/bom.imported"
+expect_ok_rc "import: a LIBSVM model with a byte-order mark" && cmp -s "$T/bom.imported" "$T/nobom.imported" &&
+    ok "import: a LIBSVM model with a byte-order mark reads as without" || not_ok "BOM import" "$(first_line "$T/.err")"
+liblinear-train -q "$H" "$T/bomll.orig" && bom "$T/bomll.orig" >"$T/bomll.liblinear" &&
+    "$BIN" import "$T/bomll.orig" "$T/nobomll.imported"
+run "$BIN" import "$T/bomll.liblinear" "$T/bomll.imported"
+expect_ok_rc "import: a LIBLINEAR model with a byte-order mark" && cmp -s "$T/bomll.imported" "$T/nobomll.imported" &&
+    ok "import: a LIBLINEAR model with a byte-order mark reads as without" || not_ok "BOM import liblinear" "$(first_line "$T/.err")"
+
+# a kernel value beyond the stored matrix: what is wrong, where, and the fix
+expect_fail "train -t poly -d 10 -g 1e100: the kernel value is not finite" 1 \
+    "the poly kernel's value K(x, x) of row 1 of the data (counted from 1) is inf, not a finite number; it is (gamma 1e+100 x.z + coef0 0)^degree 10: lower -g, -r or -d, or scale the data" \
+    "$T/o.model" -- "$BIN" train -t poly -d 10 -g 1e100 "$H" "$T/o.model"
+
+# a LIBSVM model without a line its kernel needs is refused (svm-train writes
+# degree, gamma and coef0 for poly; gamma and coef0 for sigmoid; gamma for rbf)
+for kl in "1 degree polynomial" "1 coef0 polynomial" "1 gamma polynomial" "3 coef0 sigmoid" "2 gamma rbf"; do
+    set -- $kl
+    svm-train -q -t "$1" "$T/h5.txt" "$T/k.orig"
+    grep -q "^$2 " "$T/k.orig" || not_ok "svm-train -t $1 writes $2" "it does not"
+    grep -v "^$2 " "$T/k.orig" >"$T/k$1$2.libsvm"
+    expect_fail "import: a LIBSVM $3-kernel model without '$2'" 1 \
+        "k$1$2.libsvm:" "$T/o.model" -- "$BIN" import "$T/k$1$2.libsvm" "$T/o.model"
+    grep -q "the header lacks '$2', which a LIBSVM $3-kernel model needs" "$T/.err" ||
+        not_ok "import without $2: the message" "$(first_line "$T/.err")"
+done
+
 [ -z "$(tmp_leftovers)" ] && ok "no temporary files left at the end" || not_ok "no temporary files left at the end" "$(tmp_leftovers)"
 
 finish

@@ -17,7 +17,9 @@
  *     the model's features (dense when there are few features, CSR with a
  *     handful of entries spread over them otherwise, plus features beyond
  *     the model's, which are ignored), with 1 and with 2 threads; every
- *     predicted label is one of the model's labels.
+ *     predicted label is one of the model's labels; prediction never runs
+ *     out of memory (a kernel model's basis with an index near 2^31 takes no
+ *     buffer of that width: the replay test runs under ulimit -v).
  */
 #include "fuzz_common.h"
 
@@ -120,8 +122,11 @@ static void same_predictions(const nesvm_model *a, const nesvm_model *b, const n
                            da[i * nsub + s], db[i * nsub + s], ta, tb);
         }
     } else {
+        /* memory follows the stored values: a model small enough to load
+         * predicts a few small rows without running out of memory, whatever
+         * its largest feature index */
         FUZZ_CHECK_ERROR(sa, ea);
-        FUZZ_CHECK(sa == NESVM_ERR_NOMEM, "predict failed: %s", ea.message);
+        FUZZ_CHECK(0, "predict failed: %s", ea.message);
     }
     free(la);
     free(da);

@@ -303,7 +303,7 @@ static void test_weights(void)
     CHECK(nesvm_dataset_set_weights(ds, ones, NULL) == NESVM_OK);
     /* refused: the weights set before stay */
     CHECK(nesvm_dataset_set_weights(ds, badw, &err) == NESVM_ERR_ARG && nesvm_dataset_weights(ds) == ones);
-    CHECK_MSG(strstr(err.message, "row 7: sample weight -1 is not a number in [0, 1e100]") != NULL, "%s",
+    CHECK_MSG(strstr(err.message, "row 8 (counted from 1): sample weight -1 is not a number in [0, 1e100]") != NULL, "%s",
               err.message);
     badw[7] = 0.0 / 0.0;
     CHECK(nesvm_dataset_set_weights(ds, badw, &err) == NESVM_ERR_ARG);
@@ -325,12 +325,24 @@ static void test_weights(void)
     CHECK(nesvm_dataset_set_weights(ds, zeros, NULL) == NESVM_OK);
     m = train_kv(ds, lin, &st);
     CHECK(st == NESVM_ERR_DATA && m == NULL);
+    /* what is wrong: the weights, not the data (issue 29) */
+    CHECK(nesvm_train(ds, NULL, NULL, NULL, &m, NULL, &err) == NESVM_ERR_DATA && m == NULL);
+    CHECK_MSG(strcmp(err.message, "every row's sample weight is 0, and a row of weight 0 is left out: no row to train on") == 0,
+              "%s", err.message);
     static double huge[N];
     for (int i = 0; i < N; i++) huge[i] = i == 3 ? 1e100 : 1;
     CHECK(nesvm_dataset_set_weights(ds, huge, NULL) == NESVM_OK);
     const char *bigc[] = {"c", "10", NULL};
     m = train_kv(ds, bigc, &st);
     CHECK(st == NESVM_ERR_ARG && m == NULL);
+    /* the row counted from 1 (row index 3) */
+    nesvm_params *pc;
+    nesvm_params_create(&pc, NULL);
+    nesvm_params_set(pc, "c", "10", NULL);
+    CHECK(nesvm_train(ds, pc, NULL, NULL, &m, NULL, &err) == NESVM_ERR_ARG && m == NULL);
+    nesvm_params_destroy(pc);
+    CHECK_MSG(strstr(err.message, "row 4 (counted from 1): its cost C x class weight x sample weight = 10 x 1e+100 is "
+                                  "outside [1e-100, 1e15]") != NULL, "%s", err.message);
     nesvm_dataset_destroy(sub);
     nesvm_dataset_destroy(ds);
 }

@@ -87,10 +87,12 @@ static nesvm_status gs_train_dist(const nv_gs_problem *gp, const nesvm_params *p
     int64_t *xrows = nv_malloc_array(nn, sizeof(int64_t));
     char *sel = nv_calloc(nn, 1);
     int64_t *counts = nv_malloc_array((size_t)c->size, sizeof(int64_t));
-    double *z = nv_malloc_array((size_t)(kc->X->d ? kc->X->d : 1), sizeof(double));
+    nv_zrow zr; /* the chosen row, from its rank */
+    nesvm_status zst = nv_zrow_init(&zr, kc->X, err);
     double *pack = NULL, *all = NULL;
-    nesvm_status st = g && kd && xsq && col && xrows && sel && counts && z ? NESVM_OK
-                                                                   : nv_error(err, NESVM_ERR_NOMEM, "out of memory");
+    nesvm_status st = g && kd && xsq && col && xrows && sel && counts && zst == NESVM_OK
+                          ? NESVM_OK
+                          : nv_error(err, NESVM_ERR_NOMEM, "out of memory");
     st = nv_comm_agree(c, st, err);
     /* the ranks' first global positions */
     double mine = (double)n;
@@ -112,6 +114,17 @@ static nesvm_status gs_train_dist(const nv_gs_problem *gp, const nesvm_params *p
         xrows[a] = kc->rows[p];
         xsq[a] = kc->sq[p];
     }
+    /* room for the longest row of every rank: a broadcast row is then set
+     * without allocating (no agreement per step) */
+    double longest = 0;
+    for (int64_t a = 0; a < n; a++) {
+        const double len = (double)(nv_rows_pack_size(kc->X, &xrows[a], 1) - 2) / 2;
+        if (len > longest) longest = len;
+    }
+    st = nv_comm_max(c, &longest, 1, err);
+    if (st == NESVM_OK && !nv_zrow_reserve(&zr, (int64_t)longest)) st = nv_error(err, NESVM_ERR_NOMEM, "out of memory");
+    st = nv_comm_agree(c, st, err);
+    if (st != NESVM_OK) goto out;
     double loss = 0, bsum = 0;
     int64_t m = 0;
     nesvm_exit why = NESVM_EXIT_CONVERGED;
@@ -174,11 +187,11 @@ static nesvm_status gs_train_dist(const nv_gs_problem *gp, const nesvm_params *p
         }
         st = nv_comm_bcast(c, pack, (size_t)len * sizeof(double), owner, err);
         if (st != NESVM_OK) break;
-        /* the row dense (packed: label, count, index and value pairs), and
-         * its kernel column over this rank's positions */
-        memset(z, 0, (size_t)(kc->X->d ? kc->X->d : 1) * sizeof(double));
-        for (int64_t e = 0, cnt = (int64_t)pack[4]; e < cnt; e++) z[(int64_t)pack[5 + 2 * e]] = pack[6 + 2 * e];
-        nv_kcache_external(gp->kc, z, pack[2], gp->pos, n, col);
+        /* the row (packed: label, count, index and value pairs), and its
+         * kernel column over this rank's positions */
+        nv_zrow_set_packed(&zr, pack + 3); /* within the room of the longest row */
+        nv_kcache_external(gp->kc, &zr, pack[2], gp->pos, n, col);
+        nv_zrow_clear(&zr);
         ab = pack[0];
         const double ay = ab * pack[1];
         if (c->rank == owner) {
@@ -205,7 +218,7 @@ out:
     nv_free(xrows);
     nv_free(sel);
     nv_free(counts);
-    nv_free(z);
+    nv_zrow_free(&zr);
     nv_free(pack);
     return st;
 }
