@@ -10,6 +10,24 @@ double nv_track_rel(double num, double den)
     return num / (den > 1e-300 ? den : 1e-300);
 }
 
+nesvm_progress nv_progress_plain(const nv_progress_sink *sink, int64_t iteration, double t0, double objective,
+                                 double step, int64_t n_sv)
+{
+    nesvm_progress pg;
+    memset(&pg, 0, sizeof pg);
+    pg.size = sizeof pg;
+    pg.submodel = sink->submodel;
+    pg.n_submodels = sink->n_submodels;
+    pg.iteration = iteration;
+    pg.elapsed = nv_now() - t0;
+    pg.primal = pg.best_primal = pg.smoothed = objective;
+    pg.lower_bound = pg.gap = pg.mu = pg.lipschitz = NAN;
+    pg.n_sv = n_sv;
+    pg.step = step;
+    pg.residual = pg.grad_norm = NAN;
+    return pg;
+}
+
 nesvm_status nv_certify(double P, double D, double *gap, nesvm_error *err)
 {
     double g = nv_track_rel(P - D, P);

@@ -75,6 +75,13 @@ int nv_track_iterate(nv_track *t, const nv_obj_eval *e, const double *w, double 
 nesvm_status nv_track_state(nv_track *t, const nv_progress_sink *sink, int64_t nstate, double **state,
                             const double **resume, const char *solver, nesvm_error *err);
 
+/* The progress report of a solver without a certificate (GS-SVM, SMO for a
+ * kernel that is not positive semi-definite): its objective at iteration
+ * `iteration`, the last step and the support vectors; bounds, gap, mu and
+ * the Newton figures NaN. */
+nesvm_progress nv_progress_plain(const nv_progress_sink *sink, int64_t iteration, double t0, double objective,
+                                 double step, int64_t n_sv);
+
 /* Relative size num/|den| with a floor on |den|. */
 double nv_track_rel(double num, double den);
 

@@ -18,7 +18,7 @@
  * L decreases by -h at every step.  Cost: one kernel column (n values) and
  * O(n) work per selected sample, O(n_sv n) in all.
  */
-#include "../solver.h"
+#include "../track.h"
 #include "../../kernel/kernel.h"
 
 #include <math.h>
@@ -52,19 +52,7 @@ static void gs_result(nv_binary_result *res, nesvm_exit why, int64_t m, double l
 /* The progress report of step m (loss, the step's alpha). */
 static nesvm_progress gs_progress(const nv_progress_sink *sink, int64_t m, double t0, double loss, double ab)
 {
-    nesvm_progress pg;
-    memset(&pg, 0, sizeof pg);
-    pg.size = sizeof pg;
-    pg.submodel = sink->submodel;
-    pg.n_submodels = sink->n_submodels;
-    pg.iteration = m;
-    pg.elapsed = nv_now() - t0;
-    pg.primal = pg.best_primal = pg.smoothed = loss;
-    pg.lower_bound = pg.gap = pg.mu = pg.lipschitz = NAN;
-    pg.n_sv = m;
-    pg.step = ab;
-    pg.residual = pg.grad_norm = NAN;
-    return pg;
+    return nv_progress_plain(sink, m, t0, loss, ab, m);
 }
 
 /* Distributed GS-SVM (gp->comm): the same steps over every rank's

@@ -29,7 +29,7 @@
  *
  * Cost per iteration: two kernel columns (from the column cache) and O(n).
  */
-#include "../solver.h"
+#include "../track.h"
 #include "../../kernel/kernel.h"
 
 #include <math.h>
@@ -187,17 +187,10 @@ nesvm_status nv_smo_train(const nv_kernel_problem *kp, const nesvm_params *prm, 
         it++;
         if (sink && (sink->fn || sink->ckpt) && it % (prm->progress_every > 0 ? prm->progress_every : 1) == 0) {
             for (int64_t t = 0; t < n; t++) res->w[t] = a[t] * y[t];
-            double f = dual_objective(a, G, n), bias = smo_bias(a, G, y, c, n);
-            nesvm_progress pg;
-            memset(&pg, 0, sizeof pg);
-            pg.size = sizeof pg;
-            pg.submodel = sink->submodel;
-            pg.n_submodels = sink->n_submodels;
-            pg.iteration = it;
-            pg.elapsed = nv_now() - t0;
-            pg.primal = pg.best_primal = pg.smoothed = f;
-            pg.lower_bound = pg.gap = pg.mu = pg.lipschitz = pg.residual = pg.grad_norm = NAN;
-            pg.step = s;
+            int64_t nsv = 0;
+            for (int64_t t = 0; t < n; t++) nsv += a[t] > 0;
+            nesvm_progress pg = nv_progress_plain(sink, it, t0, dual_objective(a, G, n), s, nsv);
+            double bias = smo_bias(a, G, y, c, n);
             nv_snapshot snap = {res->w, n, bias, it, NULL, 0};
             if (nv_sink_report(sink, &pg, 1, &snap)) {
                 why = NESVM_EXIT_CANCELLED;
