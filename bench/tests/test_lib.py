@@ -302,7 +302,7 @@ def _():
     gs = tools.parse_nesvm_spec("gs -t 2 -g {gamma}", 1, 0.02)
     out = ("read 270 rows, 13 features, 3510 stored entries (dense, double) in 0.000 s\n"
            "classes 2, binary models 1, iterations 120, time 0.001 s\n"
-           "dual loss -157.2153817, support vectors 120, exit converged\n"
+           "dual loss -157.2153817, support vectors 120, exit converged (GS-SVM's own stopping rule: no certificate)\n"
            "kernel rbf, basis 120 vectors, non-zero coefficients 120 of 120\n"
            "kernel evaluations 32400 (32400 without the cache), kernel columns computed 120, cache hits 0\n")
     info = tools.parse_output(gs, out, "")
