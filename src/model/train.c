@@ -797,6 +797,8 @@ static nesvm_status train_rows(const nesvm_dataset *ds, const int64_t *rows, int
             if (left <= 0) {
                 res.exit_reason = NESVM_EXIT_TIME_LIMIT;
                 res.primal = res.lower_bound = res.gap = NAN;
+                nesvm_params_destroy(rparams); /* a resume's parameters */
+                rparams = NULL;
                 goto finished;
             }
             if (!rparams) st = nesvm_params_copy(sprm, &rparams, err);
