@@ -195,11 +195,19 @@ typedef struct nv_kmat {
     size_t blk_cap;
 } nv_kmat;
 
-/* deadline (an nv_now() time, 0: none): the stored matrix's row blocks stop
- * there with NESVM_ERR_CANCELLED ("time limit"; km freed), so that a time
- * limit holds inside the n^2 kernel values of a large matrix. */
+/* A long kernel computation's watch (NULL: none): between the stored
+ * matrix's row blocks it stops at deadline (an nv_now() time, 0: none) and
+ * calls tick (NULL: none), whose non-zero return stops it too (a cancel): both
+ * with NESVM_ERR_CANCELLED, km freed.  So a time limit holds inside the n^2
+ * kernel values of a large matrix, and the progress line moves and Ctrl-C
+ * works while they are computed (12,000 rows: about 7 s). */
+typedef struct nv_kwatch {
+    double deadline;
+    int (*tick)(void *ctx);
+    void *ctx;
+} nv_kwatch;
 nesvm_status nv_kmat_init(nv_kmat *km, const nv_kernel *k, const nesvm_dataset *X,
-                          const int64_t *rows, int64_t n, double mem_mb, int threads, double deadline,
+                          const int64_t *rows, int64_t n, double mem_mb, int threads, const nv_kwatch *watch,
                           nesvm_error *err);
 void nv_kmat_free(nv_kmat *km);
 /* nv_kmat_mul with the kernel values computed in double precision even where

@@ -108,7 +108,7 @@ static int alloc_core(nv_kmat *km, const nv_kernel *k, const nesvm_dataset *X, i
 }
 
 nesvm_status nv_kmat_init(nv_kmat *km, const nv_kernel *k, const nesvm_dataset *X,
-                          const int64_t *rows, int64_t n, double mem_mb, int threads, double deadline,
+                          const int64_t *rows, int64_t n, double mem_mb, int threads, const nv_kwatch *watch,
                           nesvm_error *err)
 {
     size_t nn = (size_t)(n ? n : 1);
@@ -135,10 +135,14 @@ nesvm_status nv_kmat_init(nv_kmat *km, const nv_kernel *k, const nesvm_dataset *
     if (!grow_blk(km, (size_t)bs * nn)) goto nomem;
     for (int64_t i0 = 0; i0 < n; i0 += bs) {
         int64_t i1 = n - i0 < bs ? n : i0 + bs;
-        if (deadline > 0 && nv_now() >= deadline) {
+        if (watch && watch->deadline > 0 && nv_now() >= watch->deadline) {
             nv_kmat_free(km);
             return nv_error(err, NESVM_ERR_CANCELLED, "the time limit ran out while the kernel matrix was computed, before any "
                                 "training: no model (raise --time-limit)");
+        }
+        if (watch && watch->tick && i0 > 0 && watch->tick(watch->ctx)) {
+            nv_kmat_free(km);
+            return nv_error(err, NESVM_ERR_CANCELLED, "training cancelled while the kernel matrix was computed");
         }
         for (int64_t a = i0; a < i1; a++) {
             km->xr[a - i0] = km->rows[a];

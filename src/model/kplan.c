@@ -124,8 +124,8 @@ nesvm_status nv_kplan_build(nv_kplan *kp, const nesvm_params *params, const nesv
          * sub-problem (one-vs-one sub-problems are smaller; each is stored or
          * computed on the fly by its own size) */
         if (kp->shared_k) {
-            st = nv_kmat_init(&kp->km, &kp->kk, ds, rows, n, params->kernel_memory, params->threads,
-                              params->time_limit > 0 ? nv_now() + params->time_limit : 0, err);
+            nv_kwatch watch = {params->time_limit > 0 ? nv_now() + params->time_limit : 0, NULL, NULL};
+            st = nv_kmat_init(&kp->km, &kp->kk, ds, rows, n, params->kernel_memory, params->threads, &watch, err);
             if (st != NESVM_OK) return st;
             kp->kstored = kp->km.K == NULL ? 0 : kp->ws ? 3 : 1;
         }
@@ -288,12 +288,13 @@ nesvm_status nv_kplan_train(nv_kplan *kp, const nv_solver *solver, const nesvm_d
             kpb.ngroups = cnt == n ? 0 : 2;
         } else if (!kp->shared_k) {
             for (int64_t a = 0; a < cnt; a++) kp->krows[a] = rows ? rows[sp->rows[a]] : sp->rows[a];
-            st = nv_kmat_init(&own, &kp->kk, ds, kp->krows, cnt, prm->kernel_memory, prm->threads,
-                              prm->time_limit > 0 ? nv_now() + prm->time_limit : 0, err);
+            nv_kwatch watch = {prm->time_limit > 0 ? nv_now() + prm->time_limit : 0, NULL, NULL};
+            st = nv_kmat_init(&own, &kp->kk, ds, kp->krows, cnt, prm->kernel_memory, prm->threads, &watch, err);
             kpb.K = &own;
             kpb.pos = NULL;
             if (st == NESVM_OK && kp->kstored != 0) kp->kstored = own.K != NULL;
-            if (st == NESVM_ERR_CANCELLED) { /* the time limit ran out in the matrix: a zero model */
+            if (st == NESVM_ERR_CANCELLED && watch.deadline > 0 && nv_now() >= watch.deadline) {
+                /* the time limit ran out in the matrix: a zero model */
                 memset(kp->v, 0, (size_t)cnt * sizeof(double));
                 res->b = 0;
                 res->exit_reason = NESVM_EXIT_TIME_LIMIT;

@@ -189,7 +189,7 @@ int main(void)
         for (int a = 0; a < 3; a++)
             for (int stored = 0; stored < 2; stored++) {
                 nv_kmat km;
-                CHECK(nv_kmat_init(&km, &k, xsets[a], rows, 30, stored ? 1.0 : 1e-6, 2, 0, NULL) == NESVM_OK);
+                CHECK(nv_kmat_init(&km, &k, xsets[a], rows, 30, stored ? 1.0 : 1e-6, 2, NULL, NULL) == NESVM_OK);
                 CHECK((km.K != NULL) == stored);
                 int64_t ri[] = {29, 3, 3, 0, 17}, ci[] = {4, 28, 0, 12};
                 double V[30 * 5], out[30 * 5], blk[5 * 4];

@@ -5,6 +5,7 @@
  * the RKHS norm (bounded by strong convexity through the gaps); the kernel
  * values it computes, bounded. */
 #include "check.h"
+#include <string.h>
 
 #include "kernel/kernel.h"
 #include "params/params_internal.h"
@@ -67,7 +68,7 @@ static void one(int64_t n, int q, double flip, double C, double gamma, uint64_t 
 
     /* the whole problem on the stored matrix */
     nv_kmat km;
-    CHECK(nv_kmat_init(&km, &k, ds, NULL, n, 4096, 1, 0, &err) == NESVM_OK && km.K);
+    CHECK(nv_kmat_init(&km, &k, ds, NULL, n, 4096, 1, NULL, &err) == NESVM_OK && km.K);
     double *ba = calloc((size_t)n, sizeof(double)), *bb = calloc((size_t)n, sizeof(double));
     nv_binary_result ra = {.w = ba}, rb = {.w = bb};
     nv_kernel_problem pa = {&km, NULL, n, y, cost, NULL, 0, NULL, NULL, 0, 0};
@@ -137,8 +138,41 @@ static void one(int64_t n, int q, double flip, double C, double gamma, uint64_t 
     free_toy(&t);
 }
 
+/* The watch of a long kernel matrix (issue 29, item 7): its tick between row
+ * blocks (the progress line moves, a cancel is heard) and its deadline (the
+ * time limit inside the n^2 values) stop it with NESVM_ERR_CANCELLED, the
+ * matrix freed; a training with a time limit already spent keeps its start. */
+static int ticks_left;
+static int count_tick(void *ctx)
+{
+    (void)ctx;
+    return --ticks_left <= 0;
+}
+
+static void watch(void)
+{
+    toy t;
+    make_board(&t, 600, 3, 0.0, 21);
+    nv_kernel k = {NV_KERNEL_RBF, 20, 0, 3};
+    nesvm_error err = {0};
+    nv_kmat km;
+    ticks_left = 3;
+    nv_kwatch w = {0, count_tick, NULL};
+    CHECK(nv_kmat_init(&km, &k, t.ds, NULL, 600, 4096, 1, &w, &err) == NESVM_ERR_CANCELLED && km.K == NULL);
+    CHECK_MSG(ticks_left == 0 && strstr(err.message, "cancelled while the kernel matrix") != NULL, "%d %s",
+              ticks_left, err.message);
+    ticks_left = 1000; /* a tick that never cancels: the same matrix as without a watch */
+    CHECK(nv_kmat_init(&km, &k, t.ds, NULL, 600, 4096, 1, &w, &err) == NESVM_OK && km.K && ticks_left < 1000);
+    nv_kmat_free(&km);
+    nv_kwatch past = {nv_now() - 1, NULL, NULL};
+    CHECK(nv_kmat_init(&km, &k, t.ds, NULL, 600, 4096, 1, &past, &err) == NESVM_ERR_CANCELLED && km.K == NULL);
+    CHECK_MSG(strstr(err.message, "time limit ran out") != NULL, "%s", err.message);
+    free_toy(&t);
+}
+
 int main(void)
 {
+    watch();
     /* few support vectors among 4,000 rows: the set grows round by round */
     one(4000, 4, 0.0, 100, 40, 11, 3);
     one(3000, 3, 0.0, 1, 20, 12, 2);

@@ -63,7 +63,37 @@ typedef struct ws_sink {
     const int64_t *S;  /* this round's rows */
     int64_t ns, n;
     double *wfull;     /* n: the point in the whole problem's units */
+    struct ws_tick *tick;
 } ws_sink;
+
+/* The last progress reported, sent again (with the time since the start)
+ * between the blocks of a round's K_SS, so that the progress line moves and
+ * a cancel is heard while a large matrix is computed. */
+typedef struct ws_tick {
+    const nv_progress_sink *outer;
+    double t0;
+    nesvm_progress last;
+    int have;
+} ws_tick;
+
+static int ws_tick_fn(void *ctx)
+{
+    ws_tick *t = ctx;
+    if (!t->outer || !t->outer->fn) return 0;
+    nesvm_progress q;
+    if (t->have) {
+        q = t->last;
+    } else { /* nothing reported yet: iteration 0 of the first binary problem */
+        memset(&q, 0, sizeof q);
+        q.size = sizeof q;
+        q.submodel = t->outer->submodel;
+        q.n_submodels = t->outer->n_submodels;
+        q.primal = q.best_primal = q.smoothed = q.lower_bound = q.gap = q.mu = q.lipschitz = NAN;
+        q.step = q.residual = q.grad_norm = NAN;
+    }
+    q.elapsed = nv_now() - t->t0;
+    return t->outer->fn(&q, t->outer->user);
+}
 
 static int ws_progress(const nesvm_progress *pg, void *user)
 {
@@ -71,6 +101,8 @@ static int ws_progress(const nesvm_progress *pg, void *user)
     nesvm_progress q = *pg;
     q.iteration += w->iter0;
     q.elapsed += w->t0_shift;
+    w->tick->last = q;
+    w->tick->have = 1;
     return w->outer->fn(&q, w->outer->user);
 }
 
@@ -276,6 +308,7 @@ static nesvm_status ws_train(const nv_kernel_problem *kp, const nesvm_params *pr
     double b = kp->beta0 && bias ? kp->b0 : 0.0;
     int64_t iters = 0;
     int warm = kp->beta0 != NULL;
+    ws_tick tick = {sink, t0, {0}, 0};
     while (1) {
         /* 2. the problem on S, from the current point: S's rows of the
          * stored matrix, or a matrix of S's rows */
@@ -291,11 +324,19 @@ static nesvm_status ws_train(const nv_kernel_problem *kp, const nesvm_params *pr
         nv_kernel_problem sub = {kp->K, idx, ns, ys, cs, warm ? bs : NULL, b, NULL, NULL, 0, 0};
         if (kp->kc) {
             for (int64_t k = 0; k < ns; k++) idx[k] = kp->kc->rows[idx[k]];
-            st = nv_kmat_init(&km, &kp->kc->k, kp->kc->X, idx, ns, prm->kernel_memory, prm->threads,
-                              prm->time_limit > 0 ? t0 + prm->time_limit : 0, err);
-            if (st == NESVM_ERR_CANCELLED) { /* the time limit, inside K_SS: the last round's point */
-                st = NESVM_OK;
+            nv_kwatch watch = {prm->time_limit > 0 ? t0 + prm->time_limit : 0, sink ? ws_tick_fn : NULL, &tick};
+            st = nv_kmat_init(&km, &kp->kc->k, kp->kc->X, idx, ns, prm->kernel_memory, prm->threads, &watch, err);
+            if (st == NESVM_ERR_CANCELLED && watch.deadline > 0 && nv_now() >= watch.deadline) {
+                st = NESVM_OK; /* the time limit, inside K_SS: the last round's point */
                 res->exit_reason = NESVM_EXIT_TIME_LIMIT;
+                break;
+            }
+            if (st == NESVM_ERR_CANCELLED) { /* the callback's cancel: the checkpoint of a stop */
+                res->exit_reason = NESVM_EXIT_CANCELLED;
+                if (sink->ckpt) {
+                    nv_snapshot snap = {beta, n, b, iters, NULL, 0};
+                    sink->ckpt(sink->ckpt_ctx, &snap, 1);
+                }
                 break;
             }
         } else if (kp->K->K && (double)ns * (double)ns * sizeof(float) <= prm->kernel_memory * 1048576.0) {
@@ -315,7 +356,7 @@ static nesvm_status ws_train(const nv_kernel_problem *kp, const nesvm_params *pr
             nv_kmat_free(&km);
             break;
         }
-        ws_sink wsk = {sink, iters, nv_now() - t0, S, ns, n, wfull};
+        ws_sink wsk = {sink, iters, nv_now() - t0, S, ns, n, wfull, &tick};
         nv_progress_sink ssink;
         if (sink) {
             ssink = *sink;
