@@ -29,7 +29,10 @@ if /usr/bin/python3 "$src/tools/fashion_mnist.py" --out "$tmp/full" --task tshir
   out=$("$bin" train -t rbf -g 0.02 -c 10 --threads 1 --time-limit 2 "$tmp/full/fmnist-tshirt-shirt.train" \
         "$tmp/tl.model" 2>"$tmp/tl.err")
   t=$(printf '%s\n' "$out" | sed -n 's/^classes .*, time \([0-9.]*\) s$/\1/p')
-  awk -v t="${t:-99}" 'BEGIN{exit !(t <= 3.0)}' && grep -q "exit time-limit" "$tmp/tl.err" && [ -s "$tmp/tl.model" ] \
+  # within a second of the limit (a sanitized build, NESVM_SANITIZED, computes
+  # each of the kernel matrix's blocks several times slower: 1 s more per block)
+  bound=3.0; [ -n "${NESVM_SANITIZED:-}" ] && bound=6.0
+  awk -v t="${t:-99}" -v b="$bound" 'BEGIN{exit !(t <= b)}' && grep -q "exit time-limit" "$tmp/tl.err" && [ -s "$tmp/tl.model" ] \
     && ok "--time-limit 2: stopped after $t s, warned, model saved" || bad "--time-limit 2: time ${t:-?} s, $(head -c 200 "$tmp/tl.err")"
 else
   bad "convert all rows"
