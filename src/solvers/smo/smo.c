@@ -13,7 +13,10 @@
  *
  * Each iteration moves two variables (Fan, Chen and Lin, "Working set
  * selection using second order information for training SVM", JMLR 2005):
- *   i = argmax { -y_t G_t : t in I_up },  G = Q a - e the gradient,
+ *   i = argmax { -y_t G_t : t in I_up },  G = Q a - e the gradient (ties
+ *       here and for j below go to the last index: with the first,
+ *       heart_scale -t 1 -r -1 reached another stationary point, -171.66,
+ *       where svm-train reaches -189.45),
  *       I_up = {t : a_t < C_t, y_t = 1, or a_t > 0, y_t = -1},
  *       I_low = {t : a_t < C_t, y_t = -1, or a_t > 0, y_t = 1};
  *   stop when max_{I_up} -y G - min_{I_low} -y G <= eps;
