@@ -77,6 +77,17 @@ def nesvm_model(path, d):
     return S, beta, b, labels[0]
 
 
+def kernel_case(data, kt, kopts):
+    """(labels, dense X, d, gamma, coef0, degree, LIBSVM's kernel options) of a case."""
+    y_raw, rows = lp.read_libsvm(data)
+    d = max((max(r) for r in rows if r), default=0)
+    X = lp.dense(rows, d)
+    kargs = ['-t', {'linear': '0', 'poly': '1', 'rbf': '2', 'sigmoid': '3'}[kt]]
+    for o, v in kopts.items():
+        kargs += [o, '%g' % v]
+    return y_raw, X, d, kopts.get('-g', 1.0 / d), kopts.get('-r', 0), kopts.get('-d', 3), kargs
+
+
 def main():
     nesvm, src = sys.argv[1], sys.argv[2]
     datasets = ['/usr/share/doc/liblinear-tools/examples/heart_scale',
@@ -90,14 +101,7 @@ def main():
     # the paper's Nesterov steps on the expansion (dense coefficients: no basis bound)
     cases += [(d, 'rbf', 1.0, {}, ['--method', 'nesterov']) for d in datasets]
     for data, kt, C, kopts, margs in cases:
-        y_raw, rows = lp.read_libsvm(data)
-        d = max((max(r) for r in rows if r), default=0)
-        X = lp.dense(rows, d)
-        gamma = kopts.get('-g', 1.0 / d)
-        coef0, degree = kopts.get('-r', 0), kopts.get('-d', 3)
-        kargs = ['-t', {'rbf': '2', 'poly': '1'}[kt]]
-        for o, v in kopts.items():
-            kargs += [o, '%g' % v]
+        y_raw, X, d, gamma, coef0, degree, kargs = kernel_case(data, kt, kopts)
         subprocess.run(['svm-train', '-q', '-c', '%g' % C, '-e', '1e-6'] + kargs + [data, lm],
                        check=True)
         nsv = int([ln for ln in open(lm).read().split('\n') if ln.startswith('total_sv')][0].split()[1])
@@ -195,14 +199,7 @@ def main():
                   (datasets[1], 'sigmoid', 1.0, {'-g': 0.05}), (datasets[0], 'poly', 1.0, {'-r': -1}),
                   (three, 'sigmoid', 1.0, {})]
     for data, kt, C, kopts in indefinite:
-        y_raw, rows = lp.read_libsvm(data)
-        d = max((max(r) for r in rows if r), default=0)
-        X = lp.dense(rows, d)
-        gamma = kopts.get('-g', 1.0 / d)
-        coef0, degree = kopts.get('-r', 0), kopts.get('-d', 3)
-        kargs = ['-t', {'sigmoid': '3', 'poly': '1'}[kt]]
-        for o, v in kopts.items():
-            kargs += [o, '%g' % v]
+        y_raw, X, d, gamma, coef0, degree, kargs = kernel_case(data, kt, kopts)
         lout = subprocess.run(['svm-train', '-c', '%g' % C] + kargs + [data, lm], check=True,
                               capture_output=True, text=True).stdout
         lobj = sum(float(v) for v in re.findall(r'obj = ([0-9.e+-]+)', lout))
