@@ -12,6 +12,7 @@
 #include "../comm/comm.h"
 #include "../linalg/linalg.h"
 #include "../params/param_table.h"
+#include "loss/loss.h"
 
 typedef struct nv_binary_problem {
     const nesvm_dataset *X;
@@ -230,6 +231,12 @@ nesvm_status nv_ssvm_train(const nv_binary_problem *pb, const nesvm_params *p,
                            const nv_progress_sink *sink, nv_binary_result *res, nesvm_error *err);
 nesvm_status nv_nssvm_train(const nv_binary_problem *pb, const nesvm_params *p,
                             const nv_progress_sink *sink, nv_binary_result *res, nesvm_error *err);
+
+/* The loss and the regularizer the parameters' svm_type minimizes (C-SVM:
+ * hinge and L2, LP-SVM: hinge and L1, LS-SVM: squared and L2); NULL / 0 for
+ * an unknown svm_type. */
+const nv_loss *nv_params_loss(const nesvm_params *p);
+int nv_params_l1(const nesvm_params *p);
 
 /* The solver's defaults (this registry's entries) for parameters left to
  * "auto": bias 1 for nesvm (a free bias) and ssvm/nssvm (a regularized

@@ -211,7 +211,7 @@ void nv_track_result(const nv_track *t, nv_binary_result *res)
     res->b = t->bbest;
 }
 
-void nv_sched_init(nv_sched *s, const nesvm_params *prm, int svm_type, double mu_default,
+void nv_sched_init(nv_sched *s, const nesvm_params *prm, int smoothed, int l1, double mu_default,
                    double nu_default, double min_factor)
 {
     memset(s, 0, sizeof *s);
@@ -221,10 +221,10 @@ void nv_sched_init(nv_sched *s, const nesvm_params *prm, int svm_type, double mu
     s->stage_eps = prm->stage_eps;
     s->min_factor = min_factor;
     s->mode = prm->continuation == NV_CONT_PAPER ? NV_SCHED_PAPER : NV_SCHED_ADAPTIVE;
-    if (svm_type == NV_SVM_LS) {
+    if (!smoothed && !l1) {
         s->mode = NV_SCHED_FIXED; /* nothing is smoothed */
         s->mu0 = s->nu0 = 0;
-    } else if (prm->mu > 0 && (svm_type != NV_SVM_LP || prm->nu > 0)) {
+    } else if (prm->mu > 0 && (!l1 || prm->nu > 0)) {
         s->mode = NV_SCHED_FIXED;
         s->mu0 = prm->mu;
         s->nu0 = prm->nu;

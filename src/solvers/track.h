@@ -119,8 +119,10 @@ typedef struct nv_sched {
 } nv_sched;
 enum { NV_SCHED_FIXED = 0, NV_SCHED_ADAPTIVE = 1, NV_SCHED_PAPER = 2 };
 
-/* mu_default/nu_default: the method's first mu and nu when mu0/nu0 are 0. */
-void nv_sched_init(nv_sched *s, const nesvm_params *prm, int svm_type, double mu_default,
+/* mu_default/nu_default: the method's first mu and nu when mu0/nu0 are 0;
+ * smoothed: the loss is smoothed (loss.h); l1: the L1 norm (smoothed by
+ * Huber's nu).  Nothing smoothed: one fixed stage with mu = nu = 0. */
+void nv_sched_init(nv_sched *s, const nesvm_params *prm, int smoothed, int l1, double mu_default,
                    double nu_default, double min_factor);
 /* Is the current stage done (time to shrink)? Never for a final stage;
  * always when the paper's rule held at t's last evaluation (t->stage_flat). */

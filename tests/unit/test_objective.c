@@ -34,7 +34,8 @@ int main(void)
     for (int tb = 0; tb < 6; tb++) {
         int type = tb / 2, bias = tb % 2;
         nv_obj o;
-        CHECK(nv_obj_init(&o, &pb, type, bias, 1, NULL) == NESVM_OK);
+        const nv_loss *loss = nv_loss_find(type == NV_SVM_LS ? "squared" : "hinge");
+        CHECK(loss && nv_obj_init(&o, &pb, loss, type == NV_SVM_LP, bias, 1, NULL) == NESVM_OK);
         for (int trial = 0; trial < 20; trial++) {
             double mu = trial % 2 ? 0.3 : 0.05, nu = trial % 3 ? 0.2 : 0.02;
             double w[DIM], b = bias ? nv_rng_uniform(&st) - 0.5 : 0;

@@ -165,14 +165,16 @@ static nesvm_status direction(kws *ws, nv_obj *o, double mu, double zmu, double 
 {
     const nv_binary_problem *pb = o->pb;
     const int64_t n = ws->n;
-    const int predict = zmu > mu && nv_obj_hinge(o);
+    /* the predictor models the hinge's zone (0 < r < t, u = r/t): a smoothed
+     * loss with sparse duals */
+    const int predict = zmu > mu && nv_obj_smoothed(o) && o->loss->sparse;
     int64_t nz = 0, nc = 0;
     double sh = 0, gbm = 0;
     for (int64_t i = 0; i < n; i++) {
         double res = 1.0 - pb->y[i] * o->m[i];
         double h, a = o->a[i];
         if (predict) {
-            h = res > 0 && res < zmu ? pb->cost[i] / mu : 0.0;
+            h = o->loss->curv(res, pb->cost[i], zmu) > 0 ? pb->cost[i] / mu : 0.0;
             if (h > 0) a = h * res;
             gbm -= pb->y[i] * a;
         } else {
@@ -310,7 +312,7 @@ nesvm_status nv_nesvm_kernel_train(const nv_kernel_problem *kp, const nesvm_para
     kws ws;
     memset(&ws, 0, sizeof ws);
     double *best = NULL, *dense = NULL;
-    nesvm_status st = nv_obj_init_plain(&obj, &pb, prm->svm_type, bias, err);
+    nesvm_status st = nv_obj_init_plain(&obj, &pb, nv_params_loss(prm), nv_params_l1(prm), bias, err);
     if (st != NESVM_OK) {
         res->exit_reason = NESVM_EXIT_NO_MEMORY;
         return st;
@@ -349,7 +351,8 @@ nesvm_status nv_nesvm_kernel_train(const nv_kernel_problem *kp, const nesvm_para
     }
     for (int64_t i = 0; i < n; i++) ws.pos[i] = kp->pos ? kp->pos[i] : i;
     nv_sched sc;
-    nv_sched_init(&sc, prm, prm->svm_type, NV_NESVM_MU0, NV_NESVM_MU0, NV_NESVM_MU_MIN_FACTOR);
+    nv_sched_init(&sc, prm, nv_obj_smoothed(&obj), nv_obj_l1(&obj), NV_NESVM_MU0, NV_NESVM_MU0,
+                  NV_NESVM_MU_MIN_FACTOR);
     nv_track tr;
     nv_track_init(&tr, prm, sink, (int32_t)n, best, t0);
     nv_track_new_stage(&tr);
@@ -357,7 +360,7 @@ nesvm_status nv_nesvm_kernel_train(const nv_kernel_problem *kp, const nesvm_para
     if (kp->beta0) { /* a warm start (a checkpoint's point) */
         memcpy(ws.beta, kp->beta0, nn * sizeof(double));
         b = kp->b0;
-    } else if (prm->svm_type == NV_SVM_C && prm->method == NV_METHOD_NEWTON && n >= NV_NESVM_COARSE_MIN) {
+    } else if (nv_obj_sparse_l2(&obj) && prm->method == NV_METHOD_NEWTON && n >= NV_NESVM_COARSE_MIN) {
         st = coarse_start(kp, prm, ws.beta, &b, err);
         if (st != NESVM_OK) goto out;
     }
@@ -365,7 +368,7 @@ nesvm_status nv_nesvm_kernel_train(const nv_kernel_problem *kp, const nesvm_para
     tr.bbest = b;
     st = nv_kx_refresh(&ws, &obj, b);
     if (st != NESVM_OK) goto out;
-    if (prm->svm_type == NV_SVM_LP) {
+    if (nv_obj_l1(&obj)) {
         st = nv_kx_lp_newton_loop(&ws, &obj, prm, &tr, b, err);
         if (st == NESVM_ERR_NOMEM) tr.why = NESVM_EXIT_NO_MEMORY;
         nv_track_result(&tr, res);
@@ -384,7 +387,7 @@ nesvm_status nv_nesvm_kernel_train(const nv_kernel_problem *kp, const nesvm_para
     double zmu = sc.mu; /* the zone's width for the next direction */
     double dense_b = 0, dense_p = INFINITY;
     int64_t dense_nsv = 0;
-    const double stall_tol = prm->svm_type == NV_SVM_LS ? 0.0 : 1e-15;
+    const double stall_tol = nv_obj_quadratic(&obj) ? 0.0 : 1e-15;
     nv_obj_eval e;
     while (1) {
         st = nv_kx_evaluate(&ws, &obj, sc.mu, &e);
@@ -396,7 +399,7 @@ nesvm_status nv_nesvm_kernel_train(const nv_kernel_problem *kp, const nesvm_para
         const int stop = nv_track_iterate(&tr, &e, ws.beta, b, &info, &st, err);
         nv_kx_keep_dual(&ws, &e, best_d, &tr);
         if (stop) {
-            if (st != NESVM_OK || tr.why != NESVM_EXIT_CONVERGED || prm->svm_type != NV_SVM_C || polished)
+            if (st != NESVM_OK || tr.why != NESVM_EXIT_CONVERGED || !nv_obj_sparse_l2(&obj) || polished)
                 break;
             /* polish for a sparse expansion: restart from the best point with
              * the coefficients of the samples beyond the margin (alpha_i = 0)

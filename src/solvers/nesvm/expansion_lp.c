@@ -234,7 +234,7 @@ nesvm_status nv_kx_lp_newton_loop(kws *ws, nv_obj *obj, const nesvm_params *prm,
         goto out;
     }
     nv_sched sc;
-    nv_sched_init(&sc, prm, prm->svm_type, NV_NESVM_MU0, NV_NESVM_MU0, NV_NESVM_MU_MIN_FACTOR);
+    nv_sched_init(&sc, prm, nv_obj_smoothed(obj), nv_obj_l1(obj), NV_NESVM_MU0, NV_NESVM_MU0, NV_NESVM_MU_MIN_FACTOR);
     if (ws->bias) b = nv_obj_best_bias(obj, ws->md, sc.mu, 0.0, b);
     int64_t since = 0;
     int stalls = 0;
@@ -339,7 +339,7 @@ nesvm_status nv_kx_lp_newton_loop(kws *ws, nv_obj *obj, const nesvm_params *prm,
                 double P = 0;
                 for (int64_t i = 0; i < n; i++) {
                     double r = 1.0 - obj->pb->y[i] * (ws->kd[i] + (ws->bias ? tr->bbest : 0.0));
-                    P += fabs(ws->dir[i]) + (r > 0 ? obj->pb->cost[i] * r : 0.0);
+                    P += fabs(ws->dir[i]) + nv_loss_value(obj->loss, r, obj->pb->cost[i]);
                 }
                 if (P <= tr->best_p || nv_track_rel(P - tr->best_d, P) <= prm->eps) {
                     memcpy(tr->wbest, ws->dir, nb);

@@ -71,9 +71,9 @@ nesvm_status nv_kx_nesterov_loop(kws *ws, nv_obj *obj, const nesvm_params *prm, 
     nw.KG = nv_malloc(nb);
     nw.kay = nv_malloc(nb);
     nw.k2 = nv_malloc(2 * nb);
-    if (obj->type == NV_SVM_LS && ws->bias) nw.k1 = nv_malloc(nb);
+    if (nv_obj_shift(obj) && ws->bias) nw.k1 = nv_malloc(nb);
     if (!nw.bstar || !nw.kbstar || !nw.G || !nw.KG || !nw.kay || !nw.k2 ||
-        (obj->type == NV_SVM_LS && ws->bias && !nw.k1)) {
+        (nv_obj_shift(obj) && ws->bias && !nw.k1)) {
         st = nv_error(err, NESVM_ERR_NOMEM, "out of memory for kernel Nesterov work arrays (n=%lld)",
                       (long long)n);
         tr->why = NESVM_EXIT_NO_MEMORY;
@@ -88,7 +88,7 @@ nesvm_status nv_kx_nesterov_loop(kws *ws, nv_obj *obj, const nesvm_params *prm, 
     st = kernel_lipschitz(ws, obj, prm->lipschitz, prm->seed, &lam);
     if (st != NESVM_OK) goto out;
     nv_sched sc;
-    nv_sched_init(&sc, prm, prm->svm_type, 1.0, 1.0, 0.01);
+    nv_sched_init(&sc, prm, nv_obj_smoothed(obj), nv_obj_l1(obj), 1.0, 1.0, 0.01);
     int64_t k = 0, since = 0;
     int restart = 1;
     double L = 0, bstar = 0, Gb = 0, fmu_prev = NAN;

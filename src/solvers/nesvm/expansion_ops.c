@@ -23,15 +23,11 @@ nesvm_status nv_kx_kmul(kws *ws, const double *x, double *out)
 /* Evaluate at the margins in o->m (beta, K beta in ws). */
 nesvm_status nv_kx_evaluate(kws *ws, nv_obj *o, double mu, nv_obj_eval *e)
 {
-    const nv_binary_problem *pb = o->pb;
     nv_obj_sums q;
     nv_obj_pass(o, mu, &q);
     double rp, rn, t;
     nv_obj_balance(o, &q, &rp, &rn, &t);
-    for (int64_t i = 0; i < ws->n; i++) {
-        double y = pb->y[i];
-        ws->v[i] = o->type == NV_SVM_LS ? y * o->a[i] - t : y * o->a[i] * (y > 0 ? rp : rn);
-    }
+    for (int64_t i = 0; i < ws->n; i++) ws->v[i] = nv_obj_dual_coef(o, i, rp, rn, t);
     nesvm_status st = nv_kx_kmul(ws, ws->v, ws->kv);
     if (st != NESVM_OK) return st;
     double vv = nv_dot(ws->v, ws->kv, ws->n);
@@ -66,7 +62,7 @@ nesvm_status nv_kx_evaluate_nesterov(kws *ws, nws *nw, nv_obj *o, double mu, dou
     double rp, rn, t;
     nv_obj_balance(o, &q, &rp, &rn, &t);
     nesvm_status st;
-    if (o->type == NV_SVM_LS) {
+    if (nv_obj_shift(o)) {
         for (int64_t i = 0; i < n; i++) ws->r[i] = pb->y[i] * o->a[i];
         st = nv_kx_kmul(ws, ws->r, nw->kay);
         if (st != NESVM_OK) return st;

@@ -468,11 +468,11 @@ out:
 /* The certificate of a solve on a stored (single-precision) kernel matrix,
  * again with double-precision kernel values: one pass of nv_kmat_mul_exact
  * over the columns of beta and of the dual point d = a y of the solver's
- * bound (res->dual) gives m = K beta and g = K d, and
- *   C-SVM   P = 1/2 beta'm + sum c_i max(0, r_i),  D = sum a - 1/2 d'g
- *   LS-SVM  P = 1/2 beta'm + sum c_i r_i^2,        D = sum a - sum a_i^2/(4 c_i) - 1/2 d'g
- *   LP-SVM  P = ||beta||_1 + sum c_i max(0, r_i),  D = sum a / max(1, ||g||_inf)
- * (r_i = 1 - y_i (m_i + b); the LP dual point scaled into ||K(a y)||_inf <= 1).
+ * bound (res->dual) gives m = K beta and g = K d, and with the loss l (loss.h)
+ *   L2 norm  P = 1/2 beta'm + sum c_i l(r_i),  D = sum a - sum c_i l*(a_i/c_i) - 1/2 d'g
+ *   L1 norm  P = ||beta||_1 + sum c_i l(r_i),  D = the best multiple theta <= 1/max(1, ||g||_inf)
+ *            of sum a - sum c_i l*(a_i/c_i) (the hinge: sum a / max(1, ||g||_inf))
+ * (r_i = 1 - y_i (m_i + b); the L1 dual point scaled into ||K(a y)||_inf <= 1).
  * The solver's own P and bound are the rounded kernel's: on small problems
  * they claimed eps = 1e-3 where the gap was 1.01e-3.  A training that
  * converged on the rounded kernel but not here ends "stalled". */
@@ -496,21 +496,28 @@ static nesvm_status certify_stored(const nv_kernel_problem *kp, const nesvm_para
     if (st == NESVM_OK) st = nv_kmat_mul_exact(kp->K, kp->pos, n, cols, nc, V, 2, out, err);
     if (st == NESVM_OK) {
         const double b = bias ? res->b : 0.0;
-        double reg = 0, loss = 0, asum = 0, aa = 0, dg = 0, ginf = 0;
+        const nv_loss *l = nv_params_loss(prm);
+        const int l1 = nv_params_l1(prm);
+        double reg = 0, loss = 0, asum = 0, aa = 0, ae = 0, dg = 0, ginf = 0;
         for (int64_t i = 0; i < n; i++) {
             const double m = out[2 * i], g = out[2 * i + 1], ri = 1.0 - kp->y[i] * (m + b);
             const double a = kp->y[i] * res->dual[i];
-            reg += prm->svm_type == NV_SVM_LP ? fabs(res->w[i]) : 0.5 * res->w[i] * m;
-            loss += kp->cost[i] * (prm->svm_type == NV_SVM_LS ? ri * ri : (ri > 0 ? ri : 0.0));
+            reg += l1 ? fabs(res->w[i]) : 0.5 * res->w[i] * m;
+            loss += kp->cost[i] * nv_loss_value(l, ri, 1.0);
             asum += a;
-            aa += a * a / (4.0 * kp->cost[i]);
+            aa += nv_loss_conj(l, a, kp->cost[i]);
+            ae += l->conj_e * fabs(a);
             dg += res->dual[i] * g;
             if (fabs(g) > ginf) ginf = fabs(g);
         }
         const double P = reg + loss;
-        const double D = prm->svm_type == NV_SVM_LP ? asum / (ginf > 1 ? ginf : 1.0)
-                         : prm->svm_type == NV_SVM_LS ? asum - aa - 0.5 * dg
-                                                      : asum - 0.5 * dg;
+        double D, th;
+        if (!l1)
+            D = asum - aa - 0.5 * dg;
+        else if (l->conj_q == 0) /* linear in theta: the largest admissible */
+            D = (asum - aa) / (ginf > 1 ? ginf : 1.0);
+        else /* theta (asum - ae) - theta^2 (aa - ae): the conjugate's two parts */
+            D = nv_loss_dual_scale(asum - ae, 2.0 * (aa - ae), 1.0 / (ginf > 1 ? ginf : 1.0), &th);
         res->primal = P;
         res->lower_bound = D;
         st = nv_certify(P, D, &res->gap, err);

@@ -68,7 +68,7 @@ nesvm_status nv_nesvm_linear_train(const nv_binary_problem *pb, const nesvm_para
     const size_t dbytes = (size_t)d * sizeof(double);
     nv_obj obj;
     double *w = NULL, *wstar = NULL, *G = NULL, *wbest = NULL, *tmp = NULL, *g = NULL;
-    nesvm_status st = nv_obj_init(&obj, pb, prm->svm_type, bias, prm->threads, err);
+    nesvm_status st = nv_obj_init(&obj, pb, nv_params_loss(prm), nv_params_l1(prm), bias, prm->threads, err);
     if (st != NESVM_OK) {
         res->exit_reason = st == NESVM_ERR_NOMEM ? NESVM_EXIT_NO_MEMORY : NESVM_EXIT_NUMERIC;
         return st;
@@ -95,7 +95,7 @@ nesvm_status nv_nesvm_linear_train(const nv_binary_problem *pb, const nesvm_para
         goto out;
     }
     nv_sched sc;
-    nv_sched_init(&sc, prm, prm->svm_type, 1.0, 1.0, 0.01);
+    nv_sched_init(&sc, prm, nv_obj_smoothed(&obj), nv_obj_l1(&obj), 1.0, 1.0, 0.01);
 
     nv_track tr;
     double b = nv_track_start(&tr, pb, prm, sink, w, wbest, t0);

@@ -352,7 +352,7 @@ static int64_t pcg(newton_ws *ws, const double *g, int64_t n, int64_t cap)
     const int32_t D = d + 1;
     /* the pass budget protects against solving a model that holds only
      * nearby; LS-SVM's quadratic model is exact, so there only cap applies */
-    int64_t maxit = ws->nz_all > 0 && nv_obj_hinge(ws->obj)
+    int64_t maxit = ws->nz_all > 0 && !nv_obj_quadratic(ws->obj)
                         ? (int64_t)(NV_NESVM_CG_PASSES * (double)n / (double)ws->nz_all) : cap;
     if (maxit > cap) maxit = cap;
     if (maxit < NV_NESVM_CG_MIN) maxit = NV_NESVM_CG_MIN;
@@ -381,7 +381,7 @@ nesvm_status nv_nesvm_newton_train(const nv_binary_problem *pb, const nesvm_para
     newton_ws ws;
     memset(&ws, 0, sizeof ws);
     double *w = NULL, *g = NULL, *wbest = NULL;
-    nesvm_status st = nv_obj_init(&obj, pb, prm->svm_type, bias, prm->threads, err);
+    nesvm_status st = nv_obj_init(&obj, pb, nv_params_loss(prm), nv_params_l1(prm), bias, prm->threads, err);
     if (st != NESVM_OK) {
         res->exit_reason = st == NESVM_ERR_NOMEM ? NESVM_EXIT_NO_MEMORY : NESVM_EXIT_NUMERIC;
         return st;
@@ -415,7 +415,8 @@ nesvm_status nv_nesvm_newton_train(const nv_binary_problem *pb, const nesvm_para
         goto out;
     }
     nv_sched sc;
-    nv_sched_init(&sc, prm, prm->svm_type, NV_NESVM_MU0, NV_NESVM_NU0, NV_NESVM_MU_MIN_FACTOR);
+    nv_sched_init(&sc, prm, nv_obj_smoothed(&obj), nv_obj_l1(&obj), NV_NESVM_MU0, NV_NESVM_NU0,
+                  NV_NESVM_MU_MIN_FACTOR);
     nv_track tr;
     double b = nv_track_start(&tr, pb, prm, sink, w, wbest, t0);
     nv_track_new_stage(&tr);
@@ -430,7 +431,7 @@ nesvm_status nv_nesvm_newton_train(const nv_binary_problem *pb, const nesvm_para
     double step = NAN;
     int stalls = 0;
     double f_before = NAN;
-    const double stall_tol = prm->svm_type == NV_SVM_LS ? 0.0 : 1e-15;
+    const double stall_tol = nv_obj_quadratic(&obj) ? 0.0 : 1e-15;
     nv_obj_eval e;
     while (1) {
         nv_obj_evaluate_at(&obj, w, sc.mu, sc.nu, &e);

@@ -15,12 +15,13 @@ void nv_obj_free(nv_obj *o)
     memset(o, 0, sizeof *o);
 }
 
-nesvm_status nv_obj_init(nv_obj *o, const nv_binary_problem *pb, int type, int bias, int threads,
-                         nesvm_error *err)
+nesvm_status nv_obj_init(nv_obj *o, const nv_binary_problem *pb, const nv_loss *loss, int l1, int bias,
+                         int threads, nesvm_error *err)
 {
     memset(o, 0, sizeof *o);
     o->pb = pb;
-    o->type = type;
+    o->loss = loss;
+    o->l1 = l1;
     o->bias = bias;
     int64_t n = pb->n;
     int32_t d = pb->X->d;
@@ -31,7 +32,7 @@ nesvm_status nv_obj_init(nv_obj *o, const nv_binary_problem *pb, int type, int b
     o->a = nv_malloc_array(nn, sizeof(double));
     o->vp = nv_malloc_array(2 * dd + NV_OBJ_NSUMS, sizeof(double));
     o->vn = o->vp ? o->vp + dd : NULL;
-    int need_colsum = type == NV_SVM_LS && bias;
+    int need_colsum = nv_obj_shift(o) && bias;
     if (need_colsum) o->colsum = nv_malloc_array(dd, sizeof(double));
     if (st == NESVM_OK && (!o->s || !o->m || !o->a || !o->vp || (need_colsum && !o->colsum)))
         st = nv_error(err, NESVM_ERR_NOMEM, "out of memory for the objective (n=%lld, d=%d)",
@@ -49,7 +50,7 @@ nesvm_status nv_obj_init(nv_obj *o, const nv_binary_problem *pb, int type, int b
         if (bias && s < 1) s = 1;
         if (s == 0) s = 1; /* an all-zero row without bias: constant loss */
         o->s[i] = s;
-        double q = pb->cost[i] * (o->m[i] + (bias ? 1.0 : 0.0)) / (type == NV_SVM_LS ? 1.0 : s);
+        double q = pb->cost[i] * (o->m[i] + (bias ? 1.0 : 0.0)) / (loss->smoothed ? s : 1.0);
         if (q > mx) mx = q;
     }
     o->n_all = n;
@@ -101,12 +102,13 @@ nesvm_status nv_obj_comm_status(const nv_obj *o, nesvm_error *err)
     return nv_error(err, o->cst, "%s", o->cerr.message);
 }
 
-nesvm_status nv_obj_init_plain(nv_obj *o, const nv_binary_problem *pb, int type, int bias,
+nesvm_status nv_obj_init_plain(nv_obj *o, const nv_binary_problem *pb, const nv_loss *loss, int l1, int bias,
                                nesvm_error *err)
 {
     memset(o, 0, sizeof *o);
     o->pb = pb;
-    o->type = type;
+    o->loss = loss;
+    o->l1 = l1;
     o->bias = bias;
     size_t nn = (size_t)(pb->n ? pb->n : 1);
     o->s = nv_malloc_array(nn, sizeof(double));
@@ -185,56 +187,35 @@ static void regularizer(const nv_obj *o, const double *w, double nu, double *R, 
     *nnz = k;
 }
 
-/* The pass's sums over this rank's rows. */
+/* The pass's sums over this rank's rows: the loss at each residual, the dual
+ * weights alpha_i = c_i l_t'(r_i) with t = mu s_i, and their sums by class. */
 static void pass_local(nv_obj *o, double mu, nv_obj_sums *q)
 {
     const nv_binary_problem *pb = o->pb;
+    const nv_loss *l = o->loss;
     const int64_t n = pb->n;
     memset(q, 0, sizeof *q);
-    if (o->type == NV_SVM_LS) {
-        for (int64_t i = 0; i < n; i++) {
-            double c = pb->cost[i];
-            double r = 1.0 - pb->y[i] * o->m[i];
-            q->loss += c * r * r;
-            double alpha = 2.0 * c * r;
-            o->a[i] = alpha;
-            q->nsv += alpha != 0;
-            if (pb->y[i] > 0)
-                q->sp += alpha;
-            else
-                q->sn += alpha;
-            q->sy += pb->y[i];
-        }
-        q->lmu = q->loss;
-        return;
-    }
     for (int64_t i = 0; i < n; i++) {
         double c = pb->cost[i], s = o->s[i];
-        double r = 1.0 - pb->y[i] * o->m[i];
-        double u = 0;
-        if (r > 0) {
-            q->loss += c * r;
-            double t = mu * s;
-            if (r >= t) {
-                u = 1.0;
-                q->lmu += c * (r - 0.5 * t);
-                q->nbound++;
-            } else {
-                u = r / t;
-                q->lmu += c * r * u * 0.5;
-            }
-            q->nsv++;
-        }
-        if (u > q->umax) q->umax = u;
-        double alpha = c * u;
+        nv_loss_at at;
+        l->at(1.0 - pb->y[i] * o->m[i], c, mu * s, &at);
+        q->loss += at.val;
+        q->lmu += at.sval;
+        q->nsv += at.zone != 0;
+        q->nbound += at.zone == 2;
+        if (at.u > q->umax) q->umax = at.u;
+        double alpha = c * at.u;
         o->a[i] = alpha;
+        /* the smoothing's prox term c s u^2 (a smoothed loss) */
+        double pq = l->smoothed ? c * s * at.u * at.u : 0.0;
         if (pb->y[i] > 0) {
             q->sp += alpha;
-            q->qp += c * s * u * u;
+            q->qp += pq;
         } else {
             q->sn += alpha;
-            q->qn += c * s * u * u;
+            q->qn += pq;
         }
+        q->sy += pb->y[i];
     }
 }
 
@@ -275,7 +256,7 @@ void nv_obj_balance(const nv_obj *o, const nv_obj_sums *q, double *rp, double *r
     *rp = *rn = 1;
     *t = 0;
     if (!o->bias) return;
-    if (o->type == NV_SVM_LS) {
+    if (nv_obj_shift(o)) {
         /* alpha' = alpha - t y with t = sum alpha_i y_i / n: sum alpha'_i y_i = 0 */
         *t = o->n_all > 0 ? (q->sp - q->sn) / (double)o->n_all : 0.0;
     } else if (q->sp > q->sn) {
@@ -290,51 +271,47 @@ void nv_obj_finish(nv_obj *o, const nv_obj_sums *q, double rp, double rn, double
                    nv_obj_eval *e)
 {
     const nv_binary_problem *pb = o->pb;
+    const nv_loss *l = o->loss;
     e->nnz_w = nnz_w;
     e->sp = q->sp;
     e->sn = q->sn;
     e->gb = o->bias ? -(q->sp - q->sn) : 0.0;
     e->nsv = q->nsv;
     e->nbound = q->nbound;
-    if (o->type == NV_SVM_LS) {
-        double S = q->sp + q->sn - t * q->sy, Q = 0;
+    /* The dual point theta a', a' the balanced alpha: D(theta) = theta S -
+     * theta^2/2 K (loss.h, nv_loss_dual_scale), S = sum a' - conj_e sum |a'|,
+     * K = sum conj_q a'^2 / c + ||X^T(a' y)||^2 (L2) or 0 with theta <=
+     * 1/||X^T(a' y)||_inf (L1); the smoothed dual adds mu sum c s u^2 (and nu
+     * ||.||^2 for the L1 norm's Huber smoothing) to K. */
+    double S = rp * q->sp + rn * q->sn - t * q->sy, Qc = 0;
+    if (l->conj_q != 0 || l->conj_e != 0) {
+        double E = 0;
         for (int64_t i = 0; i < pb->n; i++) {
-            double a = o->a[i] - t * pb->y[i];
-            Q += a * a / (2.0 * pb->cost[i]);
+            double a = (o->a[i] - t * pb->y[i]) * (pb->y[i] > 0 ? rp : rn);
+            Qc += l->conj_q * a * a / pb->cost[i];
+            E += fabs(a);
         }
-        nv_obj_sum(o, &Q, 1);
-        /* D(theta alpha') = theta S - theta^2 (Q + V)/2, best theta = S/(Q + V) */
-        double D = Q + vv > 0 ? 0.5 * S * S / (Q + vv) : 0.0;
-        e->theta = Q + vv > 0 ? S / (Q + vv) : 0.0;
-        e->P = e->Fmu = R + q->loss;
-        e->D = e->Dmu = D;
-        return;
+        double qe[2] = {Qc, E};
+        nv_obj_sum(o, qe, 2);
+        Qc = qe[0];
+        if (l->conj_e != 0) S -= l->conj_e * qe[1];
     }
-    /* theta <= 1/max u keeps theta alpha_i <= c_i */
-    double sa = rp * q->sp + rn * q->sn, qq = rp * rp * q->qp + rn * rn * q->qn;
+    /* the domain's bound: theta u_i <= hi for every sample */
     double umax = (rp > rn ? rp : rn) * q->umax;
-    double tmax = umax > 0 ? 1.0 / umax : 1.0;
-    if (o->type == NV_SVM_C) {
-        /* D(theta alpha) = theta sa - theta^2/2 vv is concave in theta */
-        double th = vv > 0 ? sa / vv : tmax, thm = vv + mu * qq > 0 ? sa / (vv + mu * qq) : tmax;
-        if (th > tmax) th = tmax;
-        if (thm > tmax) thm = tmax;
-        e->D = th * sa - 0.5 * th * th * vv;
-        e->theta = th;
-        e->Dmu = thm * sa - 0.5 * thm * thm * (vv + mu * qq);
-    } else {
-        /* LP: dual max sum a s.t. 0 <= a <= c, ||X^T(a y)||_inf <= 1 (and
-         * sum a y = 0): D(theta alpha) = theta sa is linear, so theta is the
-         * largest admissible; the smoothed dual subtracts
-         * theta^2/2 (nu ||v||^2 + mu q) */
+    double tmax = !isfinite(l->hi) ? INFINITY : umax > 0 ? l->hi / umax : 1.0;
+    double qq = rp * rp * q->qp + rn * rn * q->qn;
+    double K, Kmu;
+    if (nv_obj_l1(o)) {
         if (vinf > 0 && 1.0 / vinf < tmax) tmax = 1.0 / vinf;
-        double k2 = nu * vv + mu * qq;
-        double thm = k2 > 0 ? sa / k2 : tmax;
-        if (thm > tmax) thm = tmax;
-        e->D = tmax * sa;
-        e->theta = tmax;
-        e->Dmu = thm * sa - 0.5 * thm * thm * k2;
+        K = Qc;
+        Kmu = nu * vv + mu * qq + Qc;
+    } else {
+        K = Qc + vv;
+        Kmu = K + mu * qq;
     }
+    double thm;
+    e->D = nv_loss_dual_scale(S, K, tmax, &e->theta);
+    e->Dmu = l->smoothed ? nv_loss_dual_scale(S, Kmu, tmax, &thm) : e->D;
     e->P = R + q->loss;
     e->Fmu = Rs + q->lmu;
 }
@@ -385,11 +362,11 @@ void nv_obj_grad(const nv_obj *o, const double *w, double nu, double *g)
 
 double nv_obj_lipschitz_L(const nv_obj *o, double lambda, double mu, double nu)
 {
-    switch (o->type) {
-    case NV_SVM_LP: return 1.0 / nu + lambda / mu;
-    case NV_SVM_LS: return 1.0 + 2.0 * lambda;
-    default: return 1.0 + lambda / mu;
-    }
+    /* the regularizer's curvature (1, or Huber's 1/nu) plus the loss's:
+     * lambda/mu smoothed (l_t'' <= 1/(mu s_i), folded into lambda's c_i/s_i),
+     * else curv_max lambda */
+    double reg = nv_obj_l1(o) ? 1.0 / nu : 1.0;
+    return reg + (o->loss->smoothed ? lambda / mu : o->loss->curv_max * lambda);
 }
 
 double nv_obj_lipschitz(nv_obj *o, int kind, uint64_t seed, double *v)
@@ -410,7 +387,7 @@ double nv_obj_lipschitz(nv_obj *o, int kind, uint64_t seed, double *v)
         nv_xw(pb->X, pb->rows, n, v, vb, o->m, &o->lw);
         double sb = 0;
         for (int64_t i = 0; i < n; i++) {
-            double wi = o->type == NV_SVM_LS ? pb->cost[i] : pb->cost[i] / o->s[i];
+            double wi = o->loss->smoothed ? pb->cost[i] / o->s[i] : pb->cost[i];
             o->a[i] = wi * o->m[i];
             sb += o->a[i];
         }
@@ -436,30 +413,11 @@ static void phi_derivs(nv_obj *o, const double *mp, double mu, double nu, const 
 {
     const nv_binary_problem *pb = o->pb;
     double s1 = 0, s2 = 0;
-    if (o->type == NV_SVM_LS) {
-        for (int64_t i = 0; i < pb->n; i++) {
-            double dr = -pb->y[i] * mp[i];
-            if (dr == 0) continue;
-            double r = 1.0 - pb->y[i] * o->m[i] + t * dr;
-            double q = 2.0 * pb->cost[i] * dr;
-            s1 += q * r;
-            s2 += q * dr;
-        }
-    } else {
-        for (int64_t i = 0; i < pb->n; i++) {
-            double dr = -pb->y[i] * mp[i];
-            if (dr == 0) continue;
-            double r = 1.0 - pb->y[i] * o->m[i] + t * dr;
-            if (r <= 0) continue;
-            double th = mu * o->s[i];
-            if (r >= th) {
-                s1 += pb->cost[i] * dr;
-            } else {
-                double q = pb->cost[i] * dr / th;
-                s1 += q * r;
-                s2 += q * dr;
-            }
-        }
+    for (int64_t i = 0; i < pb->n; i++) {
+        double dr = -pb->y[i] * mp[i];
+        if (dr == 0) continue;
+        double r = 1.0 - pb->y[i] * o->m[i] + t * dr;
+        o->loss->dir(r, dr, pb->cost[i], mu * o->s[i], &s1, &s2);
     }
     if (nv_comm_many(pb->comm)) {
         double s[2] = {s1, s2};

@@ -30,9 +30,12 @@
 
 #include "../solver.h"
 
+#include <math.h>
+
 typedef struct nv_obj {
     const nv_binary_problem *pb;
-    int type;        /* NV_SVM_C, NV_SVM_LP, NV_SVM_LS */
+    const nv_loss *loss; /* the per-sample loss (loss/loss.h) */
+    int l1;          /* the regularizer: 1 = ||w||_1 (LP-SVM), 0 = 1/2 ||w||^2 */
     int bias;
     nv_linalg_ws lw;
     double *s;       /* n smoothing scales s_i = max(||x_i||_inf, bias ? 1 : 0), 0 -> 1 */
@@ -62,19 +65,35 @@ typedef struct nv_obj_eval {
     double theta;    /* D's dual point is theta times the balanced alpha (nv_obj_balance) */
 } nv_obj_eval;
 
-nesvm_status nv_obj_init(nv_obj *o, const nv_binary_problem *pb, int type, int bias, int threads,
-                         nesvm_error *err);
+nesvm_status nv_obj_init(nv_obj *o, const nv_binary_problem *pb, const nv_loss *loss, int l1, int bias,
+                         int threads, nesvm_error *err);
 void nv_obj_free(nv_obj *o);
 
-/* Does the model have a smoothed hinge (C-SVM, LP-SVM)?  Its L1 norm (LP-SVM)? */
-static inline int nv_obj_hinge(const nv_obj *o) { return o->type != NV_SVM_LS; }
-static inline int nv_obj_l1(const nv_obj *o) { return o->type == NV_SVM_LP; }
+/* Is the loss smoothed (the hinge: C-SVM, LP-SVM)?  The regularizer the L1
+ * norm (LP-SVM)?  Is the dual point balanced by a shift (a loss whose
+ * conjugate's domain is the whole line: the squared loss) rather than by
+ * rescaling one side (a bounded domain)? */
+static inline int nv_obj_smoothed(const nv_obj *o) { return o->loss->smoothed; }
+static inline int nv_obj_l1(const nv_obj *o) { return o->l1; }
+static inline int nv_obj_shift(const nv_obj *o) { return o->loss->lo == -INFINITY; }
+/* Is the loss a quadratic (a quadratic conjugate on the whole line: the
+ * squared loss), so that Newton's model of the objective is exact? */
+static inline int nv_obj_quadratic(const nv_obj *o) { return nv_obj_shift(o) && o->loss->conj_e == 0; }
+/* Has the problem sparse duals under an L2 norm (the hinge's C-SVM): samples
+ * past the margin carry no weight (coarse starts, polishing)? */
+static inline int nv_obj_sparse_l2(const nv_obj *o) { return o->loss->sparse && !o->l1; }
+/* The balanced dual coefficient of sample i, a'_i y_i (nv_obj_balance). */
+static inline double nv_obj_dual_coef(const nv_obj *o, int64_t i, double rp, double rn, double t)
+{
+    double y = o->pb->y[i];
+    return nv_obj_shift(o) ? y * o->a[i] - t : y * o->a[i] * (y > 0 ? rp : rn);
+}
 
 /* An objective over margins only, for solvers that compute the margins and
  * the dual quadratic term themselves (kernel expansions): pb->X may be NULL,
  * s_i = 1, and only nv_obj_pass / _balance / _finish and the line search
  * may be used. */
-nesvm_status nv_obj_init_plain(nv_obj *o, const nv_binary_problem *pb, int type, int bias,
+nesvm_status nv_obj_init_plain(nv_obj *o, const nv_binary_problem *pb, const nv_loss *loss, int l1, int bias,
                                nesvm_error *err);
 
 /* The pieces of an evaluation.  nv_obj_pass: the per-sample sums at the
@@ -112,13 +131,11 @@ void nv_obj_evaluate(nv_obj *o, const double *w, double b, double mu, double nu,
 /* g (d entries) = the w-part of grad F at the last evaluation (dF/db is e->gb). */
 void nv_obj_grad(const nv_obj *o, const double *w, double nu, double *g);
 
-/* Curvature of the per-sample loss at margin residual r: c_i l''(r) (0 off
- * the hinge's smoothing zone, 2 c_i for LS-SVM). */
+/* Curvature of the per-sample loss at margin residual r: c_i l_t''(r) with
+ * t = mu s_i (0 off the hinge's smoothing zone, 2 c_i for the squared loss). */
 static inline double nv_obj_curv(const nv_obj *o, int64_t i, double r, double mu)
 {
-    if (o->type == NV_SVM_LS) return 2.0 * o->pb->cost[i];
-    double t = mu * o->s[i];
-    return (r > 0 && r < t) ? o->pb->cost[i] / t : 0.0;
+    return o->loss->curv(r, o->pb->cost[i], mu * o->s[i]);
 }
 
 /* Exact line search along p = (p_w, p_b) from the point (w, .) whose margins

@@ -1,0 +1,123 @@
+/* test_loss.c - every loss of the registry (loss.h) against independent
+ * truths: its derivative and curvature against finite differences of its
+ * value, the smoothed form against the definition
+ * l_t(r) = max_{u in [lo, hi]} (u r - l*(u) - t/2 u^2) solved in closed form
+ * from the conjugate's coefficients, the smoothing bound (Theorem 1's
+ * analogue), Fenchel-Young's equality l(r) + l*(l'(r)) = r l'(r), the
+ * directional derivatives of the line searches, and the dual's best multiple
+ * against a scan.  A new loss is tested here by its registry line alone. */
+#include "../../src/solvers/solver.h"
+#include "check.h"
+
+#include <stdlib.h>
+
+/* argmax_{u in [lo, hi]} u r - q/2 u^2 - e |u| - t/2 u^2 (q + t > 0, or a
+ * bounded domain when q + t = 0), and the maximum. */
+static double smoothed_by_definition(const nv_loss *l, double r, double t, double *uout)
+{
+    double k = l->conj_q + t, e = l->conj_e, u;
+    if (k > 0) {
+        u = r > e ? (r - e) / k : r < -e ? (r + e) / k : 0.0;
+    } else {
+        u = r > e ? l->hi : r < -e ? l->lo : 0.0;
+    }
+    if (u > l->hi) u = l->hi;
+    if (u < l->lo) u = l->lo;
+    *uout = u;
+    return u * r - 0.5 * l->conj_q * u * u - e * fabs(u) - 0.5 * t * u * u;
+}
+
+static double val_at(const nv_loss *l, double r, double c, double t, int smoothed)
+{
+    nv_loss_at a;
+    l->at(r, c, t, &a);
+    return smoothed ? a.sval : a.val;
+}
+
+static void test_loss(const nv_loss *l)
+{
+    const double cs[] = {1.0, 0.3, 7.5};
+    const double ts[] = {0.0, 0.05, 0.7};
+    int fails0 = check_failed;
+    for (int ci = 0; ci < 3; ci++)
+        for (int ti = 0; ti < 3; ti++)
+            for (int k = 0; k <= 80; k++) {
+                const double c = cs[ci], t = l->smoothed ? ts[ti] : 0.0, r = -2.0 + 0.05 * k + 0.0013;
+                nv_loss_at a;
+                l->at(r, c, t, &a);
+                /* the smoothed form by its definition (t = 0: the loss itself) */
+                double u_def, v_def = smoothed_by_definition(l, r, t, &u_def);
+                CHECK_MSG(fabs(a.sval - c * v_def) <= 1e-12 * (1 + fabs(a.sval)), "%s r=%g t=%g: %.17g vs %.17g",
+                          l->name, r, t, a.sval, c * v_def);
+                CHECK_MSG(fabs(a.u - u_def) <= 1e-12 * (1 + fabs(u_def)), "%s r=%g t=%g: u %.17g vs %.17g", l->name,
+                          r, t, a.u, u_def);
+                CHECK(a.u >= l->lo && a.u <= l->hi);
+                CHECK(a.zone == (a.u == 0 ? 0 : (a.u == l->lo || a.u == l->hi) ? 2 : 1));
+                /* the unsmoothed value and Theorem 1's analogue */
+                double u0, v0 = smoothed_by_definition(l, r, 0.0, &u0);
+                CHECK(fabs(a.val - c * v0) <= 1e-12 * (1 + fabs(a.val)));
+                CHECK(a.sval <= a.val + 1e-12 && a.val - a.sval <= c * l->smooth_bound * t + 1e-12);
+                if (!l->smoothed) CHECK(a.sval == a.val);
+                /* Fenchel-Young at u0 = l'(r) */
+                CHECK(fabs(a.val + nv_loss_conj(l, c * u0, c) - c * u0 * r) <= 1e-12 * (1 + fabs(a.val)));
+                /* the derivative and curvature against central differences
+                 * (away from the kinks: where the curvature changes nearby) */
+                const double h = 1e-6;
+                double cm = l->curv(r - h, c, t), cp = l->curv(r + h, c, t), cc = l->curv(r, c, t);
+                int kink = cm != cc || cp != cc;
+                if (!kink && (l->smoothed ? t > 0 : 1)) {
+                    double fd = (val_at(l, r + h, c, t, 1) - val_at(l, r - h, c, t, 1)) / (2 * h);
+                    CHECK_MSG(fabs(fd - c * a.u) <= 1e-6 * (1 + fabs(fd)), "%s r=%g: l' %g vs %g", l->name, r, c * a.u,
+                              fd);
+                    nv_loss_at ap, am;
+                    l->at(r + h, c, t, &ap);
+                    l->at(r - h, c, t, &am);
+                    double fd2 = c * (ap.u - am.u) / (2 * h);
+                    CHECK_MSG(fabs(fd2 - cc) <= 1e-5 * (1 + fabs(fd2)), "%s r=%g: l'' %g vs %g", l->name, r, cc, fd2);
+                }
+                /* the line searches' directional terms */
+                double s1 = 0.25, s2 = 0.5;
+                l->dir(r, -0.7, c, t, &s1, &s2);
+                CHECK(fabs(s1 - 0.25 - c * a.u * -0.7) <= 1e-12 * (1 + fabs(s1)));
+                CHECK(fabs(s2 - 0.5 - cc * 0.49) <= 1e-12 * (1 + fabs(s2)));
+                /* the Lipschitz constants' bound on the curvature */
+                if (!l->smoothed) CHECK(cc <= c * l->curv_max + 1e-12);
+                if (l->smoothed && t > 0) CHECK(cc <= c / t + 1e-12);
+                if (l->sparse && r <= 0) CHECK(a.u == 0);
+            }
+    if (check_failed > fails0) fprintf(stderr, "loss %s: %d failures\n", l->name, check_failed - fails0);
+}
+
+/* nv_loss_dual_scale against a scan of theta. */
+static void test_dual_scale(void)
+{
+    const double Ss[] = {2.0, 0.5, -1.0}, Ks[] = {0.0, 1.0, 4.0}, tm[] = {0.3, 1.0, INFINITY};
+    for (int a = 0; a < 3; a++)
+        for (int b = 0; b < 3; b++)
+            for (int m = 0; m < 3; m++) {
+                double S = Ss[a], K = Ks[b], tmax = tm[m], th;
+                if (!isfinite(tmax) && K == 0) continue; /* unbounded: no maximum */
+                double D = nv_loss_dual_scale(S, K, tmax, &th);
+                CHECK(fabs(D - (th * S - 0.5 * th * th * K)) <= 1e-12);
+                double lo = isfinite(tmax) ? 0.0 : -10.0, hi = isfinite(tmax) ? tmax : 10.0, best = -INFINITY;
+                for (int k = 0; k <= 200000; k++) {
+                    double x = lo + (hi - lo) * k / 200000.0, v = x * S - 0.5 * x * x * K;
+                    if (v > best) best = v;
+                }
+                CHECK_MSG(D >= best - 1e-9 && D <= best + 1e-9, "S=%g K=%g tmax=%g: %g vs scan %g", S, K, tmax, D,
+                          best);
+            }
+}
+
+int main(void)
+{
+    int n = 0;
+    for (const nv_loss *l; (l = nv_loss_at_index(n)); n++) {
+        CHECK(nv_loss_find(l->name) == l);
+        test_loss(l);
+    }
+    CHECK(n >= 2 && nv_loss_find("hinge") && nv_loss_find("squared") && !nv_loss_find("nope"));
+    test_dual_scale();
+    printf("%d losses; %d passed, %d failed\n", n, check_passed, check_failed);
+    return check_failed != 0;
+}
