@@ -19,15 +19,17 @@ void nv_kplan_choose(nv_kplan *kp, const nv_solver *solver, const nesvm_params *
     } else if (!kp->kernel) {
         kp->kind = NV_KPLAN_LINEAR;
     } else if (solver->train_expansion && (kp->nbasis <= 0 || kp->nbasis >= n) &&
-               (params->svm_type != NV_SVM_LP || params->method == NV_METHOD_NEWTON)) {
+               (!nv_params_l1(params) || params->method == NV_METHOD_NEWTON)) {
         /* a full kernel is solved on its expansion coefficients with K as an
          * operator (stored or on the fly) */
         kp->kind = NV_KPLAN_EXPANSION;
         /* C-SVM by Newton: a working set (expansion_ws.c) */
-        kp->ws = params->svm_type == NV_SVM_C && params->method == NV_METHOD_NEWTON;
+        const nv_loss *loss = nv_params_loss(params);
+        const int l1 = nv_params_l1(params);
+        kp->ws = nv_nesvm_ws_takes(loss, l1) && params->method == NV_METHOD_NEWTON;
         kp->shared_k = (double)n * (double)n * sizeof(float) <= params->kernel_memory * 1048576.0;
         /* not convex: LIBSVM's dual by SMO on the column cache */
-        kp->smo = params->svm_type == NV_SVM_C && !nv_kernel_psd(&kp->kk);
+        kp->smo = nv_smo_takes(loss, l1) && !nv_kernel_psd(&kp->kk);
         if (kp->smo) kp->ws = 1, kp->shared_k = 0;
     } else {
         /* a reduced basis, LP-SVM with the Nesterov method, and the Newton
@@ -41,7 +43,7 @@ void nv_kplan_choose(nv_kplan *kp, const nv_solver *solver, const nesvm_params *
  * kernel_norm coef. */
 static int features_rkhs(const nv_kplan *kp, const nesvm_params *params)
 {
-    return kp->solver->kernels == NV_KERNELS_NESVM ? params->svm_type != NV_SVM_LP
+    return kp->solver->kernels == NV_KERNELS_NESVM ? !nv_params_l1(params)
                                                    : params->kernel_norm == NV_KNORM_RKHS;
 }
 

@@ -185,6 +185,10 @@ nesvm_status nv_nesvm_kernel_train(const nv_kernel_problem *kp, const nesvm_para
 nesvm_status nv_nesvm_expansion_train(const nv_kernel_problem *kp, const nesvm_params *p,
                                       const nv_progress_sink *sink, nv_binary_result *res,
                                       nesvm_error *err);
+/* Does the working set take this loss and regularizer (l1)?  The hinge under
+ * the L2 norm: its selection needs sparse duals, and its double-precision
+ * certificate is the hinge's box dual (expansion_ws.c). */
+int nv_nesvm_ws_takes(const nv_loss *loss, int l1);
 
 /* The C-SVM's dual by SMO on kp->kc's columns (smo.c), for kernels that
  * are not positive semi-definite (nv_kernel_psd): LIBSVM's problem, solved
@@ -192,6 +196,9 @@ nesvm_status nv_nesvm_expansion_train(const nv_kernel_problem *kp, const nesvm_p
  * res->primal the dual objective); res->w gets the n expansion coefficients. */
 nesvm_status nv_smo_train(const nv_kernel_problem *kp, const nesvm_params *p, const nv_progress_sink *sink,
                           nv_binary_result *res, nesvm_error *err);
+/* Does SMO take this loss and regularizer?  The hinge under the L2 norm: its
+ * dual is LIBSVM's C-SVC box QP (smo.c). */
+int nv_smo_takes(const nv_loss *loss, int l1);
 
 /* Hyperpass (hyperpass.c) and Pegasos (pegasos.c): the hinge-loss SVM
  * without a free bias, 1/2 ||w||^2 + sum_i c_i max(0, 1 - y_i <z_i, w>), where

@@ -531,6 +531,11 @@ static nesvm_status certify_stored(const nv_kernel_problem *kp, const nesvm_para
     return st;
 }
 
+int nv_nesvm_ws_takes(const nv_loss *loss, int l1)
+{
+    return loss == nv_loss_find("hinge") && !l1;
+}
+
 nesvm_status nv_nesvm_expansion_train(const nv_kernel_problem *kp, const nesvm_params *prm,
                                       const nv_progress_sink *sink, nv_binary_result *res, nesvm_error *err)
 {

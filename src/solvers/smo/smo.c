@@ -82,6 +82,11 @@ static double smo_bias(const double *a, const double *G, const double *y, const 
     return isfinite(up) ? up : isfinite(low) ? low : 0.0;
 }
 
+int nv_smo_takes(const nv_loss *loss, int l1)
+{
+    return loss == nv_loss_find("hinge") && !l1;
+}
+
 nesvm_status nv_smo_train(const nv_kernel_problem *kp, const nesvm_params *prm, const nv_progress_sink *sink,
                           nv_binary_result *res, nesvm_error *err)
 {
