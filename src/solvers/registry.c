@@ -26,39 +26,6 @@ static const nv_solver solvers[] = {
 };
 #define NSOLVERS ((int)(sizeof solvers / sizeof solvers[0]))
 
-/* The losses (src/solvers/loss/, one file each). */
-extern const nv_loss nv_loss_hinge, nv_loss_squared;
-static const nv_loss *const losses[] = {
-    &nv_loss_hinge,
-    &nv_loss_squared,
-};
-#define NLOSSES ((int)(sizeof losses / sizeof losses[0]))
-
-const nv_loss *nv_loss_at_index(int i) { return i >= 0 && i < NLOSSES ? losses[i] : NULL; }
-
-const nv_loss *nv_loss_find(const char *name)
-{
-    for (int i = 0; i < NLOSSES; i++)
-        if (strcmp(losses[i]->name, name) == 0) return losses[i];
-    return NULL;
-}
-
-/* Each svm_type's loss and regularizer (NV_SVM_C, _LP, _LS). */
-static const struct {
-    const char *loss;
-    int l1;
-} svm_types[] = {{"hinge", 0}, {"hinge", 1}, {"squared", 0}};
-
-const nv_loss *nv_params_loss(const nesvm_params *p)
-{
-    return (p->svm_type >= 0 && p->svm_type < 3) ? nv_loss_find(svm_types[p->svm_type].loss) : NULL;
-}
-
-int nv_params_l1(const nesvm_params *p)
-{
-    return p->svm_type >= 0 && p->svm_type < 3 && svm_types[p->svm_type].l1;
-}
-
 const nv_solver *nv_solver_at(int i) { return i >= 0 && i < NSOLVERS ? &solvers[i] : NULL; }
 
 const nv_solver *nv_solver_find(const char *name)

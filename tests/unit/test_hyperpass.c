@@ -3,7 +3,7 @@
 
 #include "core/internal.h"
 #include "solvers/hyperpass/hpqp.h"
-#include "solvers/hyperpass/hyperpass.h"
+#include "solvers/hyperpass/hpline.h"
 #include "toy.h"
 
 #include <stdlib.h>

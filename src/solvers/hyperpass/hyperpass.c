@@ -47,113 +47,11 @@
  * subgradients it uses are taken at points inside the ball, where they are
  * exact.
  */
-#include "hyperpass.h"
-#include "hpdist.h"
-#include "hpqp.h"
+#include "hpstate.h"
 #include "../track.h"
 
 #include <math.h>
 #include <string.h>
-
-enum { CLS_S = 0, CLS_L = 1, CLS_I = 2 };
-
-static int cls_of(double m)
-{
-    return nv_hp_on_margin(m) ? CLS_L : m < 1.0 ? CLS_S : CLS_I;
-}
-
-/* ------------------------------------------------------------ line search */
-
-static void heap_down(double *he, int64_t *hi, int64_t L, int64_t k)
-{
-    for (;;) {
-        int64_t a = 2 * k + 1, b = a + 1, s = k;
-        if (a < L && he[a] < he[s]) s = a;
-        if (b < L && he[b] < he[s]) s = b;
-        if (s == k) return;
-        double te = he[k];
-        he[k] = he[s];
-        he[s] = te;
-        int64_t ti = hi[k];
-        hi[k] = hi[s];
-        hi[s] = ti;
-        k = s;
-    }
-}
-
-double nv_hp_line_search(int64_t na, const int64_t *act, const double *m, const double *dl,
-                         const double *c, double A, double Bq, double *heta, int64_t *hidx,
-                         int64_t *kink, int64_t *popped)
-{
-    *kink = -1;
-    if (popped) *popped = 0;
-    if (!(Bq > 0)) return 0.0;
-    double S = 0;
-    int64_t L = 0;
-    for (int64_t k = 0; k < na; k++) {
-        int64_t i = act ? act[k] : k;
-        double di = dl[i], mi = m[i];
-        if (di == 0) continue;
-        if (mi < 1 || (mi == 1 && di < 0)) S += c[i] * di;
-        double e = (1.0 - mi) / di;
-        if (e > 0) {
-            heta[L] = e;
-            hidx[L] = i;
-            L++;
-        }
-    }
-    for (int64_t k = L / 2 - 1; k >= 0; k--) heap_down(heta, hidx, L, k);
-    double lo = 0;
-    int64_t last = -1, pops = 0;
-    for (;;) {
-        /* phi'(eta) = A + eta Bq - S on the current segment */
-        double root = (S - A) / Bq;
-        double next = L > 0 ? heta[0] : INFINITY;
-        if (!(root > next)) { /* also a NaN root (overflowing data): the caller sees it */
-            if (popped) *popped = pops;
-            if (root <= lo) {
-                *kink = last;
-                return lo;
-            }
-            return root;
-        }
-        int64_t i = hidx[0];
-        lo = heta[0];
-        S -= c[i] * fabs(dl[i]);
-        last = i;
-        pops++;
-        heta[0] = heta[L - 1];
-        hidx[0] = hidx[L - 1];
-        L--;
-        heap_down(heta, hidx, L, 0);
-    }
-}
-
-/* --------------------------------------------------------------- the state */
-
-typedef struct hp {
-    nv_hinge h;
-    int64_t n, D;
-    double *w, *wt, *wn, *u1, *s3, *sS, *sF, *dir, *tmp, *cen; /* D entries */
-    double *m, *mt, *dl, *dist, *sqn, *heta;                   /* n entries */
-    signed char *cls, *cst;                                    /* n entries */
-    int64_t *order, *hidx, *lbuf;                              /* n entries */
-    int64_t na;          /* working set: order[0..na) */
-    double R;            /* ball radius (INFINITY: no ball) */
-    double cS, cF;
-    int moved;           /* w moved since the ball was centred (outside rows' m stale) */
-    int shrink;
-    int64_t la[NV_HP_MAX_LA];
-    int K;
-    double *Q, *r, *cc, *beta;
-    /* distributed (h.comm set): chosen marks this rank's samples of L_A (n),
-     * red holds one reduction's 2 D + 2 values; a failed collective's status
-     * and message */
-    unsigned char *chosen;
-    double *red;
-    nesvm_status comm_st;
-    nesvm_error comm_err;
-} hp;
 
 static void hp_free(hp *s)
 {
@@ -347,61 +245,6 @@ static void no_ball(hp *s)
     rebuild_sums(s);
 }
 
-/* Loss over the working set at margins mm plus the ball's linear part at p. */
-static double loss_at(const hp *s, const double *mm, const double *p)
-{
-    double l = 0;
-    for (int64_t k = 0; k < s->na; k++) {
-        int64_t i = s->order[k];
-        if (mm[i] < 1) l += s->h.c[i] * (1.0 - mm[i]);
-    }
-    if (s->cF != 0 || !isinf(s->R)) l += s->cF - nv_dot(s->sF, p, s->D);
-    return l;
-}
-
-/* L_A: the working samples on the margin, the NV_HP_MAX_LA closest kept;
- * the others join g3's linear part (s3, b3). */
-static void pick_la(hp *s, double *b3)
-{
-    int64_t nl = 0;
-    for (int64_t k = 0; k < s->na; k++) {
-        int64_t i = s->order[k];
-        if (s->cls[i] != CLS_L) continue;
-        int64_t out = nv_hp_nearest_offer(s->lbuf, &nl, NV_HP_MAX_LA, i, s->m, NULL);
-        if (out >= 0 && s->m[out] < 1) {
-            nv_hinge_axpy(&s->h, out, s->h.c[out], s->s3);
-            *b3 += s->h.c[out];
-        }
-    }
-    s->K = (int)nl;
-    for (int a = 0; a < s->K; a++) s->la[a] = s->lbuf[a];
-}
-
-/* u1 = minus the loss subgradient at w~ (margins mt): from the loss-side sum
- * at w, corrected by the samples on the other side at w~. */
-static void subgradient_at_wt(hp *s)
-{
-    int64_t changes = 0;
-    for (int64_t k = 0; k < s->na; k++) {
-        int64_t i = s->order[k];
-        changes += (s->mt[i] < 1) != (s->cls[i] == CLS_S);
-    }
-    if (s->na == s->n && changes > s->n / 4) {
-        for (int64_t i = 0; i < s->n; i++) s->dl[i] = s->mt[i] < 1 ? s->h.c[i] : 0.0;
-        nv_hinge_xta(&s->h, s->dl, s->u1);
-        return;
-    }
-    for (int64_t j = 0; j < s->D; j++) s->u1[j] = s->sS[j] + s->sF[j];
-    for (int64_t k = 0; k < s->na && changes > 0; k++) {
-        int64_t i = s->order[k];
-        int in_t = s->mt[i] < 1, in_w = s->cls[i] == CLS_S;
-        if (in_t != in_w) {
-            nv_hinge_axpy(&s->h, i, in_t ? s->h.c[i] : -s->h.c[i], s->u1);
-            changes--;
-        }
-    }
-}
-
 /* Margins at p of every working sample (threaded without a ball). */
 static void work_margins(hp *s, const double *p, double *out)
 {
@@ -413,129 +256,6 @@ static void work_margins(hp *s, const double *p, double *out)
         int64_t i = s->order[k];
         out[i] = nv_hinge_dot(&s->h, i, p);
     }
-}
-
-/* The QP's Gram entries of the three cuts' columns (after the K rows of L_A). */
-static void cut_gram(double *Q, int q, int K, const double *const col[3], int64_t D)
-{
-    for (int a = 0; a < 3; a++)
-        for (int b = 0; b <= a; b++)
-            Q[(size_t)(K + a) * q + (K + b)] = Q[(size_t)(K + b) * q + (K + a)] = nv_dot(col[a], col[b], D);
-}
-
-/* Steps 1-2: the lower bound's QP; leaves w~_t in s->wn and returns v_t. */
-static nesvm_status lower_bound(hp *s, double v, double *vout, int *qp_iters, nesvm_error *err)
-{
-    const int64_t D = s->D;
-    /* g1 at w~ */
-    subgradient_at_wt(s);
-    double b1 = loss_at(s, s->mt, s->wt) + nv_dot(s->u1, s->wt, D);
-    /* g2 */
-    double b2 = v + 0.5 * nv_dot(s->wt, s->wt, D);
-    /* g3 at w */
-    double b3 = s->cS + s->cF;
-    for (int64_t j = 0; j < D; j++) s->s3[j] = s->sS[j] + s->sF[j];
-    pick_la(s, &b3);
-    const int K = s->K, q = K + 3;
-    double *Q = s->Q;
-    const double *col[3] = {s->u1, s->wt, s->s3};
-    cut_gram(Q, q, K, col, D);
-    for (int a = 0; a < K; a++) {
-        int64_t i = s->la[a];
-        memset(s->tmp, 0, (size_t)D * sizeof(double));
-        nv_hinge_axpy(&s->h, i, 1.0, s->tmp); /* y_i z_i */
-        for (int b = 0; b < 3; b++)
-            Q[(size_t)(K + b) * q + a] = Q[(size_t)a * q + (K + b)] = nv_dot(s->tmp, col[b], D);
-        for (int b = 0; b <= a; b++)
-            Q[(size_t)b * q + a] = Q[(size_t)a * q + b] = nv_hinge_dot(&s->h, s->la[b], s->tmp);
-        s->r[a] = 1.0;
-        s->cc[a] = s->h.c[i];
-    }
-    s->r[K] = b1;
-    s->r[K + 1] = b2;
-    s->r[K + 2] = b3;
-    if (nv_hpqp_solve(K, Q, s->r, s->cc, s->beta, qp_iters) != NESVM_OK)
-        return nv_error(err, NESVM_ERR_NOMEM, "out of memory for the lower bound's QP");
-    const double *g = s->beta + K;
-    double dual = g[0] * b1 + g[1] * b2 + g[2] * b3;
-    for (int64_t j = 0; j < D; j++) s->wn[j] = g[0] * s->u1[j] + g[1] * s->wt[j] + g[2] * s->s3[j];
-    for (int a = 0; a < K; a++) {
-        if (s->beta[a] != 0) nv_hinge_axpy(&s->h, s->la[a], s->beta[a], s->wn);
-        dual += s->beta[a];
-    }
-    *vout = dual - 0.5 * nv_dot(s->wn, s->wn, D);
-    return NESVM_OK;
-}
-
-/* lower_bound over every rank's samples (no ball): L_A chosen over the
- * ranks and its rows sent to every rank; u1, s3 and the constants summed in
- * one reduction; the QP is then the same on every rank. */
-static nesvm_status lower_bound_dist(hp *s, double v, double *vout, int *qp_iters, nesvm_error *err)
-{
-    const int64_t D = s->D, n = s->n;
-    subgradient_at_wt(s);
-    double lw = loss_at(s, s->mt, s->wt);
-    int64_t nc = 0;
-    for (int64_t i = 0; i < n; i++)
-        if (s->cls[i] == CLS_L) s->lbuf[nc++] = i;
-    memset(s->chosen, 0, (size_t)(n ? n : 1));
-    nv_hp_rows rows;
-    nesvm_status st = nv_hp_select_global(&s->h, s->lbuf, nc, s->m, NULL, NV_HP_MAX_LA, s->chosen, &rows, err);
-    if (st != NESVM_OK) return st;
-    double b3 = s->cS + s->cF;
-    for (int64_t j = 0; j < D; j++) s->s3[j] = s->sS[j] + s->sF[j];
-    for (int64_t k = 0; k < nc; k++) {
-        int64_t i = s->lbuf[k];
-        if (!s->chosen[i] && s->m[i] < 1) {
-            nv_hinge_axpy(&s->h, i, s->h.c[i], s->s3);
-            b3 += s->h.c[i];
-        }
-    }
-    double *red = s->red;
-    memcpy(red, s->u1, (size_t)D * sizeof(double));
-    memcpy(red + D, s->s3, (size_t)D * sizeof(double));
-    red[2 * D] = lw;
-    red[2 * D + 1] = b3;
-    st = nv_comm_sum(s->h.comm, red, 2 * D + 2, err);
-    if (st != NESVM_OK) {
-        nv_hp_rows_free(&rows);
-        return st;
-    }
-    memcpy(s->u1, red, (size_t)D * sizeof(double));
-    memcpy(s->s3, red + D, (size_t)D * sizeof(double));
-    lw = red[2 * D];
-    b3 = red[2 * D + 1];
-    double b1 = lw + nv_dot(s->u1, s->wt, D);
-    double b2 = v + 0.5 * nv_dot(s->wt, s->wt, D);
-    const int K = rows.K, q = K + 3;
-    double *Q = s->Q;
-    const double *col[3] = {s->u1, s->wt, s->s3};
-    cut_gram(Q, q, K, col, D);
-    for (int a = 0; a < K; a++) {
-        for (int b = 0; b < 3; b++)
-            Q[(size_t)(K + b) * q + a] = Q[(size_t)a * q + (K + b)] = nv_hp_rows_dot(&rows, a, col[b]);
-        for (int b = 0; b <= a; b++) Q[(size_t)b * q + a] = Q[(size_t)a * q + b] = nv_hp_rows_dot2(&rows, b, a);
-        s->r[a] = 1.0;
-        s->cc[a] = rows.cost[a];
-    }
-    s->r[K] = b1;
-    s->r[K + 1] = b2;
-    s->r[K + 2] = b3;
-    if (nv_hpqp_solve(K, Q, s->r, s->cc, s->beta, qp_iters) != NESVM_OK)
-        st = nv_error(err, NESVM_ERR_NOMEM, "out of memory for the lower bound's QP");
-    st = nv_comm_agree(s->h.comm, st, err);
-    if (st == NESVM_OK) {
-        const double *g = s->beta + K;
-        double dual = g[0] * b1 + g[1] * b2 + g[2] * b3;
-        for (int64_t j = 0; j < D; j++) s->wn[j] = g[0] * s->u1[j] + g[1] * s->wt[j] + g[2] * s->s3[j];
-        for (int a = 0; a < K; a++) {
-            if (s->beta[a] != 0) nv_hp_rows_axpy(&rows, a, s->beta[a], s->wn);
-            dual += s->beta[a];
-        }
-        *vout = dual - 0.5 * nv_dot(s->wn, s->wn, D);
-    }
-    nv_hp_rows_free(&rows);
-    return st;
 }
 
 /* Make the ball contain p: grow it (Algorithm 2), or drop it when that would
@@ -572,288 +292,376 @@ static double primal_all(hp *s, const double *w, const double *m)
     return 0.5 * nv_dot(w, w, s->D) + loss;
 }
 
+/* ---------------------------------------------------------- the iteration */
+
+/* The training's state beyond the solver's (hp): the best point, the
+ * checkpoint state, the lower bounds, the tracker, the shrinking's clock. */
+typedef struct hp_run {
+    const nv_binary_problem *pb;
+    const nesvm_params *prm;
+    const nv_comm *comm;  /* distributed: this rank's samples */
+    double *wbest, *state;
+    double v, vbest, P, n_all;
+    nesvm_params tp;      /* the tracker's parameters */
+    nv_track tr;
+    int64_t last_center, backoff;
+} hp_run;
+enum { HP_V, HP_VBEST, HP_BEST_P, HP_NSV, HP_STATE };
+
+/* The working memory, and the refusals (on every rank before a collective).
+ * On failure everything is freed. */
+static nesvm_status hp_open(hp *s, hp_run *r, nesvm_error *err)
+{
+    nesvm_status st = nv_hinge_init(&s->h, r->pb, r->prm, err);
+    s->n = r->pb->n;
+    s->D = s->h.D;
+    r->comm = s->h.comm;
+    if (st == NESVM_OK) st = hp_alloc(s, err);
+    r->wbest = st == NESVM_OK ? nv_malloc_array((size_t)(s->D ? s->D : 1), sizeof(double)) : NULL;
+    if (st == NESVM_OK && !r->wbest) st = nv_error(err, NESVM_ERR_NOMEM, "out of memory");
+    if (r->comm && st == NESVM_OK && r->prm->warm_pegasos > 0)
+        st = nv_error(err, NESVM_ERR_UNSUPPORTED,
+                      "Hyperpass's warm start by Pegasos (--warm-start pegasos:ITER) is not distributed "
+                      "(--distributed): drop it");
+    if (r->comm) st = nv_comm_agree(r->comm, st, err); /* before the collectives */
+    if (st != NESVM_OK) {
+        nv_free(r->wbest);
+        r->wbest = NULL;
+        hp_free(s);
+    }
+    return st;
+}
+
+/* The start: w from the problem's warm start (or Pegasos), w~_0 = 0,
+ * v_0 = 0, the tracker, and a checkpoint's state when resuming. */
+static nesvm_status hp_begin(hp *s, hp_run *r, const nv_progress_sink *sink, double t0, nesvm_error *err)
+{
+    const nesvm_params *prm = r->prm;
+    const int64_t n = s->n, D = s->D;
+    nesvm_status st = NESVM_OK;
+    /* distributed: no ball (its working set is chosen by distances over
+     * every sample); every rank's samples work in every iteration */
+    s->shrink = prm->shrinking && !r->comm;
+    /* kfin below: the band's size follows every rank's samples */
+    r->n_all = (double)n;
+    hsum(s, &r->n_all, 1);
+    nv_hinge_sqnorms(&s->h, s->sqn);
+    nv_hinge_start(&s->h, r->pb, s->w);
+    if (prm->warm_pegasos > 0) {
+        st = nv_pegasos_run(&s->h, prm, prm->warm_pegasos, s->w, err);
+        if (st != NESVM_OK) return st;
+    }
+    memset(s->wt, 0, (size_t)D * sizeof(double)); /* w~_0 = 0, v_0 = 0 */
+    memset(s->mt, 0, (size_t)n * sizeof(double));
+    no_ball(s);
+    r->v = r->vbest = 0;
+    double P0 = nv_hp_loss_at(s, s->m, s->w);
+    hsum(s, &P0, 1);
+    r->P = 0.5 * nv_dot(s->w, s->w, D) + P0;
+
+    /* the tracker's eps_abs is NESVM's rule; Hyperpass's is the absolute gap */
+    r->tp = *prm;
+    r->tp.eps_abs = 0;
+    nv_track *tr = &r->tr;
+    nv_track_init(tr, &r->tp, sink, (int32_t)D, r->wbest, t0);
+    tr->d_model = s->h.d; /* checkpoints: w and b = B w[d] */
+    tr->B = s->h.B;
+    tr->comm = r->comm; /* the ranks stop together */
+    memcpy(r->wbest, s->w, (size_t)D * sizeof(double));
+    tr->best_p = r->P;
+    tr->best_d = 0;
+    /* checkpoints: the state a continuation needs beyond the best point (the
+     * lower bound's aggregate cut (w~, v), the iterate, the best values); the
+     * working set and the ball are rebuilt from them */
+    const int64_t nstate = HP_STATE + 3 * D;
+    const double *x;
+    st = nv_track_state(tr, sink, nstate, &r->state, &x, "Hyperpass", err);
+    if (st != NESVM_OK) return st;
+    if (x) {
+        memcpy(s->w, x + HP_STATE, (size_t)D * sizeof(double));
+        memcpy(s->wt, x + HP_STATE + D, (size_t)D * sizeof(double));
+        memcpy(r->wbest, x + HP_STATE + 2 * D, (size_t)D * sizeof(double));
+        r->v = x[HP_V];
+        r->vbest = x[HP_VBEST];
+        no_ball(s);
+        nv_hinge_margins(&s->h, s->wt, s->mt);
+        tr->best_p = x[HP_BEST_P];
+        tr->best_d = r->vbest;
+        tr->nsv_best = (int64_t)x[HP_NSV];
+    }
+    r->last_center = 0;
+    r->backoff = 1;
+    return NESVM_OK;
+}
+
+/* Step 3: the exact line search from w towards w~_t (s->wn), inside the
+ * ball (growing it while the step leaves it: Algorithm 2), or collectively
+ * over the ranks.  *dropped is set when the ball had to grow. */
+static nesvm_status hp_line_step(hp *s, const nv_comm *comm, double *eta_out, int64_t *kink_out, int *dropped,
+                                 nesvm_error *err)
+{
+    const int64_t n = s->n, D = s->D;
+    double eta;
+    int64_t kink;
+    for (;;) {
+        for (int64_t k = 0; k < s->na; k++) {
+            int64_t i = s->order[k];
+            s->dl[i] = s->mt[i] - s->m[i];
+        }
+        double A = nv_dot(s->w, s->dir, D) - (isinf(s->R) ? 0.0 : nv_dot(s->sF, s->dir, D));
+        double Bq = nv_dot(s->dir, s->dir, D);
+        if (comm) {
+            /* the breakpoints stay on their ranks: collective bracketing */
+            double kink_at;
+            nesvm_status st = nv_hp_line_search_dist(&s->h, s->m, s->dl, A, Bq, &eta, &kink_at, err);
+            kink = -1;
+            /* this rank's samples on the minimizer's breakpoint go on the margin */
+            for (int64_t i = 0; st == NESVM_OK && !isnan(kink_at) && i < n; i++)
+                if (s->dl[i] != 0 && (1.0 - s->m[i]) / s->dl[i] == kink_at) s->heta[i] = 1.0;
+                else s->heta[i] = 0.0;
+            if (st == NESVM_OK && isnan(kink_at)) memset(s->heta, 0, (size_t)(n ? n : 1) * sizeof(double));
+            *eta_out = eta;
+            *kink_out = kink;
+            return st;
+        }
+        eta = nv_hp_line_search(s->na, s->na == n ? NULL : s->order, s->m, s->dl, s->h.c, A, Bq, s->heta,
+                                s->hidx, &kink, NULL);
+        if (isinf(s->R)) break;
+        for (int64_t j = 0; j < D; j++) s->tmp[j] = s->w[j] + eta * s->dir[j];
+        if (inside(s, s->tmp)) break;
+        *dropped |= !cover(s, s->tmp, s->wn); /* Algorithm 2: a larger ball, search again */
+    }
+    *eta_out = eta;
+    *kink_out = kink;
+    return NESVM_OK;
+}
+
+/* The move to w_t = w + eta (w~_t - w), its margins and classes; w~_t
+ * becomes the kept minimizer; every 64 iterations the margins and sums are
+ * recomputed (rounding drift). */
+static void hp_move(hp *s, hp_run *r, int64_t t, double eta, int64_t kink)
+{
+    const int64_t n = s->n, D = s->D;
+    if (eta > 0) {
+        for (int64_t j = 0; j < D; j++) s->w[j] += eta * s->dir[j];
+        for (int64_t k = 0; k < s->na; k++) {
+            int64_t i = s->order[k];
+            s->m[i] += eta * s->dl[i];
+        }
+        if (kink >= 0) s->m[kink] = 1.0; /* on its hinge exactly */
+        if (r->comm)
+            for (int64_t i = 0; i < n; i++)
+                if (s->heta[i] != 0) s->m[i] = 1.0;
+        s->moved = 1;
+    }
+    for (int64_t k = 0; k < s->na; k++) reclass(s, s->order[k]);
+    double *sw = s->wt;
+    s->wt = s->wn;
+    s->wn = sw;
+    if (t % 64 == 0) {
+        if (s->shrink && !isinf(s->R)) {
+            recenter(s);
+            grow(s, sqrt(sqdist(s->wt, s->w, D)) * 2.0, s->wt);
+            r->last_center = t;
+        } else {
+            work_margins(s, s->w, s->m);
+            work_margins(s, s->wt, s->mt);
+            for (int64_t k = 0; k < s->na; k++) {
+                int64_t i = s->order[k];
+                s->cls[i] = (signed char)cls_of(s->m[i]);
+            }
+            rebuild_sums(s);
+        }
+    }
+}
+
+/* Step 4: P(w_t), the report, the checkpoint state and the stopping rules;
+ * returns non-zero to stop (st says whether with an error). */
+static int hp_report(hp *s, hp_run *r, double eta, int qp_iters, nesvm_status *st, nesvm_error *err)
+{
+    const int64_t D = s->D;
+    double ln[2] = {nv_hp_loss_at(s, s->m, s->w), 0.0}; /* loss and support vectors, every rank's */
+    for (int64_t k = 0; k < s->na; k++) ln[1] += s->cls[s->order[k]] != CLS_I;
+    hsum(s, ln, 2);
+    if (s->comm_st != NESVM_OK) {
+        *st = nv_error(err, s->comm_st, "%s", s->comm_err.message);
+        return 1;
+    }
+    r->P = 0.5 * nv_dot(s->w, s->w, D) + ln[0];
+    nv_obj_eval e;
+    memset(&e, 0, sizeof e);
+    e.P = e.Fmu = r->P;
+    e.D = e.Dmu = r->vbest;
+    e.nsv = (int64_t)ln[1];
+    nv_track_info info = {NAN, NAN, eta, qp_iters, 0, 0, 0, 0, NAN, NAN};
+    nv_track *tr = &r->tr;
+    if (r->state) { /* the state after this iteration, as nv_track_iterate will leave it */
+        int better = e.P < tr->best_p;
+        r->state[HP_V] = r->v;
+        r->state[HP_VBEST] = r->vbest;
+        r->state[HP_BEST_P] = better ? e.P : tr->best_p;
+        r->state[HP_NSV] = (double)(better ? e.nsv : tr->nsv_best);
+        memcpy(r->state + HP_STATE, s->w, (size_t)D * sizeof(double));
+        memcpy(r->state + HP_STATE + D, s->wt, (size_t)D * sizeof(double));
+        memcpy(r->state + HP_STATE + 2 * D, better ? s->w : r->wbest, (size_t)D * sizeof(double));
+    }
+    if (nv_track_iterate(tr, &e, s->w, 0.0, &info, st, err)) return 1;
+    if (r->prm->eps_abs > 0 && (r->P - r->vbest) / s->h.csum < r->prm->eps_abs) {
+        tr->why = NESVM_EXIT_CONVERGED;
+        return 1;
+    }
+    if (!(r->P - r->vbest > 1e-15 * fabs(r->P))) {
+        tr->why = NESVM_EXIT_CONVERGED;
+        return 1;
+    }
+    return 0;
+}
+
+/* Shrinking: a ball that failed (dropped within a few iterations) doubles
+ * the wait before the next one; one that lasted halves it.  A new ball
+ * around w reaching twice the distance to w~, when the iterates have drifted
+ * from the centre (or there is no ball). */
+static void hp_shrink(hp *s, hp_run *r, int64_t t, int dropped)
+{
+    const int64_t n = s->n, D = s->D;
+    if (dropped) {
+        r->backoff = t - r->last_center < 8 ? (r->backoff < 256 ? 2 * r->backoff : 256) : 1;
+        r->last_center = t;
+    }
+    if (!(s->shrink && n > 256 && t - r->last_center >= r->backoff)) return;
+    double step = sqrt(sqdist(s->wt, s->w, D));
+    double drift = isinf(s->R) ? INFINITY : sqrt(sqdist(s->w, s->cen, D));
+    /* without a ball every margin is current: count the ball first */
+    int64_t in_ball = 0;
+    if (isinf(s->R))
+        for (int64_t i = 0; i < n; i++)
+            in_ball += s->sqn[i] > 0 && fabs(1.0 - s->m[i]) <= 2.0 * step * sqrt(s->sqn[i]);
+    if (in_ball > n / 2) {
+        r->backoff = r->backoff < 256 ? 2 * r->backoff : 256;
+        r->last_center = t;
+    } else if (drift > 4.0 * step) {
+        recenter(s);
+        grow(s, 2.0 * step, s->wt);
+        r->last_center = t;
+        if (s->na > n / 2) {
+            no_ball(s);
+            r->backoff = r->backoff < 256 ? 2 * r->backoff : 256;
+        }
+    }
+}
+
+/* The finish: fresh margins at the best point, and the band's exact bound
+ * (nv_hp_bound_at): samples whose side at the optimum is certain
+ * (|m_i - 1| > rho ||z_i||, rho = sqrt(2 gap) bounds ||w - w*||) are fixed,
+ * the rest kept as hinges; the exact minimum of that bound is w* itself when
+ * the band holds every margin sample of w*.  Then the result. */
+static nesvm_status hp_finish(hp *s, hp_run *r, nv_binary_result *res, nesvm_error *err)
+{
+    const int64_t n = s->n, D = s->D;
+    const nv_comm *comm = r->comm;
+    nv_track *tr = &r->tr;
+    memcpy(s->w, r->wbest, (size_t)D * sizeof(double));
+    nv_hinge_margins(&s->h, s->w, s->m);
+    double Pf = primal_all(s, s->w, s->m);
+    double vb;
+    /* at most max(sqrt(2n), n/16) samples, in [32, 256]: the Gram matrix
+     * costs at most a few passes */
+    double kf = fmax(sqrt(2.0 * r->n_all), r->n_all / 16.0);
+    int kfin = kf > NV_HP_FINISH_LA ? NV_HP_FINISH_LA : kf < 32 ? 32 : (int)kf;
+    const double rho = sqrt(2.0 * fmax(Pf - r->vbest, 0.0)) * 1.01;
+    nesvm_status st = comm ? nv_hp_bound_at_dist(&s->h, s->m, s->sqn, rho, kfin, &vb, s->wn, err)
+                           : nv_hp_bound_at(&s->h, s->m, s->sqn, rho, kfin, &vb, s->wn, err);
+    if (st == NESVM_OK) {
+        if (vb > r->vbest) r->vbest = vb;
+        nv_hinge_margins(&s->h, s->wn, s->mt);
+        double Pn = primal_all(s, s->wn, s->mt);
+        /* kept when lower, or equal to rounding: then it is the canonical
+         * point (the band's exact minimizer, the same whatever the path) */
+        if (Pn <= Pf + 1e-14 * fabs(Pf)) {
+            Pf = Pn;
+            memcpy(s->w, s->wn, (size_t)D * sizeof(double));
+            memcpy(s->m, s->mt, (size_t)n * sizeof(double));
+        }
+    }
+    /* the finish is the last iteration of the progress reports and traces */
+    if (st == NESVM_OK) {
+        nv_obj_eval e;
+        memset(&e, 0, sizeof e);
+        e.P = e.Fmu = Pf;
+        e.D = e.Dmu = r->vbest;
+        double nsv = 0;
+        for (int64_t i = 0; i < n; i++) nsv += s->m[i] <= 1.0 + NV_HP_MARGIN_TOL;
+        hsum(s, &nsv, 1);
+        e.nsv = (int64_t)nsv;
+        nv_track_info info = {NAN, NAN, NAN, 0, 0, 0, 0, 0, NAN, NAN};
+        nesvm_exit why = tr->why;
+        nv_track_iterate(tr, &e, s->w, 0.0, &info, &st, err);
+        if (st == NESVM_OK && tr->why != NESVM_EXIT_CONVERGED) tr->why = why;
+    }
+    res->exit_reason = tr->why;
+    res->iterations = tr->iter;
+    res->primal = Pf;
+    res->lower_bound = r->vbest;
+    if (st == NESVM_OK) st = nv_certify(Pf, r->vbest, &res->gap, err);
+    if (st != NESVM_OK) res->exit_reason = NESVM_EXIT_NUMERIC;
+    double nsv = 0;
+    for (int64_t i = 0; i < n; i++) nsv += s->m[i] <= 1.0 + NV_HP_MARGIN_TOL;
+    hsum(s, &nsv, 1);
+    res->n_sv = (int64_t)nsv;
+    if (s->comm_st != NESVM_OK) st = nv_error(err, s->comm_st, "%s", s->comm_err.message);
+    nv_hinge_result(&s->h, s->w, res->w, &res->b);
+    res->dots = s->h.dots;
+    res->axpys = s->h.axpys;
+    return st;
+}
+
 nesvm_status nv_hyperpass_train(const nv_binary_problem *pb, const nesvm_params *prm,
                                 const nv_progress_sink *sink, nv_binary_result *res,
                                 nesvm_error *err)
 {
     hp s;
     memset(&s, 0, sizeof s);
+    hp_run r;
+    memset(&r, 0, sizeof r);
+    r.pb = pb;
+    r.prm = prm;
     double t0 = nv_now();
-    nesvm_status st = nv_hinge_init(&s.h, pb, prm, err);
-    s.n = pb->n;
-    s.D = s.h.D;
-    const nv_comm *comm = s.h.comm; /* distributed: this rank's samples */
-    if (st == NESVM_OK) st = hp_alloc(&s, err);
-    double *wbest = st == NESVM_OK ? nv_malloc_array((size_t)(s.D ? s.D : 1), sizeof(double)) : NULL;
-    double *state = NULL; /* checkpoints (below) */
-    if (st == NESVM_OK && !wbest) st = nv_error(err, NESVM_ERR_NOMEM, "out of memory");
-    if (comm && st == NESVM_OK && prm->warm_pegasos > 0)
-        st = nv_error(err, NESVM_ERR_UNSUPPORTED,
-                      "Hyperpass's warm start by Pegasos (--warm-start pegasos:ITER) is not distributed "
-                      "(--distributed): drop it");
-    if (comm) st = nv_comm_agree(comm, st, err); /* before the collectives */
-    if (st != NESVM_OK) {
-        nv_free(wbest);
-        hp_free(&s);
-        return st;
-    }
-    const int64_t n = s.n, D = s.D;
-    /* distributed: no ball (its working set is chosen by distances over
-     * every sample); every rank's samples work in every iteration */
-    s.shrink = prm->shrinking && !comm;
-    /* kfin below: the band's size follows every rank's samples */
-    double n_all = (double)n;
-    hsum(&s, &n_all, 1);
-    nv_hinge_sqnorms(&s.h, s.sqn);
-    nv_hinge_start(&s.h, pb, s.w);
-    if (prm->warm_pegasos > 0) {
-        st = nv_pegasos_run(&s.h, prm, prm->warm_pegasos, s.w, err);
-        if (st != NESVM_OK) goto out;
-    }
-    memset(s.wt, 0, (size_t)D * sizeof(double)); /* w~_0 = 0, v_0 = 0 */
-    memset(s.mt, 0, (size_t)n * sizeof(double));
-    no_ball(&s);
-    double v = 0, vbest = 0;
-    double P0 = loss_at(&s, s.m, s.w);
-    hsum(&s, &P0, 1);
-    double P = 0.5 * nv_dot(s.w, s.w, D) + P0;
-
-    /* the tracker's eps_abs is NESVM's rule; Hyperpass's is the absolute gap */
-    nesvm_params tp = *prm;
-    tp.eps_abs = 0;
-    nv_track tr;
-    nv_track_init(&tr, &tp, sink, (int32_t)D, wbest, t0);
-    tr.d_model = s.h.d; /* checkpoints: w and b = B w[d] */
-    tr.B = s.h.B;
-    tr.comm = comm; /* the ranks stop together */
-    memcpy(wbest, s.w, (size_t)D * sizeof(double));
-    tr.best_p = P;
-    tr.best_d = 0;
-    /* checkpoints: the state a continuation needs beyond the best point (the
-     * lower bound's aggregate cut (w~, v), the iterate, the best values); the
-     * working set and the ball are rebuilt from them */
-    enum { HP_V, HP_VBEST, HP_BEST_P, HP_NSV, HP_STATE };
-    const int64_t nstate = HP_STATE + 3 * D;
-    const double *x;
-    st = nv_track_state(&tr, sink, nstate, &state, &x, "Hyperpass", err);
-    if (st != NESVM_OK) goto out;
-    if (x) {
-        memcpy(s.w, x + HP_STATE, (size_t)D * sizeof(double));
-        memcpy(s.wt, x + HP_STATE + D, (size_t)D * sizeof(double));
-        memcpy(wbest, x + HP_STATE + 2 * D, (size_t)D * sizeof(double));
-        v = x[HP_V];
-        vbest = x[HP_VBEST];
-        no_ball(&s);
-        nv_hinge_margins(&s.h, s.wt, s.mt);
-        tr.best_p = x[HP_BEST_P];
-        tr.best_d = vbest;
-        tr.nsv_best = (int64_t)x[HP_NSV];
-    }
-    int64_t last_center = 0, backoff = 1;
-    for (int64_t t = 1;; t++) {
+    nesvm_status st = hp_open(&s, &r, err);
+    if (st != NESVM_OK) return st;
+    const int64_t D = s.D;
+    st = hp_begin(&s, &r, sink, t0, err);
+    for (int64_t t = 1; st == NESVM_OK; t++) {
+        /* 1-2. the lower bound g_t and its minimizer w~_t (into s.wn) */
         int qp_iters = 0;
         double vt = 0;
-        st = comm ? lower_bound_dist(&s, v, &vt, &qp_iters, err) : lower_bound(&s, v, &vt, &qp_iters, err);
+        st = r.comm ? nv_hp_lower_bound_dist(&s, r.v, &vt, &qp_iters, err) : nv_hp_lower_bound(&s, r.v, &vt, &qp_iters, err);
         if (st != NESVM_OK) break;
         if (!isfinite(vt)) {
-            tr.why = NESVM_EXIT_NUMERIC;
+            r.tr.why = NESVM_EXIT_NUMERIC;
             st = nv_error(err, NESVM_ERR_NUMERIC,
                           "non-finite lower bound at iteration %lld (check the data scale and -B)", (long long)t);
             break;
         }
-        v = vt;
-        if (v > vbest) vbest = v;
+        r.v = vt;
+        if (r.v > r.vbest) r.vbest = r.v;
         /* margins at w~_t for the working set (the ball must contain w~_t) */
         int dropped = s.shrink && !cover(&s, s.wn, NULL);
         work_margins(&s, s.wn, s.mt);
         for (int64_t j = 0; j < D; j++) s.dir[j] = s.wn[j] - s.w[j];
+        /* 3. the exact line search, and the move */
         double eta;
         int64_t kink;
-        for (;;) {
-            for (int64_t k = 0; k < s.na; k++) {
-                int64_t i = s.order[k];
-                s.dl[i] = s.mt[i] - s.m[i];
-            }
-            double A = nv_dot(s.w, s.dir, D) - (isinf(s.R) ? 0.0 : nv_dot(s.sF, s.dir, D));
-            double Bq = nv_dot(s.dir, s.dir, D);
-            if (comm) {
-                /* the breakpoints stay on their ranks: collective bracketing */
-                double kink_at;
-                st = nv_hp_line_search_dist(&s.h, s.m, s.dl, A, Bq, &eta, &kink_at, err);
-                kink = -1;
-                /* this rank's samples on the minimizer's breakpoint go on the margin */
-                for (int64_t i = 0; st == NESVM_OK && !isnan(kink_at) && i < n; i++)
-                    if (s.dl[i] != 0 && (1.0 - s.m[i]) / s.dl[i] == kink_at) s.heta[i] = 1.0;
-                    else s.heta[i] = 0.0;
-                if (st == NESVM_OK && isnan(kink_at)) memset(s.heta, 0, (size_t)(n ? n : 1) * sizeof(double));
-                break;
-            }
-            eta = nv_hp_line_search(s.na, s.na == n ? NULL : s.order, s.m, s.dl, s.h.c, A, Bq,
-                                    s.heta, s.hidx, &kink, NULL);
-            if (isinf(s.R)) break;
-            for (int64_t j = 0; j < D; j++) s.tmp[j] = s.w[j] + eta * s.dir[j];
-            if (inside(&s, s.tmp)) break;
-            dropped |= !cover(&s, s.tmp, s.wn); /* Algorithm 2: a larger ball, search again */
-        }
+        st = hp_line_step(&s, r.comm, &eta, &kink, &dropped, err);
         if (st != NESVM_OK) break;
-        if (eta > 0) {
-            for (int64_t j = 0; j < D; j++) s.w[j] += eta * s.dir[j];
-            for (int64_t k = 0; k < s.na; k++) {
-                int64_t i = s.order[k];
-                s.m[i] += eta * s.dl[i];
-            }
-            if (kink >= 0) s.m[kink] = 1.0; /* on its hinge exactly */
-            if (comm)
-                for (int64_t i = 0; i < n; i++)
-                    if (s.heta[i] != 0) s.m[i] = 1.0;
-            s.moved = 1;
-        }
-        for (int64_t k = 0; k < s.na; k++) reclass(&s, s.order[k]);
-        double *sw = s.wt;
-        s.wt = s.wn;
-        s.wn = sw;
-        /* drift: every 64 iterations recompute margins and sums */
-        if (t % 64 == 0) {
-            if (s.shrink && !isinf(s.R)) {
-                recenter(&s);
-                grow(&s, sqrt(sqdist(s.wt, s.w, D)) * 2.0, s.wt);
-                last_center = t;
-            } else {
-                work_margins(&s, s.w, s.m);
-                work_margins(&s, s.wt, s.mt);
-                for (int64_t k = 0; k < s.na; k++) {
-                    int64_t i = s.order[k];
-                    s.cls[i] = (signed char)cls_of(s.m[i]);
-                }
-                rebuild_sums(&s);
-            }
-        }
-        double ln[2] = {loss_at(&s, s.m, s.w), 0.0}; /* loss and support vectors, every rank's */
-        for (int64_t k = 0; k < s.na; k++) ln[1] += s.cls[s.order[k]] != CLS_I;
-        hsum(&s, ln, 2);
-        if (s.comm_st != NESVM_OK) {
-            st = nv_error(err, s.comm_st, "%s", s.comm_err.message);
-            break;
-        }
-        P = 0.5 * nv_dot(s.w, s.w, D) + ln[0];
-        nv_obj_eval e;
-        memset(&e, 0, sizeof e);
-        e.P = e.Fmu = P;
-        e.D = e.Dmu = vbest;
-        e.nsv = (int64_t)ln[1];
-        nv_track_info info = {NAN, NAN, eta, qp_iters, 0, 0, 0, 0, NAN, NAN};
-        if (state) { /* the state after this iteration, as nv_track_iterate will leave it */
-            int better = e.P < tr.best_p;
-            state[HP_V] = v;
-            state[HP_VBEST] = vbest;
-            state[HP_BEST_P] = better ? e.P : tr.best_p;
-            state[HP_NSV] = (double)(better ? e.nsv : tr.nsv_best);
-            memcpy(state + HP_STATE, s.w, (size_t)D * sizeof(double));
-            memcpy(state + HP_STATE + D, s.wt, (size_t)D * sizeof(double));
-            memcpy(state + HP_STATE + 2 * D, better ? s.w : wbest, (size_t)D * sizeof(double));
-        }
-        if (nv_track_iterate(&tr, &e, s.w, 0.0, &info, &st, err)) break;
-        if (prm->eps_abs > 0 && (P - vbest) / s.h.csum < prm->eps_abs) {
-            tr.why = NESVM_EXIT_CONVERGED;
-            break;
-        }
-        if (!(P - vbest > 1e-15 * fabs(P))) {
-            tr.why = NESVM_EXIT_CONVERGED;
-            break;
-        }
-        /* shrinking: a ball that failed (dropped within a few iterations)
-         * doubles the wait before the next one; one that lasted halves it */
-        if (dropped) {
-            backoff = t - last_center < 8 ? (backoff < 256 ? 2 * backoff : 256) : 1;
-            last_center = t;
-        }
-        /* a new ball around w reaching twice the distance to w~, when the
-         * iterates have drifted from the centre (or there is no ball) */
-        if (s.shrink && n > 256 && t - last_center >= backoff) {
-            double step = sqrt(sqdist(s.wt, s.w, D));
-            double drift = isinf(s.R) ? INFINITY : sqrt(sqdist(s.w, s.cen, D));
-            /* without a ball every margin is current: count the ball first */
-            int64_t in_ball = 0;
-            if (isinf(s.R))
-                for (int64_t i = 0; i < n; i++)
-                    in_ball += s.sqn[i] > 0 && fabs(1.0 - s.m[i]) <= 2.0 * step * sqrt(s.sqn[i]);
-            if (in_ball > n / 2) {
-                backoff = backoff < 256 ? 2 * backoff : 256;
-                last_center = t;
-            } else if (drift > 4.0 * step) {
-                recenter(&s);
-                grow(&s, 2.0 * step, s.wt);
-                last_center = t;
-                if (s.na > n / 2) {
-                    no_ball(&s);
-                    backoff = backoff < 256 ? 2 * backoff : 256;
-                }
-            }
-        }
+        hp_move(&s, &r, t, eta, kink);
+        /* 4. the primal, the report and the stopping rules */
+        if (hp_report(&s, &r, eta, qp_iters, &st, err)) break;
+        hp_shrink(&s, &r, t, dropped);
     }
-    if (st == NESVM_OK) {
-        /* the reported primal from fresh margins at the best point */
-        memcpy(s.w, wbest, (size_t)D * sizeof(double));
-        nv_hinge_margins(&s.h, s.w, s.m);
-        double Pf = primal_all(&s, s.w, s.m);
-        /* finish: samples whose side at the optimum is certain (|m_i - 1| >
-         * rho ||z_i||, rho = sqrt(2 gap) bounds ||w - w*||) are fixed, the rest
-         * kept as hinges: the exact minimum of that bound is w* itself when
-         * the band holds every margin sample of w* */
-        double vb;
-        /* at most max(sqrt(2n), n/16) samples, in [32, 256]: the Gram matrix
-         * costs at most a few passes */
-        double kf = fmax(sqrt(2.0 * n_all), n_all / 16.0);
-        int kfin = kf > NV_HP_FINISH_LA ? NV_HP_FINISH_LA : kf < 32 ? 32 : (int)kf;
-        const double rho = sqrt(2.0 * fmax(Pf - vbest, 0.0)) * 1.01;
-        st = comm ? nv_hp_bound_at_dist(&s.h, s.m, s.sqn, rho, kfin, &vb, s.wn, err)
-                  : nv_hp_bound_at(&s.h, s.m, s.sqn, rho, kfin, &vb, s.wn, err);
-        if (st == NESVM_OK) {
-            if (vb > vbest) vbest = vb;
-            nv_hinge_margins(&s.h, s.wn, s.mt);
-            double Pn = primal_all(&s, s.wn, s.mt);
-            /* kept when lower, or equal to rounding: then it is the canonical
-             * point (the band's exact minimizer, the same whatever the path) */
-            if (Pn <= Pf + 1e-14 * fabs(Pf)) {
-                Pf = Pn;
-                memcpy(s.w, s.wn, (size_t)D * sizeof(double));
-                memcpy(s.m, s.mt, (size_t)n * sizeof(double));
-            }
-        }
-        /* the finish is the last iteration of the progress reports and traces */
-        if (st == NESVM_OK) {
-            nv_obj_eval e;
-            memset(&e, 0, sizeof e);
-            e.P = e.Fmu = Pf;
-            e.D = e.Dmu = vbest;
-            double nsv = 0;
-            for (int64_t i = 0; i < n; i++) nsv += s.m[i] <= 1.0 + NV_HP_MARGIN_TOL;
-            hsum(&s, &nsv, 1);
-            e.nsv = (int64_t)nsv;
-            nv_track_info info = {NAN, NAN, NAN, 0, 0, 0, 0, 0, NAN, NAN};
-            nesvm_exit why = tr.why;
-            nv_track_iterate(&tr, &e, s.w, 0.0, &info, &st, err);
-            if (st == NESVM_OK && tr.why != NESVM_EXIT_CONVERGED) tr.why = why;
-        }
-        res->exit_reason = tr.why;
-        res->iterations = tr.iter;
-        res->primal = Pf;
-        res->lower_bound = vbest;
-        if (st == NESVM_OK) st = nv_certify(Pf, vbest, &res->gap, err);
-        if (st != NESVM_OK) res->exit_reason = NESVM_EXIT_NUMERIC;
-        double nsv = 0;
-        for (int64_t i = 0; i < n; i++) nsv += s.m[i] <= 1.0 + NV_HP_MARGIN_TOL;
-        hsum(&s, &nsv, 1);
-        res->n_sv = (int64_t)nsv;
-        if (s.comm_st != NESVM_OK) st = nv_error(err, s.comm_st, "%s", s.comm_err.message);
-        nv_hinge_result(&s.h, s.w, res->w, &res->b);
-        res->dots = s.h.dots;
-        res->axpys = s.h.axpys;
-    }
-out:
+    if (st == NESVM_OK) st = hp_finish(&s, &r, res, err);
     res->seconds = nv_now() - t0;
-    nv_free(wbest);
-    nv_free(state);
+    nv_free(r.wbest);
+    nv_free(r.state);
     hp_free(&s);
     return st;
 }

@@ -27,7 +27,7 @@
  * the solvers rely on (two evaluations in two solvers agree to the bit).
  *
  * Instances: one file each in this folder (hinge.c, squared.c, ...), one
- * line each in the registry (src/solvers/registry.c: nv_loss_find).  Who
+ * line each in the registry of losses (losses.c: nv_loss_find).  Who
  * takes which loss is the registry's (nv_solver.losses) and
  * docs/solvers.md's "Losses".
  */
@@ -93,7 +93,7 @@ double nv_loss_conj(const nv_loss *l, double alpha, double c);
  * maximum S^2 / (2K) (0 when K = 0).  Returns D, theta into *theta. */
 double nv_loss_dual_scale(double S, double K, double tmax, double *theta);
 
-/* The registry's losses (registry.c): by name, or the i-th (NULL past the
+/* The registry's losses (losses.c): by name, or the i-th (NULL past the
  * last). */
 const nv_loss *nv_loss_find(const char *name);
 const nv_loss *nv_loss_at_index(int i);

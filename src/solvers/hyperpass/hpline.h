@@ -1,9 +1,10 @@
 /*
- * hyperpass.h - pieces of the Hyperpass solver that the tests reach (not
- * installed).  The solver itself is nv_hyperpass_train (solver.h).
+ * hpline.h - Hyperpass's exact line search (hpline.c) and the family's
+ * constants (not installed).  The solver itself is nv_hyperpass_train
+ * (solver.h); its state is hpstate.h.
  */
-#ifndef NESVM_HYPERPASS_H
-#define NESVM_HYPERPASS_H
+#ifndef NESVM_HPLINE_H
+#define NESVM_HPLINE_H
 
 #include "../hinge.h"
 
