@@ -300,6 +300,202 @@ out:
     return st;
 }
 
+/* The work arrays of a full kernel's expansion (kws), n entries each. */
+static nesvm_status kx_alloc(kws *ws, int64_t n, nesvm_error *err)
+{
+    size_t nn = (size_t)(n ? n : 1);
+    ws->pos = nv_malloc_array(nn, sizeof(int64_t));
+    ws->beta = nv_calloc(nn, sizeof(double));
+    ws->kb = nv_calloc(nn, sizeof(double));
+    ws->v = nv_malloc_array(nn, sizeof(double));
+    ws->kv = nv_malloc_array(nn, sizeof(double));
+    ws->r = nv_malloc_array(nn, sizeof(double));
+    ws->dir = nv_malloc_array(nn, sizeof(double));
+    ws->kd = nv_malloc_array(nn, sizeof(double));
+    ws->md = nv_malloc_array(nn, sizeof(double));
+    ws->cpos = nv_malloc_array(nn, sizeof(int64_t));
+    ws->cval = nv_malloc_array(2 * nn, sizeof(double));
+    ws->zi = nv_malloc_array(nn, sizeof(int64_t));
+    ws->zpos = nv_malloc_array(nn, sizeof(int64_t));
+    ws->zh = nv_malloc_array(nn, sizeof(double));
+    ws->rhs = nv_malloc_array(2 * nn, sizeof(double));
+    ws->sol = nv_malloc_array(2 * nn, sizeof(double));
+    ws->cg = nv_malloc_array(9 * nn, sizeof(double));
+    if (!ws->pos || !ws->beta || !ws->kb || !ws->v || !ws->kv || !ws->r || !ws->dir || !ws->kd || !ws->md ||
+        !ws->cpos || !ws->cval || !ws->zi || !ws->zpos || !ws->zh || !ws->rhs || !ws->sol || !ws->cg)
+        return nv_error(err, NESVM_ERR_NOMEM, "out of memory for kernel Newton work arrays (n=%lld)", (long long)n);
+    return NESVM_OK;
+}
+
+static void kx_free(kws *ws)
+{
+    nv_free(ws->pos);
+    nv_free(ws->beta);
+    nv_free(ws->kb);
+    nv_free(ws->v);
+    nv_free(ws->kv);
+    nv_free(ws->r);
+    nv_free(ws->dir);
+    nv_free(ws->kd);
+    nv_free(ws->md);
+    nv_free(ws->cpos);
+    nv_free(ws->cval);
+    nv_free(ws->zi);
+    nv_free(ws->zpos);
+    nv_free(ws->zh);
+    nv_free(ws->rhs);
+    nv_free(ws->sol);
+    nv_free(ws->cg);
+    nv_free(ws->A);
+}
+
+/* The Newton loop's state between iterations. */
+typedef struct kx_newton {
+    nv_sched sc;
+    double b, step, f_before, zmu; /* zmu: the zone's width for the next direction */
+    int64_t since_refresh;
+    int stalls, polished;
+    double *dense; /* the dense point kept while polishing, or NULL */
+    double dense_b, dense_p;
+    int64_t dense_nsv;
+} kx_newton;
+
+/* The polish for a sparse expansion, once the dense point converged:
+ * restart from the best point with the coefficients of the samples beyond
+ * the margin (alpha_i = 0) set to zero; Newton keeps such entries at zero
+ * (d_i = rvec_i = 0) while their samples stay beyond the margin.  Returns 1
+ * to go on iterating, 0 to stop (nothing to drop, or a failure in *st). */
+static int kx_polish(kws *ws, nv_obj *obj, nv_track *tr, kx_newton *nt, double *best, nesvm_status *st)
+{
+    const int64_t n = ws->n;
+    const size_t nn = (size_t)(n ? n : 1);
+    nt->polished = 1;
+    memcpy(ws->beta, best, nn * sizeof(double));
+    nt->b = tr->bbest;
+    *st = nv_kx_refresh(ws, obj, nt->b);
+    if (*st != NESVM_OK) return 0;
+    nv_obj_sums q;
+    nv_obj_pass(obj, nt->sc.mu, &q);
+    int64_t drop = 0;
+    for (int64_t i = 0; i < n; i++) {
+        if (obj->a[i] == 0 && ws->beta[i] != 0 && 1.0 - obj->pb->y[i] * obj->m[i] < -(1e-2)) {
+            ws->beta[i] = 0;
+            drop++;
+        }
+    }
+    if (drop == 0) return 0;
+    nt->dense = nv_malloc_array(nn, sizeof(double));
+    if (!nt->dense) return 0; /* keep the dense result */
+    memcpy(nt->dense, best, nn * sizeof(double));
+    nt->dense_b = tr->bbest;
+    nt->dense_p = tr->best_p;
+    nt->dense_nsv = tr->nsv_best;
+    *st = nv_kx_refresh(ws, obj, nt->b);
+    if (*st != NESVM_OK) return 0;
+    tr->best_p = INFINITY;
+    tr->why = NESVM_EXIT_MAX_ITER;
+    nv_track_new_stage(tr);
+    nt->since_refresh = 0;
+    nt->stalls = 0;
+    nt->f_before = NAN;
+    nt->step = NAN;
+    return 1;
+}
+
+/* One Newton step: the direction, the exact line search, the move (K beta
+ * and the margins updated, refreshed every NV_NESVM_REFRESH steps), the bias. */
+static nesvm_status kx_newton_step(kws *ws, nv_obj *obj, kx_newton *nt, const nv_obj_eval *e)
+{
+    const int64_t n = ws->n;
+    double db;
+    nesvm_status st = direction(ws, obj, nt->sc.mu, nt->zmu, e->gb, &db);
+    nt->zmu = nt->sc.mu;
+    if (st != NESVM_OK) return st;
+    for (int64_t i = 0; i < n; i++) ws->md[i] = ws->kd[i] + db;
+    double A = nv_dot(ws->kb, ws->dir, n), B = nv_dot(ws->kd, ws->dir, n);
+    nt->step = nv_obj_line_search_q(obj, ws->md, nt->sc.mu, 0.0, NULL, NULL, 1, A, B);
+    nt->f_before = e->Fmu;
+    if (nt->step > 0) {
+        for (int64_t i = 0; i < n; i++) {
+            ws->beta[i] += nt->step * ws->dir[i];
+            ws->kb[i] += nt->step * ws->kd[i];
+        }
+        nt->b += nt->step * db;
+        if (++nt->since_refresh >= NV_NESVM_REFRESH) {
+            st = nv_kx_refresh(ws, obj, nt->b);
+            if (st != NESVM_OK) return st;
+            nt->since_refresh = 0;
+        } else {
+            for (int64_t i = 0; i < n; i++) obj->m[i] += nt->step * ws->md[i];
+        }
+    }
+    if (ws->bias) nt->b = nv_obj_best_bias(obj, ws->md, nt->sc.mu, 0.0, nt->b);
+    return NESVM_OK;
+}
+
+/* C-SVM and LS-SVM by Newton with continuation of mu (direction(), the
+ * exact line search), then the polish of a sparse expansion (kx_polish). */
+static nesvm_status kx_newton_loop(kws *ws, nv_obj *obj, const nesvm_params *prm, nv_track *tr, double *best,
+                                   double b, nesvm_error *err)
+{
+    const int64_t n = ws->n;
+    const size_t nn = (size_t)(n ? n : 1);
+    kx_newton nt;
+    memset(&nt, 0, sizeof nt);
+    nv_sched_init(&nt.sc, prm, nv_obj_smoothed(obj), nv_obj_l1(obj), NV_NESVM_MU0, NV_NESVM_MU0,
+                  NV_NESVM_MU_MIN_FACTOR);
+    nt.b = ws->bias ? nv_obj_best_bias(obj, ws->md, nt.sc.mu, 0.0, b) : b;
+    nt.step = nt.f_before = NAN;
+    nt.zmu = nt.sc.mu;
+    nt.dense_p = INFINITY;
+    const double stall_tol = nv_obj_quadratic(obj) ? 0.0 : 1e-15;
+    nesvm_status st;
+    nv_obj_eval e;
+    while (1) {
+        st = nv_kx_evaluate(ws, obj, nt.sc.mu, &e);
+        if (st != NESVM_OK) break;
+        if (isfinite(nt.f_before))
+            nt.stalls = e.Fmu < nt.f_before - stall_tol * fabs(nt.f_before) ? 0 : nt.stalls + 1;
+        nv_track_info info = {nt.sc.mu, NAN, nt.step, ws->nz, nt.sc.final, 0, 0, 0, NAN, NAN};
+        const double best_d = tr->best_d;
+        const int stop = nv_track_iterate(tr, &e, ws->beta, nt.b, &info, &st, err);
+        nv_kx_keep_dual(ws, &e, best_d, tr);
+        if (stop) {
+            if (st != NESVM_OK || tr->why != NESVM_EXIT_CONVERGED || !nv_obj_sparse_l2(obj) || nt.polished)
+                break;
+            if (kx_polish(ws, obj, tr, &nt, best, &st)) continue;
+            break;
+        }
+        if (!nt.sc.final && (nv_sched_stage_done(&nt.sc, tr, &e) || nt.stalls >= 2)) {
+            nt.zmu = nt.sc.mu;
+            nv_sched_next(&nt.sc, &e, prm->eps, tr->best_p);
+            nv_track_new_stage(tr);
+            st = nv_kx_refresh(ws, obj, nt.b);
+            if (st != NESVM_OK) break;
+            nt.since_refresh = 0;
+            nt.stalls = 0;
+            st = nv_kx_evaluate(ws, obj, nt.sc.mu, &e);
+            if (st != NESVM_OK) break;
+            nt.f_before = NAN;
+        } else if (nt.stalls >= 2) {
+            tr->why = NESVM_EXIT_STALLED;
+            break;
+        }
+        st = kx_newton_step(ws, obj, &nt, &e);
+        if (st != NESVM_OK) break;
+    }
+    if (nt.dense && st == NESVM_OK && tr->why != NESVM_EXIT_CONVERGED && !(tr->best_p <= nt.dense_p)) {
+        /* the polish did not certify: the dense point */
+        memcpy(best, nt.dense, nn * sizeof(double));
+        tr->bbest = nt.dense_b;
+        tr->best_p = nt.dense_p;
+        tr->nsv_best = nt.dense_nsv;
+        tr->why = NESVM_EXIT_CONVERGED;
+    }
+    nv_free(nt.dense);
+    return st;
+}
+
 nesvm_status nv_nesvm_kernel_train(const nv_kernel_problem *kp, const nesvm_params *prm,
                                    const nv_progress_sink *sink, nv_binary_result *res,
                                    nesvm_error *err)
@@ -311,7 +507,6 @@ nesvm_status nv_nesvm_kernel_train(const nv_kernel_problem *kp, const nesvm_para
     nv_obj obj;
     kws ws;
     memset(&ws, 0, sizeof ws);
-    double *best = NULL, *dense = NULL;
     nesvm_status st = nv_obj_init_plain(&obj, &pb, nv_params_loss(prm), nv_params_l1(prm), bias, err);
     if (st != NESVM_OK) {
         res->exit_reason = NESVM_EXIT_NO_MEMORY;
@@ -323,36 +518,15 @@ nesvm_status nv_nesvm_kernel_train(const nv_kernel_problem *kp, const nesvm_para
     ws.bias = bias;
     ws.err = err;
     ws.dual_out = res->dual;
-    ws.pos = nv_malloc_array(nn, sizeof(int64_t));
-    ws.beta = nv_calloc(nn, sizeof(double));
-    ws.kb = nv_calloc(nn, sizeof(double));
-    ws.v = nv_malloc_array(nn, sizeof(double));
-    ws.kv = nv_malloc_array(nn, sizeof(double));
-    ws.r = nv_malloc_array(nn, sizeof(double));
-    ws.dir = nv_malloc_array(nn, sizeof(double));
-    ws.kd = nv_malloc_array(nn, sizeof(double));
-    ws.md = nv_malloc_array(nn, sizeof(double));
-    ws.cpos = nv_malloc_array(nn, sizeof(int64_t));
-    ws.cval = nv_malloc_array(2 * nn, sizeof(double));
-    ws.zi = nv_malloc_array(nn, sizeof(int64_t));
-    ws.zpos = nv_malloc_array(nn, sizeof(int64_t));
-    ws.zh = nv_malloc_array(nn, sizeof(double));
-    ws.rhs = nv_malloc_array(2 * nn, sizeof(double));
-    ws.sol = nv_malloc_array(2 * nn, sizeof(double));
-    ws.cg = nv_malloc_array(9 * nn, sizeof(double));
-    best = nv_malloc_array(nn, sizeof(double));
-    if (!ws.pos || !ws.beta || !ws.kb || !ws.v || !ws.kv || !ws.r || !ws.dir || !ws.kd || !ws.md ||
-        !ws.cpos || !ws.cval || !ws.zi || !ws.zpos || !ws.zh || !ws.rhs || !ws.sol || !ws.cg ||
-        !best) {
-        st = nv_error(err, NESVM_ERR_NOMEM, "out of memory for kernel Newton work arrays (n=%lld)",
-                      (long long)n);
+    st = kx_alloc(&ws, n, err);
+    double *best = st == NESVM_OK ? nv_malloc_array(nn, sizeof(double)) : NULL;
+    if (st == NESVM_OK && !best)
+        st = nv_error(err, NESVM_ERR_NOMEM, "out of memory for kernel Newton work arrays (n=%lld)", (long long)n);
+    if (st != NESVM_OK) {
         res->exit_reason = NESVM_EXIT_NO_MEMORY;
         goto out;
     }
     for (int64_t i = 0; i < n; i++) ws.pos[i] = kp->pos ? kp->pos[i] : i;
-    nv_sched sc;
-    nv_sched_init(&sc, prm, nv_obj_smoothed(&obj), nv_obj_l1(&obj), NV_NESVM_MU0, NV_NESVM_MU0,
-                  NV_NESVM_MU_MIN_FACTOR);
     nv_track tr;
     nv_track_init(&tr, prm, sink, (int32_t)n, best, t0);
     nv_track_new_stage(&tr);
@@ -368,146 +542,18 @@ nesvm_status nv_nesvm_kernel_train(const nv_kernel_problem *kp, const nesvm_para
     tr.bbest = b;
     st = nv_kx_refresh(&ws, &obj, b);
     if (st != NESVM_OK) goto out;
-    if (nv_obj_l1(&obj)) {
+    if (nv_obj_l1(&obj))
         st = nv_kx_lp_newton_loop(&ws, &obj, prm, &tr, b, err);
-        if (st == NESVM_ERR_NOMEM) tr.why = NESVM_EXIT_NO_MEMORY;
-        nv_track_result(&tr, res);
-        goto out;
-    }
-    if (prm->method == NV_METHOD_NESTEROV) {
+    else if (prm->method == NV_METHOD_NESTEROV)
         st = nv_kx_nesterov_loop(&ws, &obj, prm, &tr, b, err);
-        if (st == NESVM_ERR_NOMEM) tr.why = NESVM_EXIT_NO_MEMORY;
-        nv_track_result(&tr, res);
-        goto out;
-    }
-    if (bias) b = nv_obj_best_bias(&obj, ws.md, sc.mu, 0.0, b);
-    int64_t since_refresh = 0;
-    double step = NAN, f_before = NAN;
-    int stalls = 0, polished = 0;
-    double zmu = sc.mu; /* the zone's width for the next direction */
-    double dense_b = 0, dense_p = INFINITY;
-    int64_t dense_nsv = 0;
-    const double stall_tol = nv_obj_quadratic(&obj) ? 0.0 : 1e-15;
-    nv_obj_eval e;
-    while (1) {
-        st = nv_kx_evaluate(&ws, &obj, sc.mu, &e);
-        if (st != NESVM_OK) break;
-        if (isfinite(f_before))
-            stalls = e.Fmu < f_before - stall_tol * fabs(f_before) ? 0 : stalls + 1;
-        nv_track_info info = {sc.mu, NAN, step, ws.nz, sc.final, 0, 0, 0, NAN, NAN};
-        const double best_d = tr.best_d;
-        const int stop = nv_track_iterate(&tr, &e, ws.beta, b, &info, &st, err);
-        nv_kx_keep_dual(&ws, &e, best_d, &tr);
-        if (stop) {
-            if (st != NESVM_OK || tr.why != NESVM_EXIT_CONVERGED || !nv_obj_sparse_l2(&obj) || polished)
-                break;
-            /* polish for a sparse expansion: restart from the best point with
-             * the coefficients of the samples beyond the margin (alpha_i = 0)
-             * set to zero; Newton keeps such entries at zero (d_i = rvec_i =
-             * 0) while their samples stay beyond the margin */
-            polished = 1;
-            memcpy(ws.beta, best, nn * sizeof(double));
-            b = tr.bbest;
-            st = nv_kx_refresh(&ws, &obj, b);
-            if (st != NESVM_OK) break;
-            nv_obj_sums q;
-            nv_obj_pass(&obj, sc.mu, &q);
-            int64_t drop = 0;
-            for (int64_t i = 0; i < n; i++) {
-                if (obj.a[i] == 0 && ws.beta[i] != 0 && 1.0 - obj.pb->y[i] * obj.m[i] < -(1e-2)) {
-                    ws.beta[i] = 0;
-                    drop++;
-                }
-            }
-            if (drop == 0) break;
-            dense = nv_malloc_array(nn, sizeof(double));
-            if (!dense) break; /* keep the dense result */
-            memcpy(dense, best, nn * sizeof(double));
-            dense_b = tr.bbest;
-            dense_p = tr.best_p;
-            dense_nsv = tr.nsv_best;
-            st = nv_kx_refresh(&ws, &obj, b);
-            if (st != NESVM_OK) break;
-            tr.best_p = INFINITY;
-            tr.why = NESVM_EXIT_MAX_ITER;
-            nv_track_new_stage(&tr);
-            since_refresh = 0;
-            stalls = 0;
-            f_before = NAN;
-            step = NAN;
-            continue;
-        }
-        if (!sc.final && (nv_sched_stage_done(&sc, &tr, &e) || stalls >= 2)) {
-            zmu = sc.mu;
-            nv_sched_next(&sc, &e, prm->eps, tr.best_p);
-            nv_track_new_stage(&tr);
-            st = nv_kx_refresh(&ws, &obj, b);
-            if (st != NESVM_OK) break;
-            since_refresh = 0;
-            stalls = 0;
-            st = nv_kx_evaluate(&ws, &obj, sc.mu, &e);
-            if (st != NESVM_OK) break;
-            f_before = NAN;
-        } else if (stalls >= 2) {
-            tr.why = NESVM_EXIT_STALLED;
-            break;
-        }
-        double db;
-        st = direction(&ws, &obj, sc.mu, zmu, e.gb, &db);
-        zmu = sc.mu;
-        if (st != NESVM_OK) break;
-        for (int64_t i = 0; i < n; i++) ws.md[i] = ws.kd[i] + db;
-        double A = nv_dot(ws.kb, ws.dir, n), B = nv_dot(ws.kd, ws.dir, n);
-        step = nv_obj_line_search_q(&obj, ws.md, sc.mu, 0.0, NULL, NULL, 1, A, B);
-        f_before = e.Fmu;
-        if (step > 0) {
-            for (int64_t i = 0; i < n; i++) {
-                ws.beta[i] += step * ws.dir[i];
-                ws.kb[i] += step * ws.kd[i];
-            }
-            b += step * db;
-            if (++since_refresh >= NV_NESVM_REFRESH) {
-                st = nv_kx_refresh(&ws, &obj, b);
-                if (st != NESVM_OK) break;
-                since_refresh = 0;
-            } else {
-                for (int64_t i = 0; i < n; i++) obj.m[i] += step * ws.md[i];
-            }
-        }
-        if (bias) b = nv_obj_best_bias(&obj, ws.md, sc.mu, 0.0, b);
-    }
-    if (dense && st == NESVM_OK && tr.why != NESVM_EXIT_CONVERGED && !(tr.best_p <= dense_p)) {
-        /* the polish did not certify: the dense point */
-        memcpy(best, dense, nn * sizeof(double));
-        tr.bbest = dense_b;
-        tr.best_p = dense_p;
-        tr.nsv_best = dense_nsv;
-        tr.why = NESVM_EXIT_CONVERGED;
-    }
+    else
+        st = kx_newton_loop(&ws, &obj, prm, &tr, best, b, err);
     if (st == NESVM_ERR_NOMEM) tr.why = NESVM_EXIT_NO_MEMORY;
     nv_track_result(&tr, res);
 out:
     res->seconds = nv_now() - t0;
-    nv_free(ws.pos);
-    nv_free(ws.beta);
-    nv_free(ws.kb);
-    nv_free(ws.v);
-    nv_free(ws.kv);
-    nv_free(ws.r);
-    nv_free(ws.dir);
-    nv_free(ws.kd);
-    nv_free(ws.md);
-    nv_free(ws.cpos);
-    nv_free(ws.cval);
-    nv_free(ws.zi);
-    nv_free(ws.zpos);
-    nv_free(ws.zh);
-    nv_free(ws.rhs);
-    nv_free(ws.sol);
-    nv_free(ws.cg);
-    nv_free(ws.A);
+    kx_free(&ws);
     nv_free(best);
-    nv_free(dense);
     nv_obj_free(&obj);
     return st;
 }

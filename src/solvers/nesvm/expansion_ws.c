@@ -273,6 +273,134 @@ static nesvm_status certify_double(const nv_kernel_problem *kp, int bias, const 
     return nv_certify(P, best, &res->gap, err);
 }
 
+/* A working-set training's arrays (n entries each unless said). */
+typedef struct ws_run {
+    char *in, *left;           /* row in S; row left S once (never leaves again) */
+    int64_t *S, *tmp, *idx;    /* S (sorted), scratch, S's positions */
+    double *ys, *cs, *bs, *ws; /* S's labels, costs, warm start, solution */
+    double *beta, *f;          /* the whole expansion and its margins K beta */
+    double *cval, *ay, *g;     /* 2 n scratch for products; the certificate's */
+    double *sdual, *sub_ay;    /* the sub-problem's dual point, and spread over n */
+    double *wfull;             /* checkpoints: the whole point, or NULL */
+    ws_cand *cand;             /* rows outside S violating their margins */
+} ws_run;
+
+static void ws_free(ws_run *w)
+{
+    nv_free(w->in);
+    nv_free(w->left);
+    nv_free(w->S);
+    nv_free(w->tmp);
+    nv_free(w->idx);
+    nv_free(w->ys);
+    nv_free(w->cs);
+    nv_free(w->bs);
+    nv_free(w->ws);
+    nv_free(w->beta);
+    nv_free(w->f);
+    nv_free(w->cval);
+    nv_free(w->ay);
+    nv_free(w->g);
+    nv_free(w->sdual);
+    nv_free(w->sub_ay);
+    nv_free(w->wfull);
+    nv_free(w->cand);
+}
+
+static nesvm_status ws_alloc(ws_run *w, int64_t n, int ckpt, nesvm_error *err)
+{
+    size_t nn = (size_t)(n ? n : 1);
+    w->in = nv_calloc(nn, 1);
+    w->left = nv_calloc(nn, 1);
+    w->S = nv_malloc_array(nn, sizeof(int64_t));
+    w->tmp = nv_malloc_array(nn, sizeof(int64_t));
+    w->idx = nv_malloc_array(nn, sizeof(int64_t));
+    w->ys = nv_malloc_array(nn, sizeof(double));
+    w->cs = nv_malloc_array(nn, sizeof(double));
+    w->bs = nv_malloc_array(nn, sizeof(double));
+    w->ws = nv_malloc_array(nn, sizeof(double));
+    w->beta = nv_calloc(nn, sizeof(double));
+    w->f = nv_malloc_array(nn, sizeof(double));
+    w->cval = nv_malloc_array(2 * nn, sizeof(double));
+    w->ay = nv_malloc_array(nn, sizeof(double));
+    w->g = nv_malloc_array(nn, sizeof(double));
+    w->sdual = nv_malloc_array(nn, sizeof(double));
+    w->sub_ay = nv_malloc_array(nn, sizeof(double));
+    w->wfull = ckpt ? nv_malloc_array(nn, sizeof(double)) : NULL;
+    w->cand = nv_malloc_array(nn, sizeof(ws_cand));
+    if (!w->in || !w->left || !w->S || !w->tmp || !w->idx || !w->ys || !w->cs || !w->bs || !w->ws || !w->beta ||
+        !w->f || !w->cval || !w->ay || !w->g || !w->sdual || !w->sub_ay || !w->cand || (ckpt && !w->wfull))
+        return nv_error(err, NESVM_ERR_NOMEM, "out of memory for the working set (n=%lld)", (long long)n);
+    return NESVM_OK;
+}
+
+/* S's kernel matrix K_SS into km: computed from the column cache's rows
+ * (kp->kc, watched for the time limit and the callback's cancel), or S's
+ * rows gathered from the stored matrix when they fit kernel_memory (km
+ * left empty: the sub-problem reads the stored matrix).  Returns 1 when the
+ * training stops here (res->exit_reason: the time limit, *st NESVM_OK; or the
+ * callback's cancel, *st NESVM_ERR_CANCELLED, after the stop's checkpoint),
+ * else 0 with *st the status. */
+static int ws_sub_matrix(const nv_kernel_problem *kp, const nesvm_params *prm, const nv_progress_sink *sink,
+                         ws_run *w, int64_t ns, double b, int64_t iters, double t0, ws_tick *tick, nv_kmat *km,
+                         nv_binary_result *res, nesvm_status *st, nesvm_error *err)
+{
+    *st = NESVM_OK;
+    if (kp->kc) {
+        for (int64_t k = 0; k < ns; k++) w->idx[k] = kp->kc->rows[w->idx[k]];
+        nv_kwatch watch = {prm->time_limit > 0 ? t0 + prm->time_limit : 0, sink ? ws_tick_fn : NULL, tick};
+        *st = nv_kmat_init(km, &kp->kc->k, kp->kc->X, w->idx, ns, prm->kernel_memory, prm->threads, &watch, err);
+        if (*st == NESVM_ERR_CANCELLED && watch.deadline > 0 && nv_now() >= watch.deadline) {
+            *st = NESVM_OK; /* the time limit, inside K_SS: the last round's point */
+            res->exit_reason = NESVM_EXIT_TIME_LIMIT;
+            return 1;
+        }
+        if (*st == NESVM_ERR_CANCELLED) { /* the callback's cancel: the checkpoint of a stop */
+            res->exit_reason = NESVM_EXIT_CANCELLED;
+            if (sink->ckpt) {
+                nv_snapshot snap = {w->beta, kp->n, b, iters, NULL, 0};
+                sink->ckpt(sink->ckpt_ctx, &snap, 1);
+            }
+            return 1;
+        }
+    } else if (kp->K->K && (double)ns * (double)ns * sizeof(float) <= prm->kernel_memory * 1048576.0) {
+        *st = nv_kmat_gather(kp->K, w->idx, ns, km, err); /* contiguous rows for the products */
+    }
+    return 0;
+}
+
+/* Step 5: the violators join (the worst first, at most max(|S|, WS_INIT)),
+ * settled rows leave (once); when most rows would be in S, all are.
+ * Returns the new |S|. */
+static int64_t ws_update_set(const nv_kernel_problem *kp, ws_run *w, int64_t ns, int64_t nv, double b)
+{
+    const int64_t n = kp->n;
+    if (ns + nv >= NV_NESVM_WS_FULL * (double)n) {
+        for (int64_t i = 0; i < n; i++) w->S[i] = i;
+        return n;
+    }
+    qsort(w->cand, (size_t)nv, sizeof(ws_cand), cmp_cand);
+    int64_t add = nv, cap = ns > NV_NESVM_WS_INIT ? ns : NV_NESVM_WS_INIT;
+    if (add > cap) add = cap;
+    int64_t keep = 0;
+    for (int64_t k = 0; k < ns; k++) {
+        int64_t i = w->S[k];
+        if (w->beta[i] == 0 && !w->left[i] && 1.0 - kp->y[i] * (w->f[i] + b) < -NV_NESVM_WS_DROP) {
+            w->left[i] = 1;
+            w->in[i] = 0;
+            continue;
+        }
+        w->S[keep++] = i;
+    }
+    ns = keep;
+    for (int64_t k = 0; k < add; k++) {
+        w->in[w->cand[k].i] = 1;
+        w->S[ns++] = w->cand[k].i;
+    }
+    qsort(w->S, (size_t)ns, sizeof(int64_t), nv_cmp_i64);
+    return ns;
+}
+
 static nesvm_status ws_train(const nv_kernel_problem *kp, const nesvm_params *prm, const nv_progress_sink *sink,
                              nv_binary_result *res, nesvm_error *err)
 {
@@ -280,31 +408,20 @@ static nesvm_status ws_train(const nv_kernel_problem *kp, const nesvm_params *pr
     const int64_t n = kp->n;
     const int bias = nv_params_bias(prm);
     size_t nn = (size_t)(n ? n : 1);
-    char *in = nv_calloc(nn, 1), *left = nv_calloc(nn, 1);
-    int64_t *S = nv_malloc_array(nn, sizeof(int64_t)), *tmp = nv_malloc_array(nn, sizeof(int64_t));
-    int64_t *idx = nv_malloc_array(nn, sizeof(int64_t));
-    double *ys = nv_malloc_array(nn, sizeof(double)), *cs = nv_malloc_array(nn, sizeof(double));
-    double *bs = nv_malloc_array(nn, sizeof(double)), *ws = nv_malloc_array(nn, sizeof(double));
-    double *beta = nv_calloc(nn, sizeof(double)), *f = nv_malloc_array(nn, sizeof(double));
-    double *cval = nv_malloc_array(2 * nn, sizeof(double));
-    double *ay = nv_malloc_array(nn, sizeof(double)), *g = nv_malloc_array(nn, sizeof(double));
-    double *sdual = nv_malloc_array(nn, sizeof(double)), *sub_ay = nv_malloc_array(nn, sizeof(double));
-    double *wfull = sink && sink->ckpt ? nv_malloc_array(nn, sizeof(double)) : NULL;
-    ws_cand *cand = nv_malloc_array(nn, sizeof(ws_cand));
-    nesvm_status st = NESVM_OK;
+    ws_run w;
+    memset(&w, 0, sizeof w);
+    nesvm_status st = ws_alloc(&w, n, sink && sink->ckpt, err);
     memset(res->w, 0, nn * sizeof(double));
     res->b = 0;
     res->iterations = 0;
     res->primal = res->lower_bound = res->gap = NAN;
     res->exit_reason = NESVM_EXIT_MAX_ITER;
-    if (!in || !left || !S || !tmp || !idx || !ys || !cs || !bs || !ws || !beta || !f || !cval || !ay || !g || !sdual || !sub_ay || !cand ||
-        (sink && sink->ckpt && !wfull)) {
-        st = nv_error(err, NESVM_ERR_NOMEM, "out of memory for the working set (n=%lld)", (long long)n);
+    if (st != NESVM_OK) {
         res->exit_reason = NESVM_EXIT_NO_MEMORY;
         goto out;
     }
-    int64_t ns = first_set(kp, prm, NV_NESVM_WS_INIT, in, S, tmp);
-    if (kp->beta0) memcpy(beta, kp->beta0, nn * sizeof(double));
+    int64_t ns = first_set(kp, prm, NV_NESVM_WS_INIT, w.in, w.S, w.tmp);
+    if (kp->beta0) memcpy(w.beta, kp->beta0, nn * sizeof(double));
     double b = kp->beta0 && bias ? kp->b0 : 0.0;
     int64_t iters = 0;
     int warm = kp->beta0 != NULL;
@@ -313,35 +430,16 @@ static nesvm_status ws_train(const nv_kernel_problem *kp, const nesvm_params *pr
         /* 2. the problem on S, from the current point: S's rows of the
          * stored matrix, or a matrix of S's rows */
         for (int64_t k = 0; k < ns; k++) {
-            int64_t i = S[k];
-            idx[k] = kp->pos ? kp->pos[i] : i;
-            ys[k] = kp->y[i];
-            cs[k] = kp->cost[i];
-            bs[k] = beta[i];
+            int64_t i = w.S[k];
+            w.idx[k] = kp->pos ? kp->pos[i] : i;
+            w.ys[k] = kp->y[i];
+            w.cs[k] = kp->cost[i];
+            w.bs[k] = w.beta[i];
         }
         nv_kmat km;
         memset(&km, 0, sizeof km);
-        nv_kernel_problem sub = {kp->K, idx, ns, ys, cs, warm ? bs : NULL, b, NULL, NULL, 0, 0};
-        if (kp->kc) {
-            for (int64_t k = 0; k < ns; k++) idx[k] = kp->kc->rows[idx[k]];
-            nv_kwatch watch = {prm->time_limit > 0 ? t0 + prm->time_limit : 0, sink ? ws_tick_fn : NULL, &tick};
-            st = nv_kmat_init(&km, &kp->kc->k, kp->kc->X, idx, ns, prm->kernel_memory, prm->threads, &watch, err);
-            if (st == NESVM_ERR_CANCELLED && watch.deadline > 0 && nv_now() >= watch.deadline) {
-                st = NESVM_OK; /* the time limit, inside K_SS: the last round's point */
-                res->exit_reason = NESVM_EXIT_TIME_LIMIT;
-                break;
-            }
-            if (st == NESVM_ERR_CANCELLED) { /* the callback's cancel: the checkpoint of a stop */
-                res->exit_reason = NESVM_EXIT_CANCELLED;
-                if (sink->ckpt) {
-                    nv_snapshot snap = {beta, n, b, iters, NULL, 0};
-                    sink->ckpt(sink->ckpt_ctx, &snap, 1);
-                }
-                break;
-            }
-        } else if (kp->K->K && (double)ns * (double)ns * sizeof(float) <= prm->kernel_memory * 1048576.0) {
-            st = nv_kmat_gather(kp->K, idx, ns, &km, err); /* contiguous rows for the products */
-        }
+        nv_kernel_problem sub = {kp->K, w.idx, ns, w.ys, w.cs, warm ? w.bs : NULL, b, NULL, NULL, 0, 0};
+        if (ws_sub_matrix(kp, prm, sink, &w, ns, b, iters, t0, &tick, &km, res, &st, err)) break;
         if (st != NESVM_OK) break;
         if (km.n > 0) {
             sub.K = &km;
@@ -356,7 +454,7 @@ static nesvm_status ws_train(const nv_kernel_problem *kp, const nesvm_params *pr
             nv_kmat_free(&km);
             break;
         }
-        ws_sink wsk = {sink, iters, nv_now() - t0, S, ns, n, wfull, &tick};
+        ws_sink wsk = {sink, iters, nv_now() - t0, w.S, ns, n, w.wfull, &tick};
         nv_progress_sink ssink;
         if (sink) {
             ssink = *sink;
@@ -368,9 +466,9 @@ static nesvm_status ws_train(const nv_kernel_problem *kp, const nesvm_params *pr
         }
         nv_binary_result r;
         memset(&r, 0, sizeof r);
-        r.w = ws;
-        r.dual = sdual;
-        memset(sdual, 0, (size_t)ns * sizeof(double));
+        r.w = w.ws;
+        r.dual = w.sdual;
+        memset(w.sdual, 0, (size_t)ns * sizeof(double));
         st = nv_nesvm_kernel_train(&sub, &cp, sink ? &ssink : NULL, &r, err);
         res->kernel_evals += km.evals;
         nv_kmat_free(&km);
@@ -378,21 +476,21 @@ static nesvm_status ws_train(const nv_kernel_problem *kp, const nesvm_params *pr
         res->rounds++;
         iters += r.iterations;
         res->exit_reason = r.exit_reason;
-        for (int64_t k = 0; k < ns; k++) beta[S[k]] = ws[k];
+        for (int64_t k = 0; k < ns; k++) w.beta[w.S[k]] = w.ws[k];
         b = bias ? r.b : 0.0;
         if (st != NESVM_OK) break;
         /* 3. every row's margin from the support's columns */
-        st = margins(kp, beta, tmp, cval, f, err);
+        st = margins(kp, w.beta, w.tmp, w.cval, w.f, err);
         if (st != NESVM_OK) break;
         /* 4. the whole problem's certificate, in double precision */
         int64_t nv = 0;
         for (int64_t i = 0; i < n; i++) {
-            double ri = 1.0 - kp->y[i] * (f[i] + b);
-            if (!in[i] && ri > 0) cand[nv++] = (ws_cand){ri, i};
+            double ri = 1.0 - kp->y[i] * (w.f[i] + b);
+            if (!w.in[i] && ri > 0) w.cand[nv++] = (ws_cand){ri, i};
         }
-        memset(sub_ay, 0, nn * sizeof(double));
-        for (int64_t k = 0; k < ns; k++) sub_ay[S[k]] = sdual[k];
-        st = certify_double(kp, bias, beta, b, sub_ay, f, tmp, cval, ay, g, res, err);
+        memset(w.sub_ay, 0, nn * sizeof(double));
+        for (int64_t k = 0; k < ns; k++) w.sub_ay[w.S[k]] = w.sdual[k];
+        st = certify_double(kp, bias, w.beta, b, w.sub_ay, w.f, w.tmp, w.cval, w.ay, w.g, res, err);
         if (st != NESVM_OK) {
             res->exit_reason = NESVM_EXIT_NUMERIC;
             break;
@@ -409,59 +507,18 @@ static nesvm_status ws_train(const nv_kernel_problem *kp, const nesvm_params *pr
             if (r.exit_reason == NESVM_EXIT_CONVERGED) res->exit_reason = NESVM_EXIT_STALLED;
             break;
         }
-        /* 5. the violators join (the worst first, at most max(|S|, WS_INIT)),
-         * settled rows leave; when most rows would be in S, all are */
-        if (ns + nv >= NV_NESVM_WS_FULL * (double)n) {
-            for (int64_t i = 0; i < n; i++) S[i] = i;
-            ns = n;
-            continue;
-        }
-        qsort(cand, (size_t)nv, sizeof(ws_cand), cmp_cand);
-        int64_t add = nv, cap = ns > NV_NESVM_WS_INIT ? ns : NV_NESVM_WS_INIT;
-        if (add > cap) add = cap;
-        int64_t keep = 0;
-        for (int64_t k = 0; k < ns; k++) {
-            int64_t i = S[k];
-            if (beta[i] == 0 && !left[i] && 1.0 - kp->y[i] * (f[i] + b) < -NV_NESVM_WS_DROP) {
-                left[i] = 1;
-                in[i] = 0;
-                continue;
-            }
-            S[keep++] = i;
-        }
-        ns = keep;
-        for (int64_t k = 0; k < add; k++) {
-            in[cand[k].i] = 1;
-            S[ns++] = cand[k].i;
-        }
-        qsort(S, (size_t)ns, sizeof(int64_t), nv_cmp_i64);
+        /* 5. the next S */
+        ns = ws_update_set(kp, &w, ns, nv, b);
     }
-    memcpy(res->w, beta, nn * sizeof(double));
+    memcpy(res->w, w.beta, nn * sizeof(double));
     res->b = b;
     res->iterations = iters;
     res->n_sv = 0;
-    for (int64_t i = 0; i < n; i++) res->n_sv += beta[i] != 0;
+    for (int64_t i = 0; i < n; i++) res->n_sv += w.beta[i] != 0;
     if (st == NESVM_ERR_NOMEM) res->exit_reason = NESVM_EXIT_NO_MEMORY;
 out:
     res->seconds = nv_now() - t0;
-    nv_free(in);
-    nv_free(left);
-    nv_free(S);
-    nv_free(tmp);
-    nv_free(idx);
-    nv_free(ys);
-    nv_free(cs);
-    nv_free(bs);
-    nv_free(ws);
-    nv_free(beta);
-    nv_free(f);
-    nv_free(cval);
-    nv_free(ay);
-    nv_free(g);
-    nv_free(sdual);
-    nv_free(sub_ay);
-    nv_free(wfull);
-    nv_free(cand);
+    ws_free(&w);
     return st;
 }
 
