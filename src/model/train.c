@@ -741,7 +741,7 @@ static nesvm_status train_rows(const nesvm_dataset *ds, const int64_t *rows, int
         nv_submodel *sm = &m->sub[s];
         sm->pos = i;
         sm->neg = j;
-        nv_binary_problem pb = {kp.kind == NV_KPLAN_FEATURES ? kp.kf.X : ds, sp.rows, sp.n, sp.y, sp.cost, NULL, 0.0, comm};
+        nv_binary_problem pb = {kp.kind == NV_KPLAN_FEATURES ? kp.kf.X : ds, sp.rows, sp.n, sp.y, sp.cost, NULL, 0.0, comm, NV_TARGET_SIGN};
         if (init && warm_point(init, classes, i, j, ds->d, w0, &pb.b0)) pb.w0 = w0;
         nv_binary_result res;
         memset(&res, 0, sizeof res);

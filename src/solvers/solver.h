@@ -28,6 +28,10 @@ typedef struct nv_binary_problem {
      * rank): the rows are the whole problem.  Solvers with the registry's
      * `distributed` flag honour it. */
     const nv_comm *comm;
+    /* NV_TARGET_SIGN (0: y = +-1, residual 1 - y f) or NV_TARGET_REAL (y real,
+     * residual y - f; loss/loss.h); the solvers that take real targets say
+     * so in the registry */
+    int target;
 } nv_binary_problem;
 
 typedef struct nv_binary_result {
@@ -69,6 +73,7 @@ typedef struct nv_kernel_problem {
     const int *groups;   /* the kc groups pos lies in (NULL: all) */
     int ngroups;
     int ws;              /* C-SVM by Newton on a working set of K's rows (with K) */
+    int target;          /* NV_TARGET_SIGN or NV_TARGET_REAL (nv_binary_problem) */
 } nv_kernel_problem;
 
 /* A solver's state at an iteration boundary, for checkpoints: the point to

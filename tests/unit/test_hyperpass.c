@@ -414,7 +414,7 @@ static void test_pegasos_projection(void)
     make_toy(&t, 200, 4, 0, 0, 31);
     double cost[200];
     for (int i = 0; i < 200; i++) cost[i] = 50.0;
-    nv_binary_problem pb = {t.ds, NULL, 200, t.y, cost, NULL, 0.0, NULL};
+    nv_binary_problem pb = {t.ds, NULL, 200, t.y, cost, NULL, 0.0, NULL, NV_TARGET_SIGN};
     nesvm_params *p;
     nesvm_params_create(&p, NULL);
     nesvm_params_set(p, "batch", "50", NULL);

@@ -3,6 +3,7 @@
  * bounds (Theorem 1), exact line search against a dense scan, Lipschitz
  * bounds, weak duality; the solver on a closed form. */
 #include "../../src/solvers/nesvm/objective.h"
+#include "../../src/kernel/kernel.h"
 #include "check.h"
 
 #include <stdlib.h>
@@ -21,8 +22,161 @@ static void setup(nv_binary_problem *pb, nesvm_dataset **ds, uint64_t seed)
         for (int j = 0; j < DIM; j++) X[i * DIM + j] = (nv_rng_uniform(&st) - 0.5) * 3 + 0.4 * Y[i];
     }
     nesvm_dataset_wrap_dense(NS, DIM, X, Y, ds, NULL);
-    nv_binary_problem p = {*ds, NULL, NS, Y, COST, NULL, 0, NULL};
+    nv_binary_problem p = {*ds, NULL, NS, Y, COST, NULL, 0, NULL, NV_TARGET_SIGN};
     *pb = p;
+}
+
+/* Solve the m x m system A x = b in place (Gaussian elimination with partial
+ * pivoting; A is overwritten). */
+static void solve_dense(double *A, double *b, int m)
+{
+    for (int k = 0; k < m; k++) {
+        int p = k;
+        for (int i = k + 1; i < m; i++)
+            if (fabs(A[i * m + k]) > fabs(A[p * m + k])) p = i;
+        for (int j = 0; j < m; j++) {
+            double t = A[k * m + j];
+            A[k * m + j] = A[p * m + j];
+            A[p * m + j] = t;
+        }
+        double t = b[k];
+        b[k] = b[p];
+        b[p] = t;
+        for (int i = k + 1; i < m; i++) {
+            double f = A[i * m + k] / A[k * m + k];
+            for (int j = k; j < m; j++) A[i * m + j] -= f * A[k * m + j];
+            b[i] -= f * b[k];
+        }
+    }
+    for (int k = m - 1; k >= 0; k--) {
+        for (int j = k + 1; j < m; j++) b[k] -= A[k * m + j] * b[j];
+        b[k] /= A[k * m + k];
+    }
+}
+
+/* Real targets (least squares on real values, r = y - f): the objective's
+ * gradient against finite differences, and the linear and kernel solvers
+ * against the normal equations:
+ *   linear  min 1/2 ||w||^2 + sum c_i (y_i - x_i.w - b)^2 (b free):
+ *           [I + 2 X'CX, 2 X'C1; 2 1'CX, 2 1'C1] [w; b] = [2 X'Cy; 2 1'Cy]
+ *   kernel  min 1/2 beta'K beta + C sum (y_i - (K beta)_i)^2 (no bias):
+ *           (K + I/(2C)) beta = y. */
+static void test_real_targets(void)
+{
+    enum { N = 40, P = 3 };
+    double X[N * P], Y[N], COSTR[N];
+    uint64_t st = 7;
+    for (int i = 0; i < N; i++) {
+        for (int j = 0; j < P; j++) X[i * P + j] = nv_rng_uniform(&st) * 2 - 1;
+        Y[i] = 3.0 * X[i * P] - 2.0 * X[i * P + 1] + 0.5 + 0.3 * (nv_rng_uniform(&st) - 0.5);
+        COSTR[i] = i % 3 ? 0.8 : 1.7;
+    }
+    nesvm_dataset *ds;
+    CHECK(nesvm_dataset_wrap_dense(N, P, X, Y, &ds, NULL) == NESVM_OK);
+    nv_binary_problem pb = {ds, NULL, N, Y, COSTR, NULL, 0, NULL, NV_TARGET_REAL};
+    const nv_loss *sq = nv_loss_find("squared");
+    CHECK(sq && sq->target == NV_TARGET_REAL);
+    /* the gradient against finite differences, and weak duality */
+    nv_obj o;
+    CHECK(nv_obj_init(&o, &pb, sq, 0, 1, 1, NULL) == NESVM_OK);
+    double w[P] = {0.4, -0.3, 0.2}, g[P], b = 0.1, h = 1e-6;
+    nv_obj_eval e, ep, em;
+    nv_obj_evaluate(&o, w, b, 0, 0, &e);
+    nv_obj_grad(&o, w, 0, g);
+    for (int j = 0; j < P; j++) {
+        double wp[P], wm[P];
+        memcpy(wp, w, sizeof w);
+        memcpy(wm, w, sizeof w);
+        wp[j] += h;
+        wm[j] -= h;
+        nv_obj_evaluate(&o, wp, b, 0, 0, &ep);
+        nv_obj_evaluate(&o, wm, b, 0, 0, &em);
+        CHECK_MSG(fabs((ep.P - em.P) / (2 * h) - g[j]) <= 1e-5 * (1 + fabs(g[j])), "real targets: dP/dw%d %g vs %g",
+                  j, g[j], (ep.P - em.P) / (2 * h));
+    }
+    nv_obj_evaluate(&o, w, b + h, 0, 0, &ep);
+    nv_obj_evaluate(&o, w, b - h, 0, 0, &em);
+    CHECK(fabs((ep.P - em.P) / (2 * h) - e.gb) <= 1e-5 * (1 + fabs(e.gb)));
+    CHECK(e.D <= e.P);
+    nv_obj_free(&o);
+    /* the closed form */
+    double A[(P + 1) * (P + 1)], rhs[P + 1];
+    memset(A, 0, sizeof A);
+    memset(rhs, 0, sizeof rhs);
+    for (int a = 0; a < P; a++) A[a * (P + 1) + a] = 1.0;
+    for (int i = 0; i < N; i++) {
+        double z[P + 1];
+        for (int j = 0; j < P; j++) z[j] = X[i * P + j];
+        z[P] = 1.0;
+        for (int a = 0; a <= P; a++) {
+            for (int c = 0; c <= P; c++) A[a * (P + 1) + c] += 2 * COSTR[i] * z[a] * z[c];
+            rhs[a] += 2 * COSTR[i] * z[a] * Y[i];
+        }
+    }
+    solve_dense(A, rhs, P + 1);
+    for (int method = 0; method < 2; method++) {
+        nesvm_params *prm;
+        nesvm_params_create(&prm, NULL);
+        nesvm_params_set(prm, "svm_type", "ls", NULL);
+        nesvm_params_set(prm, "bias", "1", NULL);
+        nesvm_params_set(prm, "eps", "1e-10", NULL);
+        nesvm_params_set(prm, "method", method ? "nesterov" : "newton", NULL);
+        nesvm_params_set(prm, "max_iter", "1000000", NULL);
+        double ws_[P];
+        nv_binary_result res = {0};
+        res.w = ws_;
+        CHECK(nv_nesvm_linear_train(&pb, prm, NULL, &res, NULL) == NESVM_OK);
+        CHECK_MSG(res.exit_reason == NESVM_EXIT_CONVERGED && res.gap <= 1e-10, "real targets, method %d: exit %d gap %g",
+                  method, (int)res.exit_reason, res.gap);
+        for (int j = 0; j < P; j++)
+            CHECK_MSG(fabs(ws_[j] - rhs[j]) <= 1e-5 * (1 + fabs(rhs[j])), "method %d: w%d %.10g want %.10g", method, j,
+                      ws_[j], rhs[j]);
+        CHECK_MSG(fabs(res.b - rhs[P]) <= 1e-5 * (1 + fabs(rhs[P])), "method %d: b %.10g want %.10g", method, res.b,
+                  rhs[P]);
+        nesvm_params_destroy(prm);
+    }
+    /* the kernel expansion, RBF, no bias */
+    {
+        const double C = 2.0, gamma = 0.7;
+        nv_kernel k = {NV_KERNEL_RBF, gamma, 0, 3};
+        double K[N * N], beta[N], Ck[N];
+        for (int i = 0; i < N; i++) {
+            Ck[i] = C;
+            for (int j = 0; j < N; j++) {
+                double d2 = 0;
+                for (int a = 0; a < P; a++) d2 += (X[i * P + a] - X[j * P + a]) * (X[i * P + a] - X[j * P + a]);
+                K[i * N + j] = exp(-gamma * d2) + (i == j ? 1.0 / (2 * C) : 0.0);
+            }
+            beta[i] = Y[i];
+        }
+        solve_dense(K, beta, N);
+        nv_kmat km;
+        nesvm_error err = {0};
+        CHECK(nv_kmat_init(&km, &k, ds, NULL, N, 4096, 1, NULL, &err) == NESVM_OK);
+        nesvm_params *prm;
+        nesvm_params_create(&prm, NULL);
+        nesvm_params_set(prm, "svm_type", "ls", NULL);
+        nesvm_params_set(prm, "bias", "0", NULL);
+        nesvm_params_set(prm, "eps", "1e-10", NULL);
+        nv_params_resolve(prm);
+        for (int method = 0; method < 2; method++) {
+            nesvm_params_set(prm, "method", method ? "nesterov" : "newton", NULL);
+            nesvm_params_set(prm, "max_iter", "1000000", NULL);
+            double bk[N];
+            nv_binary_result rk = {.w = bk};
+            nv_kernel_problem kp = {&km, NULL, N, Y, Ck, NULL, 0, NULL, NULL, 0, 0, NV_TARGET_REAL};
+            CHECK_MSG(nv_nesvm_kernel_train(&kp, prm, NULL, &rk, &err) == NESVM_OK, "%s", err.message);
+            CHECK_MSG(rk.exit_reason == NESVM_EXIT_CONVERGED, "kernel, method %d: exit %d gap %g", method,
+                      (int)rk.exit_reason, rk.gap);
+            double worst = 0;
+            for (int i = 0; i < N; i++) worst = fmax(worst, fabs(bk[i] - beta[i]) / (1 + fabs(beta[i])));
+            /* the stored kernel is single precision */
+            CHECK_MSG(worst <= 1e-4, "kernel, method %d: expansion off by %g", method, worst);
+        }
+        nesvm_params_destroy(prm);
+        nv_kmat_free(&km);
+    }
+    nesvm_dataset_destroy(ds);
 }
 
 int main(void)
@@ -260,7 +414,7 @@ int main(void)
         for (int t = 0; t < 8; t++) {
             int method = t / 4;
             c2[0] = c2[1] = Cs[t % 4];
-            nv_binary_problem p2 = {d2, NULL, 2, y2, c2, NULL, 0, NULL};
+            nv_binary_problem p2 = {d2, NULL, 2, y2, c2, NULL, 0, NULL, NV_TARGET_SIGN};
             nesvm_params *prm;
             nesvm_params_create(&prm, NULL);
             nesvm_params_set(prm, "bias", "0", NULL);
@@ -287,5 +441,6 @@ int main(void)
         }
         nesvm_dataset_destroy(d2);
     }
+    test_real_targets();
     CHECK_DONE();
 }

@@ -139,7 +139,7 @@ static void test_gradients_and_directions(void)
                 for (int64_t i = 0; i < n; i++) c[i] = 0.5 + 2 * urand(&rs);
                 const char *kv[] = {"smooth_p", "5", "tau", "0", "bias", "1.5", NULL};
                 nesvm_params *prm = params_kv(kv);
-                nv_binary_problem pb = {t.ds, NULL, n, t.y, c, NULL, 0, NULL};
+                nv_binary_problem pb = {t.ds, NULL, n, t.y, c, NULL, 0, NULL, NV_TARGET_SIGN};
                 nv_ssvm s, s2;
                 CHECK(nv_ssvm_init(&s, &pb, prm, nssvm, NULL) == NESVM_OK);
                 CHECK(nv_ssvm_init(&s2, &pb, prm, nssvm, NULL) == NESVM_OK);

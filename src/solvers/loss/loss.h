@@ -52,7 +52,8 @@ typedef struct nv_loss_at {
 
 typedef struct nv_loss {
     const char *name;    /* as written in problem names and --loss */
-    nv_target target;
+    nv_target target;    /* the target it takes: SIGN, or REAL (which takes signs
+                          * too: a sign is a real number), or NONE */
     int smoothed;        /* 1: not differentiable, NESVM smooths it; 0: smooth */
     int sparse;          /* 1: l'(r) = 0 for r <= 0 (samples past the margin carry
                           * no dual weight: working sets, polishing apply) */

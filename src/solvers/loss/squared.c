@@ -1,7 +1,8 @@
 /* squared.c - the squared loss l(r) = r^2 (LS-SVM; loss.h).
  *
- * Smooth (never smoothed): l' = 2r, l'' = 2.  With a sign target,
- * r = 1 - y f and r^2 = (y - f)^2: least squares on the labels.
+ * Smooth (never smoothed): l' = 2r, l'' = 2.  It takes a real target,
+ * r = y - f (least squares); with a sign target r = 1 - y f and
+ * r^2 = (y - f)^2, least squares on the labels.
  * Conjugate: l*(u) = u^2 / 4 on the whole line (q = 1/2). */
 #include "loss.h"
 
@@ -30,5 +31,5 @@ static void squared_dir(double r, double dr, double c, double t, double *s1, dou
     *s2 += q * dr;
 }
 
-const nv_loss nv_loss_squared = {"squared", NV_TARGET_SIGN, 0, 0, 0.0, 2.0, -INFINITY, INFINITY, 0.5, 0.0,
+const nv_loss nv_loss_squared = {"squared", NV_TARGET_REAL, 0, 0, 0.0, 2.0, -INFINITY, INFINITY, 0.5, 0.0,
                                  squared_at, squared_curv, squared_dir};

@@ -171,16 +171,16 @@ static nesvm_status direction(kws *ws, nv_obj *o, double mu, double zmu, double 
     int64_t nz = 0, nc = 0;
     double sh = 0, gbm = 0;
     for (int64_t i = 0; i < n; i++) {
-        double res = 1.0 - pb->y[i] * o->m[i];
+        double res = nv_obj_resid(o, i, o->m[i]), sg = nv_obj_sign(o, i);
         double h, a = o->a[i];
         if (predict) {
             h = o->loss->curv(res, pb->cost[i], zmu) > 0 ? pb->cost[i] / mu : 0.0;
             if (h > 0) a = h * res;
-            gbm -= pb->y[i] * a;
+            gbm -= sg * a;
         } else {
             h = nv_obj_curv(o, i, res, mu);
         }
-        ws->r[i] = pb->y[i] * a - ws->beta[i];
+        ws->r[i] = sg * a - ws->beta[i];
         if (h > 0) {
             ws->zi[nz] = i;
             ws->zpos[nz] = ws->pos[i];
@@ -281,7 +281,7 @@ static nesvm_status coarse_start(const nv_kernel_problem *kp, const nesvm_params
     if (npos > 0 && nneg > 0) {
         nesvm_params cp = *prm;
         if (cp.eps < NV_NESVM_COARSE_EPS) cp.eps = NV_NESVM_COARSE_EPS;
-        nv_kernel_problem sub = {kp->K, pos, m, y, cost, NULL, 0.0, NULL, NULL, 0, 0};
+        nv_kernel_problem sub = {kp->K, pos, m, y, cost, NULL, 0.0, NULL, NULL, 0, 0, kp->target};
         nv_binary_result r;
         memset(&r, 0, sizeof r);
         r.w = w;
@@ -378,7 +378,7 @@ static int kx_polish(kws *ws, nv_obj *obj, nv_track *tr, kx_newton *nt, double *
     nv_obj_pass(obj, nt->sc.mu, &q);
     int64_t drop = 0;
     for (int64_t i = 0; i < n; i++) {
-        if (obj->a[i] == 0 && ws->beta[i] != 0 && 1.0 - obj->pb->y[i] * obj->m[i] < -(1e-2)) {
+        if (obj->a[i] == 0 && ws->beta[i] != 0 && nv_obj_resid(obj, i, obj->m[i]) < -(1e-2)) {
             ws->beta[i] = 0;
             drop++;
         }
@@ -503,7 +503,7 @@ nesvm_status nv_nesvm_kernel_train(const nv_kernel_problem *kp, const nesvm_para
     const double t0 = nv_now();
     const int64_t n = kp->n;
     const int bias = nv_params_bias(prm);
-    nv_binary_problem pb = {NULL, NULL, n, kp->y, kp->cost, NULL, 0.0, NULL};
+    nv_binary_problem pb = {NULL, NULL, n, kp->y, kp->cost, NULL, 0.0, NULL, kp->target};
     nv_obj obj;
     kws ws;
     memset(&ws, 0, sizeof ws);

@@ -93,7 +93,6 @@ static nesvm_status lp_direction(kws *ws, lpws *l, const nws *nw, const nv_obj *
                                  const unsigned char *mask, double mu, double nu, double gb,
                                  double *db)
 {
-    const nv_binary_problem *pb = o->pb;
     const int64_t n = ws->n;
     double *g = ws->r;
     int64_t nz = 0;
@@ -106,7 +105,7 @@ static nesvm_status lp_direction(kws *ws, lpws *l, const nws *nw, const nv_obj *
             g[j] = 0;
             l->lam[j] = 1e300;
         }
-        double h = nv_obj_curv(o, j, 1.0 - pb->y[j] * o->m[j], mu);
+        double h = nv_obj_curv(o, j, nv_obj_resid(o, j, o->m[j]), mu);
         if (h > 0) {
             ws->zi[nz] = j;
             ws->zpos[nz] = ws->pos[j];
@@ -338,7 +337,7 @@ nesvm_status nv_kx_lp_newton_loop(kws *ws, nv_obj *obj, const nesvm_params *prm,
             if (st == NESVM_OK) {
                 double P = 0;
                 for (int64_t i = 0; i < n; i++) {
-                    double r = 1.0 - obj->pb->y[i] * (ws->kd[i] + (ws->bias ? tr->bbest : 0.0));
+                    double r = nv_obj_resid(obj, i, ws->kd[i] + (ws->bias ? tr->bbest : 0.0));
                     P += fabs(ws->dir[i]) + nv_loss_value(obj->loss, r, obj->pb->cost[i]);
                 }
                 if (P <= tr->best_p || nv_track_rel(P - tr->best_d, P) <= prm->eps) {

@@ -130,11 +130,11 @@ nesvm_status nv_kx_nesterov_loop(kws *ws, nv_obj *obj, const nesvm_params *prm, 
             k = 0;
             restart = 0;
         }
-        const double *y = obj->pb->y, *a = obj->a;
+        const double *a = obj->a;
         double wk = 0.5 * (double)(k + 1);
         double cz = 2.0 / (double)(k + 3), cy = (double)(k + 1) / (double)(k + 3);
         for (int64_t i = 0; i < n; i++) {
-            double g = ws->beta[i] - y[i] * a[i], kg = ws->kb[i] - nw.kay[i];
+            double g = ws->beta[i] - nv_obj_sign(obj, i) * a[i], kg = ws->kb[i] - nw.kay[i];
             double yi = ws->beta[i] - g / L, kyi = ws->kb[i] - kg / L;
             nw.G[i] += wk * g;
             nw.KG[i] += wk * kg;

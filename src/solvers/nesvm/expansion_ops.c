@@ -55,7 +55,6 @@ nesvm_status nv_kx_refresh(kws *ws, nv_obj *o, double b)
 nesvm_status nv_kx_evaluate_nesterov(kws *ws, nws *nw, nv_obj *o, double mu, double nu,
                                       nv_obj_eval *e)
 {
-    const nv_binary_problem *pb = o->pb;
     const int64_t n = ws->n;
     nv_obj_sums q;
     nv_obj_pass(o, mu, &q);
@@ -63,7 +62,7 @@ nesvm_status nv_kx_evaluate_nesterov(kws *ws, nws *nw, nv_obj *o, double mu, dou
     nv_obj_balance(o, &q, &rp, &rn, &t);
     nesvm_status st;
     if (nv_obj_shift(o)) {
-        for (int64_t i = 0; i < n; i++) ws->r[i] = pb->y[i] * o->a[i];
+        for (int64_t i = 0; i < n; i++) ws->r[i] = nv_obj_sign(o, i) * o->a[i];
         st = nv_kx_kmul(ws, ws->r, nw->kay);
         if (st != NESVM_OK) return st;
         for (int64_t i = 0; i < n; i++) {
@@ -76,14 +75,15 @@ nesvm_status nv_kx_evaluate_nesterov(kws *ws, nws *nw, nv_obj *o, double mu, dou
         for (int64_t i = 0; i < n; i++) {
             if (o->a[i] == 0) continue;
             ws->cpos[nc] = ws->pos[i];
-            ws->cval[2 * nc] = pb->y[i] > 0 ? o->a[i] : 0.0;
-            ws->cval[2 * nc + 1] = pb->y[i] > 0 ? 0.0 : o->a[i];
+            const int up = nv_obj_sign(o, i) > 0;
+            ws->cval[2 * nc] = up ? o->a[i] : 0.0;
+            ws->cval[2 * nc + 1] = up ? 0.0 : o->a[i];
             nc++;
         }
         st = nv_kmat_mul(ws->K, ws->pos, n, ws->cpos, nc, ws->cval, 2, nw->k2, ws->err);
         if (st != NESVM_OK) return st;
         for (int64_t i = 0; i < n; i++) {
-            double y = pb->y[i];
+            double y = nv_obj_sign(o, i);
             nw->kay[i] = nw->k2[2 * i] - nw->k2[2 * i + 1];
             ws->kv[i] = rp * nw->k2[2 * i] - rn * nw->k2[2 * i + 1];
             ws->v[i] = y * o->a[i] * (y > 0 ? rp : rn);

@@ -438,7 +438,7 @@ static nesvm_status ws_train(const nv_kernel_problem *kp, const nesvm_params *pr
         }
         nv_kmat km;
         memset(&km, 0, sizeof km);
-        nv_kernel_problem sub = {kp->K, w.idx, ns, w.ys, w.cs, warm ? w.bs : NULL, b, NULL, NULL, 0, 0};
+        nv_kernel_problem sub = {kp->K, w.idx, ns, w.ys, w.cs, warm ? w.bs : NULL, b, NULL, NULL, 0, 0, kp->target};
         if (ws_sub_matrix(kp, prm, sink, &w, ns, b, iters, t0, &tick, &km, res, &st, err)) break;
         if (st != NESVM_OK) break;
         if (km.n > 0) {

@@ -136,7 +136,7 @@ static void build_zone(newton_ws *ws, const double *w, double mu, double nu)
     int64_t nz = 0;
     double sw = 0;
     for (int64_t i = 0; i < pb->n; i++) {
-        double r = 1.0 - pb->y[i] * o->m[i];
+        double r = nv_obj_resid(o, i, o->m[i]);
         double h = nv_obj_curv(o, i, r, mu);
         if (h > 0) {
             ws->zrows[nz] = pb->rows ? pb->rows[i] : i;

@@ -22,7 +22,11 @@ nesvm_status nv_obj_init(nv_obj *o, const nv_binary_problem *pb, const nv_loss *
     o->pb = pb;
     o->loss = loss;
     o->l1 = l1;
+    o->real = pb->target == NV_TARGET_REAL;
     o->bias = bias;
+    /* real targets are balanced by a shift (the losses that take them have a
+     * conjugate on the whole line) */
+    NV_OBJ_ASSERT(!o->real || (loss->target == NV_TARGET_REAL && nv_obj_shift(o)));
     int64_t n = pb->n;
     int32_t d = pb->X->d;
     size_t nn = (size_t)(n ? n : 1), dd = (size_t)(d ? d : 1);
@@ -109,7 +113,9 @@ nesvm_status nv_obj_init_plain(nv_obj *o, const nv_binary_problem *pb, const nv_
     o->pb = pb;
     o->loss = loss;
     o->l1 = l1;
+    o->real = pb->target == NV_TARGET_REAL;
     o->bias = bias;
+    NV_OBJ_ASSERT(!o->real || (loss->target == NV_TARGET_REAL && nv_obj_shift(o)));
     size_t nn = (size_t)(pb->n ? pb->n : 1);
     o->s = nv_malloc_array(nn, sizeof(double));
     o->m = nv_malloc_array(nn, sizeof(double));
@@ -198,7 +204,8 @@ static void pass_local(nv_obj *o, double mu, nv_obj_sums *q)
     for (int64_t i = 0; i < n; i++) {
         double c = pb->cost[i], s = o->s[i];
         nv_loss_at at;
-        l->at(1.0 - pb->y[i] * o->m[i], c, mu * s, &at);
+        const double sg = nv_obj_sign(o, i);
+        l->at(nv_obj_resid(o, i, o->m[i]), c, mu * s, &at);
         q->loss += at.val;
         q->lmu += at.sval;
         q->nsv += at.zone != 0;
@@ -208,14 +215,16 @@ static void pass_local(nv_obj *o, double mu, nv_obj_sums *q)
         o->a[i] = alpha;
         /* the smoothing's prox term c s u^2 (a smoothed loss) */
         double pq = l->smoothed ? c * s * at.u * at.u : 0.0;
-        if (pb->y[i] > 0) {
+        if (sg > 0) {
             q->sp += alpha;
             q->qp += pq;
         } else {
             q->sn += alpha;
             q->qn += pq;
         }
-        q->sy += pb->y[i];
+        const double tg = o->real ? pb->y[i] : 1.0;
+        q->sy += sg * tg;
+        if (o->real) q->at += alpha * tg;
     }
 }
 
@@ -223,7 +232,7 @@ static void pass_local(nv_obj *o, double mu, nv_obj_sums *q)
 static void sums_pack(const nv_obj_sums *q, double *v)
 {
     double t[NV_OBJ_NSUMS] = {q->loss, q->lmu, q->sp, q->sn, q->qp, q->qn, q->sy,
-                              (double)q->nsv, (double)q->nbound, 0.0};
+                              (double)q->nsv, (double)q->nbound, q->at};
     memcpy(v, t, sizeof t);
 }
 
@@ -238,6 +247,7 @@ static void sums_unpack(const double *v, nv_obj_sums *q)
     q->sy = v[6];
     q->nsv = (int64_t)v[7];
     q->nbound = (int64_t)v[8];
+    q->at = v[9];
 }
 
 void nv_obj_pass(nv_obj *o, double mu, nv_obj_sums *q)
@@ -283,11 +293,12 @@ void nv_obj_finish(nv_obj *o, const nv_obj_sums *q, double rp, double rn, double
      * K = sum conj_q a'^2 / c + ||X^T(a' y)||^2 (L2) or 0 with theta <=
      * 1/||X^T(a' y)||_inf (L1); the smoothed dual adds mu sum c s u^2 (and nu
      * ||.||^2 for the L1 norm's Huber smoothing) to K. */
-    double S = rp * q->sp + rn * q->sn - t * q->sy, Qc = 0;
+    double S = (o->real ? q->at : rp * q->sp + rn * q->sn) - t * q->sy, Qc = 0;
     if (l->conj_q != 0 || l->conj_e != 0) {
         double E = 0;
         for (int64_t i = 0; i < pb->n; i++) {
-            double a = (o->a[i] - t * pb->y[i]) * (pb->y[i] > 0 ? rp : rn);
+            const double sg = nv_obj_sign(o, i);
+            double a = (o->a[i] - t * sg) * (sg > 0 ? rp : rn);
             Qc += l->conj_q * a * a / pb->cost[i];
             E += fabs(a);
         }
@@ -322,7 +333,12 @@ void nv_obj_evaluate_at(nv_obj *o, const double *w, double mu, double nu, nv_obj
     const int32_t d = pb->X->d;
     nv_obj_sums q;
     pass_local(o, mu, &q);
-    nv_xta(pb->X, pb->rows, pb->n, o->a, pb->y, o->vp, o->vn, &o->lw);
+    if (o->real) { /* every s_i = 1: X^T alpha in vp */
+        nv_xta(pb->X, pb->rows, pb->n, o->a, NULL, o->vp, NULL, &o->lw);
+        memset(o->vn, 0, (size_t)(d ? d : 1) * sizeof(double));
+    } else {
+        nv_xta(pb->X, pb->rows, pb->n, o->a, pb->y, o->vp, o->vn, &o->lw);
+    }
     if (nv_comm_many(pb->comm)) {
         /* one reduction: X^T(alpha y) by sign and the pass's sums (vn = vp + d) */
         double *sums = o->vn + (d ? d : 1);
@@ -414,9 +430,9 @@ static void phi_derivs(nv_obj *o, const double *mp, double mu, double nu, const 
     const nv_binary_problem *pb = o->pb;
     double s1 = 0, s2 = 0;
     for (int64_t i = 0; i < pb->n; i++) {
-        double dr = -pb->y[i] * mp[i];
+        double dr = -nv_obj_sign(o, i) * mp[i];
         if (dr == 0) continue;
-        double r = 1.0 - pb->y[i] * o->m[i] + t * dr;
+        double r = nv_obj_resid(o, i, o->m[i]) + t * dr;
         o->loss->dir(r, dr, pb->cost[i], mu * o->s[i], &s1, &s2);
     }
     if (nv_comm_many(pb->comm)) {

@@ -30,12 +30,17 @@
 
 #include "../solver.h"
 
+#include <assert.h>
 #include <math.h>
+
+/* An invariant of the objective, checked in debug builds. */
+#define NV_OBJ_ASSERT(cond) assert(cond)
 
 typedef struct nv_obj {
     const nv_binary_problem *pb;
     const nv_loss *loss; /* the per-sample loss (loss/loss.h) */
     int l1;          /* the regularizer: 1 = ||w||_1 (LP-SVM), 0 = 1/2 ||w||^2 */
+    int real;        /* real targets (pb->target NV_TARGET_REAL): s_i = 1, t_i = y_i */
     int bias;
     nv_linalg_ws lw;
     double *s;       /* n smoothing scales s_i = max(||x_i||_inf, bias ? 1 : 0), 0 -> 1 */
@@ -83,9 +88,17 @@ static inline int nv_obj_quadratic(const nv_obj *o) { return nv_obj_shift(o) && 
  * past the margin carry no weight (coarse starts, polishing)? */
 static inline int nv_obj_sparse_l2(const nv_obj *o) { return o->loss->sparse && !o->l1; }
 /* The balanced dual coefficient of sample i, a'_i y_i (nv_obj_balance). */
+/* The sample's sign s_i and residual r_i = t_i - s_i m_i at margin m: sign
+ * targets s_i = y_i, t_i = 1 (r = 1 - y m); real targets s_i = 1, t_i = y_i
+ * (r = y - m).  The dual coefficient of sample i is alpha_i s_i. */
+static inline double nv_obj_sign(const nv_obj *o, int64_t i) { return o->real ? 1.0 : o->pb->y[i]; }
+static inline double nv_obj_resid(const nv_obj *o, int64_t i, double m)
+{
+    return o->real ? o->pb->y[i] - m : 1.0 - o->pb->y[i] * m;
+}
 static inline double nv_obj_dual_coef(const nv_obj *o, int64_t i, double rp, double rn, double t)
 {
-    double y = o->pb->y[i];
+    double y = nv_obj_sign(o, i);
     return nv_obj_shift(o) ? y * o->a[i] - t : y * o->a[i] * (y > 0 ? rp : rn);
 }
 
@@ -102,7 +115,8 @@ typedef struct nv_obj_sums {
     double loss, lmu;      /* sum c_i l(r_i), unsmoothed and smoothed */
     double sp, sn;         /* sum of alpha over positive / negative samples */
     double qp, qn;         /* hinge: sum c_i s_i u_i^2 by class */
-    double umax, sy;       /* largest u_i; sum y_i (LS) */
+    double umax, sy;       /* largest u_i; sum s_i t_i (the shift's term) */
+    double at;             /* real targets: sum alpha_i t_i */
     int64_t nsv, nbound;
 } nv_obj_sums;
 void nv_obj_pass(nv_obj *o, double mu, nv_obj_sums *q);
