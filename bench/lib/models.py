@@ -36,7 +36,8 @@ def _lines(path):
 
 
 def read_nesvm(path):
-    """nesvm model format version 1 (docs/format.md): binary, linear (any
+    """nesvm model format versions 1 and 2 (docs/format.md; they differ in
+    which ``param`` lines they list, which this reader does not use): binary, linear (any
     svm_type: the model's ``problem`` line is kept as ``.problem``).  Kernel
     models (``kernel rbf``, basis + beta) are rejected: the harness uses
     them only through ``nesvm predict``."""
@@ -50,8 +51,8 @@ def read_nesvm(path):
         else:
             head.setdefault(t[0], t[1:])
         i += 1
-    if head.get("nesvm_model") != ["1"]:
-        raise ModelError(f"{path}: not a nesvm model version 1")
+    if head.get("nesvm_model") not in (["1"], ["2"]):
+        raise ModelError(f"{path}: not a nesvm model of format version 1 or 2")
     if head.get("kernel") != ["linear"]:
         raise ModelError(f"{path}: kernel {head.get('kernel')} is not linear")
     if int(head["nr_submodel"][0]) != 1:

@@ -185,7 +185,7 @@ def load_svm(path, d):
     return Xr.tocsr(), labr
 
 
-@check("nesvm model: w, b, positive label (format version 1)")
+@check("nesvm model: w, b, positive label (format versions 1 and 2)")
 def _():
     p = write("n.model", "nesvm_model 1\nsolver nesvm\nproblem c_svm_hinge_l2\nkernel linear\n"
               "multiclass ovo\nnr_class 2\nlabels -1 1\nnr_feature 2\nparam c 1\nnr_submodel 1\n"
@@ -195,6 +195,14 @@ def _():
     assert m.w.tolist() == [1.5, -2.0] and m.b == 0.25 and m.pos_label == -1.0
     assert m.problem == "c_svm_hinge_l2"
     assert models.read_nesvm_info(p)[0]["iterations"] == 5
+    v1 = open(p).read()
+    for v, ok in (("2", True), ("3", False)):
+        q = write("v%s.model" % v, v1.replace("nesvm_model 1\n", "nesvm_model %s\n" % v, 1))
+        try:
+            read = models.read_nesvm(q).w.tolist() == [1.5, -2.0]
+        except models.ModelError:
+            read = False
+        assert read == ok, "format version %s: read %s" % (v, read)
     p = write("lp.model", "nesvm_model 1\nsolver nesvm\nproblem lp_svm_hinge_l1\nkernel linear\n"
               "multiclass ovo\nnr_class 2\nlabels 1 -1\nnr_feature 2\nparam svm_type lp\nparam c 1\n"
               "nr_submodel 1\nsubmodel 0 pos 0 neg 1 exit converged iterations 23 primal 2 gap 0.001\n"

@@ -33,10 +33,11 @@
 
 uint64_t nv_ckpt_params_hash(const nesvm_params *p)
 {
-    /* parameters added after checkpoints were, left out at the value every
-     * training had before them: a checkpoint written before one existed
-     * still resumes with its default */
-    static const char *const later[][2] = {{"restart", "1"}};
+    /* parameters added after checkpoints were (the rows from restart on) are
+     * left out at their default, which is what every training did before
+     * them (as model files leave them out): a checkpoint written before one
+     * existed still resumes, and a new row changes no hash */
+    const int later = nv_param_index("restart");
     uint64_t h = NV_FNV1A_START;
     char buf[64];
     for (int i = 0; nv_param_name(i); i++) {
@@ -44,11 +45,8 @@ uint64_t nv_ckpt_params_hash(const nesvm_params *p)
         if (!strcmp(name, "threads") || !strcmp(name, "time_limit") || !strcmp(name, "max_iter") ||
             !strcmp(name, "progress_every"))
             continue;
+        if (i >= later && nv_param_is_default(p, i)) continue;
         if (nesvm_params_get(p, name, buf, sizeof buf, NULL) != NESVM_OK) continue;
-        int skip = 0;
-        for (size_t k = 0; k < sizeof later / sizeof later[0]; k++)
-            skip |= !strcmp(name, later[k][0]) && !strcmp(buf, later[k][1]);
-        if (skip) continue;
         h = nv_fnv1a(h, name, strlen(name) + 1);
         h = nv_fnv1a(h, buf, strlen(buf) + 1);
     }

@@ -9,10 +9,13 @@
 #include <ctype.h>
 #include <errno.h>
 #include <math.h>
+#include <stdarg.h>
 #include <stdlib.h>
 #include <string.h>
 
-#define NV_MODEL_VERSION 1
+/* The format version written; every version from 1 on is read
+ * (docs/format.md: 1 lists every parameter, 2 only those off their default). */
+#define NV_MODEL_VERSION 2
 
 
 /* The model's text (docs/format.md) to f. */
@@ -28,12 +31,16 @@ static void write_model(const nesvm_model *m, FILE *f)
         fprintf(f, " %s", num);
     }
     fprintf(f, "\nnr_feature %d\n", m->d);
+    /* the parameters off their default, in the table's order (solver,
+     * multiclass and kernel have their own lines): a missing one is the
+     * default, so a new parameter changes no file trained without it */
     for (int i = 0; nv_param_name(i); i++) {
-        if (strcmp(nv_param_name(i), "solver") == 0 || strcmp(nv_param_name(i), "multiclass") == 0 ||
-            strcmp(nv_param_name(i), "kernel") == 0)
+        const char *name = nv_param_name(i);
+        if (strcmp(name, "solver") == 0 || strcmp(name, "multiclass") == 0 || strcmp(name, "kernel") == 0 ||
+            nv_param_is_default(m->params, i))
             continue;
-        nesvm_params_get(m->params, nv_param_name(i), val, sizeof val, NULL);
-        fprintf(f, "param %s %s\n", nv_param_name(i), val);
+        nesvm_params_get(m->params, name, val, sizeof val, NULL);
+        fprintf(f, "param %s %s\n", name, val);
     }
     for (int i = 0; i < m->params->n_weights; i++) {
         nv_format_double(m->params->weight_label[i], num);
@@ -267,233 +274,319 @@ fail:
     return st;
 }
 
+/* ------------------------------------------------------- parse_model's parts */
+
+/* What parse_model has read so far; parse_model frees what is left on failure.
+ * Each part below reads one section of the file in its order (docs/format.md),
+ * returns NESVM_OK or the error naming the line, and allocates only into it. */
+typedef struct parse_state {
+    lexer lx;
+    size_t len;                /* the text's length, for the size checks */
+    long long version, k, d, nbasis, nsub;
+    const nv_solver *solver;
+    char problem[64];
+    nesvm_params *prm;         /* moves into m */
+    double *labels;
+    nesvm_dataset *basis;      /* moves into m */
+    nesvm_model *m;
+} parse_state;
+
+static nesvm_status lfail(lexer *lx, const char *fmt, ...) NV_PRINTF(2, 3);
+static nesvm_status lfail(lexer *lx, const char *fmt, ...)
+{
+    char msg[200];
+    va_list ap;
+    va_start(ap, fmt);
+    vsnprintf(msg, sizeof msg, fmt, ap);
+    va_end(ap);
+    return lerr(lx, msg);
+}
+
+/* In the parts: `lx` is the state's lexer. */
+#define FAIL(...) return lfail(lx, __VA_ARGS__)
+#define TRY(x)                                                                                 \
+    do {                                                                                       \
+        nesvm_status st_ = (x);                                                                \
+        if (st_ != NESVM_OK) return st_;                                                       \
+    } while (0)
+
+/* What a 'param' line missing from a file of format version V stands for: its
+ * row's default in the parameter table, except the rows below for files of
+ * version <= upto.  Format 1 lists every parameter of its day, so a missing
+ * one predates the parameter; format 2 leaves out every row at its default.
+ * A change that would give an omitted line another meaning (a new default; a
+ * new row whose default is not what training did before it) raises
+ * NV_MODEL_VERSION and adds a row here: the old meaning and the last version
+ * that had it (docs/format.md, "Parameters").  Rows in increasing `upto`: of a
+ * parameter's rows that apply, the first (the oldest meaning that fits) wins. */
+static const struct {
+    int upto;
+    const char *name, *value;
+} missing_params[] = {
+    /* a format-1 file without it predates it: ssvm's and nssvm's kernel forms
+     * penalized ||beta||^2 */
+    {1, "kernel_norm", "coef"},
+};
+
+/* The lines from 'nesvm_model V' to 'nr_feature D'. */
+static nesvm_status read_head(parse_state *ps)
+{
+    lexer *lx = &ps->lx;
+    TRY(expect(lx, "nesvm_model", 2));
+    if (!tok_int(lx->tok[1], 1, 1000000, &ps->version)) FAIL("bad format version '%.40s'", lx->tok[1]);
+    if (ps->version > NV_MODEL_VERSION)
+        FAIL("model format version %lld is not supported (this build reads versions 1 to %d)", ps->version,
+             NV_MODEL_VERSION);
+    TRY(nesvm_params_create(&ps->prm, lx->err));
+    nesvm_params *prm = ps->prm;
+    TRY(expect(lx, "solver", 2));
+    ps->solver = nv_solver_find(lx->tok[1]);
+    if (!ps->solver) FAIL("unknown solver '%.40s'", lx->tok[1]);
+    snprintf(prm->solver, sizeof prm->solver, "%s", lx->tok[1]);
+    TRY(expect(lx, "problem", 2));
+    snprintf(ps->problem, sizeof ps->problem, "%s", lx->tok[1]);
+    TRY(expect(lx, "kernel", 2));
+    if (nesvm_params_set(prm, "kernel", lx->tok[1], NULL) != NESVM_OK || isdigit((unsigned char)lx->tok[1][0]))
+        FAIL("unsupported kernel '%.40s' (expected linear, poly, rbf or sigmoid)", lx->tok[1]);
+    TRY(expect(lx, "multiclass", 2));
+    if (nesvm_params_set(prm, "multiclass", lx->tok[1], NULL) != NESVM_OK)
+        FAIL("bad multiclass scheme '%.40s' (expected ovo or ovr)", lx->tok[1]);
+    TRY(expect(lx, "nr_class", 2));
+    long long k;
+    if (!tok_int(lx->tok[1], 2, NV_MAX_CLASSES, &k))
+        FAIL("bad nr_class '%.40s' (expected an integer in [2, %d])", lx->tok[1], NV_MAX_CLASSES);
+    ps->k = k;
+    /* labels may be long: parse the raw line */
+    int r = next_line(lx);
+    if (r == 0) FAIL("expected 'labels', found end of file");
+    if (lx->ntok < 1 || strcmp(lx->tok[0], "labels") != 0) FAIL("expected 'labels', found '%.40s'", lx->tok[0]);
+    if (r < 0 || lx->ntok - 1 != k) FAIL("'labels' needs %lld values", k);
+    ps->labels = nv_malloc_array((size_t)k, sizeof(double));
+    if (!ps->labels) return nv_error(lx->err, NESVM_ERR_NOMEM, "out of memory");
+    for (int c = 0; c < k; c++) {
+        if (!tok_double(lx->tok[c + 1], &ps->labels[c]) || !isfinite(ps->labels[c]))
+            FAIL("bad label '%.40s'", lx->tok[c + 1]);
+        for (int e = 0; e < c; e++)
+            if (ps->labels[e] == ps->labels[c]) FAIL("label '%.40s' appears twice", lx->tok[c + 1]);
+    }
+    TRY(expect(lx, "nr_feature", 2));
+    if (!tok_int(lx->tok[1], 0, INT32_MAX, &ps->d)) FAIL("bad nr_feature '%.40s'", lx->tok[1]);
+    return NESVM_OK;
+}
+
+/* The 'param' and 'class_weight' lines, up to 'nr_basis' or 'nr_submodel'
+ * (the current line when it returns). */
+static nesvm_status read_params(parse_state *ps)
+{
+    lexer *lx = &ps->lx;
+    nesvm_params *prm = ps->prm;
+    for (size_t i = sizeof missing_params / sizeof missing_params[0]; i-- > 0;)
+        if (ps->version <= missing_params[i].upto &&
+            nesvm_params_set(prm, missing_params[i].name, missing_params[i].value, lx->err) != NESVM_OK)
+            return NESVM_ERR_ARG; /* a bad row above: a bug */
+    while (1) {
+        int r = next_line(lx);
+        if (r <= 0) FAIL("expected 'param', 'class_weight' or 'nr_submodel'");
+        if (strcmp(lx->tok[0], "param") == 0) {
+            if (lx->ntok != 3) FAIL("'param' needs a name and a value");
+            if (strcmp(lx->tok[1], "solver") == 0 || strcmp(lx->tok[1], "multiclass") == 0 ||
+                strcmp(lx->tok[1], "kernel") == 0)
+                FAIL("param '%.40s' belongs in its own line", lx->tok[1]);
+            nesvm_error perr_;
+            if (nesvm_params_set(prm, lx->tok[1], lx->tok[2], &perr_) != NESVM_OK) FAIL("%.150s", perr_.message);
+        } else if (strcmp(lx->tok[0], "class_weight") == 0) {
+            double l, wgt;
+            if (lx->ntok != 3 || !tok_double(lx->tok[1], &l) || !tok_double(lx->tok[2], &wgt))
+                FAIL("'class_weight' needs a label and a weight");
+            if (!isfinite(l)) FAIL("bad class_weight label '%.40s'", lx->tok[1]);
+            if (nesvm_params_set_class_weight(prm, l, wgt, NULL) != NESVM_OK)
+                FAIL("bad class weight '%.40s'", lx->tok[2]);
+        } else if (strcmp(lx->tok[0], "nr_submodel") == 0 || strcmp(lx->tok[0], "nr_basis") == 0) {
+            return NESVM_OK;
+        } else {
+            FAIL("unexpected '%.40s' (expected 'param', 'class_weight' or 'nr_submodel')", lx->tok[0]);
+        }
+    }
+}
+
+/* A kernel model's 'nr_basis R', 'basis' and R basis vectors, then the
+ * 'nr_submodel' line; a linear model has none.  Then the checks of the
+ * problem and of the sub-model count against what the file has said. */
+static nesvm_status read_basis_and_shape(parse_state *ps)
+{
+    lexer *lx = &ps->lx;
+    const nesvm_params *prm = ps->prm;
+    if ((strcmp(lx->tok[0], "nr_basis") == 0) != (prm->kernel != 0))
+        FAIL("%s", prm->kernel ? "a kernel model needs 'nr_basis' and its basis vectors"
+                               : "a linear model has no 'nr_basis'");
+    if (prm->kernel) {
+        if (lx->ntok != 2 || !tok_int(lx->tok[1], 1, INT32_MAX, &ps->nbasis))
+            FAIL("bad nr_basis (expected an integer >= 1)");
+        if (!(prm->gamma > 0) && prm->kernel != 0) FAIL("kernel models need param gamma > 0");
+        /* every basis vector takes a line of at least three bytes ("sv\n") */
+        if ((double)ps->nbasis * 3.0 > (double)ps->len)
+            FAIL("nr_basis %lld cannot fit in a file of %zu bytes (truncated, or a wrong nr_basis)",
+                 ps->nbasis, ps->len);
+        TRY(expect(lx, "basis", 1));
+        TRY(read_basis(lx, ps->nbasis, ps->d, &ps->basis));
+        TRY(expect(lx, "nr_submodel", 2));
+    }
+    const char *want_problem = nv_solver_problem(ps->solver, prm);
+    if (!want_problem || strcmp(ps->problem, want_problem) != 0)
+        FAIL("problem '%.60s' does not match solver %s with svm_type %s (expected %s)", ps->problem,
+             ps->solver->name, prm->svm_type == NV_SVM_LP ? "lp" : prm->svm_type == NV_SVM_LS ? "ls" : "c",
+             want_problem ? want_problem : "none");
+    if (lx->ntok != 2) FAIL("'nr_submodel' needs one value");
+    const long long k = ps->k;
+    long long want = k == 2 ? 1 : (prm->multiclass == NV_OVR ? k : k * (k - 1) / 2);
+    if (!tok_int(lx->tok[1], 1, 1000000000, &ps->nsub) || ps->nsub != want)
+        FAIL("nr_submodel is '%.40s', expected %lld for %lld classes (%s)", lx->tok[1], want, k,
+             prm->multiclass == NV_OVR ? "ovr" : "ovo");
+    /* every coefficient takes a line of at least two bytes, and every
+     * sub-model three lines of at least 40 bytes together: a short file
+     * cannot claim a huge model (no allocation before this check) */
+    const double ncoef = (double)(prm->kernel ? ps->nbasis : ps->d);
+    if ((double)ps->nsub * (ncoef * 2.0 + 40.0) > (double)ps->len)
+        FAIL("%lld sub-models of %.0f coefficients cannot fit in a file of %zu bytes "
+             "(truncated, or a wrong nr_feature/nr_basis)", ps->nsub, ncoef, ps->len);
+    return NESVM_OK;
+}
+
+/* Sub-model s's 'submodel' line, 'b', the optional 'prob' and the 'w' or
+ * 'beta' line; *want_pos and *want_neg are the classes it must have (the
+ * order training writes), advanced to the next sub-model's. */
+static nesvm_status read_submodel_head(parse_state *ps, int s, long long *want_pos, long long *want_neg)
+{
+    lexer *lx = &ps->lx;
+    nesvm_model *m = ps->m;
+    nv_submodel *sm = &m->sub[s];
+    const long long k = ps->k;
+    const int ovr = m->params->multiclass == NV_OVR && k > 2;
+    TRY(expect(lx, "submodel", 14));
+    long long idx, pos, neg, iv;
+    if (!tok_int(lx->tok[1], 0, ps->nsub - 1, &idx) || idx != s)
+        FAIL("submodel index '%.40s', expected %d", lx->tok[1], s);
+    if (strcmp(lx->tok[2], "pos") || strcmp(lx->tok[4], "neg") || strcmp(lx->tok[6], "exit") ||
+        strcmp(lx->tok[8], "iterations") || strcmp(lx->tok[10], "primal") || strcmp(lx->tok[12], "gap"))
+        FAIL("malformed submodel line");
+    if (!tok_int(lx->tok[3], 0, k - 1, &pos) || !tok_int(lx->tok[5], -1, k - 1, &neg) || pos == neg)
+        FAIL("submodel %d: bad class indices pos %.20s neg %.20s", s, lx->tok[3], lx->tok[5]);
+    if ((neg < 0) != ovr) FAIL("submodel %d: neg %lld does not fit the multiclass scheme", s, neg);
+    if (pos != *want_pos || neg != *want_neg)
+        FAIL("submodel %d: classes pos %lld neg %lld, expected pos %lld neg %lld (sub-models "
+             "come in a fixed order)", s, pos, neg, *want_pos, *want_neg);
+    if (ovr) {
+        ++*want_pos;
+    } else if (++*want_neg == k) {
+        ++*want_pos;
+        *want_neg = *want_pos + 1;
+    }
+    int ex = -1;
+    for (int e = NESVM_EXIT_CONVERGED; e <= NESVM_EXIT_EPS_ABS; e++)
+        if (strcmp(lx->tok[7], nesvm_exit_str((nesvm_exit)e)) == 0) ex = e;
+    if (ex < 0) FAIL("submodel %d: unknown exit reason '%.40s'", s, lx->tok[7]);
+    if (!tok_int(lx->tok[9], 0, INT64_MAX, &iv)) FAIL("submodel %d: bad iterations", s);
+    sm->iterations = iv;
+    if (!tok_double(lx->tok[11], &sm->primal) || !tok_double(lx->tok[13], &sm->gap))
+        FAIL("submodel %d: bad primal or gap value", s);
+    sm->pos = (int)pos;
+    sm->neg = (int)neg;
+    sm->exit_reason = (nesvm_exit)ex;
+    TRY(expect(lx, "b", 2));
+    if (!tok_double(lx->tok[1], &sm->b) || !isfinite(sm->b)) FAIL("submodel %d: bad bias '%.40s'", s, lx->tok[1]);
+    /* an optional "prob A B" line (probability estimates): on every sub-model or none */
+    const char *coefs = m->basis ? "beta" : "w";
+    int r = next_line(lx);
+    if (r <= 0) FAIL("expected '%s', found end of file", coefs);
+    int has = strcmp(lx->tok[0], "prob") == 0;
+    if (s == 0) m->has_prob = has;
+    else if (has != m->has_prob)
+        FAIL("submodel %d %s a 'prob' line and submodel 0 %s", s, has ? "has" : "lacks",
+             has ? "does not" : "has one");
+    if (has) {
+        if (lx->ntok != 3 || !tok_double(lx->tok[1], &sm->prob_a) || !tok_double(lx->tok[2], &sm->prob_b) ||
+            !isfinite(sm->prob_a) || !isfinite(sm->prob_b))
+            FAIL("submodel %d: bad 'prob' line (expected two finite numbers A B)", s);
+        r = next_line(lx);
+        if (r <= 0) FAIL("expected '%s', found end of file", coefs);
+    }
+    if (strcmp(lx->tok[0], coefs) != 0 || lx->ntok != 1) FAIL("expected '%s', found '%.40s'", coefs, lx->tok[0]);
+    return NESVM_OK;
+}
+
+/* Sub-model s's coefficients, one per line. */
+static nesvm_status read_coefficients(parse_state *ps, int s)
+{
+    lexer *lx = &ps->lx;
+    const nesvm_model *m = ps->m;
+    double *w = m->sub[s].w, dv;
+    for (int64_t j = 0; j < m->ncoef; j++) {
+        int r = next_line(lx);
+        if (r == 0)
+            FAIL("submodel %d: file ends after %lld of %lld %s (truncated?)", s, (long long)j, (long long)m->ncoef,
+                 m->basis ? "coefficients" : "weights");
+        if (lx->ntok != 1)
+            FAIL("submodel %d: %s %lld: expected one number per line, found %d", s,
+                 m->basis ? "coefficient" : "weight", (long long)j + 1, lx->ntok);
+        if (!tok_double(lx->tok[0], &dv) || !isfinite(dv))
+            FAIL("submodel %d: %s %lld is not a finite number: '%.40s'", s, m->basis ? "coefficient" : "weight",
+                 (long long)j + 1, lx->tok[0]);
+        w[j] = dv;
+    }
+    return NESVM_OK;
+}
+
+/* The whole text: the parts in the file's order, the model built between the
+ * shape check and the sub-models (nothing allocated by a claimed size before). */
+static nesvm_status parse_sections(parse_state *ps)
+{
+    lexer *lx = &ps->lx;
+    TRY(read_head(ps));
+    TRY(read_params(ps));
+    TRY(read_basis_and_shape(ps));
+    const long long k = ps->k;
+    TRY(nv_model_alloc((int)k, (int)ps->nsub, (int32_t)ps->d, ps->prm->kernel ? ps->nbasis : ps->d, &ps->m,
+                       lx->err));
+    nesvm_model *m = ps->m;
+    m->basis = ps->basis;
+    ps->basis = NULL;
+    memcpy(m->labels, ps->labels, (size_t)k * sizeof(double));
+    nesvm_params_destroy(m->params);
+    m->params = ps->prm;
+    ps->prm = NULL;
+    snprintf(m->problem, sizeof m->problem, "%s", ps->problem);
+    long long want_pos = 0, want_neg = m->params->multiclass == NV_OVR && k > 2 ? -1 : 1;
+    for (int s = 0; s < ps->nsub; s++) {
+        TRY(read_submodel_head(ps, s, &want_pos, &want_neg));
+        TRY(read_coefficients(ps, s));
+    }
+    TRY(expect(lx, "end", 1));
+    if (next_line(lx) != 0) FAIL("unexpected content after 'end'");
+    return NESVM_OK;
+}
+
+#undef FAIL
+#undef TRY
+
 /* Parse the model text buf[0..len) (consumed: nv_free'd here); `name` leads
  * the messages ("NAME:LINE: ..."). */
 static nesvm_status parse_model(const char *name, char *buf, size_t len, nesvm_model **out, nesvm_error *err)
 {
-    const char *path = name;
-    lexer lx = {path, buf + nv_utf8_bom(buf, len), buf + len, 0, NULL, 0, 0, err};
-    nesvm_model *m = NULL;
-    nesvm_params *prm = NULL;
-    double *labels = NULL;
-    nesvm_status st;
-    char msg[200];
-    long long iv, nbasis = 0;
-    double dv;
-    nesvm_dataset *basis = NULL;
-
-#define TRY(x)                                                                                 \
-    do {                                                                                       \
-        st = (x);                                                                              \
-        if (st != NESVM_OK) goto fail;                                                         \
-    } while (0)
-#define FAIL(...)                                                                              \
-    do {                                                                                       \
-        snprintf(msg, sizeof msg, __VA_ARGS__);                                                \
-        st = lerr(&lx, msg);                                                                   \
-        goto fail;                                                                             \
-    } while (0)
-
-    TRY(expect(&lx, "nesvm_model", 2));
-    if (!tok_int(lx.tok[1], 1, 1000000, &iv)) FAIL("bad format version '%.40s'", lx.tok[1]);
-    if (iv != NV_MODEL_VERSION)
-        FAIL("model format version %lld is not supported (this build reads version %d)", iv,
-             NV_MODEL_VERSION);
-    TRY(nesvm_params_create(&prm, err));
-    TRY(expect(&lx, "solver", 2));
-    const nv_solver *solver = nv_solver_find(lx.tok[1]);
-    if (!solver) FAIL("unknown solver '%.40s'", lx.tok[1]);
-    snprintf(prm->solver, sizeof prm->solver, "%s", lx.tok[1]);
-    TRY(expect(&lx, "problem", 2));
-    char problem[64];
-    snprintf(problem, sizeof problem, "%s", lx.tok[1]);
-    TRY(expect(&lx, "kernel", 2));
-    if (nesvm_params_set(prm, "kernel", lx.tok[1], NULL) != NESVM_OK || isdigit((unsigned char)lx.tok[1][0]))
-        FAIL("unsupported kernel '%.40s' (expected linear, poly, rbf or sigmoid)", lx.tok[1]);
-    TRY(expect(&lx, "multiclass", 2));
-    if (nesvm_params_set(prm, "multiclass", lx.tok[1], NULL) != NESVM_OK)
-        FAIL("bad multiclass scheme '%.40s' (expected ovo or ovr)", lx.tok[1]);
-    TRY(expect(&lx, "nr_class", 2));
-    long long k;
-    if (!tok_int(lx.tok[1], 2, NV_MAX_CLASSES, &k))
-        FAIL("bad nr_class '%.40s' (expected an integer in [2, %d])", lx.tok[1], NV_MAX_CLASSES);
-    /* labels may be long: parse the raw line */
-    {
-        int r = next_line(&lx);
-        if (r == 0) FAIL("expected 'labels', found end of file");
-        if (lx.ntok < 1 || strcmp(lx.tok[0], "labels") != 0) FAIL("expected 'labels', found '%.40s'", lx.tok[0]);
-        if (r < 0 || lx.ntok - 1 != k) FAIL("'labels' needs %lld values", k);
-        labels = nv_malloc_array((size_t)k, sizeof(double));
-        if (!labels) TRY(nv_error(err, NESVM_ERR_NOMEM, "out of memory"));
-        for (int c = 0; c < k; c++) {
-            if (!tok_double(lx.tok[c + 1], &labels[c]) || !isfinite(labels[c]))
-                FAIL("bad label '%.40s'", lx.tok[c + 1]);
-            for (int e = 0; e < c; e++)
-                if (labels[e] == labels[c]) FAIL("label '%.40s' appears twice", lx.tok[c + 1]);
-        }
+    parse_state ps;
+    memset(&ps, 0, sizeof ps);
+    ps.lx = (lexer){name, buf + nv_utf8_bom(buf, len), buf + len, 0, NULL, 0, 0, err};
+    ps.len = len;
+    nesvm_status st = parse_sections(&ps);
+    if (st == NESVM_OK) {
+        *out = ps.m;
+        ps.m = NULL;
     }
-    TRY(expect(&lx, "nr_feature", 2));
-    long long d;
-    if (!tok_int(lx.tok[1], 0, INT32_MAX, &d)) FAIL("bad nr_feature '%.40s'", lx.tok[1]);
-    /* params and class weights until nr_submodel; a file without 'param
-     * kernel_norm' predates it: its kernel forms penalized ||beta||^2 */
-    prm->kernel_norm = NV_KNORM_COEF;
-    while (1) {
-        int r = next_line(&lx);
-        if (r <= 0) FAIL("expected 'param', 'class_weight' or 'nr_submodel'");
-        if (strcmp(lx.tok[0], "param") == 0) {
-            if (lx.ntok != 3) FAIL("'param' needs a name and a value");
-            if (strcmp(lx.tok[1], "solver") == 0 || strcmp(lx.tok[1], "multiclass") == 0 ||
-                strcmp(lx.tok[1], "kernel") == 0)
-                FAIL("param '%.40s' belongs in its own line", lx.tok[1]);
-            nesvm_error perr_;
-            if (nesvm_params_set(prm, lx.tok[1], lx.tok[2], &perr_) != NESVM_OK)
-                FAIL("%.150s", perr_.message);
-        } else if (strcmp(lx.tok[0], "class_weight") == 0) {
-            double l, wgt;
-            if (lx.ntok != 3 || !tok_double(lx.tok[1], &l) || !tok_double(lx.tok[2], &wgt))
-                FAIL("'class_weight' needs a label and a weight");
-            if (!isfinite(l)) FAIL("bad class_weight label '%.40s'", lx.tok[1]);
-            if (nesvm_params_set_class_weight(prm, l, wgt, NULL) != NESVM_OK)
-                FAIL("bad class weight '%.40s'", lx.tok[2]);
-        } else if (strcmp(lx.tok[0], "nr_submodel") == 0 || strcmp(lx.tok[0], "nr_basis") == 0) {
-            break;
-        } else {
-            FAIL("unexpected '%.40s' (expected 'param', 'class_weight' or 'nr_submodel')", lx.tok[0]);
-        }
-    }
-    if ((strcmp(lx.tok[0], "nr_basis") == 0) != (prm->kernel != 0))
-        FAIL("%s", prm->kernel ? "a kernel model needs 'nr_basis' and its basis vectors"
-                               : "a linear model has no 'nr_basis'");
-    if (prm->kernel) {
-        if (lx.ntok != 2 || !tok_int(lx.tok[1], 1, INT32_MAX, &nbasis))
-            FAIL("bad nr_basis (expected an integer >= 1)");
-        if (!(prm->gamma > 0) && prm->kernel != 0) FAIL("kernel models need param gamma > 0");
-        /* every basis vector takes a line of at least three bytes ("sv\n") */
-        if ((double)nbasis * 3.0 > (double)len)
-            FAIL("nr_basis %lld cannot fit in a file of %zu bytes (truncated, or a wrong nr_basis)",
-                 nbasis, len);
-        TRY(expect(&lx, "basis", 1));
-        TRY(read_basis(&lx, nbasis, d, &basis));
-        TRY(expect(&lx, "nr_submodel", 2));
-    }
-    {
-        const char *want_problem = nv_solver_problem(solver, prm);
-        if (!want_problem || strcmp(problem, want_problem) != 0)
-            FAIL("problem '%.60s' does not match solver %s with svm_type %s (expected %s)", problem,
-                 solver->name, prm->svm_type == NV_SVM_LP ? "lp" : prm->svm_type == NV_SVM_LS ? "ls" : "c",
-                 want_problem ? want_problem : "none");
-    }
-    if (lx.ntok != 2) FAIL("'nr_submodel' needs one value");
-    long long nsub;
-    long long want = k == 2 ? 1 : (prm->multiclass == NV_OVR ? k : k * (k - 1) / 2);
-    if (!tok_int(lx.tok[1], 1, 1000000000, &nsub) || nsub != want)
-        FAIL("nr_submodel is '%.40s', expected %lld for %lld classes (%s)", lx.tok[1], want, k,
-             prm->multiclass == NV_OVR ? "ovr" : "ovo");
-    {
-        /* every coefficient takes a line of at least two bytes, and every
-         * sub-model three lines of at least 40 bytes together: a short file
-         * cannot claim a huge model (no allocation before this check) */
-        const double ncoef = (double)(prm->kernel ? nbasis : d);
-        if ((double)nsub * (ncoef * 2.0 + 40.0) > (double)len)
-            FAIL("%lld sub-models of %.0f coefficients cannot fit in a file of %zu bytes "
-                 "(truncated, or a wrong nr_feature/nr_basis)", nsub, ncoef, len);
-    }
-    TRY(nv_model_alloc((int)k, (int)nsub, (int32_t)d, prm->kernel ? nbasis : d, &m, err));
-    m->basis = basis;
-    basis = NULL;
-    memcpy(m->labels, labels, (size_t)k * sizeof(double));
-    nesvm_params_destroy(m->params);
-    m->params = prm;
-    prm = NULL;
-    snprintf(m->problem, sizeof m->problem, "%s", problem);
-    const int ovr = m->params->multiclass == NV_OVR && k > 2;
-    long long want_pos = 0, want_neg = ovr ? -1 : 1; /* the order training writes */
-    for (int s = 0; s < nsub; s++) {
-        nv_submodel *sm = &m->sub[s];
-        TRY(expect(&lx, "submodel", 14));
-        long long idx, pos, neg;
-        if (!tok_int(lx.tok[1], 0, nsub - 1, &idx) || idx != s)
-            FAIL("submodel index '%.40s', expected %d", lx.tok[1], s);
-        if (strcmp(lx.tok[2], "pos") || strcmp(lx.tok[4], "neg") || strcmp(lx.tok[6], "exit") ||
-            strcmp(lx.tok[8], "iterations") || strcmp(lx.tok[10], "primal") ||
-            strcmp(lx.tok[12], "gap"))
-            FAIL("malformed submodel line");
-        if (!tok_int(lx.tok[3], 0, k - 1, &pos) || !tok_int(lx.tok[5], -1, k - 1, &neg) || pos == neg)
-            FAIL("submodel %d: bad class indices pos %.20s neg %.20s", s, lx.tok[3], lx.tok[5]);
-        if ((neg < 0) != ovr)
-            FAIL("submodel %d: neg %lld does not fit the multiclass scheme", s, neg);
-        if (pos != want_pos || neg != want_neg)
-            FAIL("submodel %d: classes pos %lld neg %lld, expected pos %lld neg %lld (sub-models "
-                 "come in a fixed order)", s, pos, neg, want_pos, want_neg);
-        if (ovr) {
-            want_pos++;
-        } else if (++want_neg == k) {
-            want_pos++;
-            want_neg = want_pos + 1;
-        }
-        int ex = -1;
-        for (int e = NESVM_EXIT_CONVERGED; e <= NESVM_EXIT_EPS_ABS; e++)
-            if (strcmp(lx.tok[7], nesvm_exit_str((nesvm_exit)e)) == 0) ex = e;
-        if (ex < 0) FAIL("submodel %d: unknown exit reason '%.40s'", s, lx.tok[7]);
-        if (!tok_int(lx.tok[9], 0, INT64_MAX, &iv)) FAIL("submodel %d: bad iterations", s);
-        sm->iterations = iv;
-        if (!tok_double(lx.tok[11], &sm->primal) || !tok_double(lx.tok[13], &sm->gap))
-            FAIL("submodel %d: bad primal or gap value", s);
-        sm->pos = (int)pos;
-        sm->neg = (int)neg;
-        sm->exit_reason = (nesvm_exit)ex;
-        TRY(expect(&lx, "b", 2));
-        if (!tok_double(lx.tok[1], &sm->b) || !isfinite(sm->b)) FAIL("submodel %d: bad bias '%.40s'", s, lx.tok[1]);
-        /* an optional "prob A B" line (probability estimates): on every sub-model or none */
-        {
-            int r = next_line(&lx);
-            if (r <= 0) FAIL("expected '%s', found end of file", m->basis ? "beta" : "w");
-            int has = strcmp(lx.tok[0], "prob") == 0;
-            if (s == 0) m->has_prob = has;
-            else if (has != m->has_prob)
-                FAIL("submodel %d %s a 'prob' line and submodel 0 %s", s, has ? "has" : "lacks",
-                     has ? "does not" : "has one");
-            if (has) {
-                if (lx.ntok != 3 || !tok_double(lx.tok[1], &sm->prob_a) || !tok_double(lx.tok[2], &sm->prob_b) ||
-                    !isfinite(sm->prob_a) || !isfinite(sm->prob_b))
-                    FAIL("submodel %d: bad 'prob' line (expected two finite numbers A B)", s);
-                r = next_line(&lx);
-                if (r <= 0) FAIL("expected '%s', found end of file", m->basis ? "beta" : "w");
-            }
-            if (strcmp(lx.tok[0], m->basis ? "beta" : "w") != 0 || lx.ntok != 1)
-                FAIL("expected '%s', found '%.40s'", m->basis ? "beta" : "w", lx.tok[0]);
-        }
-        for (int64_t j = 0; j < m->ncoef; j++) {
-            int r = next_line(&lx);
-            if (r == 0)
-                FAIL("submodel %d: file ends after %lld of %lld %s (truncated?)", s, (long long)j,
-                     (long long)m->ncoef, m->basis ? "coefficients" : "weights");
-            if (lx.ntok != 1)
-                FAIL("submodel %d: %s %lld: expected one number per line, found %d", s,
-                     m->basis ? "coefficient" : "weight", (long long)j + 1, lx.ntok);
-            if (!tok_double(lx.tok[0], &dv) || !isfinite(dv))
-                FAIL("submodel %d: %s %lld is not a finite number: '%.40s'", s,
-                     m->basis ? "coefficient" : "weight", (long long)j + 1, lx.tok[0]);
-            sm->w[j] = dv;
-        }
-    }
-    TRY(expect(&lx, "end", 1));
-    if (next_line(&lx) != 0) FAIL("unexpected content after 'end'");
-#undef TRY
-#undef FAIL
-    nv_free(labels);
+    nesvm_dataset_destroy(ps.basis);
+    nesvm_params_destroy(ps.prm);
+    nesvm_model_destroy(ps.m);
+    nv_free(ps.labels);
     nv_free(buf);
-    nv_free(lx.tok);
-    *out = m;
-    return NESVM_OK;
-fail:
-    nesvm_dataset_destroy(basis);
-    nesvm_params_destroy(prm);
-    nesvm_model_destroy(m);
-    nv_free(labels);
-    nv_free(buf);
-    nv_free(lx.tok);
+    nv_free(ps.lx.tok);
     return st;
 }
 

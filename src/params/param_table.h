@@ -76,6 +76,11 @@ int nv_param_index(const char *name);
 /* Do p's kernel and model meet the row's conditions (NV_W_*)?  Which
  * solvers use it is the registry's (nv_solver_uses, solvers/solver.h). */
 int nv_param_condition(const nv_param_def *d, const nesvm_params *p);
+/* Does row i of p hold the row's default?  Compared as nesvm_params_get
+ * writes them, so "1e8" and 100000000 are one value, and a value resolved
+ * from "auto" at training (bias, basis) is not the default.  Model files write
+ * only the rows that do not (model_io.c). */
+int nv_param_is_default(const nesvm_params *p, int i);
 /* nesvm_params_set without the check of solver names (the registry's). */
 nesvm_status nv_params_set(nesvm_params *p, const char *name, const char *value, nesvm_error *err);
 

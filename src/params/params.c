@@ -288,6 +288,16 @@ static const char *get_row(const nesvm_params *p, const nv_param_def *d, char *b
     return "";
 }
 
+int nv_param_is_default(const nesvm_params *p, int i)
+{
+    if (!p || i < 0 || i >= NPARAMS) return 0;
+    nesvm_params d; /* row i at its default; the other fields unused */
+    memset(&d, 0, sizeof d);
+    if (set_row(&d, &table[i], table[i].def, NULL) != NESVM_OK) return 0;
+    char a[32], b[32];
+    return strcmp(get_row(p, &table[i], a), get_row(&d, &table[i], b)) == 0;
+}
+
 nesvm_status nesvm_params_create(nesvm_params **out, nesvm_error *err)
 {
     if (!out) return nv_error(err, NESVM_ERR_ARG, "out must not be NULL");

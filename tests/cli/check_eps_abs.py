@@ -92,7 +92,9 @@ def read_data(path):
 
 def gp_norm(solver, data, model):
     lines = open(model).read().split("\n")
-    prm = {l.split()[1]: l.split()[2] for l in lines if l.startswith("param ")}
+    # a parameter at its default has no line (docs/format.md): c 1, smooth_p 1e8 (nesvm params)
+    prm = {"c": "1", "smooth_p": "1e8"}
+    prm.update({l.split()[1]: l.split()[2] for l in lines if l.startswith("param ")})
     labels = [float(v) for v in next(l for l in lines if l.startswith("labels ")).split()[1:]]
     b = float(next(l for l in lines if l.startswith("b ")).split()[1])
     i = lines.index("w")

@@ -370,7 +370,7 @@ mkdir -p "$M"
 NF=$(awk '/^nr_feature/ {print $2}' "$T/good.model")
 : >"$M/empty.model"
 sed '1s/.*/svm_type c_svc/' "$T/good.model" >"$M/wrong-magic.model"
-sed '1s/.*/nesvm_model 2/' "$T/good.model" >"$M/version2.model"
+sed '1s/.*/nesvm_model 3/' "$T/good.model" >"$M/version3.model"
 sed '1s/.*/nesvm_model x/' "$T/good.model" >"$M/version-x.model"
 # cut in the middle of the weights (after 'w' and 5 weights)
 awk '{print} /^w$/ {n = 1; next} n {n++} n == 6 {exit}' "$T/good.model" >"$M/truncated.model"
@@ -388,7 +388,7 @@ sed 's/^solver .*/solver libsvm/' "$T/good.model" >"$M/solver.model"
 sed 's/^nr_feature .*/nr_feature -3/' "$T/good.model" >"$M/nr-feature.model"
 head -c 300 /dev/urandom >"$M/random.model"
 # 'param kernel' would override the 'kernel' line (loaded as another kernel)
-sed '/^param c /a param kernel poly' "$T/good.model" >"$M/param-kernel.model"
+sed '/^param bias /a param kernel poly' "$T/good.model" >"$M/param-kernel.model"
 # classes swapped: the predictions would be inverted
 sed 's/ pos 0 neg 1 / pos 1 neg 0 /' "$T/good.model" >"$M/swapped.model"
 # two numbers on a weight line
@@ -403,7 +403,7 @@ awk 'BEGIN { k = 40000 }
      /^nr_feature / { print "nr_feature 0"; next }
      /^nr_submodel / { print "nr_submodel " k * (k - 1) / 2; exit }
      { print }' "$T/good.model" >"$M/no-features.model"
-LPC=$(grep -n '^param c ' "$T/good.model" | cut -d: -f1)
+LPB=$(grep -n '^param bias ' "$T/good.model" | cut -d: -f1)
 LSUB=$(grep -n '^submodel 0 ' "$T/good.model" | cut -d: -f1)
 LNB=$(grep -n '^nr_basis' "$T/rbf-good.model" | cut -d: -f1)
 LNR=$(grep -n '^nr_submodel' "$T/good.model" | cut -d: -f1)
@@ -428,7 +428,7 @@ expect_fail "predict bad model: nonexistent" 1 \
     "$BIN" predict "$HEART" "$M/nope.model" "$T/pred_nx.out"
 bad_model empty        ": expected 'nesvm_model', found end of file"
 bad_model wrong-magic  ":1: expected 'nesvm_model', found 'svm_type'"
-bad_model version2     ":1: model format version 2 is not supported"
+bad_model version3     ":1: model format version 3 is not supported (this build reads versions 1 to 2)"
 bad_model version-x    ":1: bad format version 'x'"
 bad_model truncated    ":$((LW + 5)): submodel 0: file ends after 5 of $NF weights (truncated?)"
 bad_model nan-weight   ":$((LW + 3)): submodel 0: weight 3 is not a finite number: 'nan'"
@@ -443,7 +443,7 @@ bad_model bias-nan     ":$LB: submodel 0: bad bias 'nan'"
 bad_model solver       ":2: unknown solver 'libsvm'"
 bad_model nr-feature   ":$((LLAB + 1)): bad nr_feature '-3'"
 bad_model random       ":"
-bad_model param-kernel ":$((LPC + 1)): param 'kernel' belongs in its own line"
+bad_model param-kernel ":$((LPB + 1)): param 'kernel' belongs in its own line"
 bad_model swapped      ":$LSUB: submodel 0: classes pos 1 neg 0, expected pos 0 neg 1 (sub-models come in a fixed order)"
 bad_model two-numbers  ":$((LW + 1)): submodel 0: weight 1: expected one number per line, found 2"
 bad_model cw-label     ":$((LLAB + 2)): bad class_weight label 'nan'"
@@ -482,7 +482,7 @@ run "$BIN" --help
 run "$BIN" train "$HEART" "$T/h.model"
 if expect_ok_rc "train heart_scale"; then
     if grep -q "^model saved to $T/h.model$" "$T/.out" && [ -s "$T/h.model" ] &&
-        head -n 1 "$T/h.model" | grep -qx "nesvm_model 1" && tail -n 1 "$T/h.model" | grep -qx end; then
+        head -n 1 "$T/h.model" | grep -qx "nesvm_model 2" && tail -n 1 "$T/h.model" | grep -qx end; then
         ok "train heart_scale"
     else
         not_ok "train heart_scale" "unexpected output or model: $(first_line "$T/.out")"
@@ -1226,9 +1226,9 @@ for sv in ssvm nssvm; do
     run "$BIN" train --solver $sv --trace "$T/$sv.csv" "$H" "$T/$sv.model"
     if expect_ok_rc "train --solver $sv"; then
         grep -qx "solver $sv" "$T/$sv.model" && grep -qx "problem c_svm_squared_hinge_l2_regularized_bias" "$T/$sv.model" &&
-            grep -qx "param bias 1" "$T/$sv.model" && grep -qx "param smooth_p 100000000" "$T/$sv.model" &&
-            grep -qx "param scheme optimal" "$T/$sv.model" &&
-            ok "train --solver $sv: model records the solver, problem, bias and smoothing" ||
+            grep -qx "param bias 1" "$T/$sv.model" && ! grep -q "^param smooth_p" "$T/$sv.model" &&
+            ! grep -q "^param scheme" "$T/$sv.model" &&
+            ok "train --solver $sv: model records the solver, problem and bias (smoothing and scheme at their defaults: no lines)" ||
             not_ok "train --solver $sv: model" "$(head -n 12 "$T/$sv.model" | tr '\n' '|')"
         grep -q "^lower bound [0-9.e+-]*$" "$T/.out" && grep -q "exit converged" "$T/.out" &&
             ok "train --solver $sv: converged with a lower bound" || not_ok "train --solver $sv: summary" "$(tr '\n' '|' <"$T/.out")"
@@ -1395,18 +1395,19 @@ expect_fail "option: --cap -1" 2 "invalid value '-1' for cap" "$T/o.model" -- \
     "$BIN" train --solver gs -t 2 --cap -1 "$H" "$T/o.model"
 expect_fail "option: -m -1" 2 "invalid value '-1' for cache_size" "$T/o.model" -- \
     "$BIN" train --solver gs -t 2 -m -1 "$H" "$T/o.model"
-# ssvm/nssvm kernel penalty: the RKHS norm by default, recorded in the model;
-# a model file without 'param kernel_norm' predates it and loads as coef
+# ssvm/nssvm kernel penalty: the RKHS norm by default (the model's default: no
+# line); a format-1 model file (every parameter listed) without 'param
+# kernel_norm' predates it and loads as coef
 run "$BIN" train --solver nssvm -t rbf -g 0.5 "$H" "$T/kn.model"
 expect_ok_rc "nssvm rbf: the RKHS norm by default" &&
-    { grep -q "^param kernel_norm rkhs$" "$T/kn.model" && grep -q "^Nystrom residual 0.108 .*the automatic basis grew$" "$T/.out" &&
+    { ! grep -q "^param kernel_norm" "$T/kn.model" && grep -q "^Nystrom residual 0.108 .*the automatic basis grew$" "$T/.out" &&
       grep -q "^nr_basis 200$" "$T/kn.model" && "$BIN" info "$T/kn.model" | grep -q "^penalty     beta^T K_BB beta" &&
       ok "nssvm rbf: the RKHS norm by default, grown basis, info" ||
       not_ok "nssvm rbf: the RKHS norm by default" "$(grep -i "nystrom\|basis" "$T/.out" | tr '\n' '|')"; }
 run "$BIN" train --solver nssvm -t rbf --kernel-norm coef "$H" "$T/kc.model"
 expect_ok_rc "nssvm rbf --kernel-norm coef" &&
     { grep -q "^param kernel_norm coef$" "$T/kc.model" && ! grep -q "Nystrom" "$T/.out" &&
-      grep -v "^param kernel_norm" "$T/kc.model" > "$T/kold.model" && "$BIN" info "$T/kold.model" | grep -q "^penalty     ||beta||^2" &&
+      sed -e '1s/.*/nesvm_model 1/' -e '/^param kernel_norm/d' "$T/kc.model" > "$T/kold.model" && "$BIN" info "$T/kold.model" | grep -q "^penalty     ||beta||^2" &&
       "$BIN" predict "$H" "$T/kc.model" "$T/kc.pred" >/dev/null && "$BIN" predict "$H" "$T/kold.model" "$T/kold.pred" >/dev/null &&
       cmp -s "$T/kc.pred" "$T/kold.pred" && ok "nssvm rbf --kernel-norm coef; a file without the line loads as coef" ||
       not_ok "nssvm rbf --kernel-norm coef" "$("$BIN" info "$T/kold.model" 2>&1 | sed -n 3,4p | tr '\n' '|')"; }
