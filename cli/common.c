@@ -239,6 +239,25 @@ const char *cli_param_spelling(const nv_param_def *d, const char *sep, char *buf
     return buf;
 }
 
+nesvm_solver_info cli_solver_info(const char *name)
+{
+    nesvm_solver_info si = NESVM_SOLVER_INFO_INIT;
+    if (nesvm_solver_describe(name, &si, NULL) != NESVM_OK) {
+        /* not a registered name (the library gives none such): a solver with a C */
+        si.name = "";
+        si.has_c = si.certificate = 1;
+        si.memory = "kernel_memory";
+    }
+    return si;
+}
+
+nesvm_solver_info cli_params_solver(const nesvm_params *p)
+{
+    char solver[32] = "";
+    nesvm_params_get(p, "solver", solver, sizeof solver, NULL);
+    return cli_solver_info(solver); /* si.name is the registry's string, not this buffer */
+}
+
 void cli_warn_ignored(const char *cmd, const nesvm_params *p)
 {
     char solver[32], opt[64], list[160];

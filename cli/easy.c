@@ -110,8 +110,9 @@ int cmd_easy(int argc, char **argv)
             }
     }
     quiet = o.quiet;
-    char solver[32], kernel[16] = "rbf", probability[8];
-    nesvm_params_get(o.params, "solver", solver, sizeof solver, NULL);
+    char kernel[16] = "rbf", probability[8];
+    /* a solver without a C (gs): grid searched its number of basis functions */
+    const int gs = !cli_params_solver(o.params).has_c;
     nesvm_params_get(o.params, "probability", probability, sizeof probability, NULL);
     if (kernel_given) nesvm_params_get(o.params, "kernel", kernel, sizeof kernel, NULL);
     train_opts_free(&o);
@@ -154,7 +155,7 @@ int cmd_easy(int argc, char **argv)
     double best[3];
     rc = grid_run(g.n, g.v, best);
     if (rc != CLI_OK) goto done;
-    const int gs = strcmp(solver, "gs") == 0, lin = strcmp(kernel, "linear") == 0;
+    const int lin = strcmp(kernel, "linear") == 0;
     snprintf(cbuf, sizeof cbuf, "%.17g", best[0]);
     snprintf(gbuf, sizeof gbuf, "%.17g", best[1]);
     /* easy.py's line */

@@ -483,10 +483,10 @@ int grid_run(int argc, char **argv, double *best_out)
         status = cli_usage(cmd, "missing DATA file");
         goto done;
     }
-    char kernel[16], solver[32];
+    char kernel[16];
     nesvm_params_get(o.params, "kernel", kernel, sizeof kernel, NULL);
-    nesvm_params_get(o.params, "solver", solver, sizeof solver, NULL);
-    const int gs = strcmp(solver, "gs") == 0;
+    /* a solver without a C (gs): its number of basis functions (max_iter) instead */
+    const int gs = !cli_params_solver(o.params).has_c;
     /* the first axis: C, or GS-SVM's number of basis functions */
     const char *axis = gs ? "max_iter" : "c", *an = gs ? "log2n" : "log2c";
     range *ra = gs ? &rn : &rc;

@@ -298,12 +298,12 @@ int run_training(const char *cmd, train_opts *o, const char *data, const char *m
         return cli_usage(cmd, "--init and --resume cannot be combined (a checkpoint holds its own start)");
     if (is_stdout(o->ck.save_path)) return cli_usage(cmd, "--checkpoint needs a file, not standard output");
     if (o->find_c) {
-        char kernel[16], solver[32];
+        char kernel[16];
         nesvm_params_get(o->params, "kernel", kernel, sizeof kernel, NULL);
-        nesvm_params_get(o->params, "solver", solver, sizeof solver, NULL);
-        if (strcmp(solver, "gs") == 0)
-            return cli_usage(cmd, "-C searches C, and gs has none: 'nesvm grid --solver gs' searches its gamma "
-                                  "and basis functions");
+        const nesvm_solver_info si = cli_params_solver(o->params);
+        if (!si.has_c)
+            return cli_usage(cmd, "-C searches C, and %s has none: 'nesvm grid --solver %s' searches its gamma "
+                                  "and basis functions", si.name, si.name);
         if (strcmp(kernel, "linear") != 0)
             return cli_usage(cmd, "-C searches C for linear models (LIBLINEAR's): with a kernel, 'nesvm grid' "
                                   "searches C and gamma");
@@ -320,12 +320,10 @@ int run_training(const char *cmd, train_opts *o, const char *data, const char *m
      * its share of the folds */
     const int shares = dist && o->folds == 0 && !o->find_c;
     if (o->m_value) {
-        /* LIBSVM's -m: the kernel column cache of gs, the kernel memory of the others */
-        char solver[32];
-        nesvm_params_get(o->params, "solver", solver, sizeof solver, NULL);
+        /* LIBSVM's -m: the solver's memory parameter (the kernel column cache of
+         * gs, the kernel memory of the others) */
         nesvm_error perr = {0};
-        if (nesvm_params_set(o->params, strcmp(solver, "gs") == 0 ? "cache_size" : "kernel_memory", o->m_value,
-                             &perr) != NESVM_OK)
+        if (nesvm_params_set(o->params, cli_params_solver(o->params).memory, o->m_value, &perr) != NESVM_OK)
             return cli_usage(cmd, "%s", perr.message);
     }
     cli_warn_ignored(cmd, o->params);
@@ -456,8 +454,9 @@ int run_training(const char *cmd, train_opts *o, const char *data, const char *m
                 fprintf(info, "classes %d, binary models %d, iterations %lld, time %.3f s\n",
                        nesvm_model_classes(m), stats.n_submodels, (long long)stats.iterations,
                        stats.seconds);
-                if (strcmp(nesvm_model_solver(m), "gs") == 0) {
-                    /* GS-SVM has no primal: its objective is the dual loss (10) */
+                if (!cli_solver_info(nesvm_model_solver(m)).certificate) {
+                    /* GS-SVM, the one solver without a certificate, has no primal: its
+                     * objective is the dual loss (10) */
                     fprintf(info, "dual loss %.10g, support vectors %lld, exit %s (GS-SVM's own stopping rule: "
                                   "no certificate)\n",
                             stats.primal, (long long)stats.n_sv, nesvm_exit_str(stats.exit_reason));

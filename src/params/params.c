@@ -382,6 +382,16 @@ nesvm_status nesvm_params_set_class_weight(nesvm_params *p, double label, double
     return NESVM_OK;
 }
 
+int nesvm_params_class_weight(const nesvm_params *p, int k, double *label, double *weight)
+{
+    if (!p) return 0;
+    if (k >= 0 && k < p->n_weights) {
+        if (label) *label = p->weight_label[k];
+        if (weight) *weight = p->weight[k];
+    }
+    return p->n_weights;
+}
+
 double nv_params_class_weight(const nesvm_params *p, double label)
 {
     for (int k = 0; k < p->n_weights; k++)

@@ -1,6 +1,7 @@
 /*
- * hyperpass.h - pieces of the Hyperpass solver that the tests reach (not
- * installed).  The solver itself is nv_hyperpass_train (solver.h).
+ * hyperpass.h - the entry points of Hyperpass and Pegasos (the registry's
+ * train_binary), and pieces of the Hyperpass solver that the tests reach (not
+ * installed).
  */
 #ifndef NESVM_HYPERPASS_H
 #define NESVM_HYPERPASS_H
@@ -8,6 +9,16 @@
 #include "../hinge.h"
 
 #include <math.h>
+
+/* Hyperpass (hyperpass.c) and Pegasos (pegasos.c): the hinge-loss SVM
+ * without a free bias, 1/2 ||w||^2 + sum_i c_i max(0, 1 - y_i <z_i, w>), where
+ * z_i = x_i, or [x_i, B] with a regularized bias feature B (bias > 0). */
+nesvm_status nv_hyperpass_train(const nv_binary_problem *pb, const nesvm_params *p,
+                                const nv_progress_sink *sink, nv_binary_result *res,
+                                nesvm_error *err);
+nesvm_status nv_pegasos_train(const nv_binary_problem *pb, const nesvm_params *p,
+                              const nv_progress_sink *sink, nv_binary_result *res,
+                              nesvm_error *err);
 
 /* Margins within this distance of 1 count as on the margin: such samples form
  * the set L_A of the next lower bound (kept exactly as hinges there).  A
