@@ -3,8 +3,7 @@
 #define NESVM_CLI_H
 
 #include "nesvm.h"
-#include "params/param_table.h"
-#include "solvers/solver.h"
+#include "tool/tool.h"
 
 #include <stdio.h>
 

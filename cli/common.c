@@ -1,6 +1,5 @@
 /* common.c - option parsing, progress and trace output for the CLI. */
 #include "cli.h"
-#include "core/internal.h"
 
 #include <errno.h>
 #include <math.h>
@@ -265,7 +264,7 @@ void cli_warn_ignored(const char *cmd, const nesvm_params *p)
     for (int k = 0; nesvm_params_ignored(p, k); k++) {
         const nv_param_def *d = nv_param_find(nesvm_params_ignored(p, k));
         const char *why;
-        const nv_solver *s = nv_solver_find(solver);
+        const struct nv_solver *s = nv_solver_find(solver);
         if (s && !nv_solver_uses(s, d->name, p))
             why = nv_solver_users(d->name, list, sizeof list);
         else if (d->when & NV_W_POLY)

@@ -4,8 +4,6 @@
  * the command of its own name, so its files and messages are that command's. */
 #include "cli.h"
 
-#include "params/param_table.h"
-
 #include <stdlib.h>
 #include <string.h>
 

@@ -2,8 +2,6 @@
  * stratified K-fold cross-validation, with a CSV of every point that a rerun
  * of the same search resumes, and an optional heat map. */
 #include "cli.h"
-#include "core/internal.h"
-#include "data/dataset_internal.h"
 
 #include <errno.h>
 #include <math.h>
@@ -96,15 +94,17 @@ static void settings(const nesvm_params *p, int folds, long long seed, int warm,
 {
     size_t len = (size_t)snprintf(out, size, "# settings folds=%d seed=%lld warm=%d", folds, seed, warm);
     char v[64], l[32], w[32];
-    for (int i = 0; nv_param_name(i) && len < size; i++) {
-        const char *n = nv_param_name(i);
+    int count;
+    const nv_param_def *t = nv_param_table(&count);
+    for (int i = 0; i < count && len < size; i++) {
+        const char *n = t[i].name;
         if (strcmp(n, axis) == 0 || strcmp(n, "gamma") == 0 || strcmp(n, "threads") == 0) continue;
         nesvm_params_get(p, n, v, sizeof v, NULL);
         len += (size_t)snprintf(out + len, size - len, " %s=%s", n, v);
     }
-    for (int k = 0; k < p->n_weights && len < size; k++)
-        len += (size_t)snprintf(out + len, size - len, " w%s=%s", fmt_num(p->weight_label[k], l),
-                                fmt_num(p->weight[k], w));
+    double label, weight;
+    for (int k = 0; k < nesvm_params_class_weight(p, k, &label, &weight) && len < size; k++)
+        len += (size_t)snprintf(out + len, size - len, " w%s=%s", fmt_num(label, l), fmt_num(weight, w));
 }
 
 /* The CSV as written so far (the whole file), and where it goes. */

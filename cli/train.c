@@ -1,6 +1,5 @@
 /* train.c - `nesvm train`: read data, train, save the model atomically. */
 #include "cli.h"
-#include "core/internal.h"
 
 #include <errno.h>
 #include <math.h>

@@ -4,7 +4,8 @@ The extension is compiled against include/nesvm.h and linked with the static
 library libnesvm.a (so importing it needs no shared-library path), OpenBLAS,
 LAPACKE, zlib and OpenMP from Debian's packages.  setup.py calls builder();
 the declarations below are the part of nesvm.h the binding uses, with the
-structs' layouts left to the compiler ("...;").
+structs' layouts left to the compiler ("...;").  ctest python_cdef
+(tests/python/cdef_check.py) checks that each agrees with nesvm.h.
 """
 import os
 import shlex

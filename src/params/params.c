@@ -1,5 +1,6 @@
 /* params.c - training parameters, set and read by name. */
 #include "param_table.h"
+#include "params_internal.h"
 #include "../kernel/kernel.h"
 
 #include <errno.h>

@@ -12,6 +12,7 @@
 #include "../comm/comm.h"
 #include "../linalg/linalg.h"
 #include "../params/param_table.h"
+#include "../params/params_internal.h"
 
 typedef struct nv_binary_problem {
     const nesvm_dataset *X;
