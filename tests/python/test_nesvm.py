@@ -673,13 +673,12 @@ def test_convergence_warning_when_the_certificate_is_missed():
 def test_solver_registry():
     """The registry's description (nesvm_solver_describe) through the binding, and the
     estimators that ask it: NewtonSVC takes the solvers of the squared hinge."""
-    from nesvm import _core
-    assert _core.solver_names() == ["nesvm", "hyperpass", "pegasos", "ssvm", "nssvm", "gs"]
-    gs = _core.solver_info("gs")
+    assert nesvm.solver_names() == ["nesvm", "hyperpass", "pegasos", "ssvm", "nssvm", "gs"]
+    gs = nesvm.solver_info("gs")
     assert not gs["has_c"] and not gs["certificate"] and gs["losses"] == [] and gs["memory"] == "cache_size"
-    assert _core.solver_info("nesvm")["losses"] == ["hinge", "squared"]
-    assert _core.solver_info("ssvm")["kernels"] == "features"
+    assert nesvm.solver_info("nesvm")["losses"] == ["hinge", "squared"]
+    assert nesvm.solver_info("ssvm")["kernels"] == "features"
     with pytest.raises(nesvm.NesvmError, match="unknown solver 'svmlight'"):
-        _core.solver_info("svmlight")
+        nesvm.solver_info("svmlight")
     with pytest.raises(ValueError, match=r"^solver must be 'ssvm' or 'nssvm', got 'gs'$"):
         nesvm.NewtonSVC(solver="gs").fit(np.eye(4), [0, 1, 0, 1])

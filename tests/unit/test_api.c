@@ -97,6 +97,24 @@ static int watch_final(const nesvm_progress *p, void *user)
     return 0;
 }
 
+/* The class weights read back (nesvm_params_class_weight) in the order first
+ * set, a weight set again in its place. */
+static void check_class_weights(void)
+{
+    nesvm_params *p;
+    nesvm_params_create(&p, NULL);
+    double l = 0, w = 0;
+    CHECK(nesvm_params_class_weight(p, 0, &l, &w) == 0 && l == 0 && w == 0);
+    nesvm_params_set_class_weight(p, 3, 2.5, NULL);
+    nesvm_params_set_class_weight(p, -1, 0.5, NULL);
+    nesvm_params_set_class_weight(p, 3, 4, NULL);
+    CHECK(nesvm_params_class_weight(p, 0, &l, &w) == 2 && l == 3 && w == 4);
+    CHECK(nesvm_params_class_weight(p, 1, &l, NULL) == 2 && l == -1);
+    CHECK(nesvm_params_class_weight(p, 2, &l, &w) == 2 && l == -1 && w == 4);
+    CHECK(nesvm_params_class_weight(NULL, 0, &l, &w) == 0);
+    nesvm_params_destroy(p);
+}
+
 /* The solver registry's public description (nesvm_solver_describe) against
  * what the solvers do: a C where parameter c applies, the memory parameter
  * applies with a kernel, kernel models refused exactly by the linear-only
@@ -448,19 +466,6 @@ int main(void)
         CHECK(nesvm_params_set(p, "max_iter", "1.5", &err) == NESVM_ERR_ARG);
         CHECK(nesvm_params_set(p, "eps", "nan", &err) == NESVM_ERR_ARG);
         CHECK(nesvm_params_set_class_weight(p, 1, 0, &err) == NESVM_ERR_ARG);
-        /* the class weights read back in the order first set, a weight set
-         * again in its place */
-        {
-            double l = 0, w = 0;
-            CHECK(nesvm_params_class_weight(p, 0, &l, &w) == 0 && l == 0 && w == 0);
-            nesvm_params_set_class_weight(p, 3, 2.5, NULL);
-            nesvm_params_set_class_weight(p, -1, 0.5, NULL);
-            nesvm_params_set_class_weight(p, 3, 4, NULL);
-            CHECK(nesvm_params_class_weight(p, 0, &l, &w) == 2 && l == 3 && w == 4);
-            CHECK(nesvm_params_class_weight(p, 1, &l, NULL) == 2 && l == -1);
-            CHECK(nesvm_params_class_weight(p, 2, &l, &w) == 2 && l == -1 && w == 4);
-            CHECK(nesvm_params_class_weight(NULL, 0, &l, &w) == 0);
-        }
         for (int i = 0; nv_param_name(i); i++)
             CHECK(nesvm_params_get(p, nv_param_name(i), buf, sizeof buf, &err) == NESVM_OK);
         nesvm_params_destroy(p);
@@ -563,6 +568,7 @@ int main(void)
         CHECK(strcmp(nesvm_status_str(NESVM_ERR_PARSE), "malformed data") == 0);
         CHECK(strcmp(nesvm_exit_str(NESVM_EXIT_MAX_ITER), "max-iter") == 0);
     }
+    check_class_weights();
     check_solver_info(csr);
     nesvm_model_destroy(m1);
     nesvm_model_destroy(m2);
