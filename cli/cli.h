@@ -3,8 +3,7 @@
 #define NESVM_CLI_H
 
 #include "nesvm.h"
-#include "params/param_table.h"
-#include "solvers/solver.h"
+#include "tool/tool.h"
 
 #include <stdio.h>
 
@@ -55,6 +54,13 @@ int cli_parse_int(const char *s, long long *out);
 const nv_param_def *cli_param(const char *option);
 /* An option's spellings joined by sep, "-t/--kernel" (into buf). */
 const char *cli_param_spelling(const nv_param_def *d, const char *sep, char *buf, size_t size);
+/* The solver registry's description of solver `name` (nesvm_solver_describe), a
+ * name the library gave (the params' solver, a model's): the CLI asks it
+ * what a solver can do (a C, its memory parameter, a certificate) rather
+ * than comparing names. */
+nesvm_solver_info cli_solver_info(const char *name);
+/* The same for p's solver. */
+nesvm_solver_info cli_params_solver(const nesvm_params *p);
 /* A warning on stderr for each given option the solver, kernel or model ignores. */
 void cli_warn_ignored(const char *cmd, const nesvm_params *p);
 

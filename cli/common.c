@@ -1,6 +1,5 @@
 /* common.c - option parsing, progress and trace output for the CLI. */
 #include "cli.h"
-#include "core/internal.h"
 
 #include <errno.h>
 #include <math.h>
@@ -239,6 +238,25 @@ const char *cli_param_spelling(const nv_param_def *d, const char *sep, char *buf
     return buf;
 }
 
+nesvm_solver_info cli_solver_info(const char *name)
+{
+    nesvm_solver_info si = NESVM_SOLVER_INFO_INIT;
+    if (nesvm_solver_describe(name, &si, NULL) != NESVM_OK) {
+        /* not a registered name (the library gives none such): a solver with a C */
+        si.name = "";
+        si.has_c = si.certificate = 1;
+        si.memory = "kernel_memory";
+    }
+    return si;
+}
+
+nesvm_solver_info cli_params_solver(const nesvm_params *p)
+{
+    char solver[32] = "";
+    nesvm_params_get(p, "solver", solver, sizeof solver, NULL);
+    return cli_solver_info(solver); /* si.name is the registry's string, not this buffer */
+}
+
 void cli_warn_ignored(const char *cmd, const nesvm_params *p)
 {
     char solver[32], opt[64], list[160];
@@ -246,7 +264,7 @@ void cli_warn_ignored(const char *cmd, const nesvm_params *p)
     for (int k = 0; nesvm_params_ignored(p, k); k++) {
         const nv_param_def *d = nv_param_find(nesvm_params_ignored(p, k));
         const char *why;
-        const nv_solver *s = nv_solver_find(solver);
+        const struct nv_solver *s = nv_solver_find(solver);
         if (s && !nv_solver_uses(s, d->name, p))
             why = nv_solver_users(d->name, list, sizeof list);
         else if (d->when & NV_W_POLY)

@@ -2,7 +2,6 @@
  * ranks' agreement on failures (the training itself is
  * nesvm_train_distributed; run_training in train.c drives it). */
 #include "cli.h"
-#include "comm/comm.h"
 
 #include <stdlib.h>
 #include <string.h>

@@ -4,8 +4,6 @@
  * the command of its own name, so its files and messages are that command's. */
 #include "cli.h"
 
-#include "params/param_table.h"
-
 #include <stdlib.h>
 #include <string.h>
 
@@ -53,26 +51,37 @@ static char *local_name(const char *path, const char *suffix)
     return s;
 }
 
-int cmd_easy(int argc, char **argv)
+/* What easy's options say. */
+typedef struct easy_opts {
+    const char *pos[3];        /* TRAIN, TEST */
+    int npos, quiet, kernel_given;
+    int no_c;                  /* a solver without a C (gs): grid searches its basis functions */
+    int prob;                  /* -b 1 */
+    char kernel[16];
+    argvec grid, train;        /* the options for grid (all) and for train (all but grid's own), as given */
+} easy_opts;
+
+/* The files of one run, in the current folder. */
+typedef struct easy_files {
+    char *scaled, *range, *csv, *png, *model, *tscaled, *tpred;
+} easy_files;
+
+/* ------------------------------------------------------------- options */
+/* Read argv into e, checking each option as train and grid will (train's
+ * options through a train_opts).  *help: -h/--help printed.  Fails
+ * (printed: CLI_USAGE, or CLI_ERROR without memory) on a bad option, grid's
+ * --out or --png, too many arguments or options. */
+static int easy_options(int argc, char **argv, easy_opts *e, int *help)
 {
-    const char *cmd = "easy";
-    const char *pos[3] = {NULL, NULL, NULL};
-    int npos = 0, quiet = 0, kernel_given = 0, r;
-    /* the options for grid (all) and for train (all but grid's own), as given */
-    argvec grid = {{0}, 0}, train = {{0}, 0};
-    push(&grid, "grid");
-    push(&train, "train");
+    const char *cmd = "easy", *p;
     train_opts o;
     if (train_opts_init(&o, cmd) != CLI_OK) return CLI_ERROR;
     cli_args a = {argc, 1, argv, cmd, NULL, {0}};
-    const char *p;
-    while ((r = cli_next(&a, &p)) >= 0) {
+    int r, rc = CLI_OK;
+    while (rc == CLI_OK && !*help && (r = cli_next(&a, &p)) >= 0) {
         if (r == 0) {
-            if (npos == 2) {
-                train_opts_free(&o);
-                return cli_usage(cmd, "too many arguments ('%s')", p);
-            }
-            pos[npos++] = p;
+            if (e->npos == 2) rc = cli_usage(cmd, "too many arguments ('%s')", p);
+            else e->pos[e->npos++] = p;
             continue;
         }
         const int start = a.i - 1;
@@ -81,12 +90,12 @@ int cmd_easy(int argc, char **argv)
             h = train_opt_shrinking(&a, &o);
         } else if (strcmp(a.name, "h") == 0 || strcmp(a.name, "help") == 0) {
             usage(stdout);
-            train_opts_free(&o);
-            return CLI_OK;
+            *help = 1;
+            continue;
         } else if (strcmp(a.name, "out") == 0 || strcmp(a.name, "png") == 0) {
-            train_opts_free(&o);
-            return cli_usage(cmd, "easy names its files after TRAIN (TRAIN.scale.grid.csv, TRAIN.scale.png): "
-                                  "'%s' is nesvm grid's", argv[start]);
+            rc = cli_usage(cmd, "easy names its files after TRAIN (TRAIN.scale.grid.csv, TRAIN.scale.png): "
+                                "'%s' is nesvm grid's", argv[start]);
+            continue;
         } else if (strcmp(a.name, "log2c") == 0 || strcmp(a.name, "log2g") == 0 || strcmp(a.name, "log2n") == 0 ||
                    strcmp(a.name, "v") == 0) {
             grid_only = 1;
@@ -96,115 +105,135 @@ int cmd_easy(int argc, char **argv)
             grid_only = 1;
         } else {
             const nv_param_def *d = cli_param(a.name);
-            if (d && strcmp(d->name, "kernel") == 0) kernel_given = 1;
+            if (d && strcmp(d->name, "kernel") == 0) e->kernel_given = 1;
             h = train_opt(&a, &o);
         }
         if (h <= 0) {
-            train_opts_free(&o);
-            return h == 0 ? cli_usage(cmd, "unknown option '%s'", argv[start]) : CLI_USAGE;
+            rc = h == 0 ? cli_usage(cmd, "unknown option '%s'", argv[start]) : CLI_USAGE;
+            continue;
         }
-        for (int k = start; k < a.i; k++)
-            if (!push(&grid, argv[k]) || (!grid_only && !push(&train, argv[k]))) {
-                train_opts_free(&o);
-                return cli_usage(cmd, "too many options");
-            }
+        for (int k = start; k < a.i && rc == CLI_OK; k++)
+            if (!push(&e->grid, argv[k]) || (!grid_only && !push(&e->train, argv[k])))
+                rc = cli_usage(cmd, "too many options");
     }
-    quiet = o.quiet;
-    char solver[32], kernel[16] = "rbf", probability[8];
-    nesvm_params_get(o.params, "solver", solver, sizeof solver, NULL);
-    nesvm_params_get(o.params, "probability", probability, sizeof probability, NULL);
-    if (kernel_given) nesvm_params_get(o.params, "kernel", kernel, sizeof kernel, NULL);
+    if (rc == CLI_OK && !*help) {
+        char probability[8];
+        e->quiet = o.quiet;
+        e->no_c = !cli_params_solver(o.params).has_c;
+        nesvm_params_get(o.params, "probability", probability, sizeof probability, NULL);
+        e->prob = strcmp(probability, "1") == 0;
+        if (e->kernel_given) nesvm_params_get(o.params, "kernel", e->kernel, sizeof e->kernel, NULL);
+    }
     train_opts_free(&o);
-    const int prob = strcmp(probability, "1") == 0;
-    if (npos == 0) return cli_usage(cmd, "missing TRAIN file");
-    const char *tr = pos[0], *te = pos[1];
-    char *scaled = local_name(tr, ".scale"), *range = local_name(tr, ".range"), *csv = local_name(tr, ".scale.grid.csv"),
-         *png = local_name(tr, ".scale.png"), *model = local_name(tr, ".model"),
-         *tscaled = te ? local_name(te, ".scale") : NULL, *tpred = te ? local_name(te, ".predict") : NULL;
-    int rc = CLI_OK;
-    char cbuf[40], gbuf[40];
-    if (!scaled || !range || !csv || !png || !model || (te && (!tscaled || !tpred))) {
-        rc = cli_error(cmd, "out of memory");
-        goto done;
-    }
-    if (!quiet) printf("Scaling training data...\n");
-    {
-        char *sv[] = {"scale", "-l", "-1", "-u", "1", "-s", range, "-o", scaled, (char *)tr, NULL};
-        rc = cmd_scale(10, sv);
-    }
-    if (rc != CLI_OK) goto done;
-    if (!quiet) printf("Cross validation...\n");
-    /* easy's files and kernel first: the user's options come after and win */
+    return rc;
+}
+
+/* -------------------------------------------------------------- search */
+/* nesvm grid on the scaled training data (easy's files and kernel first: the
+ * user's options come after and win), and easy.py's "Best ..." line; the best
+ * point's C (or max_iter) and gamma as text into cbuf and gbuf (40 bytes).
+ * Fails (printed) as grid does, or with too many options. */
+static int easy_search(const easy_opts *e, const easy_files *f, char *cbuf, char *gbuf)
+{
     argvec g = {{0}, 0};
     push(&g, "grid");
     push(&g, "--out");
-    push(&g, csv);
+    push(&g, f->csv);
     push(&g, "--png");
-    push(&g, png);
-    if (!kernel_given) {
+    push(&g, f->png);
+    if (!e->kernel_given) {
         push(&g, "-t");
         push(&g, "rbf");
     }
-    for (int k = 1; k < grid.n; k++) push(&g, grid.v[k]);
+    for (int k = 1; k < e->grid.n; k++) push(&g, e->grid.v[k]);
     push(&g, "-q");
-    if (!push(&g, scaled)) {
-        rc = cli_usage(cmd, "too many options");
-        goto done;
-    }
+    if (!push(&g, f->scaled)) return cli_usage("easy", "too many options");
     double best[3];
-    rc = grid_run(g.n, g.v, best);
-    if (rc != CLI_OK) goto done;
-    const int gs = strcmp(solver, "gs") == 0, lin = strcmp(kernel, "linear") == 0;
-    snprintf(cbuf, sizeof cbuf, "%.17g", best[0]);
-    snprintf(gbuf, sizeof gbuf, "%.17g", best[1]);
+    int rc = grid_run(g.n, g.v, best);
+    if (rc != CLI_OK) return rc;
+    snprintf(cbuf, 40, "%.17g", best[0]);
+    snprintf(gbuf, 40, "%.17g", best[1]);
     /* easy.py's line */
-    if (gs) printf("Best max_iter=%s, g=%s CV rate=%g\n", cbuf, gbuf, best[2]);
-    else if (lin) printf("Best c=%s CV rate=%g\n", cbuf, best[2]);
+    if (e->no_c) printf("Best max_iter=%s, g=%s CV rate=%g\n", cbuf, gbuf, best[2]);
+    else if (strcmp(e->kernel, "linear") == 0) printf("Best c=%s CV rate=%g\n", cbuf, best[2]);
     else printf("Best c=%s, g=%s CV rate=%g\n", cbuf, gbuf, best[2]);
-    if (!quiet) printf("Training...\n");
+    return CLI_OK;
+}
+
+/* --------------------------------------------------------------- train */
+/* nesvm train on the scaled training data with the best point into the
+ * model.  Fails (printed) as train does, or with too many options. */
+static int easy_train(const easy_opts *e, const easy_files *f, const char *cbuf, const char *gbuf)
+{
+    const int lin = strcmp(e->kernel, "linear") == 0;
     argvec t = {{0}, 0};
     push(&t, "train");
-    if (!kernel_given) {
+    if (!e->kernel_given) {
         push(&t, "-t");
         push(&t, "rbf");
     }
-    for (int k = 1; k < train.n; k++) push(&t, train.v[k]);
-    push(&t, gs ? "--max-iter" : "-c");
+    for (int k = 1; k < e->train.n; k++) push(&t, e->train.v[k]);
+    push(&t, e->no_c ? "--max-iter" : "-c");
     push(&t, cbuf);
     if (!lin) {
         push(&t, "-g");
         push(&t, gbuf);
     }
     push(&t, "-q");
-    push(&t, scaled);
-    if (!push(&t, model)) {
-        rc = cli_usage(cmd, "too many options");
+    push(&t, f->scaled);
+    if (!push(&t, f->model)) return cli_usage("easy", "too many options");
+    return cmd_train(t.n, t.v);
+}
+
+int cmd_easy(int argc, char **argv)
+{
+    const char *cmd = "easy";
+    easy_opts e;
+    memset(&e, 0, sizeof e);
+    snprintf(e.kernel, sizeof e.kernel, "rbf");
+    push(&e.grid, "grid");
+    push(&e.train, "train");
+    int help = 0, rc = easy_options(argc, argv, &e, &help);
+    if (rc != CLI_OK || help) return rc;
+    if (e.npos == 0) return cli_usage(cmd, "missing TRAIN file");
+    const char *tr = e.pos[0], *te = e.pos[1];
+    const int quiet = e.quiet, prob = e.prob;
+    easy_files f = {local_name(tr, ".scale"), local_name(tr, ".range"), local_name(tr, ".scale.grid.csv"),
+                    local_name(tr, ".scale.png"), local_name(tr, ".model"), te ? local_name(te, ".scale") : NULL,
+                    te ? local_name(te, ".predict") : NULL};
+    char cbuf[40], gbuf[40];
+    if (!f.scaled || !f.range || !f.csv || !f.png || !f.model || (te && (!f.tscaled || !f.tpred))) {
+        rc = cli_error(cmd, "out of memory");
         goto done;
     }
-    rc = cmd_train(t.n, t.v);
-    if (rc != CLI_OK) goto done;
-    if (!quiet) printf("Output model: %s\n", model);
+    /* 1. scale TRAIN */
+    if (!quiet) printf("Scaling training data...\n");
+    char *sv[] = {"scale", "-l", "-1", "-u", "1", "-s", f.range, "-o", f.scaled, (char *)tr, NULL};
+    if ((rc = cmd_scale(10, sv)) != CLI_OK) goto done;
+    /* 2. search */
+    if (!quiet) printf("Cross validation...\n");
+    if ((rc = easy_search(&e, &f, cbuf, gbuf)) != CLI_OK) goto done;
+    /* 3. train */
+    if (!quiet) printf("Training...\n");
+    if ((rc = easy_train(&e, &f, cbuf, gbuf)) != CLI_OK) goto done;
+    if (!quiet) printf("Output model: %s\n", f.model);
     if (!te) goto done;
+    /* 4. scale TEST with TRAIN's ranges, predict it */
     if (!quiet) printf("Scaling testing data...\n");
-    {
-        char *sv[] = {"scale", "-r", range, "-o", tscaled, (char *)te, NULL};
-        rc = cmd_scale(6, sv);
-    }
-    if (rc != CLI_OK) goto done;
+    char *tv[] = {"scale", "-r", f.range, "-o", f.tscaled, (char *)te, NULL};
+    if ((rc = cmd_scale(6, tv)) != CLI_OK) goto done;
     if (!quiet) printf("Testing...\n");
-    {
-        char *pv[] = {"predict", prob ? "-b" : tscaled, prob ? "1" : model, prob ? tscaled : tpred, prob ? model : NULL,
-                      prob ? tpred : NULL, NULL};
-        rc = cmd_predict(prob ? 6 : 4, pv);
-    }
-    if (rc == CLI_OK && !quiet) printf("Output prediction: %s\n", tpred);
+    char *pv[] = {"predict", prob ? "-b" : f.tscaled, prob ? "1" : f.model, prob ? f.tscaled : f.tpred,
+                  prob ? f.model : NULL, prob ? f.tpred : NULL, NULL};
+    rc = cmd_predict(prob ? 6 : 4, pv);
+    if (rc == CLI_OK && !quiet) printf("Output prediction: %s\n", f.tpred);
 done:
-    free(scaled);
-    free(range);
-    free(csv);
-    free(png);
-    free(model);
-    free(tscaled);
-    free(tpred);
+    free(f.scaled);
+    free(f.range);
+    free(f.csv);
+    free(f.png);
+    free(f.model);
+    free(f.tscaled);
+    free(f.tpred);
     return rc;
 }

@@ -2,7 +2,6 @@
  * `nesvm import [--format libsvm|liblinear] FILE MODEL`: models to and from
  * LIBSVM's and LIBLINEAR's files (the library's model/interop.c). */
 #include "cli.h"
-#include "core/internal.h"
 
 #include <math.h>
 #include <stdlib.h>

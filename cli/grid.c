@@ -2,8 +2,6 @@
  * stratified K-fold cross-validation, with a CSV of every point that a rerun
  * of the same search resumes, and an optional heat map. */
 #include "cli.h"
-#include "core/internal.h"
-#include "data/dataset_internal.h"
 
 #include <errno.h>
 #include <math.h>
@@ -96,15 +94,17 @@ static void settings(const nesvm_params *p, int folds, long long seed, int warm,
 {
     size_t len = (size_t)snprintf(out, size, "# settings folds=%d seed=%lld warm=%d", folds, seed, warm);
     char v[64], l[32], w[32];
-    for (int i = 0; nv_param_name(i) && len < size; i++) {
-        const char *n = nv_param_name(i);
+    int count;
+    const nv_param_def *t = nv_param_table(&count);
+    for (int i = 0; i < count && len < size; i++) {
+        const char *n = t[i].name;
         if (strcmp(n, axis) == 0 || strcmp(n, "gamma") == 0 || strcmp(n, "threads") == 0) continue;
         nesvm_params_get(p, n, v, sizeof v, NULL);
         len += (size_t)snprintf(out + len, size - len, " %s=%s", n, v);
     }
-    for (int k = 0; k < p->n_weights && len < size; k++)
-        len += (size_t)snprintf(out + len, size - len, " w%s=%s", fmt_num(p->weight_label[k], l),
-                                fmt_num(p->weight[k], w));
+    double label, weight;
+    for (int k = 0; k < nesvm_params_class_weight(p, k, &label, &weight) && len < size; k++)
+        len += (size_t)snprintf(out + len, size - len, " w%s=%s", fmt_num(label, l), fmt_num(weight, w));
 }
 
 /* The CSV as written so far (the whole file), and where it goes. */
@@ -407,289 +407,362 @@ int grid_check_value(const char *cmd, const char *name, const char *value)
     return grid_value(cmd, name, value, &r[0], &r[1], &r[2], &folds);
 }
 
-int grid_run(int argc, char **argv, double *best_out)
-{
-    const char *cmd = "grid";
+/* One search (grid_run's state): the options, the data, the grid, the
+ * scores and the CSV. */
+typedef struct grid_search {
+    const char *cmd;
     train_opts o;
-    if (train_opts_init(&o, cmd) != CLI_OK) return CLI_ERROR;
-    int status = cli_mpi_early(cmd, &o, argc, argv);
-    if (status != CLI_OK) {
-        train_opts_free(&o);
-        return status;
-    }
+    const char *data, *out, *png;
+    range rc, rg, rn; /* -log2c, -log2g, -log2n */
+    range *ra;        /* the first axis's: rc, or rn for a solver without C */
+    int folds, rn_given, warm, no_c, root; /* no_c: a solver without C (gs) */
+    const char *axis, *an; /* the first axis: "c" and "log2c", or "max_iter" and "log2n" */
+    char *csv_default;
+    nesvm_dataset *ds;
+    long long rows;
+    double a0, g0;               /* the axis's and gamma's values when not searched */
+    double as[1001], gv[1001];   /* log2 of the axis's and gamma's values */
+    int na, ng, n, resumed;      /* n = na ng points, resumed of them from the CSV */
+    double *acc, *vals, *pacc;   /* accuracy (%) per point; a path's values and accuracies */
+    unsigned char *have;         /* per point: scored (here or in the CSV) */
+    int *idx;                    /* the path's order: the axis's values ascending */
+    grid_csv csv;
+    char sets[8192], header[64];
+    int best;                    /* the best point so far (-1: none) */
+    long long iters, trained;
+    struct timespec t0;
+} grid_search;
+
+/* ------------------------------------------------------------ options */
+/* Read argv into s (train's options into s->o).  *help: -h/--help printed.
+ * Fails (CLI_USAGE, printed) on an unknown option, a bad value, a second DATA. */
+static int grid_options(grid_search *s, int argc, char **argv, int *help)
+{
+    const char *cmd = s->cmd, *p, *v;
     cli_args a = {argc, 1, argv, cmd, NULL, {0}};
-    const char *data = NULL, *p, *out = NULL, *png = NULL, *v;
-    range rc = {1, -5, 15, 2}, rg = {1, 3, -15, -2}, rn = {1, 4, 0, 1};
-    int folds = 5, r, rn_given = 0, warm = 1;
-    char *csv_default = NULL;
-    nesvm_dataset *ds = NULL;
-    double *acc = NULL, *vals = NULL, *pacc = NULL;
-    unsigned char *have = NULL;
-    int *idx = NULL;
-    grid_csv csv = {0};
+    int r;
     while ((r = cli_next(&a, &p)) >= 0) {
         if (r == 0) {
-            if (data) {
-                status = cli_usage(cmd, "too many arguments ('%s')", p);
-                goto done;
-            }
-            data = p;
+            if (s->data) return cli_usage(cmd, "too many arguments ('%s')", p);
+            s->data = p;
             continue;
         }
         if (strcmp(a.name, "h") == 0 && cli_h_is_shrinking(&a)) {
-            if (train_opt_shrinking(&a, &o) < 0) {
-                status = CLI_USAGE;
-                goto done;
-            }
+            if (train_opt_shrinking(&a, &s->o) < 0) return CLI_USAGE;
             continue;
         }
         if (strcmp(a.name, "h") == 0 || strcmp(a.name, "help") == 0) {
             usage(stdout);
-            goto done;
+            *help = 1;
+            return CLI_OK;
         }
         if (strcmp(a.name, "log2c") == 0 || strcmp(a.name, "log2g") == 0 || strcmp(a.name, "log2n") == 0 ||
             strcmp(a.name, "v") == 0) {
-            if (!(v = cli_value(&a)) || grid_value(cmd, a.name, v, &rc, &rg, &rn, &folds) != CLI_OK) {
-                status = CLI_USAGE;
-                goto done;
-            }
-            rn_given |= a.name[4] == 'n';
+            if (!(v = cli_value(&a)) || grid_value(cmd, a.name, v, &s->rc, &s->rg, &s->rn, &s->folds) != CLI_OK)
+                return CLI_USAGE;
+            s->rn_given |= a.name[4] == 'n';
             continue;
         }
         if (strcmp(a.name, "cold") == 0) {
-            warm = 0;
+            s->warm = 0;
             continue;
         }
         if (strcmp(a.name, "distributed") == 0) {
-            o.distributed = 1;
+            s->o.distributed = 1;
             continue;
         }
         if (strcmp(a.name, "out") == 0 || strcmp(a.name, "png") == 0) {
-            if (!(v = cli_value(&a))) {
-                status = CLI_USAGE;
-                goto done;
-            }
-            if (a.name[0] == 'o') out = v;
-            else png = v;
+            if (!(v = cli_value(&a))) return CLI_USAGE;
+            if (a.name[0] == 'o') s->out = v;
+            else s->png = v;
             continue;
         }
-        int h = train_opt(&a, &o);
-        if (h <= 0) {
-            status = h == 0 ? cli_usage(cmd, "unknown option '%s'", argv[a.i - 1]) : CLI_USAGE;
-            goto done;
-        }
+        int h = train_opt(&a, &s->o);
+        if (h <= 0) return h == 0 ? cli_usage(cmd, "unknown option '%s'", argv[a.i - 1]) : CLI_USAGE;
     }
-    if (!data) {
-        status = cli_usage(cmd, "missing DATA file");
-        goto done;
-    }
-    char kernel[16], solver[32];
-    nesvm_params_get(o.params, "kernel", kernel, sizeof kernel, NULL);
-    nesvm_params_get(o.params, "solver", solver, sizeof solver, NULL);
-    const int gs = strcmp(solver, "gs") == 0;
-    /* the first axis: C, or GS-SVM's number of basis functions */
-    const char *axis = gs ? "max_iter" : "c", *an = gs ? "log2n" : "log2c";
-    range *ra = gs ? &rn : &rc;
-    if (strcmp(kernel, "linear") == 0) rg.on = 0;
-    if (!ra->on && !rg.on) {
-        status = cli_usage(cmd, "nothing to search: %s",
-                           strcmp(kernel, "linear") != 0 ? (gs ? "-log2n and -log2g are null" : "-log2c and -log2g are null")
-                           : gs ? "the linear kernel has no gamma and -log2n is null"
-                                : "the linear kernel has no gamma and -log2c is null");
-        goto done;
-    }
-    if (!out) {
-        const char *base = strrchr(data, '/');
-        base = base ? base + 1 : data;
+    return CLI_OK;
+}
+
+/* --------------------------------------------------------------- plan */
+/* The axes (the solver's C, or its basis functions when it has none; no gamma
+ * for the linear kernel), the CSV's path, MPI.  Fails (printed) without DATA,
+ * with nothing to search, with --out -, or when --distributed cannot start. */
+static int grid_plan(grid_search *s)
+{
+    const char *cmd = s->cmd;
+    if (!s->data) return cli_usage(cmd, "missing DATA file");
+    char kernel[16];
+    nesvm_params_get(s->o.params, "kernel", kernel, sizeof kernel, NULL);
+    /* a solver without a C (gs): its number of basis functions (max_iter) instead */
+    const int no_c = s->no_c = !cli_params_solver(s->o.params).has_c;
+    s->axis = no_c ? "max_iter" : "c";
+    s->an = no_c ? "log2n" : "log2c";
+    s->ra = no_c ? &s->rn : &s->rc;
+    if (strcmp(kernel, "linear") == 0) s->rg.on = 0;
+    if (!s->ra->on && !s->rg.on)
+        return cli_usage(cmd, "nothing to search: %s",
+                         strcmp(kernel, "linear") != 0 ? (no_c ? "-log2n and -log2g are null" : "-log2c and -log2g are null")
+                         : no_c ? "the linear kernel has no gamma and -log2n is null"
+                              : "the linear kernel has no gamma and -log2c is null");
+    if (!s->out) {
+        const char *base = strrchr(s->data, '/');
+        base = base ? base + 1 : s->data;
         size_t len = strlen(base) + 10;
-        csv_default = malloc(len);
-        if (!csv_default) {
-            status = cli_error(cmd, "out of memory");
-            goto done;
-        }
-        snprintf(csv_default, len, "%s.grid.csv", base);
-        out = csv_default;
+        s->csv_default = malloc(len);
+        if (!s->csv_default) return cli_error(cmd, "out of memory");
+        snprintf(s->csv_default, len, "%s.grid.csv", base);
+        s->out = s->csv_default;
     }
-    if (strcmp(out, "-") == 0) { /* read back to resume */
-        status = cli_usage(cmd, "--out needs a file, not standard output: the CSV is read back to resume "
-                                "the search");
-        goto done;
-    }
-    csv.path = out;
-    if (o.distributed && (status = check_distributed(cmd, &o, data)) == CLI_OK && !o.mpi)
-        status = cli_mpi_begin(cmd, &o);
-    if (status != CLI_OK) goto done;
-    /* distributed: every process reads the data and trains its share of each
-     * point's folds; rank 0 reads and writes the CSV */
-    const int root = cli_mpi_rank(&o) == 0;
-    cli_warn_ignored(cmd, o.params);
+    if (strcmp(s->out, "-") == 0) /* read back to resume */
+        return cli_usage(cmd, "--out needs a file, not standard output: the CSV is read back to resume "
+                              "the search");
+    s->csv.path = s->out;
+    int status = CLI_OK;
+    if (s->o.distributed && (status = check_distributed(cmd, &s->o, s->data)) == CLI_OK && !s->o.mpi)
+        status = cli_mpi_begin(cmd, &s->o);
+    return status;
+}
+
+/* --------------------------------------------------------------- data */
+/* Read DATA (distributed: every process reads it all and trains its share of
+ * each point's folds; rank 0 reads and writes the CSV), the grid's values,
+ * the settings line, the arrays.  Fails (printed) on the data or memory. */
+static int grid_read(grid_search *s)
+{
+    const char *cmd = s->cmd;
+    s->root = cli_mpi_rank(&s->o) == 0;
+    cli_warn_ignored(cmd, s->o.params);
     nesvm_error err = {0};
-    nesvm_status rst = nesvm_dataset_read(data, &o.read, &ds, &err);
-    if (o.distributed) rst = cli_mpi_agree(&o, rst, &err);
-    if (rst != NESVM_OK) {
-        status = cli_error(cmd, "%s", err.message);
-        goto done;
-    }
-    const long long rows = (long long)nesvm_dataset_rows(ds);
-    if (gs && !rn_given) /* up to every training row of a fold: GS-SVM has converged by then */
-        rn.end = fmax(rn.begin, ceil(log2((double)rows * (folds - 1) / folds)));
+    nesvm_status rst = nesvm_dataset_read(s->data, &s->o.read, &s->ds, &err);
+    if (s->o.distributed) rst = cli_mpi_agree(&s->o, rst, &err);
+    if (rst != NESVM_OK) return cli_error(cmd, "%s", err.message);
+    s->rows = (long long)nesvm_dataset_rows(s->ds);
+    if (s->no_c && !s->rn_given) /* up to every training row of a fold: GS-SVM has converged by then */
+        s->rn.end = fmax(s->rn.begin, ceil(log2((double)s->rows * (s->folds - 1) / s->folds)));
     char cur[64];
-    double a0, g0;
-    nesvm_params_get(o.params, axis, cur, sizeof cur, NULL);
-    cli_parse_double(cur, &a0);
-    nesvm_params_get(o.params, "gamma", cur, sizeof cur, NULL);
-    cli_parse_double(cur, &g0);
-    double as[1001], gv[1001];
-    int na = range_values(ra, a0 > 0 ? log2(a0) : 0, as, 1001), ng = range_values(&rg, g0 > 0 ? log2(g0) : 0, gv, 1001);
-    /* resume: the points of a CSV written by the same search (the same data,
-     * by its fingerprint, and the same settings) */
-    char sets[8192], data_line[512], header[64];
-    settings(o.params, folds, o.seed, warm, axis, sets, sizeof sets);
-    snprintf(header, sizeof header, "%s,log2g,%s,gamma,accuracy", an, axis);
-    int n = na * ng, resumed = 0;
-    acc = malloc(sizeof(double) * (size_t)n);
-    have = calloc((size_t)n, 1);
-    vals = malloc(sizeof(double) * (size_t)na);
-    pacc = malloc(sizeof(double) * (size_t)na);
-    idx = malloc(sizeof(int) * (size_t)na);
-    if (!acc || !have || !vals || !pacc || !idx) {
-        status = cli_error(cmd, "out of memory");
-        goto done;
-    }
-    if (root) {
-        const uint64_t hash = nv_dataset_hash(ds, NULL, rows);
-        const int features = (int)nesvm_dataset_features(ds);
+    nesvm_params_get(s->o.params, s->axis, cur, sizeof cur, NULL);
+    cli_parse_double(cur, &s->a0);
+    nesvm_params_get(s->o.params, "gamma", cur, sizeof cur, NULL);
+    cli_parse_double(cur, &s->g0);
+    s->na = range_values(s->ra, s->a0 > 0 ? log2(s->a0) : 0, s->as, 1001);
+    s->ng = range_values(&s->rg, s->g0 > 0 ? log2(s->g0) : 0, s->gv, 1001);
+    settings(s->o.params, s->folds, s->o.seed, s->warm, s->axis, s->sets, sizeof s->sets);
+    snprintf(s->header, sizeof s->header, "%s,log2g,%s,gamma,accuracy", s->an, s->axis);
+    s->n = s->na * s->ng;
+    s->acc = malloc(sizeof(double) * (size_t)s->n);
+    s->have = calloc((size_t)s->n, 1);
+    s->vals = malloc(sizeof(double) * (size_t)s->na);
+    s->pacc = malloc(sizeof(double) * (size_t)s->na);
+    s->idx = malloc(sizeof(int) * (size_t)s->na);
+    if (!s->acc || !s->have || !s->vals || !s->pacc || !s->idx) return cli_error(cmd, "out of memory");
+    return CLI_OK;
+}
+
+/* ------------------------------------------------------------- resume */
+/* The CSV's first lines (the data by its fingerprint, the settings, the
+ * header) and the points of a CSV written by the same search; the CSV saved
+ * once now, so that a path that cannot be written is found before the
+ * search.  Distributed: rank 0's verdict and points to every process.
+ * Fails (printed) on a damaged CSV, an unwritable path, memory, MPI. */
+static int grid_resume(grid_search *s)
+{
+    const char *cmd = s->cmd;
+    int status = CLI_OK;
+    if (s->root) {
+        char data_line[512];
+        const uint64_t hash = nv_dataset_hash(s->ds, NULL, s->rows);
+        const int features = (int)nesvm_dataset_features(s->ds);
         snprintf(data_line, sizeof data_line,
-                 "# nesvm grid 2 rows=%lld features=%d fingerprint=%016llx data=%.300s", rows, features,
-                 (unsigned long long)hash, data);
-        const grid_id id = {rows, features, hash, sets, header};
+                 "# nesvm grid 2 rows=%lld features=%d fingerprint=%016llx data=%.300s", s->rows, features,
+                 (unsigned long long)hash, s->data);
+        const grid_id id = {s->rows, features, hash, s->sets, s->header};
+        grid_csv *csv = &s->csv;
         struct stat st;
-        if (!csv_add(&csv, data_line, strlen(data_line)) || !csv_add(&csv, "\n", 1) ||
-            !csv_add(&csv, sets, strlen(sets)) || !csv_add(&csv, "\n", 1) ||
-            !csv_add(&csv, header, strlen(header)) || !csv_add(&csv, "\n", 1))
+        if (!csv_add(csv, data_line, strlen(data_line)) || !csv_add(csv, "\n", 1) ||
+            !csv_add(csv, s->sets, strlen(s->sets)) || !csv_add(csv, "\n", 1) ||
+            !csv_add(csv, s->header, strlen(s->header)) || !csv_add(csv, "\n", 1))
             status = cli_error(cmd, "out of memory");
-        else if (stat(out, &st) == 0 && S_ISREG(st.st_mode)) /* not a device or FIFO */
-            status = csv_resume(cmd, &csv, &id, as, na, gv, ng, have, acc, &resumed);
+        else if (stat(s->out, &st) == 0 && S_ISREG(st.st_mode)) /* not a device or FIFO */
+            status = csv_resume(cmd, csv, &id, s->as, s->na, s->gv, s->ng, s->have, s->acc, &s->resumed);
         /* a path that cannot be written is found now, not after the search */
-        if (status == CLI_OK) status = csv_save(cmd, &csv);
+        if (status == CLI_OK) status = csv_save(cmd, csv);
     }
-    if (o.distributed) {
+    if (s->o.distributed) {
         /* rank 0's verdict and resumed points to every process */
-        status = cli_mpi_bcast_rc(&o, status);
-        if (status == CLI_OK && (cli_mpi_bcast(&o, have, (size_t)n) != CLI_OK ||
-                                 cli_mpi_bcast(&o, acc, sizeof(double) * (size_t)n) != CLI_OK ||
-                                 cli_mpi_bcast(&o, &resumed, sizeof resumed) != CLI_OK))
+        status = cli_mpi_bcast_rc(&s->o, status);
+        if (status == CLI_OK && (cli_mpi_bcast(&s->o, s->have, (size_t)s->n) != CLI_OK ||
+                                 cli_mpi_bcast(&s->o, s->acc, sizeof(double) * (size_t)s->n) != CLI_OK ||
+                                 cli_mpi_bcast(&s->o, &s->resumed, sizeof s->resumed) != CLI_OK))
             status = cli_error(cmd, "--distributed: MPI broadcast failed");
     }
-    if (status != CLI_OK) goto done;
-    if (!o.quiet && resumed) printf("resumed %d of %d points from %s\n", resumed, n, out);
+    if (status != CLI_OK) return status;
+    if (!s->o.quiet && s->resumed) printf("resumed %d of %d points from %s\n", s->resumed, s->n, s->out);
+    return CLI_OK;
+}
+
+/* ------------------------------------------------------------- search */
+/* Score gamma j's points the CSV did not have: the first axis's values as one
+ * path (each fold warm-starts from the smaller value), each new point added
+ * to the CSV in the order of the axis, which is then saved (an interrupted
+ * search resumes from there).  Fails (printed) on a training, memory, the CSV. */
+static int grid_score_gamma(grid_search *s, int j, const char *gtxt)
+{
+    const char *cmd = s->cmd;
+    const int na = s->na, ng = s->ng;
+    int status = CLI_OK;
+    nesvm_error err = {0};
+    if (s->rg.on) nesvm_params_set(s->o.params, "gamma", gtxt, NULL);
+    int64_t it[1001];
+    if ((s->o.distributed
+             ? nesvm_cross_validate_path_distributed(s->ds, s->o.params, s->folds, (uint64_t)s->o.seed, s->axis,
+                                                     s->vals, na, s->warm, cli_mpi_comm(&s->o), NULL, NULL, s->pacc,
+                                                     it, &err)
+             : nesvm_cross_validate_path(s->ds, s->o.params, s->folds, (uint64_t)s->o.seed, s->axis, s->vals, na,
+                                         s->warm, NULL, NULL, s->pacc, it, &err)) != NESVM_OK)
+        return s->rg.on ? cli_error(cmd, "log2g %g: %s", s->gv[j], err.message) : cli_error(cmd, "%s", err.message);
+    for (int i = 0; i < na; i++) {
+        s->iters += it[i];
+        s->trained += it[i] > 0;
+    }
+    /* the row's new points, in the order of -log2c */
+    for (int i = 0; i < na; i++) {
+        int k = i * ng + j;
+        if (s->have[k]) continue;
+        int pos = 0;
+        while (s->idx[pos] != i) pos++;
+        s->acc[k] = 100.0 * s->pacc[pos];
+        char atxt[40];
+        snprintf(atxt, sizeof atxt, "%.17g", exp2(s->as[i]));
+        char pt[200];
+        int len = snprintf(pt, sizeof pt, "%.17g,%.17g,%s,%s,%.17g\n", s->as[i], s->gv[j], s->ra->on ? atxt : "",
+                           s->rg.on ? gtxt : "", s->acc[k]);
+        if (s->root && status == CLI_OK && !csv_add(&s->csv, pt, (size_t)len)) status = cli_error(cmd, "out of memory");
+    }
+    for (int i = 0; i < na; i++) s->have[i * ng + j] = 1;
+    /* the CSV after every gamma: an interrupted search resumes from there */
+    if (s->root && status == CLI_OK) status = csv_save(cmd, &s->csv);
+    if (s->o.distributed) status = cli_mpi_bcast_rc(&s->o, status);
+    return status;
+}
+
+/* Gamma j's points into the best one (grid.py's choice: the best rate; among
+ * equal rates at one gamma, the smallest C), each printed with the best so far. */
+static void grid_note_gamma(grid_search *s, int j)
+{
+    const int ng = s->ng;
+    int best = s->best;
+    for (int i = 0; i < s->na; i++) {
+        int k = i * ng + j;
+        if (best < 0 || s->acc[k] > s->acc[best] ||
+            (s->acc[k] == s->acc[best] && k % ng == best % ng && s->as[i] < s->as[best / ng]))
+            best = k;
+        if (!s->o.quiet) {
+            char at[64] = "", bt[64] = "";
+            if (s->ra->on) {
+                snprintf(at, sizeof at, "%s %g", s->an, s->as[i]);
+                snprintf(bt, sizeof bt, "%s %g", s->an, s->as[best / ng]);
+            }
+            if (s->rg.on) {
+                size_t la = strlen(at), lb = strlen(bt);
+                snprintf(at + la, sizeof at - la, "%slog2g %g", la ? " " : "", s->gv[j]);
+                snprintf(bt + lb, sizeof bt - lb, "%slog2g %g", lb ? " " : "", s->gv[best % ng]);
+            }
+            printf("%s: %g%% (best: %s, %g%%)\n", at, s->acc[k], bt, s->acc[best]);
+        }
+    }
+    s->best = best;
+}
+
+/* Every gamma in turn: its missing points scored, its points noted.  Fails
+ * (printed) as grid_score_gamma. */
+static int grid_points(grid_search *s)
+{
+    const int na = s->na;
     /* the path in ascending order: each fold warm-starts from the smaller C */
-    for (int i = 0; i < na; i++) idx[i] = i;
+    for (int i = 0; i < na; i++) s->idx[i] = i;
     for (int i = 1; i < na; i++)
-        for (int t = i; t > 0 && as[idx[t]] < as[idx[t - 1]]; t--) {
-            int s = idx[t];
-            idx[t] = idx[t - 1];
-            idx[t - 1] = s;
+        for (int t = i; t > 0 && s->as[s->idx[t]] < s->as[s->idx[t - 1]]; t--) {
+            int x = s->idx[t];
+            s->idx[t] = s->idx[t - 1];
+            s->idx[t - 1] = x;
         }
-    for (int i = 0; i < na; i++) vals[i] = ra->on ? exp2(as[idx[i]]) : a0;
-    int best = -1;
-    long long iters = 0, trained = 0;
-    struct timespec t0, t1;
-    clock_gettime(CLOCK_MONOTONIC, &t0);
-    for (int j = 0; j < ng && status == CLI_OK; j++) {
+    for (int i = 0; i < na; i++) s->vals[i] = s->ra->on ? exp2(s->as[s->idx[i]]) : s->a0;
+    s->best = -1;
+    clock_gettime(CLOCK_MONOTONIC, &s->t0);
+    for (int j = 0; j < s->ng; j++) {
         char gtxt[40];
-        snprintf(gtxt, sizeof gtxt, "%.17g", exp2(gv[j]));
+        snprintf(gtxt, sizeof gtxt, "%.17g", exp2(s->gv[j]));
         int missing = 0;
-        for (int i = 0; i < na; i++) missing += !have[i * ng + j];
+        for (int i = 0; i < na; i++) missing += !s->have[i * s->ng + j];
         if (missing) {
-            if (rg.on) nesvm_params_set(o.params, "gamma", gtxt, NULL);
-            int64_t it[1001];
-            if ((o.distributed ? nesvm_cross_validate_path_distributed(ds, o.params, folds, (uint64_t)o.seed, axis,
-                                                                       vals, na, warm, cli_mpi_comm(&o), NULL, NULL,
-                                                                       pacc, it, &err)
-                               : nesvm_cross_validate_path(ds, o.params, folds, (uint64_t)o.seed, axis, vals, na,
-                                                           warm, NULL, NULL, pacc, it, &err)) != NESVM_OK) {
-                status = rg.on ? cli_error(cmd, "log2g %g: %s", gv[j], err.message) : cli_error(cmd, "%s", err.message);
-                break;
-            }
-            for (int i = 0; i < na; i++) {
-                iters += it[i];
-                trained += it[i] > 0;
-            }
-            /* the row's new points, in the order of -log2c */
-            for (int i = 0; i < na; i++) {
-                int k = i * ng + j;
-                if (have[k]) continue;
-                int pos = 0;
-                while (idx[pos] != i) pos++;
-                acc[k] = 100.0 * pacc[pos];
-                char atxt[40];
-                snprintf(atxt, sizeof atxt, "%.17g", exp2(as[i]));
-                char pt[200];
-                int len = snprintf(pt, sizeof pt, "%.17g,%.17g,%s,%s,%.17g\n", as[i], gv[j],
-                                   ra->on ? atxt : "", rg.on ? gtxt : "", acc[k]);
-                if (root && status == CLI_OK && !csv_add(&csv, pt, (size_t)len))
-                    status = cli_error(cmd, "out of memory");
-            }
-            for (int i = 0; i < na; i++) have[i * ng + j] = 1;
-            /* the CSV after every gamma: an interrupted search resumes from there */
-            if (root && status == CLI_OK) status = csv_save(cmd, &csv);
-            if (o.distributed) status = cli_mpi_bcast_rc(&o, status);
-            if (status != CLI_OK) break;
+            int status = grid_score_gamma(s, j, gtxt);
+            if (status != CLI_OK) return status;
         }
-        /* grid.py's choice: the best rate; among equal rates at one gamma, the smallest C */
-        for (int i = 0; i < na; i++) {
-            int k = i * ng + j;
-            if (best < 0 || acc[k] > acc[best] || (acc[k] == acc[best] && k % ng == best % ng && as[i] < as[best / ng]))
-                best = k;
-            if (!o.quiet) {
-                char at[64] = "", bt[64] = "";
-                if (ra->on) {
-                    snprintf(at, sizeof at, "%s %g", an, as[i]);
-                    snprintf(bt, sizeof bt, "%s %g", an, as[best / ng]);
-                }
-                if (rg.on) {
-                    size_t la = strlen(at), lb = strlen(bt);
-                    snprintf(at + la, sizeof at - la, "%slog2g %g", la ? " " : "", gv[j]);
-                    snprintf(bt + lb, sizeof bt - lb, "%slog2g %g", lb ? " " : "", gv[best % ng]);
-                }
-                printf("%s: %g%% (best: %s, %g%%)\n", at, acc[k], bt, acc[best]);
-            }
-        }
+        grid_note_gamma(s, j);
     }
-    if (root && status == CLI_OK) status = csv_close(cmd, &csv);
-    if (o.distributed) status = cli_mpi_bcast_rc(&o, status);
-    if (status == CLI_OK && best >= 0) {
-        clock_gettime(CLOCK_MONOTONIC, &t1);
-        if (!o.quiet)
-            printf("%lld points scored, %lld iterations in %.3g s (%s)\n", trained, iters,
-                   (double)(t1.tv_sec - t0.tv_sec) + 1e-9 * (double)(t1.tv_nsec - t0.tv_nsec),
-                   gs ? "trainings that converged serve the larger --max-iter"
-                      : warm ? "warm starts along C" : "cold starts");
-        /* grid.py's last line: best C (gs: basis functions), gamma and rate */
-        if (best_out) { /* the caller prints it */
-            best_out[0] = ra->on ? exp2(as[best / ng]) : a0;
-            best_out[1] = rg.on ? exp2(gv[best % ng]) : g0;
-            best_out[2] = acc[best];
-        } else {
-            printf("%.17g %.17g %g\n", ra->on ? exp2(as[best / ng]) : a0, rg.on ? exp2(gv[best % ng]) : g0,
-                   acc[best]);
-        }
-        if (png && root) status = plot(cmd, out, png);
-        if (o.distributed) status = cli_mpi_bcast_rc(&o, status);
+    return CLI_OK;
+}
+
+/* ------------------------------------------------------------- finish */
+/* After the search (status: how it went): the CSV closed, every process told
+ * the outcome, the summary and the best point (into best_out, or printed as
+ * grid.py's last line), the heat map.  Fails (printed) on the CSV or --png. */
+static int grid_finish(grid_search *s, int status, double *best_out)
+{
+    const int ng = s->ng, best = s->best;
+    if (s->root && status == CLI_OK) status = csv_close(s->cmd, &s->csv);
+    if (s->o.distributed) status = cli_mpi_bcast_rc(&s->o, status);
+    if (status != CLI_OK || best < 0) return status;
+    struct timespec t1;
+    clock_gettime(CLOCK_MONOTONIC, &t1);
+    if (!s->o.quiet)
+        printf("%lld points scored, %lld iterations in %.3g s (%s)\n", s->trained, s->iters,
+               (double)(t1.tv_sec - s->t0.tv_sec) + 1e-9 * (double)(t1.tv_nsec - s->t0.tv_nsec),
+               s->no_c ? "trainings that converged serve the larger --max-iter"
+               : s->warm ? "warm starts along C" : "cold starts");
+    /* grid.py's last line: best C (gs: basis functions), gamma and rate */
+    const double bc = s->ra->on ? exp2(s->as[best / ng]) : s->a0, bg = s->rg.on ? exp2(s->gv[best % ng]) : s->g0;
+    if (best_out) { /* the caller prints it */
+        best_out[0] = bc;
+        best_out[1] = bg;
+        best_out[2] = s->acc[best];
+    } else {
+        printf("%.17g %.17g %g\n", bc, bg, s->acc[best]);
     }
-done:
-    if (csv.streaming) nv_atomic_abort(&csv.af);
-    free(csv.text);
-    free(acc);
-    free(have);
-    free(vals);
-    free(pacc);
-    free(idx);
-    nesvm_dataset_destroy(ds);
-    free(csv_default);
-    cli_mpi_end(&o);
-    train_opts_free(&o);
+    if (s->png && s->root) status = plot(s->cmd, s->out, s->png);
+    if (s->o.distributed) status = cli_mpi_bcast_rc(&s->o, status);
+    return status;
+}
+
+int grid_run(int argc, char **argv, double *best_out)
+{
+    grid_search *s = calloc(1, sizeof *s);
+    if (!s) return cli_error("grid", "out of memory");
+    s->cmd = "grid";
+    s->rc = (range){1, -5, 15, 2};
+    s->rg = (range){1, 3, -15, -2};
+    s->rn = (range){1, 4, 0, 1};
+    s->folds = 5;
+    s->warm = 1;
+    int status = train_opts_init(&s->o, s->cmd) != CLI_OK ? CLI_ERROR : cli_mpi_early(s->cmd, &s->o, argc, argv);
+    int help = 0;
+    if (status == CLI_OK) status = grid_options(s, argc, argv, &help);
+    if (status == CLI_OK && !help) status = grid_plan(s);
+    if (status == CLI_OK && !help) status = grid_read(s);
+    if (status == CLI_OK && !help) status = grid_resume(s);
+    if (status == CLI_OK && !help) status = grid_finish(s, grid_points(s), best_out);
+    if (s->csv.streaming) nv_atomic_abort(&s->csv.af);
+    free(s->csv.text);
+    free(s->acc);
+    free(s->have);
+    free(s->vals);
+    free(s->pacc);
+    free(s->idx);
+    nesvm_dataset_destroy(s->ds);
+    free(s->csv_default);
+    cli_mpi_end(&s->o);
+    train_opts_free(&s->o);
+    free(s);
     return status;
 }
 

@@ -1,6 +1,5 @@
 /* predict.c - `nesvm predict`: labels (and decision values) for a data file. */
 #include "cli.h"
-#include "core/internal.h"
 
 #include <stdlib.h>
 #include <string.h>

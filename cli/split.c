@@ -3,8 +3,6 @@
  * the lines that start in bytes [k size / N, (k + 1) size / N), the rows the
  * library's byte-range reader gives range k (nv_line_start). */
 #include "cli.h"
-#include "core/internal.h"
-#include "data/dataset_internal.h"
 
 #include <errno.h>
 #include <fcntl.h>

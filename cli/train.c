@@ -1,6 +1,5 @@
 /* train.c - `nesvm train`: read data, train, save the model atomically. */
 #include "cli.h"
-#include "core/internal.h"
 
 #include <errno.h>
 #include <math.h>
@@ -286,11 +285,28 @@ static int find_c(const char *cmd, train_opts *o, nesvm_dataset *ds, FILE *info,
     return CLI_OK;
 }
 
-int run_training(const char *cmd, train_opts *o, const char *data, const char *model_path)
+/* One run of train or cv (run_training's state). */
+typedef struct run {
+    const char *cmd;
+    train_opts *o;
+    const char *data, *model_path;
+    int dist;   /* --distributed */
+    int shares; /* distributed training: each process reads its share of the rows (-v, -C: all of them,
+                 * and trains its share of the folds) */
+    FILE *info; /* the summary: stderr when an output takes standard output */
+    nesvm_dataset *ds;
+    nesvm_model *init;
+    double *weights;
+    progress_state ps;
+    nv_atomic_file trace;
+} run;
+
+/* ----------------------------------------------------------------- refusals */
+/* Options that cannot go together (-v with --init or checkpoints, -C with a
+ * solver without C, a kernel, a MODEL or a warm start, two outputs on
+ * standard output): CLI_USAGE, printed; else CLI_OK. */
+static int run_refusals(const char *cmd, const train_opts *o, const char *model_path)
 {
-    nesvm_error err = {0};
-    nesvm_dataset *ds = NULL;
-    nesvm_model *init = NULL;
     if (o->init && o->folds > 0) return cli_usage(cmd, "--init cannot be combined with -v");
     if ((o->ck.save_path || o->ck.resume_path) && o->folds > 0)
         return cli_usage(cmd, "--checkpoint and --resume cannot be combined with -v");
@@ -298,12 +314,12 @@ int run_training(const char *cmd, train_opts *o, const char *data, const char *m
         return cli_usage(cmd, "--init and --resume cannot be combined (a checkpoint holds its own start)");
     if (is_stdout(o->ck.save_path)) return cli_usage(cmd, "--checkpoint needs a file, not standard output");
     if (o->find_c) {
-        char kernel[16], solver[32];
+        char kernel[16];
         nesvm_params_get(o->params, "kernel", kernel, sizeof kernel, NULL);
-        nesvm_params_get(o->params, "solver", solver, sizeof solver, NULL);
-        if (strcmp(solver, "gs") == 0)
-            return cli_usage(cmd, "-C searches C, and gs has none: 'nesvm grid --solver gs' searches its gamma "
-                                  "and basis functions");
+        const nesvm_solver_info si = cli_params_solver(o->params);
+        if (!si.has_c)
+            return cli_usage(cmd, "-C searches C, and %s has none: 'nesvm grid --solver %s' searches its gamma "
+                                  "and basis functions", si.name, si.name);
         if (strcmp(kernel, "linear") != 0)
             return cli_usage(cmd, "-C searches C for linear models (LIBLINEAR's): with a kernel, 'nesvm grid' "
                                   "searches C and gamma");
@@ -314,229 +330,262 @@ int run_training(const char *cmd, train_opts *o, const char *data, const char *m
     }
     if (is_stdout(model_path) && is_stdout(o->trace))
         return cli_usage(cmd, "the model and the trace cannot both go to standard output ('-')");
-    const int dist = o->distributed;
-    /* distributed training: each process reads its share of the rows;
-     * distributed cross-validation (-v, -C): each reads them all and trains
-     * its share of the folds */
-    const int shares = dist && o->folds == 0 && !o->find_c;
-    if (o->m_value) {
-        /* LIBSVM's -m: the kernel column cache of gs, the kernel memory of the others */
-        char solver[32];
-        nesvm_params_get(o->params, "solver", solver, sizeof solver, NULL);
-        nesvm_error perr = {0};
-        if (nesvm_params_set(o->params, strcmp(solver, "gs") == 0 ? "cache_size" : "kernel_memory", o->m_value,
-                             &perr) != NESVM_OK)
-            return cli_usage(cmd, "%s", perr.message);
-    }
-    cli_warn_ignored(cmd, o->params);
-    /* the summary goes to stderr when an output takes standard output */
-    FILE *info = is_stdout(model_path) || is_stdout(o->trace) ? stderr : stdout;
+    return CLI_OK;
+}
+
+/* -------------------------------------------------------------------- input */
+/* The warm-start model, the data (timed; distributed: every rank's share, or
+ * all of it), the sample weights, and the line that says what was read.
+ * Fails (CLI_ERROR, printed) on any of the three files; r's pointers are the
+ * caller's to free either way. */
+static int run_input(run *r)
+{
+    const char *cmd = r->cmd;
+    train_opts *o = r->o;
+    nesvm_error err = {0};
     if (o->init) {
-        nesvm_status ist = nesvm_model_load(o->init, &init, &err);
-        if (dist) ist = cli_mpi_agree(o, ist, &err); /* every rank loads it */
-        if (ist != NESVM_OK) {
-            nesvm_model_destroy(init);
-            return cli_error(cmd, "warm-start model: %s", err.message);
-        }
+        nesvm_status ist = nesvm_model_load(o->init, &r->init, &err);
+        if (r->dist) ist = cli_mpi_agree(o, ist, &err); /* every rank loads it */
+        if (ist != NESVM_OK) return cli_error(cmd, "warm-start model: %s", err.message);
     }
     double t_read = nv_now();
-    nesvm_status rst = shares ? nesvm_dataset_read_distributed(data, &o->read, cli_mpi_comm(o), &ds, &err)
-                              : nesvm_dataset_read(data, &o->read, &ds, &err);
-    if (dist && !shares) rst = cli_mpi_agree(o, rst, &err);
-    if (rst != NESVM_OK) {
-        nesvm_dataset_destroy(ds);
-        nesvm_model_destroy(init);
-        return cli_error(cmd, "%s", err.message);
-    }
+    nesvm_status rst = r->shares ? nesvm_dataset_read_distributed(r->data, &o->read, cli_mpi_comm(o), &r->ds, &err)
+                                 : nesvm_dataset_read(r->data, &o->read, &r->ds, &err);
+    if (r->dist && !r->shares) rst = cli_mpi_agree(o, rst, &err);
+    if (rst != NESVM_OK) return cli_error(cmd, "%s", err.message);
     t_read = nv_now() - t_read;
-    double *weights = NULL;
+    const nesvm_dataset *ds = r->ds;
     if (o->weights) {
-        int rcw = shares ? shared_weights(cmd, o, nesvm_dataset_rows(ds), &weights)
-                         : read_weights(cmd, o->weights, nesvm_dataset_rows(ds), &weights);
-        if (rcw != CLI_OK) {
-            nesvm_dataset_destroy(ds);
-            nesvm_model_destroy(init);
-            return CLI_ERROR;
-        }
-        if (nesvm_dataset_set_weights(ds, weights, &err) != NESVM_OK) {
-            free(weights);
-            nesvm_dataset_destroy(ds);
-            nesvm_model_destroy(init);
+        int rcw = r->shares ? shared_weights(cmd, o, nesvm_dataset_rows(ds), &r->weights)
+                            : read_weights(cmd, o->weights, nesvm_dataset_rows(ds), &r->weights);
+        if (rcw != CLI_OK) return CLI_ERROR;
+        if (nesvm_dataset_set_weights(r->ds, r->weights, &err) != NESVM_OK)
             return cli_error(cmd, "%s: %s", o->weights, err.message);
-        }
     }
     /* distributed: every rank's share (rank 0's storage) */
-    const long long rows_all = (long long)(shares ? cli_mpi_sum(o, nesvm_dataset_rows(ds)) : nesvm_dataset_rows(ds));
-    const long long nnz_all = (long long)(shares ? cli_mpi_sum(o, nesvm_dataset_nnz(ds)) : nesvm_dataset_nnz(ds));
+    const long long rows_all = (long long)(r->shares ? cli_mpi_sum(o, nesvm_dataset_rows(ds)) : nesvm_dataset_rows(ds));
+    const long long nnz_all = (long long)(r->shares ? cli_mpi_sum(o, nesvm_dataset_nnz(ds)) : nesvm_dataset_nnz(ds));
     if (!o->quiet) {
-        fprintf(info, "read %lld rows, %d features, %lld stored entries (%s, %s) in %.3f s", rows_all,
+        fprintf(r->info, "read %lld rows, %d features, %lld stored entries (%s, %s) in %.3f s", rows_all,
                 nesvm_dataset_features(ds), nnz_all,
                 nesvm_dataset_storage(ds) == NESVM_STORAGE_DENSE ? "dense" : "csr",
                 nesvm_dataset_precision(ds) == NESVM_FLOAT ? "float" : "double", t_read);
-        if (shares)
-            fprintf(info, ", over %d processes (%lld rows on rank 0)", cli_mpi_size(o),
+        if (r->shares)
+            fprintf(r->info, ", over %d processes (%lld rows on rank 0)", cli_mpi_size(o),
                     (long long)nesvm_dataset_rows(ds));
-        else if (dist)
-            fprintf(info, ", by each of %d processes (the folds shared out)", cli_mpi_size(o));
-        fputc('\n', info);
+        else if (r->dist)
+            fprintf(r->info, ", by each of %d processes (the folds shared out)", cli_mpi_size(o));
+        fputc('\n', r->info);
     }
-    struct { progress_state ps; } rs;
-    memset(&rs, 0, sizeof rs);
-    rs.ps.tty = !o->quiet && isatty(fileno(stderr));
-    nv_atomic_file trace = {0};
-    if (o->trace) {
-        /* distributed: rank 0 writes it (the others' progress is the same) */
-        int trc = cli_mpi_rank(o) == 0 ? open_trace(cmd, o->trace, &trace) : CLI_OK;
-        if (dist) {
-            nesvm_error terr = {0};
-            if (trc != CLI_OK) snprintf(terr.message, sizeof terr.message, "cannot open the trace");
-            trc = cli_mpi_agree(o, trc == CLI_OK ? NESVM_OK : NESVM_ERR_IO, &terr) == NESVM_OK ? CLI_OK : CLI_ERROR;
-        }
-        if (trc != CLI_OK) {
-            nesvm_dataset_destroy(ds);
-            nesvm_model_destroy(init);
-            free(weights);
-            return CLI_ERROR;
-        }
-        rs.ps.trace = trace.fp;
+    return CLI_OK;
+}
+
+/* -------------------------------------------------------------------- trace */
+/* The progress state, and --trace opened (distributed: by rank 0, the others'
+ * progress being the same).  Fails (CLI_ERROR, printed) when it cannot be. */
+static int run_open_trace(run *r)
+{
+    train_opts *o = r->o;
+    r->ps.tty = !o->quiet && isatty(fileno(stderr));
+    if (!o->trace) return CLI_OK;
+    int trc = cli_mpi_rank(o) == 0 ? open_trace(r->cmd, o->trace, &r->trace) : CLI_OK;
+    if (r->dist) {
+        nesvm_error terr = {0};
+        if (trc != CLI_OK) snprintf(terr.message, sizeof terr.message, "cannot open the trace");
+        trc = cli_mpi_agree(o, trc == CLI_OK ? NESVM_OK : NESVM_ERR_IO, &terr) == NESVM_OK ? CLI_OK : CLI_ERROR;
     }
-    signal(SIGINT, on_signal);
-    signal(SIGTERM, on_signal);
+    if (trc != CLI_OK) return CLI_ERROR;
+    r->ps.trace = r->trace.fp;
+    return CLI_OK;
+}
+
+/* A run's trace still open (cross-validation's, or a failed run's): committed
+ * when rc is CLI_OK (failing: printed, CLI_ERROR), else removed. */
+static int run_close_trace(run *r, int rc)
+{
+    if (!r->trace.fp && !r->trace.tmp_path) return rc;
+    nesvm_error err = {0};
+    if (rc != CLI_OK) {
+        nv_atomic_abort(&r->trace);
+        return rc;
+    }
+    return nv_atomic_commit(&r->trace, &err) == NESVM_OK ? CLI_OK : cli_error(r->cmd, "%s", err.message);
+}
+
+/* ---------------------------------------------------------------------- -v */
+/* K-fold cross-validation: its accuracy (and --metrics) printed.  Fails
+ * (printed) on a training or memory. */
+static int run_cv(run *r)
+{
+    train_opts *o = r->o;
+    const nesvm_dataset *ds = r->ds;
+    double *pred = malloc(sizeof(double) * (size_t)(nesvm_dataset_rows(ds) + 1));
+    double acc = 0;
+    nesvm_error err = {0};
     int rc = CLI_OK;
-    if (o->find_c) {
-        rc = find_c(cmd, o, ds, info, &rs.ps);
-    } else if (o->folds > 0) {
-        double *pred = malloc(sizeof(double) * (size_t)(nesvm_dataset_rows(ds) + 1));
-        double acc = 0;
-        if (!pred) {
-            rc = cli_error(cmd, "out of memory");
-        } else if ((dist ? nesvm_cross_validate_distributed(ds, o->params, o->folds, (uint64_t)o->seed,
-                                                            cli_mpi_comm(o), train_progress, &rs.ps, pred, &acc,
-                                                            &err)
-                         : nesvm_cross_validate(ds, o->params, o->folds, (uint64_t)o->seed, train_progress,
-                                                &rs.ps, pred, &acc, &err)) != NESVM_OK) {
-            progress_end(&rs.ps);
-            rc = run_error(cmd, &rs.ps, o->trace, &err);
-        } else {
-            progress_end(&rs.ps);
-            fprintf(info, "Cross Validation Accuracy = %g%%\n", 100.0 * acc);
-            if (o->metrics && print_metrics(info, nesvm_dataset_labels(ds), pred, nesvm_dataset_rows(ds)) != 0)
-                rc = cli_error(cmd, "out of memory");
-        }
-        free(pred);
+    if (!pred) {
+        rc = cli_error(r->cmd, "out of memory");
+    } else if ((r->dist ? nesvm_cross_validate_distributed(ds, o->params, o->folds, (uint64_t)o->seed,
+                                                           cli_mpi_comm(o), train_progress, &r->ps, pred, &acc,
+                                                           &err)
+                        : nesvm_cross_validate(ds, o->params, o->folds, (uint64_t)o->seed, train_progress,
+                                               &r->ps, pred, &acc, &err)) != NESVM_OK) {
+        progress_end(&r->ps);
+        rc = run_error(r->cmd, &r->ps, o->trace, &err);
     } else {
-        nesvm_model *m = NULL;
-        nesvm_stats stats = NESVM_STATS_INIT;
-        nesvm_status tst = dist ? nesvm_train_distributed(ds, o->params, init, cli_mpi_comm(o), train_progress,
-                                                          &rs.ps, &m, &stats, &err)
-                                : nesvm_train_resumable(ds, o->params, init, &o->ck, train_progress, &rs.ps,
-                                                        &m, &stats, &err);
-        if (tst != NESVM_OK) {
-            progress_end(&rs.ps);
-            rc = run_error(cmd, &rs.ps, o->trace, &err);
-            /* cancelled (not failed): the checkpoint on stopping was written */
-            if (interrupted && o->ck.save_path && tst == NESVM_ERR_CANCELLED)
-                fprintf(stderr, "nesvm %s: the training's state is saved in '%s': continue it with "
-                                "--resume %s\n", cmd, o->ck.save_path, o->ck.save_path);
-        } else {
-            progress_end(&rs.ps);
-            /* the trace is complete before the model is saved, and renamed into
-             * place after it: a failure on either side leaves neither half */
-            if (trace.fp && nv_atomic_finish(&trace, &err) != NESVM_OK)
-                rc = cli_error(cmd, "%s", err.message);
-            /* distributed: rank 0 writes the model (every rank holds it) */
-            if (rc == CLI_OK && cli_mpi_rank(o) == 0 && nesvm_model_save(m, model_path, &err) != NESVM_OK)
-                rc = cli_error(cmd, "%s", err.message);
-            if (rc == CLI_OK && (trace.fp || trace.tmp_path) && nv_atomic_commit(&trace, &err) != NESVM_OK)
-                rc = cli_error(cmd, "%s", err.message);
-            if (dist) rc = cli_mpi_bcast_rc(o, rc);
-            /* even with -q: a model short of its certificate must not pass unnoticed */
-            if (rc == CLI_OK && cli_mpi_rank(o) == 0) cli_warn_uncertified(cmd, m);
-            if (rc == CLI_OK && !o->quiet) {
-                fprintf(info, "classes %d, binary models %d, iterations %lld, time %.3f s\n",
-                       nesvm_model_classes(m), stats.n_submodels, (long long)stats.iterations,
-                       stats.seconds);
-                if (strcmp(nesvm_model_solver(m), "gs") == 0) {
-                    /* GS-SVM has no primal: its objective is the dual loss (10) */
-                    fprintf(info, "dual loss %.10g, support vectors %lld, exit %s (GS-SVM's own stopping rule: "
-                                  "no certificate)\n",
-                            stats.primal, (long long)stats.n_sv, nesvm_exit_str(stats.exit_reason));
-                } else if (stats.kernel_matrix == 4) {
-                    /* no certificate: a stationary point of a problem that is not convex */
-                    fprintf(info, "dual objective %.10g (LIBSVM's obj), support vectors %lld, exit %s: a "
-                                  "stationary point, no certificate (the %s kernel is not positive "
-                                  "semi-definite)\n",
-                            stats.primal, (long long)stats.n_sv, nesvm_exit_str(stats.exit_reason),
-                            nesvm_model_kernel(m));
-                } else {
-                    fprintf(info, "primal objective %.10g, relative gap %.3g, support vectors %lld, exit %s\n",
-                           stats.primal, stats.gap, (long long)stats.n_sv,
-                           nesvm_exit_str(stats.exit_reason));
-                    fprintf(info, "lower bound %.17g\n", stats.lower_bound);
-                }
-                long long nnz = 0, all = 0;
-                for (int k = 0; k < nesvm_model_submodels(m); k++) {
-                    const double *w;
-                    int64_t nc = 0;
-                    nesvm_model_expansion(m, k, &w, &nc, NULL, NULL, NULL, NULL);
-                    for (int64_t j = 0; j < nc; j++) nnz += w[j] != 0;
-                    all += nc;
-                }
-                if (nesvm_model_basis(m)) {
-                    fprintf(info, "kernel %s, basis %lld vectors, non-zero coefficients %lld of %lld\n",
-                           nesvm_model_kernel(m), (long long)nesvm_dataset_rows(nesvm_model_basis(m)),
-                           nnz, all);
-                    if (stats.kernel_matrix == 2 || stats.kernel_matrix == 4)
-                        fprintf(info, "kernel evaluations %lld, %s: kernel columns computed %lld, "
-                               "cache hits %lld\n",
-                               (long long)stats.kernel_evals, stats.kernel_matrix == 2 ? "working set" : "SMO",
-                               (long long)stats.kernel_columns, (long long)stats.cache_hits);
-                    else if (stats.kernel_columns == 0)
-                        fprintf(info, "kernel evaluations %lld, %s\n", (long long)stats.kernel_evals,
-                               stats.kernel_matrix == 1   ? "kernel matrix stored (single precision)"
-                               : stats.kernel_matrix == 3 ? "working set, kernel matrix stored (single precision)"
-                               : stats.kernel_matrix == 0 ? "kernel matrix computed on the fly"
-                                                          : "kernel features");
-                    if (stats.basis > 0 && !isnan(stats.basis_residual))
-                        fprintf(info, "Nystrom residual %.3g (the share of the rows' squared RKHS norm "
-                                "outside the basis's span)%s\n",
-                                stats.basis_residual,
-                                stats.basis_capped ? "; the automatic basis stopped at --kernel-memory"
-                                : stats.basis_sizes > 1 ? "; the automatic basis grew" : "");
-                } else
-                    fprintf(info, "non-zero weights %lld of %lld\n", nnz, all);
-                if (stats.kernel_columns > 0 && stats.kernel_matrix != 2 && stats.kernel_matrix != 4) /* GS-SVM's */
-                    fprintf(info, "kernel evaluations %lld (%lld without the cache), kernel columns computed "
-                           "%lld, cache hits %lld\n",
-                           (long long)stats.kernel_evals, (long long)stats.kernel_asked,
-                           (long long)stats.kernel_columns, (long long)stats.cache_hits);
-                if (stats.dots > 0)
-                    fprintf(info, "row products %lld (%.1f per row), row updates %lld\n",
-                           (long long)stats.dots,
-                           (double)stats.dots / (double)nesvm_dataset_rows(ds),
-                           (long long)stats.row_updates);
-                if (dist)
-                    fprintf(info, "distributed over %d processes: %lld collectives, %lld bytes reduced or "
-                            "broadcast per process (%.0f per iteration)\n",
-                            cli_mpi_size(o), (long long)stats.comm_calls, (long long)stats.comm_bytes,
-                            stats.iterations > 0 ? (double)stats.comm_bytes / (double)stats.iterations : 0.0);
-                fprintf(info, "model saved to %s\n", is_stdout(model_path) ? "standard output" : model_path);
-            }
-        }
+        progress_end(&r->ps);
+        fprintf(r->info, "Cross Validation Accuracy = %g%%\n", 100.0 * acc);
+        if (o->metrics && print_metrics(r->info, nesvm_dataset_labels(ds), pred, nesvm_dataset_rows(ds)) != 0)
+            rc = cli_error(r->cmd, "out of memory");
+    }
+    free(pred);
+    return rc;
+}
+
+/* ------------------------------------------------------------------ summary */
+/* The training's summary: objective and certificate, the model's size, the
+ * kernel's and the rows' work, the distributed collectives. */
+static void print_summary(const run *r, const nesvm_model *m, const nesvm_stats *st)
+{
+    FILE *info = r->info;
+    fprintf(info, "classes %d, binary models %d, iterations %lld, time %.3f s\n", nesvm_model_classes(m),
+            st->n_submodels, (long long)st->iterations, st->seconds);
+    if (!cli_solver_info(nesvm_model_solver(m)).certificate) {
+        /* GS-SVM, the one solver without a certificate, has no primal: its
+         * objective is the dual loss (10) */
+        fprintf(info, "dual loss %.10g, support vectors %lld, exit %s (GS-SVM's own stopping rule: "
+                      "no certificate)\n",
+                st->primal, (long long)st->n_sv, nesvm_exit_str(st->exit_reason));
+    } else if (st->kernel_matrix == 4) {
+        /* no certificate: a stationary point of a problem that is not convex */
+        fprintf(info, "dual objective %.10g (LIBSVM's obj), support vectors %lld, exit %s: a "
+                      "stationary point, no certificate (the %s kernel is not positive "
+                      "semi-definite)\n",
+                st->primal, (long long)st->n_sv, nesvm_exit_str(st->exit_reason), nesvm_model_kernel(m));
+    } else {
+        fprintf(info, "primal objective %.10g, relative gap %.3g, support vectors %lld, exit %s\n", st->primal,
+                st->gap, (long long)st->n_sv, nesvm_exit_str(st->exit_reason));
+        fprintf(info, "lower bound %.17g\n", st->lower_bound);
+    }
+    long long nnz = 0, all = 0;
+    for (int k = 0; k < nesvm_model_submodels(m); k++) {
+        const double *w;
+        int64_t nc = 0;
+        nesvm_model_expansion(m, k, &w, &nc, NULL, NULL, NULL, NULL);
+        for (int64_t j = 0; j < nc; j++) nnz += w[j] != 0;
+        all += nc;
+    }
+    if (nesvm_model_basis(m)) {
+        fprintf(info, "kernel %s, basis %lld vectors, non-zero coefficients %lld of %lld\n", nesvm_model_kernel(m),
+                (long long)nesvm_dataset_rows(nesvm_model_basis(m)), nnz, all);
+        if (st->kernel_matrix == 2 || st->kernel_matrix == 4)
+            fprintf(info, "kernel evaluations %lld, %s: kernel columns computed %lld, cache hits %lld\n",
+                    (long long)st->kernel_evals, st->kernel_matrix == 2 ? "working set" : "SMO",
+                    (long long)st->kernel_columns, (long long)st->cache_hits);
+        else if (st->kernel_columns == 0)
+            fprintf(info, "kernel evaluations %lld, %s\n", (long long)st->kernel_evals,
+                    st->kernel_matrix == 1   ? "kernel matrix stored (single precision)"
+                    : st->kernel_matrix == 3 ? "working set, kernel matrix stored (single precision)"
+                    : st->kernel_matrix == 0 ? "kernel matrix computed on the fly"
+                                             : "kernel features");
+        if (st->basis > 0 && !isnan(st->basis_residual))
+            fprintf(info, "Nystrom residual %.3g (the share of the rows' squared RKHS norm outside the basis's "
+                          "span)%s\n",
+                    st->basis_residual,
+                    st->basis_capped ? "; the automatic basis stopped at --kernel-memory"
+                    : st->basis_sizes > 1 ? "; the automatic basis grew" : "");
+    } else
+        fprintf(info, "non-zero weights %lld of %lld\n", nnz, all);
+    if (st->kernel_columns > 0 && st->kernel_matrix != 2 && st->kernel_matrix != 4) /* GS-SVM's */
+        fprintf(info, "kernel evaluations %lld (%lld without the cache), kernel columns computed %lld, cache "
+                      "hits %lld\n",
+                (long long)st->kernel_evals, (long long)st->kernel_asked, (long long)st->kernel_columns,
+                (long long)st->cache_hits);
+    if (st->dots > 0)
+        fprintf(info, "row products %lld (%.1f per row), row updates %lld\n", (long long)st->dots,
+                (double)st->dots / (double)nesvm_dataset_rows(r->ds), (long long)st->row_updates);
+    if (r->dist)
+        fprintf(info, "distributed over %d processes: %lld collectives, %lld bytes reduced or broadcast per "
+                      "process (%.0f per iteration)\n",
+                cli_mpi_size(r->o), (long long)st->comm_calls, (long long)st->comm_bytes,
+                st->iterations > 0 ? (double)st->comm_bytes / (double)st->iterations : 0.0);
+    fprintf(info, "model saved to %s\n", is_stdout(r->model_path) ? "standard output" : r->model_path);
+}
+
+/* -------------------------------------------------------------------- train */
+/* Train (distributed, or resumable with checkpoints) and save the model, the
+ * trace completed before the model and renamed into place after it (a failure
+ * on either side leaves neither half); the certificate warning (even with -q)
+ * and the summary.  Fails (printed) on the training or a file. */
+static int run_train(run *r)
+{
+    const char *cmd = r->cmd;
+    train_opts *o = r->o;
+    nesvm_error err = {0};
+    nesvm_model *m = NULL;
+    nesvm_stats stats = NESVM_STATS_INIT;
+    int rc = CLI_OK;
+    nesvm_status tst = r->dist ? nesvm_train_distributed(r->ds, o->params, r->init, cli_mpi_comm(o), train_progress,
+                                                         &r->ps, &m, &stats, &err)
+                               : nesvm_train_resumable(r->ds, o->params, r->init, &o->ck, train_progress, &r->ps,
+                                                       &m, &stats, &err);
+    progress_end(&r->ps);
+    if (tst != NESVM_OK) {
+        rc = run_error(cmd, &r->ps, o->trace, &err);
+        /* cancelled (not failed): the checkpoint on stopping was written */
+        if (interrupted && o->ck.save_path && tst == NESVM_ERR_CANCELLED)
+            fprintf(stderr, "nesvm %s: the training's state is saved in '%s': continue it with "
+                            "--resume %s\n", cmd, o->ck.save_path, o->ck.save_path);
         nesvm_model_destroy(m);
+        return rc;
     }
-    if (trace.fp || trace.tmp_path) {
-        /* cross-validation's trace, or a failed run's (removed) */
-        if (rc == CLI_OK) {
-            if (nv_atomic_commit(&trace, &err) != NESVM_OK) rc = cli_error(cmd, "%s", err.message);
-        } else {
-            nv_atomic_abort(&trace);
-        }
+    if (r->trace.fp && nv_atomic_finish(&r->trace, &err) != NESVM_OK) rc = cli_error(cmd, "%s", err.message);
+    /* distributed: rank 0 writes the model (every rank holds it) */
+    if (rc == CLI_OK && cli_mpi_rank(o) == 0 && nesvm_model_save(m, r->model_path, &err) != NESVM_OK)
+        rc = cli_error(cmd, "%s", err.message);
+    if (rc == CLI_OK && (r->trace.fp || r->trace.tmp_path) && nv_atomic_commit(&r->trace, &err) != NESVM_OK)
+        rc = cli_error(cmd, "%s", err.message);
+    if (r->dist) rc = cli_mpi_bcast_rc(o, rc);
+    /* even with -q: a model short of its certificate must not pass unnoticed */
+    if (rc == CLI_OK && cli_mpi_rank(o) == 0) cli_warn_uncertified(cmd, m);
+    if (rc == CLI_OK && !o->quiet) print_summary(r, m, &stats);
+    nesvm_model_destroy(m);
+    return rc;
+}
+
+int run_training(const char *cmd, train_opts *o, const char *data, const char *model_path)
+{
+    int rc = run_refusals(cmd, o, model_path);
+    if (rc != CLI_OK) return rc;
+    if (o->m_value) {
+        /* LIBSVM's -m: the solver's memory parameter (the kernel column cache of
+         * gs, the kernel memory of the others) */
+        nesvm_error perr = {0};
+        if (nesvm_params_set(o->params, cli_params_solver(o->params).memory, o->m_value, &perr) != NESVM_OK)
+            return cli_usage(cmd, "%s", perr.message);
     }
-    nesvm_dataset_destroy(ds);
-    free(weights);
-    nesvm_model_destroy(init);
-    if (interrupted && rc != CLI_OK) return 128 + (int)interrupted;
+    cli_warn_ignored(cmd, o->params);
+    run r;
+    memset(&r, 0, sizeof r);
+    r.cmd = cmd;
+    r.o = o;
+    r.data = data;
+    r.model_path = model_path;
+    r.dist = o->distributed;
+    r.shares = r.dist && o->folds == 0 && !o->find_c;
+    r.info = is_stdout(model_path) || is_stdout(o->trace) ? stderr : stdout;
+    rc = run_input(&r);
+    if (rc == CLI_OK) rc = run_open_trace(&r);
+    if (rc == CLI_OK) {
+        signal(SIGINT, on_signal);
+        signal(SIGTERM, on_signal);
+        rc = o->find_c ? find_c(cmd, o, r.ds, r.info, &r.ps) : o->folds > 0 ? run_cv(&r) : run_train(&r);
+        rc = run_close_trace(&r, rc);
+        if (interrupted && rc != CLI_OK) rc = 128 + (int)interrupted;
+    }
+    nesvm_dataset_destroy(r.ds);
+    free(r.weights);
+    nesvm_model_destroy(r.init);
     return rc;
 }
 

@@ -275,6 +275,56 @@ NESVM_API const char *nesvm_params_ignored(const nesvm_params *p, int k);
 /** Per-class weight: C for samples labelled `label` is multiplied by `weight` (> 0). */
 NESVM_API nesvm_status nesvm_params_set_class_weight(nesvm_params *p, double label,
                                                      double weight, nesvm_error *err);
+/**
+ * The number of class weights p holds; with 0 <= k < that number, *label and
+ * *weight (either may be NULL) get the k-th, in the order first set.  0 for NULL.
+ */
+NESVM_API int nesvm_params_class_weight(const nesvm_params *p, int k, double *label, double *weight);
+
+/* ----------------------------------------------------------------- solvers */
+
+/**
+ * What a solver family can do, from the solver registry, so that a program
+ * asks rather than compares names.  The strings are the library's (static).
+ * A growing struct, the caller's, as nesvm_stats: set `size` before the call
+ * (`nesvm_solver_info si = NESVM_SOLVER_INFO_INIT;`).
+ */
+typedef struct nesvm_solver_info {
+    size_t size;        /**< set by the caller: sizeof(nesvm_solver_info) */
+    const char *name;   /**< "nesvm", "hyperpass", "pegasos", "ssvm", "nssvm", "gs" */
+    int has_c;          /**< 1: a cost C (c, lambda, class weights); 0: none (gs: early
+                             stopping, max_iter, is its regularizer) */
+    char losses[64];    /**< the losses it minimizes, space-separated, in svm_type order:
+                             "hinge squared" (nesvm: the hinge for c and lp, least squares
+                             for ls), "hinge" (hyperpass, pegasos), "squared_hinge" (ssvm,
+                             nssvm); "" for none (gs: the hard-margin dual) */
+    int loss_specific;  /**< 1: the method is specific to its loss (cutting planes, the
+                             p-smoothing of the plus function, a hard-margin dual) */
+    const char *tasks;  /**< the tasks it solves, space-separated: "classification" */
+    const char *kernels; /**< how it trains kernel models: "none" (linear models only),
+                             "expansion" (the full kernel's expansion or a basis's features
+                             in the RKHS norm), "features" (kernel features of a basis),
+                             "columns" (every model on kernel columns, the linear one too) */
+    const char *memory; /**< the parameter bounding its kernel memory (LIBSVM's -m):
+                             "kernel_memory", or "cache_size" (gs) */
+    int distributed;    /**< 1: nesvm_train_distributed trains its linear models */
+    int certificate;    /**< 1: a duality gap certifies its models (nesvm_model_certified);
+                             0: its own stopping rule (gs) */
+    /* new fields go here, at the end */
+} nesvm_solver_info;
+
+/** Initializer of a nesvm_solver_info: `nesvm_solver_info si = NESVM_SOLVER_INFO_INIT;`. */
+#define NESVM_SOLVER_INFO_INIT {.size = sizeof(nesvm_solver_info)}
+
+/** The name of the registry's k-th solver (from 0), NULL past the last. */
+NESVM_API const char *nesvm_solver_name(int k);
+/**
+ * Describe solver `name` into *info (the fields that fit in info->size).
+ * NESVM_ERR_ARG for an unknown name ("unknown solver 'X' (available: ...)"),
+ * NULL arguments or a size below the first version's.
+ */
+NESVM_API nesvm_status nesvm_solver_describe(const char *name, nesvm_solver_info *info,
+                                             nesvm_error *err);
 
 /* ---------------------------------------------------------------- progress */
 

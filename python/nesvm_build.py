@@ -4,7 +4,8 @@ The extension is compiled against include/nesvm.h and linked with the static
 library libnesvm.a (so importing it needs no shared-library path), OpenBLAS,
 LAPACKE, zlib and OpenMP from Debian's packages.  setup.py calls builder();
 the declarations below are the part of nesvm.h the binding uses, with the
-structs' layouts left to the compiler ("...;").
+structs' layouts left to the compiler ("...;").  ctest python_cdef
+(tests/python/cdef_check.py) checks that each agrees with nesvm.h.
 """
 import os
 import shlex
@@ -61,6 +62,14 @@ nesvm_status nesvm_params_get(const nesvm_params *p, const char *name, char *buf
                               nesvm_error *err);
 int nesvm_params_applies(const nesvm_params *p, const char *name);
 nesvm_status nesvm_params_set_class_weight(nesvm_params *p, double label, double weight, nesvm_error *err);
+int nesvm_params_class_weight(const nesvm_params *p, int k, double *label, double *weight);
+
+typedef struct nesvm_solver_info {
+    size_t size; const char *name; int has_c; char losses[...]; int loss_specific; const char *tasks;
+    const char *kernels; const char *memory; int distributed; int certificate; ...;
+} nesvm_solver_info;
+const char *nesvm_solver_name(int k);
+nesvm_status nesvm_solver_describe(const char *name, nesvm_solver_info *info, nesvm_error *err);
 
 typedef enum nesvm_exit {
     NESVM_EXIT_CONVERGED = 0, NESVM_EXIT_MAX_ITER = 1, NESVM_EXIT_TIME_LIMIT = 2, NESVM_EXIT_CANCELLED = 3,

@@ -12,10 +12,10 @@ read_libsvm, write_libsvm, load_model, import_model (LIBSVM/LIBLINEAR models;
 Model.export writes them).
 """
 from ._core import (Dataset, Model, NesvmError, Params, cross_validate, cross_validate_path, import_model,
-                    load_model, read_libsvm, train, version, write_libsvm)
+                    load_model, read_libsvm, solver_info, solver_names, train, version, write_libsvm)
 
 __all__ = ["Dataset", "Model", "NesvmError", "Params", "cross_validate", "cross_validate_path", "import_model",
-           "load_model", "read_libsvm", "train", "version", "write_libsvm"]
+           "load_model", "read_libsvm", "solver_info", "solver_names", "train", "version", "write_libsvm"]
 from .estimators import SVC, GreedySVC, HyperpassSVC, LinearSVC, NewtonSVC  # noqa: E402
 
 __all__ += ["SVC", "GreedySVC", "HyperpassSVC", "LinearSVC", "NewtonSVC"]

@@ -287,6 +287,28 @@ class Params:
             self._ptr = None
 
 
+def solver_names():
+    """The solver registry's names, in its order."""
+    out, k = [], 0
+    while lib.nesvm_solver_name(k) != ffi.NULL:
+        out.append(ffi.string(lib.nesvm_solver_name(k)).decode())
+        k += 1
+    return out
+
+
+def solver_info(name):
+    """What solver `name` can do (nesvm_solver_describe): {has_c, losses (a list), loss_specific,
+    tasks (a list), kernels, memory, distributed, certificate}."""
+    err = ffi.new("nesvm_error *")
+    si = ffi.new("nesvm_solver_info *")
+    si.size = ffi.sizeof("nesvm_solver_info")
+    _check(lib.nesvm_solver_describe(str(name).encode(), si, err), err)
+    text = lambda p: ffi.string(p).decode()  # noqa: E731
+    return {"name": text(si.name), "has_c": bool(si.has_c), "losses": text(si.losses).split(),
+            "loss_specific": bool(si.loss_specific), "tasks": text(si.tasks).split(), "kernels": text(si.kernels),
+            "memory": text(si.memory), "distributed": bool(si.distributed), "certificate": bool(si.certificate)}
+
+
 def _params_get(ptr, name):
     err = ffi.new("nesvm_error *")
     buf = ffi.new("char[]", 128)

@@ -1,6 +1,7 @@
 /* comm.c - the serial communicator, and MPI's when the build has it
  * (comm.h). */
 #include "comm.h"
+#include "../core/internal.h"
 
 #include <math.h>
 #include <string.h>

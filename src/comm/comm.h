@@ -19,7 +19,10 @@
 #ifndef NESVM_COMM_H
 #define NESVM_COMM_H
 
-#include "../core/internal.h"
+#include "nesvm.h"
+
+#include <stddef.h>
+#include <stdint.h>
 
 /* What the collectives of a communicator moved: calls, and bytes each rank
  * contributed (a count the scaling report divides by iterations). */

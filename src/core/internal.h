@@ -10,6 +10,7 @@
 #define NESVM_CORE_INTERNAL_H
 
 #include "nesvm.h"
+#include "atomic.h"
 
 #include <stdarg.h>
 #include <stdint.h>
@@ -67,27 +68,7 @@ int nv_parse_finite(const char *s, double *out);
 /* Shortest text that reads back to exactly x; buf needs 32 bytes. */
 int nv_format_double(double x, char *buf);
 
-/* ---- output files (util.c has the rules)
- * Regular files and new paths: written to a temporary in the same folder and
- * renamed into place on commit, so readers see the old file or the whole new
- * one.  A symlink: the file it points to is replaced, the link stays.
- * Devices, FIFOs, sockets: written directly.  "-": standard output. */
-typedef struct nv_atomic_file {
-    FILE *fp;
-    char *tmp_path;   /* the temporary; NULL when written directly */
-    char *final_path; /* the file written or replaced (a link's target) */
-    int direct;       /* 0 atomic, 1 a special file written in place, 2 stdout */
-} nv_atomic_file;
-nesvm_status nv_atomic_open(nv_atomic_file *af, const char *path, nesvm_error *err);
-/* Flush, sync and close the temporary without renaming it (the rename is
- * left to nv_atomic_commit); on failure it is removed. */
-nesvm_status nv_atomic_finish(nv_atomic_file *af, nesvm_error *err);
-/* Flush, fsync, close and rename over the final path; on any failure the
- * temporary is removed and nothing is left behind.  Standard output is
- * flushed and checked, not closed. */
-nesvm_status nv_atomic_commit(nv_atomic_file *af, nesvm_error *err);
-/* Close and remove the temporary file (a direct stream is only closed). */
-void nv_atomic_abort(nv_atomic_file *af);
+/* ---- output files: nv_atomic_file and its calls are in atomic.h */
 
 /* ---- random numbers: splitmix64, state owned by the caller */
 static inline uint64_t nv_rng_next(uint64_t *state)

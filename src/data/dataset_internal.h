@@ -97,10 +97,7 @@ nesvm_status nv_dataset_read_distributed(const char *path, const nesvm_read_opti
 /* The k-th of parts equal cut points of a file of `size` bytes (k = 0: 0,
  * k = parts: size), before moving to a line start: `nesvm split` and the
  * ranks of a distributed read cut alike. */
-static inline int64_t nv_range_cut(int64_t size, int64_t k, int64_t parts)
-{
-    return size / parts * k + size % parts * k / parts;
-}
+int64_t nv_range_cut(int64_t size, int64_t k, int64_t parts);
 
 /* The first line start at or after byte `at` of the open file fd of `size`
  * bytes: `at` itself when byte at - 1 is a newline (or at is 0), else just

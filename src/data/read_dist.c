@@ -16,6 +16,8 @@
 
 enum { MODE_NONE = 0, MODE_RANGES = 1, MODE_FILES = 2 };
 
+int64_t nv_range_cut(int64_t size, int64_t k, int64_t parts) { return size / parts * k + size % parts * k / parts; }
+
 /* Rank 0 looks at the path: a regular file is cut into ranges; otherwise
  * PATH.0 ... PATH.{P-1} are the ranks' files (and PATH.P must not exist, or
  * rows would be left out).  info = {mode, size}. */

@@ -1,5 +1,7 @@
 /* kplan.c - the kernel plan of a training (kplan.h). */
 #include "kplan.h"
+#include "../solvers/nesvm/nesvm_solver.h"
+#include "../solvers/smo/smo.h"
 
 #include <math.h>
 #include <string.h>

@@ -15,9 +15,9 @@
 #ifndef NESVM_PARAM_TABLE_H
 #define NESVM_PARAM_TABLE_H
 
-#include <stddef.h>
+#include "nesvm.h"
 
-#include "params_internal.h"
+#include <stddef.h>
 
 typedef enum nv_ptype {
     NV_PT_REAL,   /* double */

@@ -1,5 +1,6 @@
 /* params.c - training parameters, set and read by name. */
 #include "param_table.h"
+#include "params_internal.h"
 #include "../kernel/kernel.h"
 
 #include <errno.h>
@@ -390,6 +391,16 @@ nesvm_status nesvm_params_set_class_weight(nesvm_params *p, double label, double
     p->weight[p->n_weights] = weight;
     p->n_weights++;
     return NESVM_OK;
+}
+
+int nesvm_params_class_weight(const nesvm_params *p, int k, double *label, double *weight)
+{
+    if (!p) return 0;
+    if (k >= 0 && k < p->n_weights) {
+        if (label) *label = p->weight_label[k];
+        if (weight) *weight = p->weight[k];
+    }
+    return p->n_weights;
 }
 
 double nv_params_class_weight(const nesvm_params *p, double label)

@@ -1,28 +1,46 @@
-/* registry.c - the table of solver families. */
+/* registry.c - the table of solver families and what each can do. */
 #include "solver.h"
+#include "gs/gs.h"
+#include "hyperpass/hyperpass.h"
+#include "nesvm/nesvm_solver.h"
+#include "newton/ssvm.h"
 
 #include <math.h>
+#include <stddef.h>
 #include <string.h>
 
 #define NESVM_USES "c eps eps_abs lambda mu nu continuation mu0 nu0 mu_star stage_eps method lipschitz " \
                    "basis basis_select kernel_memory restart"
 #define NEWTON_USES "c eps eps_abs lambda basis basis_select kernel_memory smooth_p scheme tau merit kernel_norm basis_residual"
 
+/* Each line: the positional fields of nv_solver up to `distributed`, then its
+ * capabilities (solver.h; docs/solvers.md says why each family takes the
+ * losses it takes). */
+#define CLASSIFICATION .tasks = "classification"
 static const nv_solver solvers[] = {
     {"nesvm", {"c_svm_hinge_l2", "lp_svm_hinge_l1", "ls_svm_squared_l2"}, nv_nesvm_linear_train,
-     nv_nesvm_expansion_train, NULL, NV_KERNELS_NESVM, 1.0, NESVM_USES, "", 1},
+     nv_nesvm_expansion_train, NULL, NV_KERNELS_NESVM, 1.0, NESVM_USES, "", 1, .has_c = 1,
+     .loss = {"hinge", "hinge", "squared"}, .loss_specific = 0, CLASSIFICATION, .memory = "kernel_memory",
+     .certificate = 1},
     /* bias <= 0: no bias; bias B > 0: a constant feature B, regularized */
     {"hyperpass", {"c_svm_hinge_l2_regularized_bias", NULL, NULL}, nv_hyperpass_train, NULL, NULL,
-     NV_KERNELS_NONE, -1.0, "c eps eps_abs lambda shrinking warm_start", "batch", 1},
+     NV_KERNELS_NONE, -1.0, "c eps eps_abs lambda shrinking warm_start", "batch", 1, .has_c = 1,
+     .loss = {"hinge", NULL, NULL}, .loss_specific = 1, CLASSIFICATION, .memory = "kernel_memory",
+     .certificate = 1},
     {"pegasos", {"c_svm_hinge_l2_regularized_bias", NULL, NULL}, nv_pegasos_train, NULL, NULL,
-     NV_KERNELS_NONE, -1.0, "c eps eps_abs lambda batch", "", 0},
+     NV_KERNELS_NONE, -1.0, "c eps eps_abs lambda batch", "", 0, .has_c = 1, .loss = {"hinge", NULL, NULL},
+     .loss_specific = 1, CLASSIFICATION, .memory = "kernel_memory", .certificate = 1},
     {"ssvm", {"c_svm_squared_hinge_l2_regularized_bias", NULL, NULL}, nv_ssvm_train, NULL, NULL,
-     NV_KERNELS_RSVM, 1.0, NEWTON_USES, "", 1},
+     NV_KERNELS_RSVM, 1.0, NEWTON_USES, "", 1, .has_c = 1, .loss = {"squared_hinge", NULL, NULL},
+     .loss_specific = 1, CLASSIFICATION, .memory = "kernel_memory", .certificate = 1},
     {"nssvm", {"c_svm_squared_hinge_l2_regularized_bias", NULL, NULL}, nv_nssvm_train, NULL, NULL,
-     NV_KERNELS_RSVM, 1.0, NEWTON_USES, "", 1},
-    /* kernel only: the expansion over the selected training rows */
+     NV_KERNELS_RSVM, 1.0, NEWTON_USES, "", 1, .has_c = 1, .loss = {"squared_hinge", NULL, NULL},
+     .loss_specific = 1, CLASSIFICATION, .memory = "kernel_memory", .certificate = 1},
+    /* kernel only: the expansion over the selected training rows; no C
+     * (early stopping regularizes), no loss (the hard-margin dual), no gap */
     {"gs", {"svm_dual_greedy_stagewise", NULL, NULL}, NULL, NULL, nv_gs_train, NV_KERNELS_GS, -1.0,
-     "kernel_memory cap cache_size", "", 1},
+     "kernel_memory cap cache_size", "", 1, .has_c = 0, .loss = {"", NULL, NULL}, .loss_specific = 1,
+     CLASSIFICATION, .memory = "cache_size", .certificate = 0},
 };
 #define NSOLVERS ((int)(sizeof solvers / sizeof solvers[0]))
 
@@ -134,4 +152,56 @@ const char *nesvm_params_ignored(const nesvm_params *p, int k)
     for (int i = 0; i < count; i++)
         if ((p->set_mask >> i & 1) && nesvm_params_applies(p, t[i].name) == 0 && k-- == 0) return t[i].name;
     return NULL;
+}
+
+/* ------------------------------------------------------ the public query */
+
+const char *nesvm_solver_name(int k)
+{
+    const nv_solver *s = nv_solver_at(k);
+    return s ? s->name : NULL;
+}
+
+/* How s trains kernel models, in nesvm_solver_info's words. */
+static const char *kernels_word(int kernels)
+{
+    switch (kernels) {
+    case NV_KERNELS_NESVM: return "expansion";
+    case NV_KERNELS_RSVM: return "features";
+    case NV_KERNELS_GS: return "columns";
+    default: return "none";
+    }
+}
+
+nesvm_status nesvm_solver_describe(const char *name, nesvm_solver_info *info, nesvm_error *err)
+{
+    if (!name || !info) return nv_error(err, NESVM_ERR_ARG, "name and info must not be NULL");
+    const size_t v1 = offsetof(nesvm_solver_info, certificate) + sizeof(int);
+    if (info->size < v1)
+        return nv_error(err, NESVM_ERR_ARG,
+                        "nesvm_solver_info.size is %zu: set it to sizeof(nesvm_solver_info) "
+                        "(NESVM_SOLVER_INFO_INIT)",
+                        info->size);
+    const nv_solver *s = nv_solver_find(name);
+    if (!s) {
+        char names[160];
+        return nv_error(err, NESVM_ERR_ARG, "unknown solver '%s' (available: %s)", name,
+                        nv_solver_names(names, sizeof names));
+    }
+    nesvm_solver_info full = {.size = info->size, .name = s->name, .has_c = s->has_c,
+                              .loss_specific = s->loss_specific, .tasks = s->tasks,
+                              .kernels = kernels_word(s->kernels), .memory = s->memory,
+                              .distributed = s->distributed, .certificate = s->certificate};
+    /* the losses of the svm_types it solves, each once */
+    size_t n = 0;
+    for (int t = 0; t < 3; t++) {
+        const char *l = s->loss[t];
+        if (!l || !l[0] || (t > 0 && s->loss[0] && strcmp(s->loss[0], l) == 0) ||
+            (t > 1 && s->loss[1] && strcmp(s->loss[1], l) == 0))
+            continue;
+        int w = snprintf(full.losses + n, sizeof full.losses - n, "%s%s", n ? " " : "", l);
+        if (w > 0 && (size_t)w < sizeof full.losses - n) n += (size_t)w;
+    }
+    memcpy(info, &full, info->size < sizeof full ? info->size : sizeof full);
+    return NESVM_OK;
 }

@@ -12,6 +12,7 @@
 #include "../comm/comm.h"
 #include "../linalg/linalg.h"
 #include "../params/param_table.h"
+#include "../params/params_internal.h"
 #include "loss/loss.h"
 
 typedef struct nv_binary_problem {
@@ -145,6 +146,23 @@ typedef struct nv_solver {
      * (nv_binary_problem.comm, nv_gs_problem.comm); train_expansion never
      * does (the driver refuses a full kernel's expansion) */
     int distributed;
+    /* ---- capabilities (nesvm_solver_describe tells programs; the CLI, grid,
+     * easy and the Python estimators ask instead of comparing names) */
+    int has_c;           /* 1: a cost C (c, lambda, class weights); 0: none (gs: early
+                          * stopping, max_iter, is its regularizer) */
+    /* the loss minimized for each svm_type, beside problem[]: "hinge",
+     * "squared_hinge", "squared" (least squares), "" for none (gs: the
+     * hard-margin dual); NULL where problem[] is */
+    const char *loss[3];
+    /* 1: the method is specific to its loss (Hyperpass's cutting planes and
+     * Pegasos's subgradient of the hinge, SSVM/NSSVM's p-smoothing of the plus
+     * function, GS-SVM's hard-margin dual); 0: a smoothed loss enters as a
+     * value, derivative and curvature (NESVM) */
+    int loss_specific;
+    const char *tasks;   /* the tasks it solves, space-separated: "classification" */
+    const char *memory;  /* the parameter bounding its kernel memory (LIBSVM's -m) */
+    int certificate;     /* 1: a duality gap certifies its results; 0: its own
+                          * stopping rule, no gap (gs) */
 } nv_solver;
 enum {
     NV_KERNELS_NONE = 0,  /* linear models only */
@@ -169,55 +187,8 @@ const char *nv_solver_users(const char *name, char *buf, size_t size);
 /* The problem a solver solves with these parameters (NULL if it cannot). */
 const char *nv_solver_problem(const nv_solver *s, const nesvm_params *p);
 
-nesvm_status nv_nesvm_newton_train(const nv_binary_problem *pb, const nesvm_params *p,
-                                   const nv_progress_sink *sink, nv_binary_result *res,
-                                   nesvm_error *err);
-nesvm_status nv_nesvm_linear_train(const nv_binary_problem *pb, const nesvm_params *p,
-                                   const nv_progress_sink *sink, nv_binary_result *res,
-                                   nesvm_error *err);
-/* The three models on a full kernel's expansion (expansion.c): C-SVM and
- * LS-SVM by Newton or Nesterov in the K metric, LP-SVM by Newton in the
- * Euclidean metric (not Nesterov); res->w gets the n expansion
- * coefficients. */
-nesvm_status nv_nesvm_kernel_train(const nv_kernel_problem *kp, const nesvm_params *p,
-                                   const nv_progress_sink *sink, nv_binary_result *res,
-                                   nesvm_error *err);
-/* NESVM's full-kernel entry (the registry's train_expansion,
- * expansion_ws.c): C-SVM by Newton on a working set when kp->kc or kp->ws
- * is set (the columns from kp->kc, or from the stored matrix kp->K; the
- * sub-problems go through nv_nesvm_kernel_train), else
- * nv_nesvm_kernel_train. */
-nesvm_status nv_nesvm_expansion_train(const nv_kernel_problem *kp, const nesvm_params *p,
-                                      const nv_progress_sink *sink, nv_binary_result *res,
-                                      nesvm_error *err);
-/* Does the working set take this loss and regularizer (l1)?  The hinge under
- * the L2 norm: its selection needs sparse duals, and its double-precision
- * certificate is the hinge's box dual (expansion_ws.c). */
-int nv_nesvm_ws_takes(const nv_loss *loss, int l1);
-
-/* The C-SVM's dual by SMO on kp->kc's columns (smo.c), for kernels that
- * are not positive semi-definite (nv_kernel_psd): LIBSVM's problem, solved
- * to a stationary point; no certificate (res->gap and lower_bound NaN,
- * res->primal the dual objective); res->w gets the n expansion coefficients. */
-nesvm_status nv_smo_train(const nv_kernel_problem *kp, const nesvm_params *p, const nv_progress_sink *sink,
-                          nv_binary_result *res, nesvm_error *err);
-/* Does SMO take this loss and regularizer?  The hinge under the L2 norm: its
- * dual is LIBSVM's C-SVC box QP (smo.c). */
-int nv_smo_takes(const nv_loss *loss, int l1);
-
-/* Hyperpass (hyperpass.c) and Pegasos (pegasos.c): the hinge-loss SVM
- * without a free bias, 1/2 ||w||^2 + sum_i c_i max(0, 1 - y_i <z_i, w>), where
- * z_i = x_i, or [x_i, B] with a regularized bias feature B (bias > 0). */
-nesvm_status nv_hyperpass_train(const nv_binary_problem *pb, const nesvm_params *p,
-                                const nv_progress_sink *sink, nv_binary_result *res,
-                                nesvm_error *err);
-nesvm_status nv_pegasos_train(const nv_binary_problem *pb, const nesvm_params *p,
-                              const nv_progress_sink *sink, nv_binary_result *res,
-                              nesvm_error *err);
-
-/* GS-SVM (gs.c): greedy stagewise minimization of the hard-margin dual over
- * the n training positions of a kernel column cache; res->w gets the n
- * expansion coefficients alpha_i y_i (0 for unselected samples). */
+/* The problem of a solver on kernel columns (the registry's train_columns:
+ * GS-SVM, gs/gs.h): the n training positions of a kernel column cache. */
 struct nv_kcache;
 typedef struct nv_gs_problem {
     struct nv_kcache *kc;
@@ -234,15 +205,10 @@ typedef struct nv_gs_problem {
      * res->w gets this rank's coefficients */
     const nv_comm *comm;
 } nv_gs_problem;
-nesvm_status nv_gs_train(const nv_gs_problem *gp, const nesvm_params *p, const nv_progress_sink *sink,
-                         nv_binary_result *res, nesvm_error *err);
 
-/* SSVM and NSSVM (ssvm.c): 1/2 ||z||^2 + 1/2 sum_i c_i max(0, 1 - y_i <z_i, w>)^2,
- * z_i = [x_i, B] (ssvm.h). */
-nesvm_status nv_ssvm_train(const nv_binary_problem *pb, const nesvm_params *p,
-                           const nv_progress_sink *sink, nv_binary_result *res, nesvm_error *err);
-nesvm_status nv_nssvm_train(const nv_binary_problem *pb, const nesvm_params *p,
-                            const nv_progress_sink *sink, nv_binary_result *res, nesvm_error *err);
+/* Each family's entry points are in its own header: nesvm/nesvm_solver.h,
+ * hyperpass/hyperpass.h (Hyperpass and Pegasos), newton/ssvm.h (SSVM and
+ * NSSVM), gs/gs.h, smo/smo.h; registry.c includes them. */
 
 /* The loss and the regularizer the parameters' svm_type minimizes (C-SVM:
  * hinge and L2, LP-SVM: hinge and L1, LS-SVM: squared and L2); NULL / 0 for

@@ -5,6 +5,7 @@
  * Each rank counts its failed checks; rank 0 reports the total and the exit
  * status is non-zero on every rank if any rank failed. */
 #include "comm/comm.h"
+#include "core/internal.h"
 
 #include <math.h>
 #include <mpi.h>

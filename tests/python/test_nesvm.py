@@ -668,3 +668,17 @@ def test_convergence_warning_when_the_certificate_is_missed():
             warnings.simplefilter("error", ConvergenceWarning)
             est.fit(X, y)
         assert est.fit_status_ == 0
+
+
+def test_solver_registry():
+    """The registry's description (nesvm_solver_describe) through the binding, and the
+    estimators that ask it: NewtonSVC takes the solvers of the squared hinge."""
+    assert nesvm.solver_names() == ["nesvm", "hyperpass", "pegasos", "ssvm", "nssvm", "gs"]
+    gs = nesvm.solver_info("gs")
+    assert not gs["has_c"] and not gs["certificate"] and gs["losses"] == [] and gs["memory"] == "cache_size"
+    assert nesvm.solver_info("nesvm")["losses"] == ["hinge", "squared"]
+    assert nesvm.solver_info("ssvm")["kernels"] == "features"
+    with pytest.raises(nesvm.NesvmError, match="unknown solver 'svmlight'"):
+        nesvm.solver_info("svmlight")
+    with pytest.raises(ValueError, match=r"^solver must be 'ssvm' or 'nssvm', got 'gs'$"):
+        nesvm.NewtonSVC(solver="gs").fit(np.eye(4), [0, 1, 0, 1])

@@ -97,6 +97,102 @@ static int watch_final(const nesvm_progress *p, void *user)
     return 0;
 }
 
+/* The class weights read back (nesvm_params_class_weight) in the order first
+ * set, a weight set again in its place. */
+static void check_class_weights(void)
+{
+    nesvm_params *p;
+    nesvm_params_create(&p, NULL);
+    double l = 0, w = 0;
+    CHECK(nesvm_params_class_weight(p, 0, &l, &w) == 0 && l == 0 && w == 0);
+    nesvm_params_set_class_weight(p, 3, 2.5, NULL);
+    nesvm_params_set_class_weight(p, -1, 0.5, NULL);
+    nesvm_params_set_class_weight(p, 3, 4, NULL);
+    CHECK(nesvm_params_class_weight(p, 0, &l, &w) == 2 && l == 3 && w == 4);
+    CHECK(nesvm_params_class_weight(p, 1, &l, NULL) == 2 && l == -1);
+    CHECK(nesvm_params_class_weight(p, 2, &l, &w) == 2 && l == -1 && w == 4);
+    CHECK(nesvm_params_class_weight(NULL, 0, &l, &w) == 0);
+    nesvm_params_destroy(p);
+}
+
+/* The solver registry's public description (nesvm_solver_describe) against
+ * what the solvers do: a C where parameter c applies, the memory parameter
+ * applies with a kernel, kernel models refused exactly by the linear-only
+ * solvers, a certificate exactly where a trained model has a gap, each loss
+ * named in one of its problems; and its contract. */
+static void check_solver_info(const nesvm_dataset *ds)
+{
+    static const char *const names[] = {"nesvm", "hyperpass", "pegasos", "ssvm", "nssvm", "gs"};
+    const int ns = (int)(sizeof names / sizeof names[0]);
+    CHECK(nesvm_solver_name(ns) == NULL && nesvm_solver_name(-1) == NULL);
+    for (int k = 0; k < ns; k++) {
+        CHECK_MSG(nesvm_solver_name(k) && strcmp(nesvm_solver_name(k), names[k]) == 0, "solver %d", k);
+        nesvm_solver_info si = NESVM_SOLVER_INFO_INIT;
+        nesvm_error err = {0};
+        CHECK_MSG(nesvm_solver_describe(names[k], &si, &err) == NESVM_OK, "%s: %s", names[k], err.message);
+        CHECK(si.size == sizeof si && strcmp(si.name, names[k]) == 0);
+        CHECK(strcmp(si.tasks, "classification") == 0);
+        nesvm_params *p;
+        nesvm_params_create(&p, NULL);
+        nesvm_params_set(p, "solver", names[k], NULL);
+        nesvm_params_set(p, "kernel", "rbf", NULL);
+        CHECK_MSG(si.has_c == nesvm_params_applies(p, "c"), "%s: has_c %d", names[k], si.has_c);
+        /* (the linear-only solvers' is kernel_memory, which they do not read) */
+        CHECK_MSG(nesvm_params_applies(p, si.memory) == (strcmp(si.kernels, "none") != 0), "%s: memory %s",
+                  names[k], si.memory);
+        nesvm_params_set(p, "max_iter", "50", NULL);
+        nesvm_model *m = NULL;
+        nesvm_status st = nesvm_train(ds, p, NULL, NULL, &m, NULL, &err);
+        CHECK_MSG((st == NESVM_OK) == (strcmp(si.kernels, "none") != 0), "%s: kernels %s, training: %s", names[k],
+                  si.kernels, st == NESVM_OK ? "ok" : err.message);
+        if (!m) {
+            nesvm_params_set(p, "kernel", "linear", NULL);
+            st = nesvm_train(ds, p, NULL, NULL, &m, NULL, &err);
+        }
+        CHECK_MSG(st == NESVM_OK && m, "%s: %s", names[k], err.message);
+        if (m) {
+            double gap;
+            nesvm_model_training(m, 0, NULL, NULL, NULL, &gap, NULL);
+            CHECK_MSG((!isnan(gap)) == (si.certificate != 0), "%s: certificate %d, gap %g", names[k], si.certificate, gap);
+            /* each loss of losses is in the problem of some svm_type it solves */
+            char losses[64];
+            snprintf(losses, sizeof losses, "%s", si.losses);
+            for (char *w = strtok(losses, " "); w; w = strtok(NULL, " ")) {
+                int found = 0;
+                for (int t = 0; t < 3; t++)
+                    found |= nv_solver_find(names[k])->problem[t] && strstr(nv_solver_find(names[k])->problem[t], w);
+                CHECK_MSG(found, "%s: loss %s in none of its problems", names[k], w);
+            }
+        }
+        nesvm_model_destroy(m);
+        nesvm_params_destroy(p);
+    }
+    nesvm_solver_info si = NESVM_SOLVER_INFO_INIT;
+    CHECK(strcmp(si.losses, "") == 0);
+    nesvm_solver_describe("nesvm", &si, NULL);
+    CHECK(strcmp(si.losses, "hinge squared") == 0 && strcmp(si.kernels, "expansion") == 0 && !si.loss_specific);
+    nesvm_solver_describe("gs", &si, NULL);
+    CHECK(!si.has_c && !si.certificate && strcmp(si.losses, "") == 0 && strcmp(si.memory, "cache_size") == 0);
+    nesvm_solver_describe("pegasos", &si, NULL);
+    CHECK(!si.distributed && strcmp(si.losses, "hinge") == 0 && si.loss_specific);
+    /* the contract: an unknown name, NULL, a size below the first version's;
+     * a size of the first version's fields gets those and nothing after */
+    nesvm_error err = {0};
+    CHECK(nesvm_solver_describe("svmlight", &si, &err) == NESVM_ERR_ARG &&
+          strcmp(err.message, "unknown solver 'svmlight' (available: nesvm, hyperpass, pegasos, ssvm, nssvm, gs)") == 0);
+    CHECK(nesvm_solver_describe(NULL, &si, NULL) == NESVM_ERR_ARG &&
+          nesvm_solver_describe("gs", NULL, NULL) == NESVM_ERR_ARG);
+    si.size = 0;
+    CHECK(nesvm_solver_describe("gs", &si, &err) == NESVM_ERR_ARG && strstr(err.message, "NESVM_SOLVER_INFO_INIT"));
+    struct {
+        nesvm_solver_info si;
+        char after[16];
+    } big;
+    memset(&big, 0x5a, sizeof big);
+    big.si.size = sizeof big.si;
+    CHECK(nesvm_solver_describe("gs", &big.si, NULL) == NESVM_OK && big.after[0] == 0x5a && big.si.certificate == 0);
+}
+
 int main(void)
 {
     make();
@@ -472,6 +568,8 @@ int main(void)
         CHECK(strcmp(nesvm_status_str(NESVM_ERR_PARSE), "malformed data") == 0);
         CHECK(strcmp(nesvm_exit_str(NESVM_EXIT_MAX_ITER), "max-iter") == 0);
     }
+    check_class_weights();
+    check_solver_info(csr);
     nesvm_model_destroy(m1);
     nesvm_model_destroy(m2);
     nesvm_dataset_destroy(csr);

@@ -3,6 +3,7 @@
  * own status and message; without MPI, wrapping an MPI communicator says how
  * to build with it. */
 #include "comm/comm.h"
+#include "core/internal.h"
 #include "check.h"
 
 int main(void)

@@ -2,6 +2,7 @@
  * value against a direct evaluation, gradient (finite differences), smoothing
  * bounds (Theorem 1), exact line search against a dense scan, Lipschitz
  * bounds, weak duality; the solver on a closed form. */
+#include "../../src/solvers/nesvm/nesvm_solver.h"
 #include "../../src/solvers/nesvm/objective.h"
 #include "../../src/kernel/kernel.h"
 #include "check.h"

@@ -10,7 +10,7 @@
 #include "kernel/kernel.h"
 #include "params/params_internal.h"
 #include "solvers/nesvm/tuning.h"
-#include "solvers/solver.h"
+#include "solvers/nesvm/nesvm_solver.h"
 #include "toy.h"
 
 #include <math.h>

@@ -18,6 +18,7 @@
  * L decreases by -h at every step.  Cost: one kernel column (n values) and
  * O(n) work per selected sample, O(n_sv n) in all.
  */
+#include "gs.h"
 #include "../track.h"
 #include "../../kernel/kernel.h"
 

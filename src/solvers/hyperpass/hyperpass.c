@@ -47,6 +47,7 @@
  * subgradients it uses are taken at points inside the ball, where they are
  * exact.
  */
+#include "hyperpass.h"
 #include "hpstate.h"
 #include "../track.h"
 

@@ -20,6 +20,7 @@
  * X^T a and a small QP).  It stops at relative gap <= eps, max_iter passes or
  * the time limit, and returns the pass with the smallest P.
  */
+#include "hyperpass.h"
 #include "hpline.h"
 #include "../track.h"
 

@@ -8,6 +8,7 @@
 #ifndef NESVM_EXPANSION_H
 #define NESVM_EXPANSION_H
 
+#include "nesvm_solver.h"
 #include "../track.h"
 #include "tuning.h"
 #include "../../kernel/kernel.h"

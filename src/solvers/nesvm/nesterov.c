@@ -41,6 +41,7 @@
  * Cost per iteration: one X*w and one X^T*a (rows with u_i = 0 skipped) plus
  * O(n + d).  Memory: 3n + 7d doubles, plus 2 T d for T > 1 threads.
  */
+#include "nesvm_solver.h"
 #include "../track.h"
 
 #include <math.h>

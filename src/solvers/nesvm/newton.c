@@ -37,6 +37,7 @@
  * LS-SVM's F is quadratic: with CG run to its tolerance each step is a
  * Newton step on the exact Hessian and a few iterations solve the problem.
  */
+#include "nesvm_solver.h"
 #include "../track.h"
 #include "tuning.h"
 #include "../../linalg/cg.h"

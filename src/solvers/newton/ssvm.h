@@ -44,6 +44,13 @@
 #define NV_SSVM_SIGMA 1e-4   /* Armijo's sufficient-decrease constant */
 #define NV_SSVM_MAX_HALVINGS 60
 
+/* SSVM and NSSVM (ssvm.c), the registry's train_binary:
+ * 1/2 ||z||^2 + 1/2 sum_i c_i max(0, 1 - y_i <z_i, w>)^2, z_i = [x_i, B]. */
+nesvm_status nv_ssvm_train(const nv_binary_problem *pb, const nesvm_params *p,
+                           const nv_progress_sink *sink, nv_binary_result *res, nesvm_error *err);
+nesvm_status nv_nssvm_train(const nv_binary_problem *pb, const nesvm_params *p,
+                            const nv_progress_sink *sink, nv_binary_result *res, nesvm_error *err);
+
 enum { NV_SCHEME_OPTIMAL = 0, NV_SCHEME_1 = 1, NV_SCHEME_2 = 2, NV_SCHEME_3 = 3, NV_SCHEME_CG = 4 };
 enum { NV_MERIT_SMOOTH = 0, NV_MERIT_F = 1 };
 

@@ -32,6 +32,7 @@
  *
  * Cost per iteration: two kernel columns (from the column cache) and O(n).
  */
+#include "smo.h"
 #include "../track.h"
 #include "../../kernel/kernel.h"
 

@@ -1,0 +1,41 @@
+/*
+ * nesvm_solver.h - the NESVM family's entry points (not installed; the
+ * public header is include/nesvm.h): the registry's train_binary
+ * (nv_nesvm_linear_train) and train_expansion (nv_nesvm_expansion_train),
+ * and the methods behind them.
+ */
+#ifndef NESVM_NESVM_SOLVER_H
+#define NESVM_NESVM_SOLVER_H
+
+#include "../solver.h"
+
+/* The linear models (and kernel features) by Newton (newton.c) or Nesterov
+ * (nesterov.c): nv_nesvm_linear_train sends method newton to
+ * nv_nesvm_newton_train. */
+nesvm_status nv_nesvm_newton_train(const nv_binary_problem *pb, const nesvm_params *p,
+                                   const nv_progress_sink *sink, nv_binary_result *res,
+                                   nesvm_error *err);
+nesvm_status nv_nesvm_linear_train(const nv_binary_problem *pb, const nesvm_params *p,
+                                   const nv_progress_sink *sink, nv_binary_result *res,
+                                   nesvm_error *err);
+/* The three models on a full kernel's expansion (expansion.c): C-SVM and
+ * LS-SVM by Newton or Nesterov in the K metric, LP-SVM by Newton in the
+ * Euclidean metric (not Nesterov); res->w gets the n expansion
+ * coefficients. */
+nesvm_status nv_nesvm_kernel_train(const nv_kernel_problem *kp, const nesvm_params *p,
+                                   const nv_progress_sink *sink, nv_binary_result *res,
+                                   nesvm_error *err);
+/* NESVM's full-kernel entry (the registry's train_expansion,
+ * expansion_ws.c): C-SVM by Newton on a working set when kp->kc or kp->ws
+ * is set (the columns from kp->kc, or from the stored matrix kp->K; the
+ * sub-problems go through nv_nesvm_kernel_train), else
+ * nv_nesvm_kernel_train. */
+nesvm_status nv_nesvm_expansion_train(const nv_kernel_problem *kp, const nesvm_params *p,
+                                      const nv_progress_sink *sink, nv_binary_result *res,
+                                      nesvm_error *err);
+/* Does the working set take this loss and regularizer (l1)?  The hinge under
+ * the L2 norm: its selection needs sparse duals, and its double-precision
+ * certificate is the hinge's box dual (expansion_ws.c). */
+int nv_nesvm_ws_takes(const nv_loss *loss, int l1);
+
+#endif
