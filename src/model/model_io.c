@@ -431,7 +431,9 @@ static nesvm_status read_basis_and_shape(parse_state *ps)
         TRY(read_basis(lx, ps->nbasis, ps->d, &ps->basis));
         TRY(expect(lx, "nr_submodel", 2));
     }
-    const char *want_problem = nv_solver_problem(ps->solver, prm);
+    char want_buf[64];
+    const char *want_problem =
+        nv_solver_problem(ps->solver, prm, want_buf, sizeof want_buf, NULL) == NESVM_OK ? want_buf : NULL;
     if (!want_problem || strcmp(ps->problem, want_problem) != 0)
         FAIL("problem '%.60s' does not match solver %s with svm_type %s (expected %s)", ps->problem,
              ps->solver->name, prm->svm_type == NV_SVM_LP ? "lp" : prm->svm_type == NV_SVM_LS ? "ls" : "c",

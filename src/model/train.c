@@ -695,13 +695,8 @@ static nesvm_status train_rows(const nesvm_dataset *ds, const int64_t *rows, int
     m->params->basis = kp.nbasis;
     st = nv_kplan_basis(&kp, ds, rows, m, err);
     if (st != NESVM_OK) goto done;
-    const char *problem = nv_solver_problem(solver, params);
-    if (!problem) {
-        st = nv_error(err, NESVM_ERR_UNSUPPORTED, "solver %s has no %s model", solver->name,
-                      params->svm_type == NV_SVM_LP ? "LP-SVM" : params->svm_type == NV_SVM_LS ? "LS-SVM" : "C-SVM");
-        goto done;
-    }
-    snprintf(m->problem, sizeof m->problem, "%s", problem);
+    st = nv_solver_problem(solver, params, m->problem, sizeof m->problem, err);
+    if (st != NESVM_OK) goto done;
     m->params->multiclass = ovr ? NV_OVR : NV_OVO;
 
     /* the sub-problems' buffers and the classes' costs */

@@ -25,7 +25,7 @@ typedef enum nv_ptype {
     NV_PT_I64,    /* int64_t */
     NV_PT_U64,    /* uint64_t, set from a non-negative int64 */
     NV_PT_WORD,   /* int: the index of the value in `words` */
-    NV_PT_SOLVER, /* char[32]: a name of the solver registry */
+    NV_PT_NAME,   /* char[32]: a name the registry checks (a solver, a loss) */
     NV_PT_WARM    /* int64_t: "none" (0) or "pegasos:ITER" (ITER > 0) */
 } nv_ptype;
 

@@ -35,7 +35,7 @@ static const char *const kernel_norm_words[] = {"rkhs", "coef", NULL};
  * rows at the end. */
 /* clang-format off */
 static const nv_param_def table[] = {
-    {"solver", NV_PT_SOLVER, F(solver), "nesvm", 0, 0, 0, 0, NULL, "nesvm, hyperpass, pegasos, ssvm, nssvm or gs",
+    {"solver", NV_PT_NAME, F(solver), "nesvm", 0, 0, 0, 0, NULL, "nesvm, hyperpass, pegasos, ssvm, nssvm or gs",
      NV_S_ALL, 0, "solver", "NAME", "nesvm: NESVM, every model, linear and kernel; hyperpass: cutting planes with exact line search, C-SVM, linear; pegasos: mini-batch subgradient steps, C-SVM, linear; ssvm, nssvm: smoothing Newton, squared hinge, linear and kernel (GSVM/RSVM); gs: greedy stagewise kernel SVM, no C"},
     {"svm_type", NV_PT_WORD, F(svm_type), "c", 0, 0, 0, 0, svm_type_words, "c, lp or ls", NV_S_ALL, 0,
      "svm_type", "c|lp|ls", "c: C-SVM, 1/2||w||^2 + C sum hinge; lp: LP-SVM, ||w||_1 + C sum hinge (sparse weights); ls: LS-SVM, 1/2||w||^2 + C sum (1 - y f(x))^2"},
@@ -137,6 +137,8 @@ static const nv_param_def table[] = {
      "0|1", "1: probability estimates (Platt's sigmoid per binary model fitted by internal 5-fold cross-validation, pairwise coupling for one-vs-one), as LIBSVM's -b 1"},
     {"restart", NV_PT_INT, F(restart), "1", 0, 1, 0, 0, NULL, "0 or 1", NV_S_SOME, 0, "restart", "0|1",
      "nesvm --method nesterov: restart the estimate sequence when F_mu increases (adaptive restart); 0 = the paper's plain Algorithm 1"},
+    {"loss", NV_PT_NAME, F(loss), "auto", 0, 0, 0, 0, NULL, "auto or a loss name", NV_S_SOME, 0, "loss", "NAME",
+     "the loss: auto (the solver's for the svm_type: nesvm's hinge for c and lp, squared for ls) or a loss by name (an unknown name lists them); nesvm takes any loss with --svm-type c (problem c_svm_LOSS_l2), the other solvers only their own"},
 };
 /* clang-format on */
 
@@ -144,6 +146,8 @@ static const nv_param_def table[] = {
 #undef RANGE
 
 #define NPARAMS ((int)(sizeof table / sizeof table[0]))
+_Static_assert(sizeof ((nesvm_params *)0)->loss == sizeof ((nesvm_params *)0)->solver,
+               "NV_PT_NAME fields are char[32]");
 
 const nv_param_def *nv_param_table(int *count)
 {
@@ -233,10 +237,10 @@ static nesvm_status set_row(nesvm_params *p, const nv_param_def *d, const char *
         *(int *)field = k;
         return NESVM_OK;
     }
-    case NV_PT_SOLVER:
+    case NV_PT_NAME:
         /* the registry checks the name (nesvm_params_set, solvers/registry.c) */
         if (!value[0] || strlen(value) >= sizeof p->solver) break;
-        snprintf(field, sizeof p->solver, "%s", value);
+        snprintf(field, sizeof p->solver, "%s", value); /* every name field is char[32] */
         return NESVM_OK;
     case NV_PT_WARM:
         if (strcmp(value, "none") == 0) {
@@ -277,7 +281,7 @@ static const char *get_row(const nesvm_params *p, const nv_param_def *d, char *b
         return buf;
     case NV_PT_WORD:
         return d->words[*(const int *)field];
-    case NV_PT_SOLVER:
+    case NV_PT_NAME:
         return field;
     case NV_PT_WARM: {
         int64_t v = *(const int64_t *)field;

@@ -58,6 +58,8 @@ struct nesvm_params {
     int probability;     /* 1: fit Platt sigmoids by internal 5-fold CV (model/prob.c) */
     int restart;         /* nesvm, method nesterov: 1 = restart the estimate sequence when
                           * F_mu increases (adaptive restart); 0 = the paper's Algorithm 1 */
+    char loss[32];       /* "auto" (the solver's for the svm_type) or a loss of the
+                          * registry (solvers/loss/losses.c); the solvers check it */
     int n_weights;
     double *weight_label;
     double *weight;

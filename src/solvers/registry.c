@@ -10,8 +10,9 @@
 #include <string.h>
 
 #define NESVM_USES "c eps eps_abs lambda mu nu continuation mu0 nu0 mu_star stage_eps method lipschitz " \
-                   "basis basis_select kernel_memory restart"
-#define NEWTON_USES "c eps eps_abs lambda basis basis_select kernel_memory smooth_p scheme tau merit kernel_norm basis_residual"
+                   "basis basis_select kernel_memory restart loss"
+#define NEWTON_USES "c eps eps_abs lambda basis basis_select kernel_memory smooth_p scheme tau merit kernel_norm " \
+                    "basis_residual loss"
 
 /* Each line: the positional fields of nv_solver up to `distributed`, then its
  * capabilities (solver.h; docs/solvers.md says why each family takes the
@@ -24,11 +25,11 @@ static const nv_solver solvers[] = {
      .certificate = 1},
     /* bias <= 0: no bias; bias B > 0: a constant feature B, regularized */
     {"hyperpass", {"c_svm_hinge_l2_regularized_bias", NULL, NULL}, nv_hyperpass_train, NULL, NULL,
-     NV_KERNELS_NONE, -1.0, "c eps eps_abs lambda shrinking warm_start", "batch", 1, .has_c = 1,
+     NV_KERNELS_NONE, -1.0, "c eps eps_abs lambda shrinking warm_start loss", "batch", 1, .has_c = 1,
      .loss = {"hinge", NULL, NULL}, .loss_specific = 1, CLASSIFICATION, .memory = "kernel_memory",
      .certificate = 1},
     {"pegasos", {"c_svm_hinge_l2_regularized_bias", NULL, NULL}, nv_pegasos_train, NULL, NULL,
-     NV_KERNELS_NONE, -1.0, "c eps eps_abs lambda batch", "", 0, .has_c = 1, .loss = {"hinge", NULL, NULL},
+     NV_KERNELS_NONE, -1.0, "c eps eps_abs lambda batch loss", "", 0, .has_c = 1, .loss = {"hinge", NULL, NULL},
      .loss_specific = 1, CLASSIFICATION, .memory = "kernel_memory", .certificate = 1},
     {"ssvm", {"c_svm_squared_hinge_l2_regularized_bias", NULL, NULL}, nv_ssvm_train, NULL, NULL,
      NV_KERNELS_RSVM, 1.0, NEWTON_USES, "", 1, .has_c = 1, .loss = {"squared_hinge", NULL, NULL},
@@ -39,7 +40,7 @@ static const nv_solver solvers[] = {
     /* kernel only: the expansion over the selected training rows; no C
      * (early stopping regularizes), no loss (the hard-margin dual), no gap */
     {"gs", {"svm_dual_greedy_stagewise", NULL, NULL}, NULL, NULL, nv_gs_train, NV_KERNELS_GS, -1.0,
-     "kernel_memory cap cache_size", "", 1, .has_c = 0, .loss = {"", NULL, NULL}, .loss_specific = 1,
+     "kernel_memory cap cache_size loss", "", 1, .has_c = 0, .loss = {"", NULL, NULL}, .loss_specific = 1,
      CLASSIFICATION, .memory = "cache_size", .certificate = 0},
 };
 #define NSOLVERS ((int)(sizeof solvers / sizeof solvers[0]))
@@ -65,9 +66,47 @@ const char *nv_solver_names(char *buf, size_t size)
     return buf;
 }
 
-const char *nv_solver_problem(const nv_solver *s, const nesvm_params *p)
+static const char *const svm_type_word[3] = {"c", "lp", "ls"};
+
+nesvm_status nv_solver_problem(const nv_solver *s, const nesvm_params *p, char *buf, size_t size,
+                               nesvm_error *err)
 {
-    return (p->svm_type >= 0 && p->svm_type < 3) ? s->problem[p->svm_type] : NULL;
+    const int t = p->svm_type;
+    const char *fixed = t >= 0 && t < 3 ? s->problem[t] : NULL;
+    if (!fixed)
+        return nv_error(err, NESVM_ERR_UNSUPPORTED, "solver %s has no %s model", s->name,
+                        t == NV_SVM_LP ? "LP-SVM" : t == NV_SVM_LS ? "LS-SVM" : "C-SVM");
+    const int named = strcmp(p->loss, "auto") != 0;
+    if (s->loss_specific) {
+        /* the method is its loss's: --loss may only name it */
+        if (named && strcmp(p->loss, s->loss[t]) != 0) {
+            if (!s->loss[t][0])
+                return nv_error(err, NESVM_ERR_UNSUPPORTED,
+                                "solver %s minimizes no loss (early stopping on the hard-margin dual): drop --loss %s",
+                                s->name, p->loss);
+            return nv_error(err, NESVM_ERR_UNSUPPORTED,
+                            "solver %s minimizes the %s loss only (its method is that loss's): --loss %s takes "
+                            "--solver nesvm",
+                            s->name, s->loss[t], p->loss);
+        }
+        snprintf(buf, size, "%s", fixed);
+        return NESVM_OK;
+    }
+    /* the loss as an object (NESVM): the svm_type's own, or with svm_type c
+     * any loss of the registry, c_svm_LOSS_l2 */
+    const nv_loss *l = nv_params_loss(p);
+    if (!l) return nv_error(err, NESVM_ERR_ARG, "unknown loss '%s'", p->loss);
+    if (named && strcmp(l->name, s->loss[t]) != 0 && t != NV_SVM_C)
+        return nv_error(err, NESVM_ERR_UNSUPPORTED,
+                        "--svm-type %s is the %s loss (%s): --loss %s takes --svm-type c", svm_type_word[t],
+                        s->loss[t], fixed, p->loss);
+    if (l->target == NV_TARGET_NONE)
+        return nv_error(err, NESVM_ERR_UNSUPPORTED, "the %s loss takes no target: it has no classifier", l->name);
+    if (strcmp(l->name, s->loss[t]) == 0)
+        snprintf(buf, size, "%s", fixed);
+    else
+        snprintf(buf, size, "c_svm_%s_l2", l->name);
+    return NESVM_OK;
 }
 
 void nv_params_resolve(nesvm_params *p)
@@ -131,6 +170,11 @@ nesvm_status nesvm_params_set(nesvm_params *p, const char *name, const char *val
         char names[160];
         return nv_error(err, NESVM_ERR_ARG, "unknown solver '%s' (available: %s)", value,
                         nv_solver_names(names, sizeof names));
+    }
+    if (p && name && value && strcmp(name, "loss") == 0 && strcmp(value, "auto") != 0 && !nv_loss_find(value)) {
+        char names[160];
+        return nv_error(err, NESVM_ERR_ARG, "unknown loss '%s' (available: auto, %s)", value,
+                        nv_loss_names(names, sizeof names));
     }
     return nv_params_set(p, name, value, err);
 }

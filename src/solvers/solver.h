@@ -184,8 +184,13 @@ int nv_solver_uses(const nv_solver *s, const char *name, const nesvm_params *p);
 /* The solvers that read `name`: "pegasos, and hyperpass with --warm-start
  * pegasos:ITER" (into buf). */
 const char *nv_solver_users(const char *name, char *buf, size_t size);
-/* The problem a solver solves with these parameters (NULL if it cannot). */
-const char *nv_solver_problem(const nv_solver *s, const nesvm_params *p);
+/* The problem a solver solves with these parameters, as model files name it,
+ * into buf: its problem for the svm_type (svm_type and loss: NESVM's
+ * c_svm_LOSS_l2 for a loss other than the svm_type's); an error naming why
+ * when it cannot (no such model, a loss its method is not, a loss with
+ * svm_type lp or ls). */
+nesvm_status nv_solver_problem(const nv_solver *s, const nesvm_params *p, char *buf, size_t size,
+                               nesvm_error *err);
 
 /* The problem of a solver on kernel columns (the registry's train_columns:
  * GS-SVM, gs/gs.h): the n training positions of a kernel column cache. */
@@ -214,6 +219,8 @@ typedef struct nv_gs_problem {
  * hinge and L2, LP-SVM: hinge and L1, LS-SVM: squared and L2); NULL / 0 for
  * an unknown svm_type. */
 const nv_loss *nv_params_loss(const nesvm_params *p);
+/* "hinge, squared, ...": every registered loss, for messages (losses.c). */
+const char *nv_loss_names(char *buf, size_t size);
 int nv_params_l1(const nesvm_params *p);
 
 /* The solver's defaults (this registry's entries) for parameters left to

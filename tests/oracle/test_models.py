@@ -6,7 +6,8 @@ LS-SVM   min 1/2 ||w||^2 + sum_i C_i (1 - y_i (w.x_i + b))^2
          (b is not regularized) its solution solves the normal equations
          (E + 2 Z^T C Z) [w; b] = 2 Z^T C y, solved here by numpy.linalg.solve
          (LAPACK gesv).  nesvm's w, b must match to 1e-6 relative, and its
-         lower bound must not exceed the optimum.
+         lower bound must not exceed the optimum; as --svm-type ls and as the
+         C-SVM with the squared loss (--loss squared, the same problem).
 LP-SVM   min ||w||_1 + sum_i C_i max(0, 1 - y_i (w.x_i + b))
          is written out as a linear program (w = p - q, p, q >= 0, slacks
          xi >= 0) in CPLEX LP format and solved by GLPK's glpsol.  nesvm's
@@ -125,10 +126,13 @@ def main():
         base = ['-c', '%g' % C, '-B', '1' if bias else '-1'] + wopts
         name = '%s C=%g w=%s bias=%d' % (os.path.basename(data), C, weights, bias)
         Ci = costs(y_raw, C, weights)
-        # LS-SVM against the normal equations
-        for method in (['--method', 'newton'], ['--method', 'nesterov', '--max-iter', '2000000']):
+        # LS-SVM against the normal equations: --svm-type ls, and the same
+        # problem as the C-SVM with the squared loss (--loss squared)
+        for model_args, method in ((['--svm-type', 'ls'], ['--method', 'newton']),
+                                   (['--svm-type', 'ls'], ['--method', 'nesterov', '--max-iter', '2000000']),
+                                   (['--loss', 'squared'], ['--method', 'newton'])):
             eps = '1e-14' if method[1] == 'newton' else '1e-9'
-            gap, _ = train(nesvm, ['--svm-type', 'ls', '-e', eps] + method + base, data, model)
+            gap, _ = train(nesvm, model_args + ['-e', eps] + method + base, data, model)
             w, b, y = targets(y_raw, model, d)
             wd, bd, Pd = ls_direct(X, y, Ci, bias)
             err = np.linalg.norm(np.append(w - wd, b - bd)) / np.linalg.norm(np.append(wd, bd))
@@ -137,7 +141,7 @@ def main():
             tol = 1e-6 if method[1] == 'newton' else 1e-3
             ok = err <= tol and P * (1 - gap) <= Pd * (1 + 1e-12)
             report(ok, 'LS %s %s: |theta - theta*|/|theta*| %.2e (tol %g), P %.12g, direct %.12g, '
-                   'gap %.2e' % (name, method[1], err, tol, P, Pd, gap))
+                   'gap %.2e' % (name, ' '.join(model_args + method[1:2]), err, tol, P, Pd, gap))
         # LP-SVM against GLPK
         Pg = lp_glpk(X, np.where(y_raw == y_raw[0], 1.0, -1.0), Ci, bias, os.path.join(tmp, 'p.lp'))
         for method in (['--method', 'newton'], ['--method', 'nesterov', '--max-iter', '1000000']):

@@ -30,7 +30,20 @@ static const struct {
 
 const nv_loss *nv_params_loss(const nesvm_params *p)
 {
+    if (strcmp(p->loss, "auto") != 0) return nv_loss_find(p->loss);
     return (p->svm_type >= 0 && p->svm_type < 3) ? nv_loss_find(svm_types[p->svm_type].loss) : NULL;
+}
+
+const char *nv_loss_names(char *buf, size_t size)
+{
+    size_t n = 0;
+    buf[0] = '\0';
+    for (int k = 0; k < NLOSSES; k++) {
+        int w = snprintf(buf + n, size - n, "%s%s", k ? ", " : "", losses[k]->name);
+        if (w < 0 || (size_t)w >= size - n) break;
+        n += (size_t)w;
+    }
+    return buf;
 }
 
 int nv_params_l1(const nesvm_params *p)
