@@ -24,6 +24,34 @@
 #define NV_HIDDEN
 #endif
 
+/* ---- internal invariants: asserted in debug builds only
+ * NV_ASSERT(cond) states a fact about the library's own state that holds
+ * whatever the input: sizes that agree, indices and positions in range,
+ * counts that are not negative.  It never checks user input (files,
+ * arguments, parameters), which gets a status and a message as always.
+ *
+ * Debug builds (NDEBUG not defined: CMAKE_BUILD_TYPE=Debug, the ASan build
+ * of scripts/test.sh): a false condition is a bug in nesvm, and
+ * nv_assert_fail writes the condition, file, line and function to stderr
+ * and calls abort().  This is the one exception to "the library never
+ * exits, aborts or prints" (docs/architecture.md): debug builds only,
+ * invariants only, never on user input.
+ * Release builds (NDEBUG, as CMake's Release and RelWithDebInfo define it):
+ * NV_ASSERT compiles to nothing and does not evaluate its argument (sizeof
+ * of an int expression), so a condition may cost a loop; it never aborts.
+ * NV_ASSERTS_ON is 1 in debug builds, 0 in release builds. */
+#ifndef NDEBUG
+#define NV_ASSERTS_ON 1
+#define NV_ASSERT(cond) ((cond) ? (void)0 : nv_assert_fail(#cond, __FILE__, __LINE__, __func__))
+#else
+#define NV_ASSERTS_ON 0
+#define NV_ASSERT(cond) ((void)sizeof(!(cond)))
+#endif
+_Noreturn void nv_assert_fail(const char *cond, const char *file, int line, const char *func);
+/* NV_ASSERTS_ON as the library was compiled (the unit test compares it with
+ * the build type). */
+int nv_asserts_on(void);
+
 /* ---- errors */
 /* Record status and a formatted message in err (if non-NULL); returns status. */
 nesvm_status nv_error(nesvm_error *err, nesvm_status s, const char *fmt, ...) NV_PRINTF(3, 4);

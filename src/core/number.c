@@ -263,16 +263,17 @@ int nv_format_double(double x, char *buf)
         strcpy(buf, signbit(x) ? "-0" : "0");
         return signbit(x) ? 2 : 1;
     }
-    int n = 0;
-    for (int prec = 15; prec <= 17; prec++) {
+    int n = 0, exact = 0;
+    for (int prec = 15; prec <= 17 && !exact; prec++) {
         n = snprintf(buf, 32, "%.*g", prec, x);
         for (int i = 0; i < n; i++) {
             char c = buf[i];
             if (!((c >= '0' && c <= '9') || c == '-' || c == '+' || c == 'e')) buf[i] = '.';
         }
         double back;
-        if (nv_parse_double(buf, buf + n, &back) && back == x) break;
+        exact = nv_parse_double(buf, buf + n, &back) && back == x;
     }
+    NV_ASSERT(exact && n > 0 && n < 32); /* 17 digits give every double back exactly */
     return n;
 }
 

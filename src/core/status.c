@@ -1,6 +1,8 @@
-/* status.c - the status table, error objects and version. */
+/* status.c - the status table, error objects, version and the debug
+ * builds' assertion failures. */
 #include "internal.h"
 
+#include <stdlib.h>
 #include <string.h>
 
 #define NV_STR2(x) #x
@@ -53,6 +55,7 @@ void nesvm_error_clear(nesvm_error *err)
 
 nesvm_status nv_error(nesvm_error *err, nesvm_status s, const char *fmt, ...)
 {
+    NV_ASSERT(s != NESVM_OK); /* an error is never recorded as a success */
     if (err) {
         va_list ap;
         va_start(ap, fmt);
@@ -66,6 +69,7 @@ nesvm_status nv_error(nesvm_error *err, nesvm_status s, const char *fmt, ...)
 nesvm_status nv_error_prefix(nesvm_error *err, const char *fmt, ...)
 {
     if (!err) return NESVM_OK;
+    NV_ASSERT(err->status != NESVM_OK); /* it prefixes an error recorded before */
     char prefix[NESVM_ERROR_MESSAGE_SIZE];
     char old[NESVM_ERROR_MESSAGE_SIZE];
     va_list ap;
@@ -82,6 +86,22 @@ nesvm_status nv_error_prefix(nesvm_error *err, const char *fmt, ...)
     size_t ol = strlen(old);
     if (ol >= room) ol = room - 1;
     memcpy(err->message + pl + 2, old, ol);
+    NV_ASSERT(pl + 2 + ol < sizeof err->message);
     err->message[pl + 2 + ol] = '\0';
     return err->status;
 }
+
+/* A failed NV_ASSERT: a bug in nesvm, in a debug build (a release build
+ * has no such function, so its library has no call of abort).  The one
+ * place where the library prints and aborts: see internal.h. */
+#ifndef NDEBUG
+void nv_assert_fail(const char *cond, const char *file, int line, const char *func)
+{
+    fprintf(stderr, "nesvm: internal error (a bug in nesvm, please report it): %s:%d: %s: assertion '%s' failed\n",
+            file, line, func, cond);
+    fflush(stderr);
+    abort();
+}
+#endif
+
+int nv_asserts_on(void) { return NV_ASSERTS_ON; }

@@ -20,10 +20,28 @@ void nesvm_dataset_destroy(nesvm_dataset *ds)
     nv_free(ds);
 }
 
+int nv_csr_valid(int64_t n, int32_t d, const int64_t *indptr, const int32_t *indices, const int64_t *indices64)
+{
+    if (n < 0 || d < 0 || indptr[0] != 0) return 0;
+    for (int64_t i = 0; i < n; i++) {
+        if (indptr[i + 1] < indptr[i]) return 0;
+        int64_t prev = -1;
+        for (int64_t k = indptr[i]; k < indptr[i + 1]; k++) {
+            const int64_t c = indices ? (int64_t)indices[k] : indices64[k];
+            if (c <= prev || c >= d) return 0;
+            prev = c;
+        }
+    }
+    return 1;
+}
+
 nesvm_status nv_dataset_from_csr(int64_t n, int32_t d, int64_t *indptr, int32_t *indices,
                                  void *values, nesvm_precision prec, double *labels,
                                  nesvm_dataset **out, nesvm_error *err)
 {
+    /* every caller built the arrays from checked input (data files, model
+     * files, scaled or copied rows) */
+    NV_ASSERT(nv_csr_valid(n, d, indptr, indices, NULL));
     nesvm_dataset *ds = alloc_ds();
     if (!ds) {
         nv_free(indptr);
@@ -50,6 +68,7 @@ nesvm_status nv_dataset_convert(nesvm_dataset *ds, nesvm_storage storage, nesvm_
 {
     if (ds->storage != NESVM_STORAGE_CSR || !ds->own_values)
         return nv_error(err, NESVM_ERR_ARG, "conversion needs an owned CSR dataset");
+    NV_ASSERT(ds->nnz == ds->indptr[ds->n] && ds->indices && !ds->indices64);
     if (storage == NESVM_STORAGE_AUTO) {
         double cells = (double)ds->n * (double)ds->d;
         storage = (cells > 0 && (double)ds->nnz >= dense_threshold * cells)

@@ -25,6 +25,12 @@ struct nesvm_dataset {
     void *own_indptr, *own_indices, *own_values, *own_labels;
 };
 
+/* 1 when the arrays are an n x d CSR matrix: indptr[0] = 0, rows that do
+ * not shrink, columns (32-bit, or 64-bit when indices is NULL) in [0, d)
+ * and strictly ascending within each row.  For NV_ASSERT on matrices the
+ * library built from checked input: a pass over every entry. */
+int nv_csr_valid(int64_t n, int32_t d, const int64_t *indptr, const int32_t *indices, const int64_t *indices64);
+
 /* Build an owned CSR dataset; values are double or float as prec says (takes
  * ownership of the arrays on success and on failure). */
 nesvm_status nv_dataset_from_csr(int64_t n, int32_t d, int64_t *indptr, int32_t *indices,

@@ -9,14 +9,19 @@
  *   - '#' starts a comment running to the end of the line;
  *   - a line with a label and no features is a sample with no features;
  *   - blank and comment-only lines are skipped.
- * Input is read in large chunks; gzip data (one or more members) are
- * inflated through zlib, bzip2 data (one or more streams) through libbz2 and
- * xz data (one or more streams) through liblzma, each recognized by its
- * first bytes; anything after the last member or stream is an error.
- * A UTF-8 byte-order mark at the start is skipped.  Every malformed line is an error
- * "PATH:LINE:COLUMN: what was found, what was expected"; nothing is skipped.
+ * Input is read in large blocks (input.c: plain, or gzip, bzip2 or xz data
+ * decompressed, each recognized by its first bytes; anything after the last
+ * member or stream is an error).  A UTF-8 byte-order mark at the start is
+ * skipped.  Every malformed line is an error "PATH:LINE:COLUMN: what was
+ * found, what was expected"; nothing is skipped.
+ *
+ * Sections: the row builder (CSR arrays that grow); one line; a region of
+ * lines; a block of lines split between threads (parse_block); the steps of
+ * reading a file (read_common: the source, the input, the reader, the
+ * blocks, the dataset).
  */
 #include "dataset_internal.h"
+#include "input.h"
 
 #include <errno.h>
 #include <fcntl.h>
@@ -24,9 +29,6 @@
 #include <string.h>
 #include <sys/stat.h>
 #include <unistd.h>
-#include <bzlib.h>
-#include <lzma.h>
-#include <zlib.h>
 #ifdef _OPENMP
 #include <omp.h>
 #endif
@@ -263,6 +265,8 @@ static nesvm_status parse_region(parse_ctx *ctx, builder *b, const char *p, cons
 /* Append the rows of src to dst. */
 static int builder_append(builder *dst, const builder *src)
 {
+    NV_ASSERT(dst->fl == src->fl && dst->indptr[dst->n] == dst->nnz && src->indptr[0] == 0 &&
+              src->indptr[src->n] == src->nnz);
     if (dst->n + src->n > dst->cap_rows && !grow_rows_to(dst, dst->n + src->n)) return 0;
     if (dst->nnz + src->nnz > dst->cap_nnz && !grow_nnz(dst, dst->nnz + src->nnz)) return 0;
     memcpy(dst->labels + dst->n, src->labels, (size_t)src->n * sizeof *src->labels);
@@ -281,6 +285,8 @@ typedef struct reader {
     builder main;
     int threads;
     size_t max_line;
+    char *buf;                      /* the input block: complete lines and a partial one */
+    size_t cap;                     /* its bytes */
     builder part[MAX_READ_THREADS]; /* per-thread rows of one block */
 } reader;
 
@@ -301,6 +307,7 @@ static nesvm_status parse_block(reader *r, const char *p, const char *end)
         if (q < cut[k - 1]) q = cut[k - 1];
         const char *nl = q < end ? memchr(q, '\n', (size_t)(end - q)) : NULL;
         cut[k] = nl ? nl + 1 : end;
+        NV_ASSERT(cut[k - 1] <= cut[k] && cut[k] <= end); /* pieces in order, at line starts */
     }
     nesvm_status st[MAX_READ_THREADS];
     int64_t lines[MAX_READ_THREADS];
@@ -341,368 +348,188 @@ static nesvm_status parse_block(reader *r, const char *p, const char *end)
     return NESVM_OK;
 }
 
-/* ---- input: plain bytes or gzip members, through zlib's inflate
- * A gzip file may hold several members one after another (as gzip -c a b
- * makes); anything else after a member is an error, as are truncated and
- * corrupt members.  Messages name the file, not a descriptor. */
-#define RAW_CHUNK (1u << 20)
-enum { NV_IN_PLAIN = 0, NV_IN_GZIP = 1, NV_IN_BZIP2 = 2, NV_IN_XZ = 3 };
-typedef struct nv_input {
-    int fd;
-    const char *name;
-    int gz;             /* the input starts with the gzip magic */
-    int kind;           /* NV_IN_*: by the first bytes (gzip, bzip2 "BZh", xz FD 37 7A 58 5A 00) */
-    int zinit;
-    z_stream zs;
-    bz_stream bz;       /* bzip2 (libbz2) */
-    int bzinit;
-    lzma_stream xz;     /* xz (liblzma; concatenated streams decoded as one) */
-    int xzinit;
-    unsigned char *raw; /* RAW_CHUNK bytes of compressed input */
-    size_t raw_len;     /* bytes in raw (plain mode: not yet handed out) */
-    size_t raw_pos;
-    int raw_eof;
-    int done;
-    int64_t raw_total;  /* compressed bytes read */
-    int64_t limit;      /* plain bytes left to read (a byte range), or -1: to the end */
-} nv_input;
-
-static nesvm_status input_fill(nv_input *in, nesvm_error *err)
-{
-    if (in->raw_eof) return NESVM_OK;
-    size_t want = RAW_CHUNK;
-    if (in->limit >= 0 && (int64_t)want > in->limit) want = (size_t)in->limit;
-    ssize_t got = 0;
-    if (want > 0) {
-        do got = read(in->fd, in->raw, want);
-        while (got < 0 && errno == EINTR);
-    }
-    if (got > 0 && in->limit >= 0) in->limit -= got;
-    if (got < 0) return nv_error(err, NESVM_ERR_IO, "%s: read error: %s", in->name, strerror(errno));
-    if (got == 0) in->raw_eof = 1;
-    in->raw_len = (size_t)got;
-    in->raw_pos = 0;
-    in->raw_total += got;
-    return NESVM_OK;
-}
-
-static nesvm_status input_open(nv_input *in, int fd, const char *name, int64_t limit, nesvm_error *err)
-{
-    memset(in, 0, sizeof *in);
-    in->fd = fd;
-    in->name = name;
-    in->limit = limit;
-    in->raw = nv_malloc(RAW_CHUNK + 8); /* + 8: bytes carried over a read (magics, input_read) */
-    if (!in->raw) return nv_error(err, NESVM_ERR_NOMEM, "out of memory reading '%s'", name);
-    nesvm_status st = input_fill(in, err);
-    if (st != NESVM_OK) return st;
-    /* a one-byte first read cannot show the magic: read on until two bytes */
-    while (in->raw_len == 1 && !in->raw_eof) {
-        unsigned char c = in->raw[0];
-        st = input_fill(in, err);
-        if (st != NESVM_OK) return st;
-        memmove(in->raw + 1, in->raw, in->raw_len);
-        in->raw[0] = c;
-        in->raw_len++;
-    }
-    /* the longest magic is xz's six bytes: read on until six, or the end */
-    while (in->raw_len < 6 && !in->raw_eof) {
-        unsigned char keep[6];
-        size_t kl = in->raw_len;
-        memcpy(keep, in->raw, kl);
-        st = input_fill(in, err);
-        if (st != NESVM_OK) return st;
-        memmove(in->raw + kl, in->raw, in->raw_len);
-        memcpy(in->raw, keep, kl);
-        in->raw_len += kl;
-    }
-    /* a byte range of a plain file: its lines, whatever its first bytes look like */
-    if (limit >= 0) return NESVM_OK;
-    static const unsigned char xz_magic[6] = {0xFD, '7', 'z', 'X', 'Z', 0x00};
-    in->gz = in->raw_len >= 2 && in->raw[0] == 0x1f && in->raw[1] == 0x8b;
-    if (in->raw_len >= 3 && in->raw[0] == 'B' && in->raw[1] == 'Z' && in->raw[2] == 'h') {
-        in->kind = NV_IN_BZIP2;
-        if (BZ2_bzDecompressInit(&in->bz, 0, 0) != BZ_OK)
-            return nv_error(err, NESVM_ERR_NOMEM, "out of memory reading '%s'", name);
-        in->bzinit = 1;
-        in->bz.next_in = (char *)in->raw;
-        in->bz.avail_in = (unsigned)in->raw_len;
-        return NESVM_OK;
-    }
-    if (in->raw_len >= 6 && memcmp(in->raw, xz_magic, 6) == 0) {
-        in->kind = NV_IN_XZ;
-        lzma_stream init = LZMA_STREAM_INIT;
-        in->xz = init;
-        /* a memory limit: xz -9's data need 65 MB to decode; a header asking for
-         * gigabytes is refused, not obeyed */
-        if (lzma_stream_decoder(&in->xz, (uint64_t)512 << 20, LZMA_CONCATENATED) != LZMA_OK)
-            return nv_error(err, NESVM_ERR_NOMEM, "out of memory reading '%s'", name);
-        in->xzinit = 1;
-        in->xz.next_in = in->raw;
-        in->xz.avail_in = in->raw_len;
-        return NESVM_OK;
-    }
-    if (in->gz) {
-        in->kind = NV_IN_GZIP;
-        if (inflateInit2(&in->zs, 15 + 16) != Z_OK)
-            return nv_error(err, NESVM_ERR_NOMEM, "out of memory reading '%s'", name);
-        in->zinit = 1;
-        in->zs.next_in = in->raw;
-        in->zs.avail_in = (uInt)in->raw_len;
-    }
-    return NESVM_OK;
-}
-
-static void input_close(nv_input *in)
-{
-    if (in->zinit) inflateEnd(&in->zs);
-    if (in->bzinit) BZ2_bzDecompressEnd(&in->bz);
-    if (in->xzinit) lzma_end(&in->xz);
-    nv_free(in->raw);
-    if (in->fd >= 0) close(in->fd);
-}
-
-/* N in the message: the compressed bytes consumed when zlib stopped (the
- * position of the damage, not of the block read last) */
-static nesvm_status gz_error(nv_input *in, const char *what, nesvm_error *err)
-{
-    return nv_error(err, NESVM_ERR_IO, "%s: %s (truncated or corrupt gzip data after %lld bytes)",
-                    in->name, what, (long long)(in->raw_total - in->zs.avail_in));
-}
-
-/* bzip2: streams one after another (as pbzip2 and `cat a.bz2 b.bz2` make),
- * anything else after a stream is an error. */
-static nesvm_status bz_read(nv_input *in, char *buf, size_t want, size_t *got, nesvm_error *err)
-{
-    bz_stream *bz = &in->bz;
-    nesvm_status st;
-    if (want > (1u << 30)) want = 1u << 30;
-    bz->next_out = buf;
-    bz->avail_out = (unsigned)want;
-    while (bz->avail_out > 0) {
-        if (bz->avail_in == 0 && !in->raw_eof) {
-            if ((st = input_fill(in, err)) != NESVM_OK) return st;
-            bz->next_in = (char *)in->raw;
-            bz->avail_in = (unsigned)in->raw_len;
-        }
-        if (bz->avail_in == 0 && in->raw_eof) {
-            *got = want - bz->avail_out;
-            if (*got > 0) return NESVM_OK;
-            return nv_error(err, NESVM_ERR_IO,
-                            "%s: unexpected end of file (truncated or corrupt bzip2 data after %lld bytes)",
-                            in->name, (long long)(in->raw_total - bz->avail_in));
-        }
-        int rc = BZ2_bzDecompress(bz);
-        if (rc == BZ_STREAM_END) {
-            if (bz->avail_in == 0 && !in->raw_eof) {
-                if ((st = input_fill(in, err)) != NESVM_OK) return st;
-                bz->next_in = (char *)in->raw;
-                bz->avail_in = (unsigned)in->raw_len;
-            }
-            if (bz->avail_in == 0) {
-                in->done = 1;
-                break;
-            }
-            while (bz->avail_in < 3 && !in->raw_eof) {
-                /* a partial magic at the end of the block: join the next block */
-                unsigned char keep[3];
-                size_t kl = bz->avail_in;
-                memcpy(keep, bz->next_in, kl);
-                if ((st = input_fill(in, err)) != NESVM_OK) return st;
-                memmove(in->raw + kl, in->raw, in->raw_len);
-                memcpy(in->raw, keep, kl);
-                in->raw_len += kl;
-                bz->next_in = (char *)in->raw;
-                bz->avail_in = (unsigned)in->raw_len;
-            }
-            if (bz->avail_in < 3 || memcmp(bz->next_in, "BZh", 3) != 0)
-                return nv_error(err, NESVM_ERR_PARSE,
-                                "%s: data after the end of the bzip2 stream (byte %lld of the file is not the "
-                                "start of another bzip2 stream)",
-                                in->name, (long long)(in->raw_total - bz->avail_in));
-            char *ni = bz->next_in;
-            unsigned ai = bz->avail_in;
-            size_t done_out = want - (size_t)bz->avail_out;
-            BZ2_bzDecompressEnd(bz);
-            memset(bz, 0, sizeof *bz);
-            if (BZ2_bzDecompressInit(bz, 0, 0) != BZ_OK) {
-                in->bzinit = 0;
-                return nv_error(err, NESVM_ERR_NOMEM, "out of memory reading '%s'", in->name);
-            }
-            bz->next_in = ni;
-            bz->avail_in = ai;
-            bz->next_out = buf + done_out;
-            bz->avail_out = (unsigned)(want - done_out);
-            continue;
-        }
-        if (rc == BZ_MEM_ERROR) return nv_error(err, NESVM_ERR_NOMEM, "out of memory reading '%s'", in->name);
-        if (rc != BZ_OK)
-            return nv_error(err, NESVM_ERR_IO, "%s: invalid bzip2 data (truncated or corrupt after %lld bytes)",
-                            in->name, (long long)(in->raw_total - bz->avail_in));
-    }
-    *got = want - bz->avail_out;
-    return NESVM_OK;
-}
-
-/* xz: liblzma with LZMA_CONCATENATED decodes streams one after another (and
- * their padding); anything else is an error. */
-static nesvm_status xz_read(nv_input *in, char *buf, size_t want, size_t *got, nesvm_error *err)
-{
-    lzma_stream *xz = &in->xz;
-    nesvm_status st;
-    xz->next_out = (uint8_t *)buf;
-    xz->avail_out = want;
-    while (xz->avail_out > 0) {
-        if (xz->avail_in == 0 && !in->raw_eof) {
-            if ((st = input_fill(in, err)) != NESVM_OK) return st;
-            xz->next_in = in->raw;
-            xz->avail_in = in->raw_len;
-        }
-        lzma_ret rc = lzma_code(xz, xz->avail_in == 0 && in->raw_eof ? LZMA_FINISH : LZMA_RUN);
-        if (rc == LZMA_STREAM_END) {
-            in->done = 1;
-            break;
-        }
-        if (rc == LZMA_MEM_ERROR) return nv_error(err, NESVM_ERR_NOMEM, "out of memory reading '%s'", in->name);
-        if (rc == LZMA_MEMLIMIT_ERROR)
-            return nv_error(err, NESVM_ERR_IO,
-                            "%s: the xz data need more than 512 MB of memory to decode (a larger dictionary "
-                            "than xz -9 uses; recompress with xz -9 or less)",
-                            in->name);
-        if (rc == LZMA_BUF_ERROR && xz->avail_in == 0 && in->raw_eof) {
-            *got = want - xz->avail_out;
-            if (*got > 0) return NESVM_OK;
-            return nv_error(err, NESVM_ERR_IO,
-                            "%s: unexpected end of file (truncated or corrupt xz data after %lld bytes)",
-                            in->name, (long long)in->raw_total);
-        }
-        if (rc != LZMA_OK)
-            return nv_error(err, NESVM_ERR_IO, "%s: invalid xz data (%s after %lld bytes)", in->name,
-                            rc == LZMA_DATA_ERROR ? "corrupt data" : rc == LZMA_FORMAT_ERROR ? "not xz data"
-                            : rc == LZMA_OPTIONS_ERROR ? "unsupported options" : "truncated or corrupt",
-                            (long long)(in->raw_total - (int64_t)xz->avail_in));
-    }
-    *got = want - xz->avail_out;
-    return NESVM_OK;
-}
-
-/* Up to want bytes of (decompressed) data into buf; *got = 0 at the end. */
-static nesvm_status input_read(nv_input *in, char *buf, size_t want, size_t *got, nesvm_error *err)
-{
-    *got = 0;
-    if (in->done) return NESVM_OK;
-    nesvm_status st;
-    if (in->kind == NV_IN_BZIP2) return bz_read(in, buf, want, got, err);
-    if (in->kind == NV_IN_XZ) return xz_read(in, buf, want, got, err);
-    if (!in->gz) {
-        if (in->raw_pos == in->raw_len) {
-            /* plain data go straight into the caller's buffer (a byte range: up
-             * to its end) */
-            if (want > (1u << 30)) want = 1u << 30;
-            if (in->limit >= 0 && (int64_t)want > in->limit) want = (size_t)in->limit;
-            ssize_t n = 0;
-            if (want > 0) {
-                do n = read(in->fd, buf, want);
-                while (n < 0 && errno == EINTR);
-            }
-            if (n < 0) return nv_error(err, NESVM_ERR_IO, "%s: read error: %s", in->name, strerror(errno));
-            if (in->limit >= 0) in->limit -= n;
-            in->done = n == 0;
-            *got = (size_t)n;
-            return NESVM_OK;
-        }
-        size_t n = in->raw_len - in->raw_pos;
-        if (n > want) n = want;
-        memcpy(buf, in->raw + in->raw_pos, n);
-        in->raw_pos += n;
-        *got = n;
-        return NESVM_OK;
-    }
-    z_stream *zs = &in->zs;
-    if (want > (1u << 30)) want = 1u << 30;
-    zs->next_out = (Bytef *)buf;
-    zs->avail_out = (uInt)want;
-    while (zs->avail_out > 0) {
-        if (zs->avail_in == 0 && !in->raw_eof) {
-            if ((st = input_fill(in, err)) != NESVM_OK) return st;
-            zs->next_in = in->raw;
-            zs->avail_in = (uInt)in->raw_len;
-        }
-        if (zs->avail_in == 0 && in->raw_eof) {
-            *got = want - zs->avail_out;
-            if (*got > 0) return NESVM_OK;
-            return gz_error(in, "unexpected end of file", err);
-        }
-        int rc = inflate(zs, Z_NO_FLUSH);
-        if (rc == Z_STREAM_END) {
-            /* another member, the end of the file, or trailing bytes */
-            if (zs->avail_in == 0 && !in->raw_eof) {
-                if ((st = input_fill(in, err)) != NESVM_OK) return st;
-                zs->next_in = in->raw;
-                zs->avail_in = (uInt)in->raw_len;
-            }
-            if (zs->avail_in == 0) {
-                in->done = 1;
-                break;
-            }
-            if (zs->avail_in == 1 && !in->raw_eof) {
-                /* one byte left in the block: join it to the next block */
-                unsigned char c = zs->next_in[0];
-                if ((st = input_fill(in, err)) != NESVM_OK) return st;
-                memmove(in->raw + 1, in->raw, in->raw_len);
-                in->raw[0] = c;
-                in->raw_len++;
-                zs->next_in = in->raw;
-                zs->avail_in = (uInt)in->raw_len;
-            }
-            if (zs->avail_in < 2 || zs->next_in[0] != 0x1f || zs->next_in[1] != 0x8b)
-                return nv_error(err, NESVM_ERR_PARSE,
-                                "%s: data after the end of the gzip stream (byte %lld of the file is "
-                                "not the start of another gzip member)",
-                                in->name, (long long)(in->raw_total - zs->avail_in));
-            inflateReset(zs);
-            continue;
-        }
-        if (rc == Z_MEM_ERROR) return nv_error(err, NESVM_ERR_NOMEM, "out of memory reading '%s'", in->name);
-        if (rc != Z_OK && rc != Z_BUF_ERROR)
-            return gz_error(in, zs->msg ? zs->msg : "invalid gzip data", err);
-    }
-    *got = want - zs->avail_out;
-    return NESVM_OK;
-}
-
 /* A byte range of a plain file (nv_dataset_read_range), or none. */
 typedef struct read_range {
     int64_t begin, end, first_line;
     int64_t *lines;
 } read_range;
 
-nesvm_status nv_line_start(int fd, const char *name, int64_t at, int64_t size, int64_t *out, nesvm_error *err)
+/* ---- reading a file: read_common in five steps */
+
+/* Step 1b: position fd at the first line start of the byte range rg (the
+ * lines that start in [begin, end): from the first line start at or after
+ * begin to the first at or after end); *limit its bytes.  A compressed file
+ * has no such byte offsets: refused. */
+static nesvm_status seek_range(int fd, const char *name, const read_range *rg, int64_t *limit, nesvm_error *err)
 {
-    if (at <= 0) {
-        *out = 0;
-        return NESVM_OK;
-    }
-    if (at >= size) {
-        *out = size;
-        return NESVM_OK;
-    }
-    char buf[65536];
-    int64_t pos = at - 1;
-    while (pos < size) {
-        ssize_t got;
-        do got = pread(fd, buf, sizeof buf, (off_t)pos);
-        while (got < 0 && errno == EINTR);
-        if (got < 0) return nv_error(err, NESVM_ERR_IO, "%s: read error: %s", name, strerror(errno));
-        if (got == 0) break;
-        const char *nl = memchr(buf, '\n', (size_t)got);
-        if (nl) {
-            *out = pos + (nl - buf) + 1;
-            return NESVM_OK;
+    struct stat sb;
+    unsigned char magic[6] = {0};
+    ssize_t mg = pread(fd, magic, sizeof magic, 0);
+    if (fstat(fd, &sb) != 0 || mg < 0)
+        return nv_error(err, NESVM_ERR_IO, "%s: read error: %s", name, strerror(errno));
+    if ((mg >= 2 && magic[0] == 0x1f && magic[1] == 0x8b) || (mg >= 3 && memcmp(magic, "BZh", 3) == 0) ||
+        (mg >= 6 && memcmp(magic, "\xFD" "7zXZ", 5) == 0 && magic[5] == 0))
+        return nv_error(err, NESVM_ERR_UNSUPPORTED,
+                        "%s: a compressed file has no byte ranges of its lines: decompress it, or give "
+                        "each process its own file", name);
+    int64_t size = (int64_t)sb.st_size, a = 0, b = 0;
+    nesvm_status e = nv_line_start(fd, name, rg->begin, size, &a, err);
+    if (e == NESVM_OK) e = nv_line_start(fd, name, rg->end, size, &b, err);
+    if (e == NESVM_OK && lseek(fd, (off_t)a, SEEK_SET) < 0)
+        e = nv_error(err, NESVM_ERR_IO, "%s: cannot seek: %s", name, strerror(errno));
+    if (e != NESVM_OK) return e;
+    NV_ASSERT(0 <= a && a <= b && b <= size); /* nv_line_start is monotone in its offset */
+    *limit = b > a ? b - a : 0;
+    return NESVM_OK;
+}
+
+/* Step 1, the source: the open file (standard input for "-") in *fd_out;
+ * for a byte range, positioned at the range's first line with *limit its
+ * bytes and *first_line its first line's number (a whole file: -1 and 1).
+ * A byte range of standard input is refused. */
+static nesvm_status open_source(const char *path, const char *name, const read_range *rg, int *fd_out,
+                                int64_t *limit, int64_t *first_line, nesvm_error *err)
+{
+    int use_stdin = strcmp(path, "-") == 0;
+    if (rg && use_stdin) return nv_error(err, NESVM_ERR_ARG, "a byte range of standard input: give a file");
+    int fd = use_stdin ? dup(0) : open(path, O_RDONLY);
+    if (fd < 0) return nv_error(err, NESVM_ERR_IO, "cannot open '%s': %s", name, strerror(errno));
+    *limit = -1;
+    *first_line = 1;
+    if (rg) {
+        nesvm_status e = seek_range(fd, name, rg, limit, err);
+        if (e != NESVM_OK) {
+            close(fd);
+            return e;
         }
-        pos += got;
+        *first_line = rg->first_line;
+        if (rg->lines) *rg->lines = 0;
     }
-    *out = size;
+    *fd_out = fd;
+    return NESVM_OK;
+}
+
+static void reader_destroy(reader *r)
+{
+    if (!r) return;
+    nv_free(r->buf);
+    builder_free(&r->main);
+    for (int k = 0; k < MAX_READ_THREADS; k++) builder_free(&r->part[k]);
+    nv_free(r);
+}
+
+/* Step 3, the reader: the input block, the builder of the rows (float
+ * values straight away when float storage is asked for: no double copy ever
+ * exists, so --float really halves the peak memory) and the threads; NULL
+ * when out of memory (err says so). */
+static reader *reader_create(const nesvm_read_options *opt, const char *name, int64_t first_line, nesvm_error *err)
+{
+    char *buf = nv_malloc(CHUNK);
+    reader *r = nv_calloc(1, sizeof *r);
+    if (!r) nv_free(buf);
+    if (r) {
+        r->buf = buf;
+        r->cap = CHUNK;
+        r->main.fl = opt->precision == NESVM_FLOAT;
+    }
+    if (!buf || !r || !grow_rows(&r->main) || !grow_nnz(&r->main, 4096)) {
+        nv_error(err, NESVM_ERR_NOMEM, "out of memory reading '%s'", name);
+        reader_destroy(r);
+        return NULL;
+    }
+    r->main.indptr[0] = 0;
+    r->ctx = (parse_ctx){name, first_line - 1, NULL, err};
+    r->threads = nv_threads(opt->threads);
+    if (r->threads > MAX_READ_THREADS) r->threads = MAX_READ_THREADS;
+    r->max_line = opt->max_line_bytes;
+    return r;
+}
+
+/* A partial line fills the block (it is at most max_line bytes, or
+ * read_blocks would have stopped): grow it to at most one byte beyond the
+ * limit, enough to see whether the line ends within it. */
+static nesvm_status grow_block(reader *r)
+{
+    size_t ncap = r->cap * 2;
+    if (r->max_line < SIZE_MAX / 2 && ncap > r->max_line + 1) ncap = r->max_line + 1;
+    NV_ASSERT(ncap > r->cap);
+    char *nb = nv_realloc_array(r->buf, ncap, 1);
+    if (!nb) return nv_error(r->ctx.err, NESVM_ERR_NOMEM, "out of memory reading '%s'", r->ctx.path);
+    r->buf = nb;
+    r->cap = ncap;
+    return NESVM_OK;
+}
+
+/* Step 4, the blocks: the input read into r->buf, whose complete lines are
+ * parsed block by block (parse_block); a partial line is carried over to
+ * the next block.  first_line 1: a UTF-8 byte-order mark at the start of the
+ * file is skipped (it is not data). */
+static nesvm_status read_blocks(reader *r, nv_input *in, int64_t first_line)
+{
+    size_t have = 0; /* bytes in r->buf not yet consumed */
+    int eof = 0;
+    int64_t bytes_total = 0;
+    nesvm_status st;
+    while (!eof || have > 0) {
+        if (!eof) {
+            if (have == r->cap && (st = grow_block(r)) != NESVM_OK) return st;
+            size_t want = r->cap - have;
+            if (want > (1u << 30)) want = 1u << 30;
+            size_t got = 0;
+            st = nv_input_read(in, r->buf + have, want, &got, r->ctx.err);
+            if (st != NESVM_OK) return st;
+            if (got == 0) eof = 1;
+            if (first_line == 1 && bytes_total == 0 && have == 0 && nv_utf8_bom(r->buf, got)) {
+                memmove(r->buf, r->buf + 3, got - 3);
+                got -= 3;
+                bytes_total += 3;
+            }
+            bytes_total += (int64_t)got;
+            have += got;
+        }
+        NV_ASSERT(have <= r->cap);
+        /* parse the complete lines: up to the last newline (all at the end) */
+        char *buf = r->buf, *limit = buf + have;
+        if (!eof) {
+            while (limit > buf && limit[-1] != '\n') limit--;
+        }
+        if (limit > buf && (st = parse_block(r, buf, limit)) != NESVM_OK) return st;
+        size_t used = (size_t)(limit - buf);
+        if (used > 0 && used < have) memmove(buf, limit, have - used);
+        have -= used;
+        if (eof && have == 0) break;
+        if (!eof && have > r->max_line)
+            return nv_error(r->ctx.err, NESVM_ERR_PARSE, "%s:%lld: line is longer than %zu bytes (absurdly long line)",
+                            r->ctx.path, (long long)r->ctx.line + 1, r->max_line);
+    }
+    return NESVM_OK;
+}
+
+/* Step 5, the dataset: the rows read (none is an error) as an owned CSR
+ * dataset, which takes the builder's arrays, converted to the storage and
+ * precision asked for. */
+static nesvm_status build_dataset(reader *r, const nesvm_read_options *opt, const read_range *rg,
+                                  nesvm_dataset **out, nesvm_error *err)
+{
+    builder *b = &r->main;
+    const char *name = r->ctx.path;
+    if (b->n == 0)
+        return rg ? nv_error(err, NESVM_ERR_DATA, "%s: no data in bytes [%lld, %lld) (no line starts there, or only "
+                                                  "comments)", name, (long long)rg->begin, (long long)rg->end)
+                  : nv_error(err, NESVM_ERR_DATA, "%s: no data (the file is empty or has only comments)", name);
+    NV_ASSERT(b->indptr[0] == 0 && b->indptr[b->n] == b->nnz && b->n <= b->cap_rows && b->nnz <= b->cap_nnz);
+    if (opt->min_features > b->d) b->d = opt->min_features;
+    nesvm_dataset *ds = NULL;
+    nesvm_status st = nv_dataset_from_csr(b->n, b->d, b->indptr, b->indices, b->values,
+                                          b->fl ? NESVM_FLOAT : NESVM_DOUBLE, b->labels, &ds, err);
+    memset(b, 0, sizeof *b); /* the arrays are the dataset's now (or freed) */
+    if (st != NESVM_OK) return st;
+    st = nv_dataset_convert(ds, opt->storage, opt->precision, opt->dense_threshold, err);
+    if (st != NESVM_OK) {
+        nesvm_dataset_destroy(ds);
+        return st;
+    }
+    *out = ds;
     return NESVM_OK;
 }
 
@@ -717,159 +544,23 @@ static nesvm_status read_common(const char *path, const nesvm_read_options *opt_
     else
         nesvm_read_options_init(&opt);
     if (opt.max_line_bytes == 0) opt.max_line_bytes = (size_t)64 << 20;
-    int use_stdin = strcmp(path, "-") == 0;
-    const char *name = use_stdin ? "<stdin>" : path;
-
-    if (rg && use_stdin)
-        return nv_error(err, NESVM_ERR_ARG, "a byte range of standard input: give a file");
-    int fd = use_stdin ? dup(0) : open(path, O_RDONLY);
-    if (fd < 0)
-        return nv_error(err, NESVM_ERR_IO, "cannot open '%s': %s", name, strerror(errno));
-    int64_t in_limit = -1, first_line = 1;
-    if (rg) {
-        /* the lines that start in [begin, end): from the first line start at or
-         * after begin to the first at or after end; a compressed file has no
-         * such byte offsets */
-        struct stat sb;
-        unsigned char magic[6] = {0};
-        ssize_t mg = pread(fd, magic, sizeof magic, 0);
-        if (fstat(fd, &sb) != 0 || mg < 0) {
-            nesvm_status e = nv_error(err, NESVM_ERR_IO, "%s: read error: %s", name, strerror(errno));
-            close(fd);
-            return e;
-        }
-        if ((mg >= 2 && magic[0] == 0x1f && magic[1] == 0x8b) || (mg >= 3 && memcmp(magic, "BZh", 3) == 0) ||
-            (mg >= 6 && memcmp(magic, "\xFD" "7zXZ", 5) == 0 && magic[5] == 0)) {
-            close(fd);
-            return nv_error(err, NESVM_ERR_UNSUPPORTED,
-                            "%s: a compressed file has no byte ranges of its lines: decompress it, or give "
-                            "each process its own file", name);
-        }
-        int64_t size = (int64_t)sb.st_size, a = 0, b = 0;
-        nesvm_status e = nv_line_start(fd, name, rg->begin, size, &a, err);
-        if (e == NESVM_OK) e = nv_line_start(fd, name, rg->end, size, &b, err);
-        if (e == NESVM_OK && lseek(fd, (off_t)a, SEEK_SET) < 0)
-            e = nv_error(err, NESVM_ERR_IO, "%s: cannot seek: %s", name, strerror(errno));
-        if (e != NESVM_OK) {
-            close(fd);
-            return e;
-        }
-        in_limit = b > a ? b - a : 0;
-        first_line = rg->first_line;
-        if (rg->lines) *rg->lines = 0;
-    }
+    const char *name = strcmp(path, "-") == 0 ? "<stdin>" : path;
+    /* 1. the source: the file, or a byte range of it */
+    int fd = -1;
+    int64_t limit = -1, first_line = 1;
+    nesvm_status st = open_source(path, name, rg, &fd, &limit, &first_line, err);
+    if (st != NESVM_OK) return st;
+    /* 2. the input: plain or decompressed (it owns fd) */
     nv_input in;
-    nesvm_status ist = input_open(&in, fd, name, in_limit, err);
-    if (ist != NESVM_OK) {
-        input_close(&in);
-        return ist;
-    }
-
-    nesvm_status st = NESVM_OK;
-    size_t cap = CHUNK;
-    char *buf = nv_malloc(cap);
-    reader *r = nv_calloc(1, sizeof *r);
-    /* values go straight to float when float storage is asked for: no
-     * double copy ever exists, so --float really halves the peak memory */
-    if (r) r->main.fl = opt.precision == NESVM_FLOAT;
-    if (!buf || !r || !grow_rows(&r->main) || !grow_nnz(&r->main, 4096)) {
-        st = nv_error(err, NESVM_ERR_NOMEM, "out of memory reading '%s'", name);
-        goto done;
-    }
-    builder *b = &r->main;
-    b->indptr[0] = 0;
-    r->ctx = (parse_ctx){name, first_line - 1, NULL, err};
-    r->threads = nv_threads(opt.threads);
-    if (r->threads > MAX_READ_THREADS) r->threads = MAX_READ_THREADS;
-    r->max_line = opt.max_line_bytes;
-    parse_ctx *ctxp = &r->ctx;
-    size_t have = 0; /* bytes in buf not yet consumed */
-    int eof = 0;
-    int64_t bytes_total = 0;
-    while (!eof || have > 0) {
-        if (!eof) {
-            if (have == cap) {
-                /* a partial line fills the buffer (have <= max_line_bytes, or the
-                 * check below would have stopped): grow to at most one byte beyond
-                 * the limit, enough to see whether the line ends within it */
-                size_t ncap = cap * 2;
-                if (opt.max_line_bytes < SIZE_MAX / 2 && ncap > opt.max_line_bytes + 1)
-                    ncap = opt.max_line_bytes + 1;
-                char *nb = nv_realloc_array(buf, ncap, 1);
-                if (!nb) {
-                    st = nv_error(err, NESVM_ERR_NOMEM, "out of memory reading '%s'", name);
-                    goto done;
-                }
-                buf = nb;
-                cap = ncap;
-            }
-            size_t want = cap - have;
-            if (want > (1u << 30)) want = 1u << 30;
-            size_t got = 0;
-            st = input_read(&in, buf + have, want, &got, err);
-            if (st != NESVM_OK) goto done;
-            if (got == 0) eof = 1;
-            /* a UTF-8 byte-order mark opens some files: it is not data */
-            if (first_line == 1 && bytes_total == 0 && have == 0 && nv_utf8_bom(buf, got)) {
-                memmove(buf, buf + 3, got - 3);
-                got -= 3;
-                bytes_total += 3;
-            }
-            bytes_total += (int64_t)got;
-            have += got;
-        }
-        /* parse the complete lines: up to the last newline (all at the end) */
-        char *limit = buf + have;
-        if (!eof) {
-            while (limit > buf && limit[-1] != '\n') limit--;
-        }
-        char *p = limit;
-        if (limit > buf) {
-            st = parse_block(r, buf, limit);
-            if (st != NESVM_OK) goto done;
-        }
-        size_t used = (size_t)(p - buf);
-        if (used > 0 && used < have) memmove(buf, p, have - used);
-        have -= used;
-        if (eof && have == 0) break;
-        if (!eof && have > opt.max_line_bytes) {
-            st = nv_error(err, NESVM_ERR_PARSE,
-                          "%s:%lld: line is longer than %zu bytes (absurdly long line)", name,
-                          (long long)ctxp->line + 1, opt.max_line_bytes);
-            goto done;
-        }
-    }
-    if (rg && rg->lines) *rg->lines = ctxp->line - (first_line - 1);
-    if (b->n == 0) {
-        st = rg ? nv_error(err, NESVM_ERR_DATA, "%s: no data in bytes [%lld, %lld) (no line starts there, or only "
-                                                "comments)", name, (long long)rg->begin, (long long)rg->end)
-                : nv_error(err, NESVM_ERR_DATA, "%s: no data (the file is empty or has only comments)", name);
-        goto done;
-    }
-    if (opt.min_features > b->d) b->d = opt.min_features;
-    {
-        nesvm_dataset *ds = NULL;
-        int64_t n = b->n;
-        int32_t d = b->d;
-        st = nv_dataset_from_csr(n, d, b->indptr, b->indices, b->values,
-                                 b->fl ? NESVM_FLOAT : NESVM_DOUBLE, b->labels, &ds, err);
-        memset(b, 0, sizeof *b);
-        if (st != NESVM_OK) goto done;
-        st = nv_dataset_convert(ds, opt.storage, opt.precision, opt.dense_threshold, err);
-        if (st != NESVM_OK) {
-            nesvm_dataset_destroy(ds);
-            goto done;
-        }
-        *out = ds;
-    }
-done:
-    nv_free(buf);
-    if (r) {
-        builder_free(&r->main);
-        for (int k = 0; k < MAX_READ_THREADS; k++) builder_free(&r->part[k]);
-        nv_free(r);
-    }
-    input_close(&in);
+    st = nv_input_open(&in, fd, name, limit, err);
+    /* 3. the reader, 4. the blocks, 5. the dataset */
+    reader *r = st == NESVM_OK ? reader_create(&opt, name, first_line, err) : NULL;
+    if (st == NESVM_OK && !r) st = NESVM_ERR_NOMEM;
+    if (st == NESVM_OK) st = read_blocks(r, &in, first_line);
+    if (st == NESVM_OK && rg && rg->lines) *rg->lines = r->ctx.line - (first_line - 1);
+    if (st == NESVM_OK) st = build_dataset(r, &opt, rg, out, err);
+    reader_destroy(r);
+    nv_input_close(&in);
     return st;
 }
 

@@ -50,6 +50,7 @@ int64_t nv_rows_pack(const nesvm_dataset *ds, const int64_t *rows, int64_t n, do
         }
         out[head + 1] = (double)k;
     }
+    NV_ASSERT(at == nv_rows_pack_size(ds, rows, n)); /* what the caller allocated */
     return at;
 }
 
@@ -79,6 +80,7 @@ nesvm_status nv_rows_unpack(const double *in, int64_t len, int32_t d, nesvm_data
         }
         ip[i + 1] = q;
     }
+    NV_ASSERT(q == nnz && at <= len);
     return nv_dataset_from_csr(n, d, ip, ix, vx, NESVM_DOUBLE, lb, out, err);
 }
 

@@ -49,10 +49,12 @@ nesvm_status nv_kcache_init(nv_kcache *c, const nv_kernel *k, const nesvm_datase
     for (int64_t i = 0; i < n; i++) {
         c->rows[i] = rows ? rows[i] : i;
         int g = ngroups > 1 ? group[i] : 0;
+        NV_ASSERT(g >= 0 && g < ngroups);
         if (c->group) c->group[i] = g;
         c->within[i] = c->gstart[g + 1]++; /* counts first */
     }
     for (int g = 0; g < ngroups; g++) c->gstart[g + 1] += c->gstart[g];
+    NV_ASSERT(c->gstart[0] == 0 && c->gstart[ngroups] == n); /* the groups partition the positions */
     for (int64_t i = 0; i < n; i++) c->order[c->gstart[c->group ? c->group[i] : 0] + c->within[i]] = i;
     nv_kernel_sqnorms(X, c->rows, n, c->sq);
     const size_t d = (size_t)X->d;
@@ -172,6 +174,7 @@ static int keep_segment(nv_kcache *c, int64_t key, int64_t len, double *buf)
         c->seg[old] = NULL;
     }
     if (c->used + len > c->budget) return 0;
+    NV_ASSERT(c->used >= 0 && !c->seg[key]);
     c->seg[key] = buf;
     c->used += len;
     push_front(c, key);
@@ -181,6 +184,7 @@ static int keep_segment(nv_kcache *c, int64_t key, int64_t len, double *buf)
 /* Segment (pos, g), from the cache or computed (and cached when it fits). */
 static const double *segment(nv_kcache *c, int64_t pos, int g)
 {
+    NV_ASSERT(pos >= 0 && pos < c->n && g >= 0 && g < c->ngroups);
     const int64_t key = pos * c->ngroups + g, g0 = c->gstart[g], len = c->gstart[g + 1] - g0;
     if (c->seg[key]) {
         c->hits++;
@@ -237,6 +241,7 @@ nesvm_status nv_kcache_column(nv_kcache *c, int64_t pos, const int64_t *sub, int
 
 double nv_kcache_diag(const nv_kcache *c, int64_t pos)
 {
+    NV_ASSERT(pos >= 0 && pos < c->n);
     return nv_kernel_value(&c->k, c->sq[pos], c->sq[pos], c->sq[pos]);
 }
 

@@ -101,6 +101,7 @@ static void zrow_scatter(nv_zrow *zr)
 
 int nv_zrow_set(nv_zrow *zr, const nesvm_dataset *D, int64_t r)
 {
+    NV_ASSERT(r >= 0 && r < D->n);
     const int dense = D->storage == NESVM_STORAGE_DENSE;
     const int64_t p0 = dense ? r * (int64_t)D->d : D->indptr[r], len = dense ? D->d : D->indptr[r + 1] - p0;
     if (!nv_zrow_reserve(zr, len)) return 0;
@@ -111,6 +112,9 @@ int nv_zrow_set(nv_zrow *zr, const nesvm_dataset *D, int64_t r)
         zr->idx[k] = (int32_t)(dense ? q : nv_idx(D, p0 + q));
         zr->val[k++] = v;
     }
+    /* a dense z holds no other row's entries: the row before was cleared
+     * (nv_zrow_clear); merged dot products (z NULL) need no clearing */
+    NV_ASSERT(k <= zr->cap && (!zr->z || zr->nnz == 0));
     zr->nnz = k;
     zrow_scatter(zr);
     return 1;

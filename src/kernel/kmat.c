@@ -26,6 +26,7 @@ void nv_kmat_free(nv_kmat *km)
 
 double nv_kmat_diag(const nv_kmat *km, int64_t i)
 {
+    NV_ASSERT(i >= 0 && i < km->n);
     if (km->K) return (double)km->K[i * km->n + i];
     return nv_kernel_value(&km->k, km->sq[i], km->sq[i], km->sq[i]);
 }
@@ -45,6 +46,7 @@ static int grow_blk(nv_kmat *km, size_t c)
 static nesvm_status compute_block(nv_kmat *km, const int64_t *ri, int64_t nr, const int64_t *ci,
                                   int64_t c0, int64_t nc, double *out, int64_t ldo, nesvm_error *err)
 {
+    NV_ASSERT(nr <= km->n && nc <= km->n && c0 >= 0 && nc <= ldo); /* xr, zr: n positions */
     for (int64_t a = 0; a < nr; a++) {
         int64_t p = ri ? ri[a] : a;
         km->xr[a] = km->rows[p];
@@ -296,6 +298,7 @@ nesvm_status nv_kmat_mul(nv_kmat *km, const int64_t *ri, int64_t nr, const int64
 
 nesvm_status nv_kmat_gather(const nv_kmat *src, const int64_t *pos, int64_t m, nv_kmat *dst, nesvm_error *err)
 {
+    NV_ASSERT(src->K && m <= src->n); /* a stored matrix, and a subset of its positions */
     size_t mm = (size_t)(m ? m : 1);
     int ok = alloc_core(dst, &src->k, src->X, m, src->threads);
     if (ok) dst->K = nv_malloc_array(mm * mm, sizeof(float));

@@ -22,6 +22,7 @@ nesvm_status nv_cg(const nv_cg_ops *o, double *x, double *r, double *z, double *
     const size_t stride = (size_t)nc;
     double rz[2] = {0, 0}, r0[2] = {0, 0};
     int live[2] = {0, 0};
+    NV_ASSERT(nc == 1 || nc == 2); /* rz, r0, live: two columns at most */
     memset(res, 0, sizeof *res);
     for (int c = 0; c < nc; c++) {
         for (int64_t k = 0; k < o->n; k++) x[(size_t)k * stride + (size_t)c] = 0;

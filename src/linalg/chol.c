@@ -1,5 +1,6 @@
 /* chol.c - dense Cholesky for small systems (chol.h). */
 #include "chol.h"
+#include "../core/internal.h"
 
 #include <math.h>
 
@@ -26,6 +27,7 @@ void nv_chol_solve(int n, const double *L, double *b)
 {
     for (int i = 0; i < n; i++) {
         const double *Li = L + (size_t)i * n;
+        NV_ASSERT(Li[i] > 0); /* a factor nv_chol or dpotrf made */
         double v = b[i];
         for (int k = 0; k < i; k++) v -= Li[k] * b[k];
         b[i] = v / Li[i];

@@ -78,6 +78,7 @@ DEFINE_ROW_OPS(f, float)
 
 static inline double row_dot(const nesvm_dataset *X, int64_t r, const double *w)
 {
+    NV_ASSERT(r >= 0 && r < X->n);
     if (X->blas_rows)
         return cblas_ddot(X->d, (const double *)X->values + (size_t)r * (size_t)X->d, 1, w, 1);
     if (X->storage == NESVM_STORAGE_DENSE)
@@ -87,6 +88,7 @@ static inline double row_dot(const nesvm_dataset *X, int64_t r, const double *w)
 
 static inline void row_axpy(const nesvm_dataset *X, int64_t r, double a, double *out)
 {
+    NV_ASSERT(r >= 0 && r < X->n);
     if (X->blas_rows) {
         cblas_daxpy(X->d, a, (const double *)X->values + (size_t)r * (size_t)X->d, 1, out, 1);
         return;
@@ -169,6 +171,7 @@ void nv_xta(const nesvm_dataset *X, const int64_t *rows, int64_t n, const double
         xta_range(X, rows, 0, n, a, split, outp, outn);
         return;
     }
+    NV_ASSERT(ws->d >= X->d); /* ws->part holds 2 d doubles a thread */
 #ifdef _OPENMP
     int parts = split ? 2 : 1;
 #pragma omp parallel num_threads(ws->threads)

@@ -1,0 +1,191 @@
+/* interop_liblinear.c - models to and from LIBLINEAR's model files (train,
+ * predict); interop_internal.h has the common ground.
+ *
+ * Export: linear models, binary or one-vs-rest: w in nr_feature rows of one
+ * column per sub-model (one for binary), and the bias as LIBLINEAR's bias
+ * feature: of value B and weight b / B for a regularized bias feature B, of
+ * value 1 and weight b for a free bias, none without a bias.
+ *
+ * Import: solver_type L2R_L2LOSS_SVC_DUAL, L2R_L2LOSS_SVC (-s 1, 2):
+ * nssvm's problem, the squared hinge with a regularized bias;
+ * L2R_L1LOSS_SVC_DUAL (-s 3): hyperpass's, the hinge with a regularized
+ * bias.  Binary: one sub-model, pos label[0]; more classes: one-vs-rest,
+ * column c is class c against the rest.  With bias B >= 0, the bias
+ * feature's weight w_B gives b = B w_B and param bias B; with bias < 0, no
+ * bias.
+ */
+#include "interop_internal.h"
+
+#include <math.h>
+#include <string.h>
+
+/* ---- export */
+
+nesvm_status nv_liblinear_export(const nesvm_model *m, FILE *f, nesvm_error *err)
+{
+    if (nesvm_model_basis(m))
+        return nv_error(err, NESVM_ERR_UNSUPPORTED, "a %s-kernel model cannot be written for LIBLINEAR (linear models only): use --format "
+                              "libsvm", nesvm_model_kernel(m));
+    const int k = nesvm_model_classes(m), ns = nesvm_model_submodels(m);
+    if (k > 2 && strcmp(nesvm_model_multiclass(m), "ovr") != 0)
+        return nv_error(err, NESVM_ERR_UNSUPPORTED, "LIBLINEAR's multiclass models are one-vs-rest: train with --multiclass ovr to export "
+                              "a model of %d classes", k);
+    const int32_t d = nesvm_model_features(m);
+    const char *solver = strcmp(nesvm_model_problem(m), "c_svm_squared_hinge_l2_regularized_bias") == 0
+                             ? "L2R_L2LOSS_SVC"
+                             : "L2R_L1LOSS_SVC_DUAL";
+    fprintf(f, "solver_type %s\nnr_class %d\nlabel", solver, k);
+    for (int c = 0; c < k; c++) {
+        fputc(' ', f);
+        nv_interop_num(f, nesvm_model_labels(m)[c]);
+    }
+    /* the bias: none when the model has none (param bias <= 0); LIBLINEAR's
+     * feature of value B with weight b / B for a regularized bias feature B
+     * (hyperpass, pegasos, ssvm, nssvm), of value 1 with weight b for a free
+     * bias (nesvm) */
+    char bv[64];
+    double B = 1;
+    nesvm_params_get(nesvm_model_params(m), "bias", bv, sizeof bv, NULL);
+    nv_parse_finite(bv, &B);
+    const int has_bias = B > 0;
+    if (strstr(nesvm_model_problem(m), "regularized_bias") == NULL) B = 1;
+    fputs("\nnr_feature ", f);
+    fprintf(f, "%d\nbias ", d);
+    nv_interop_num(f, has_bias ? B : -1);
+    fputs("\nw\n", f);
+    /* the columns in label order: one-vs-rest sub-model c is class c's */
+    for (int32_t j = 0; j < d + has_bias; j++) {
+        for (int c = 0; c < (k == 2 ? 1 : k); c++) {
+            int s = 0;
+            for (; s < ns; s++) {
+                int pos;
+                nesvm_model_linear(m, s, NULL, NULL, &pos, NULL, NULL);
+                if (k == 2 || pos == c) break;
+            }
+            NV_ASSERT(s < ns); /* one-vs-rest: a sub-model for each class */
+            const double *ws;
+            double b;
+            int pos;
+            nesvm_model_linear(m, s, &ws, &b, &pos, NULL, NULL);
+            /* binary: LIBLINEAR's one column is positive for label[0] */
+            double sign = k == 2 && pos != 0 ? -1 : 1;
+            nv_interop_num(f, sign * (j < d ? ws[j] : b / B));
+            fputc(' ', f);
+        }
+        fputc('\n', f);
+    }
+    return NESVM_OK;
+}
+
+/* ---- import */
+
+nesvm_status nv_liblinear_import(imp_reader *r, imp_text *t, nesvm_error *err)
+{
+    const char *solver = NULL, *problem = NULL;
+    int k = 0, have_label = 0;
+    int64_t d = -1;
+    double bias = -2, v, *label = NULL, *w = NULL, *col = NULL;
+    nesvm_status st = NESVM_OK;
+    int more;
+    while ((more = nv_imp_header(r, "w", &st, err)) > 0) {
+        const char *key = r->tok[0];
+        if (strcmp(key, "solver_type") == 0) {
+            if (r->ntok == 2 && (strcmp(r->tok[1], "L2R_L2LOSS_SVC_DUAL") == 0 || strcmp(r->tok[1], "L2R_L2LOSS_SVC") == 0)) {
+                solver = "nssvm";
+                problem = "c_svm_squared_hinge_l2_regularized_bias";
+            } else if (r->ntok == 2 && strcmp(r->tok[1], "L2R_L1LOSS_SVC_DUAL") == 0) {
+                solver = "hyperpass";
+                problem = "c_svm_hinge_l2_regularized_bias";
+            } else {
+                st = FAIL("solver_type %.40s: nesvm imports LIBLINEAR's L2-regularized SVMs (-s 1, 2, 3: "
+                           "L2R_L2LOSS_SVC_DUAL, L2R_L2LOSS_SVC, L2R_L1LOSS_SVC_DUAL) only",
+                           r->ntok > 1 ? r->tok[1] : "");
+                goto done;
+            }
+        } else if (strcmp(key, "nr_class") == 0) {
+            if ((st = nv_imp_nr_class(r, &k, err)) != NESVM_OK) goto done;
+            if (!(label = nv_malloc_array((size_t)k, sizeof(double)))) {
+                st = nv_error(err, NESVM_ERR_NOMEM, "out of memory");
+                goto done;
+            }
+        } else if (strcmp(key, "label") == 0) {
+            if (!k) {
+                st = FAIL("'label' before 'nr_class'");
+                goto done;
+            }
+            if ((st = nv_imp_labels(r, k, label, err)) != NESVM_OK) goto done;
+            have_label = 1;
+        } else if (strcmp(key, "nr_feature") == 0) {
+            if ((st = nv_imp_numbers(r, 1, &v, err)) != NESVM_OK) goto done;
+            if (v < 0 || v > INT32_MAX - 1 || v != floor(v)) {
+                st = FAIL("nr_feature %.40s: expected a count of features", r->tok[1]);
+                goto done;
+            }
+            d = (int64_t)v;
+        } else if (strcmp(key, "bias") == 0) {
+            if ((st = nv_imp_numbers(r, 1, &bias, err)) != NESVM_OK) goto done;
+        } else {
+            st = FAIL("unknown line '%.40s' in a LIBLINEAR model header", key);
+            goto done;
+        }
+    }
+    if (more < 0) goto done;
+    if (!solver || !k || !have_label || d < 0 || bias == -2) {
+        st = FAIL("the header lacks %s", !solver ? "solver_type" : !k ? "nr_class" : !have_label ? "label"
+                                           : d < 0 ? "nr_feature" : "bias");
+        goto done;
+    }
+    const int nw = k == 2 ? 1 : k;
+    const int64_t rows = d + (bias >= 0);
+    if ((double)rows * 2.0 * nw > r->size) { /* a number and a blank each */
+        st = FAIL("nr_feature %lld: %lld weight rows of %d value%s cannot fit in a file of %.0f bytes (truncated, "
+                  "or a wrong nr_feature)", (long long)d, (long long)rows, nw, nw == 1 ? "" : "s", r->size);
+        goto done;
+    }
+    if ((st = nv_imp_budget(r, 0, (int32_t)d, 0, 0, k, nw, d, err)) != NESVM_OK) goto done;
+    w = nv_malloc_array((size_t)(rows ? rows : 1) * (size_t)nw, sizeof(double));
+    col = nv_malloc_array((size_t)(d ? d : 1), sizeof(double));
+    if (!w || !col) {
+        st = nv_error(err, NESVM_ERR_NOMEM, "out of memory");
+        goto done;
+    }
+    for (int64_t j = 0; j < rows; j++) {
+        int got = nv_imp_next(r);
+        if (got <= 0) {
+            st = got < 0 ? nv_error(err, NESVM_ERR_NOMEM, "out of memory")
+                         : FAIL("the file ends after %lld of %lld weight rows (truncated?)", (long long)j,
+                                (long long)rows);
+            goto done;
+        }
+        if (r->ntok != nw) {
+            st = FAIL("weight row %lld: expected %d value%s, found %d", (long long)j + 1, nw, nw == 1 ? "" : "s", r->ntok);
+            goto done;
+        }
+        for (int c = 0; c < nw; c++)
+            if (!nv_parse_finite(r->tok[c], &w[(size_t)j * (size_t)nw + (size_t)c])) {
+                st = FAIL("weight row %lld: '%.40s' is not a finite number", (long long)j + 1, r->tok[c]);
+                goto done;
+            }
+    }
+    for (int got; (got = nv_imp_next(r)) != 0;)
+        if (got < 0 || r->ntok) {
+            st = got < 0 ? nv_error(err, NESVM_ERR_NOMEM, "out of memory")
+                         : FAIL("more lines after the %lld weight rows", (long long)rows);
+            goto done;
+        }
+    nv_imp_put_header(t, solver, problem, "linear", k > 2, k, label, (int32_t)d);
+    nv_imp_put(t, "param bias ");
+    nv_imp_put_num(t, bias >= 0 ? bias : -1);
+    nv_imp_put(t, "\nnr_submodel %d\n", nw);
+    for (int c = 0; c < nw; c++) {
+        for (int64_t j = 0; j < d; j++) col[j] = w[(size_t)j * (size_t)nw + (size_t)c];
+        double b = bias >= 0 ? bias * w[(size_t)d * (size_t)nw + (size_t)c] : 0.0;
+        nv_imp_put_submodel(t, c, c, k == 2 ? 1 : -1, b, NULL, "w", col, d);
+    }
+    nv_imp_put(t, "end\n");
+done:
+    nv_free(label);
+    nv_free(w);
+    nv_free(col);
+    return st;
+}
