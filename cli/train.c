@@ -419,8 +419,12 @@ int run_training(const char *cmd, train_opts *o, const char *data, const char *m
             rc = run_error(cmd, &rs.ps, o->trace, &err);
         } else {
             progress_end(&rs.ps);
-            fprintf(info, "Cross Validation Accuracy = %g%%\n", 100.0 * acc);
-            if (o->metrics && print_metrics(info, nesvm_dataset_labels(ds), pred, nesvm_dataset_rows(ds)) != 0)
+            nesvm_metrics cvm; /* the task's figures, over pred (acc is their accuracy) */
+            nesvm_metrics_compute(nesvm_params_task(o->params), nesvm_dataset_labels(ds), pred,
+                                  nesvm_dataset_rows(ds), &cvm, NULL);
+            cli_print_scores(info, 1, &cvm);
+            if (o->metrics && cvm.task != NESVM_TASK_REGRESSION &&
+                print_metrics(info, nesvm_dataset_labels(ds), pred, nesvm_dataset_rows(ds)) != 0)
                 rc = cli_error(cmd, "out of memory");
         }
         free(pred);

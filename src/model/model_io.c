@@ -28,6 +28,7 @@ static void write_model(const nesvm_model *m, FILE *f)
         fprintf(f, " %s", num);
     }
     fprintf(f, "\nnr_feature %d\n", m->d);
+    if (m->task != NESVM_TASK_CLASSIFICATION) fprintf(f, "task %s\n", nesvm_task_str(m->task));
     for (int i = 0; nv_param_name(i); i++) {
         if (strcmp(nv_param_name(i), "solver") == 0 || strcmp(nv_param_name(i), "multiclass") == 0 ||
             strcmp(nv_param_name(i), "kernel") == 0)
@@ -315,7 +316,7 @@ static nesvm_status parse_model(const char *name, char *buf, size_t len, nesvm_m
         FAIL("bad multiclass scheme '%.40s' (expected ovo or ovr)", lx.tok[1]);
     TRY(expect(&lx, "nr_class", 2));
     long long k;
-    if (!tok_int(lx.tok[1], 2, NV_MAX_CLASSES, &k))
+    if (!tok_int(lx.tok[1], 0, NV_MAX_CLASSES, &k) || k == 1) /* 0: not a classifier (its task line) */
         FAIL("bad nr_class '%.40s' (expected an integer in [2, %d])", lx.tok[1], NV_MAX_CLASSES);
     /* labels may be long: parse the raw line */
     {
@@ -323,7 +324,7 @@ static nesvm_status parse_model(const char *name, char *buf, size_t len, nesvm_m
         if (r == 0) FAIL("expected 'labels', found end of file");
         if (lx.ntok < 1 || strcmp(lx.tok[0], "labels") != 0) FAIL("expected 'labels', found '%.40s'", lx.tok[0]);
         if (r < 0 || lx.ntok - 1 != k) FAIL("'labels' needs %lld values", k);
-        labels = nv_malloc_array((size_t)k, sizeof(double));
+        labels = nv_malloc_array((size_t)(k ? k : 1), sizeof(double));
         if (!labels) TRY(nv_error(err, NESVM_ERR_NOMEM, "out of memory"));
         for (int c = 0; c < k; c++) {
             if (!tok_double(lx.tok[c + 1], &labels[c]) || !isfinite(labels[c]))
@@ -338,6 +339,7 @@ static nesvm_status parse_model(const char *name, char *buf, size_t len, nesvm_m
     /* params and class weights until nr_submodel; a file without 'param
      * kernel_norm' predates it: its kernel forms penalized ||beta||^2 */
     prm->kernel_norm = NV_KNORM_COEF;
+    int task = NESVM_TASK_CLASSIFICATION; /* a file without a task line is a classifier */
     while (1) {
         int r = next_line(&lx);
         if (r <= 0) FAIL("expected 'param', 'class_weight' or 'nr_submodel'");
@@ -356,12 +358,20 @@ static nesvm_status parse_model(const char *name, char *buf, size_t len, nesvm_m
             if (!isfinite(l)) FAIL("bad class_weight label '%.40s'", lx.tok[1]);
             if (nesvm_params_set_class_weight(prm, l, wgt, NULL) != NESVM_OK)
                 FAIL("bad class weight '%.40s'", lx.tok[2]);
+        } else if (strcmp(lx.tok[0], "task") == 0) {
+            if (lx.ntok != 2 || (task = nv_task_parse(lx.tok[1])) < 0)
+                FAIL("unknown task '%.40s' (expected classification, regression or novelty)",
+                     lx.ntok > 1 ? lx.tok[1] : "");
         } else if (strcmp(lx.tok[0], "nr_submodel") == 0 || strcmp(lx.tok[0], "nr_basis") == 0) {
             break;
         } else {
             FAIL("unexpected '%.40s' (expected 'param', 'class_weight' or 'nr_submodel')", lx.tok[0]);
         }
     }
+    if ((task == NESVM_TASK_CLASSIFICATION) != (k > 0))
+        FAIL("nr_class %lld does not fit the task %s (a classifier has 2 classes or more, "
+             "the other tasks none)",
+             k, nesvm_task_str((nesvm_task)task));
     if ((strcmp(lx.tok[0], "nr_basis") == 0) != (prm->kernel != 0))
         FAIL("%s", prm->kernel ? "a kernel model needs 'nr_basis' and its basis vectors"
                                : "a linear model has no 'nr_basis'");
@@ -386,7 +396,7 @@ static nesvm_status parse_model(const char *name, char *buf, size_t len, nesvm_m
     }
     if (lx.ntok != 2) FAIL("'nr_submodel' needs one value");
     long long nsub;
-    long long want = k == 2 ? 1 : (prm->multiclass == NV_OVR ? k : k * (k - 1) / 2);
+    long long want = k <= 2 ? 1 : (prm->multiclass == NV_OVR ? k : k * (k - 1) / 2);
     if (!tok_int(lx.tok[1], 1, 1000000000, &nsub) || nsub != want)
         FAIL("nr_submodel is '%.40s', expected %lld for %lld classes (%s)", lx.tok[1], want, k,
              prm->multiclass == NV_OVR ? "ovr" : "ovo");
@@ -407,8 +417,10 @@ static nesvm_status parse_model(const char *name, char *buf, size_t len, nesvm_m
     m->params = prm;
     prm = NULL;
     snprintf(m->problem, sizeof m->problem, "%s", problem);
+    m->task = (nesvm_task)task;
     const int ovr = m->params->multiclass == NV_OVR && k > 2;
-    long long want_pos = 0, want_neg = ovr ? -1 : 1; /* the order training writes */
+    /* the order training writes; the other tasks' one sub-model: pos -1 neg -1 */
+    long long want_pos = k ? 0 : -1, want_neg = ovr || !k ? -1 : 1;
     for (int s = 0; s < nsub; s++) {
         nv_submodel *sm = &m->sub[s];
         TRY(expect(&lx, "submodel", 14));
@@ -419,10 +431,10 @@ static nesvm_status parse_model(const char *name, char *buf, size_t len, nesvm_m
             strcmp(lx.tok[8], "iterations") || strcmp(lx.tok[10], "primal") ||
             strcmp(lx.tok[12], "gap"))
             FAIL("malformed submodel line");
-        if (!tok_int(lx.tok[3], 0, k - 1, &pos) || !tok_int(lx.tok[5], -1, k - 1, &neg) || pos == neg)
+        if (!tok_int(lx.tok[3], k ? 0 : -1, k - 1, &pos) || !tok_int(lx.tok[5], -1, k - 1, &neg) ||
+            (k && pos == neg))
             FAIL("submodel %d: bad class indices pos %.20s neg %.20s", s, lx.tok[3], lx.tok[5]);
-        if ((neg < 0) != ovr)
-            FAIL("submodel %d: neg %lld does not fit the multiclass scheme", s, neg);
+        if (k && (neg < 0) != ovr) FAIL("submodel %d: neg %lld does not fit the multiclass scheme", s, neg);
         if (pos != want_pos || neg != want_neg)
             FAIL("submodel %d: classes pos %lld neg %lld, expected pos %lld neg %lld (sub-models "
                  "come in a fixed order)", s, pos, neg, want_pos, want_neg);

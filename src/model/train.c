@@ -4,10 +4,12 @@
  *
  *   1. admit         the rows of positive sample weight, the refusals of the
  *                    solver and the kernel plan it chooses, empty data;
- *   2. targets       the classes and their rows, the sizes they need
- *                    (train_targets.c);
+ *   2. targets       by the task of params' svm_type: a classification's
+ *                    classes, their rows and pairs, a regression's real
+ *                    targets or a novelty's unlabeled rows, each with one
+ *                    sub-problem; the sizes they need (train_targets.c);
  *   3. plan          the kernel plan built, the model shell, its basis, the
- *                    classes' costs, the checkpoint context;
+ *                    costs, the checkpoint context;
  *   4. sub-problems  each binary sub-problem built, warm-started, trained,
  *                    counted and kept along the path (train_sub.c);
  *   5. finish        a full kernel's expansion compacted, no non-finite
@@ -64,9 +66,10 @@ static nesvm_status admit_solver(const nv_run *r)
             len += (size_t)snprintf(names + len, sizeof names - len, "%s%s", len ? ", " : "", o->name);
             if (len >= sizeof names) len = sizeof names - 1;
         }
-        return nv_error(r->err, NESVM_ERR_UNSUPPORTED,
-                        "solver %s does not train distributed over MPI ranks (--distributed); those that do: %s",
-                        solver->name, names);
+        return nv_error(
+            r->err, NESVM_ERR_UNSUPPORTED,
+            "solver %s does not train distributed over MPI ranks (--distributed); those that do: %s",
+            solver->name, names);
     }
     if (r->comm && r->ckopt && (r->ckopt->save_path || r->ckopt->resume_path))
         return nv_error(r->err, NESVM_ERR_UNSUPPORTED,
@@ -103,31 +106,37 @@ static nesvm_status stage_admit(nv_run *r)
     }
     r->n_all = counts[0];
     if (r->n_all == 0)
-        return counts[1] > 0 ? nv_error(r->err, NESVM_ERR_DATA,
-                                        "every row's sample weight is 0, and a row of weight 0 is left out: no "
-                                        "row to train on")
-                             : nv_error(r->err, NESVM_ERR_DATA, "no training data");
-    nv_kplan_choose(&r->kp, r->solver, r->params, r->ds, r->n_all); /* the basis size follows every rank's rows */
+        return counts[1] > 0
+                   ? nv_error(r->err, NESVM_ERR_DATA,
+                              "every row's sample weight is 0, and a row of weight 0 is left out: no "
+                              "row to train on")
+                   : nv_error(r->err, NESVM_ERR_DATA, "no training data");
+    /* the basis size follows every rank's rows */
+    nv_kplan_choose(&r->kp, r->solver, r->params, r->ds, r->n_all);
     st = nv_kplan_check(&r->kp, r->params, r->err);
     if (st != NESVM_OK) return st;
     if (r->comm && r->kp.kind == NV_KPLAN_EXPANSION)
-        return nv_error(r->err, NESVM_ERR_UNSUPPORTED,
-                        "NESVM's full kernel (an expansion over every training row) is not trained distributed "
-                        "(--distributed): give a reduced basis (--basis M), or use --solver gs, ssvm or nssvm");
+        return nv_error(
+            r->err, NESVM_ERR_UNSUPPORTED,
+            "NESVM's full kernel (an expansion over every training row) is not trained distributed "
+            "(--distributed): give a reduced basis (--basis M), or use --solver gs, ssvm or nssvm");
     return NESVM_OK;
 }
 
 /* -------------------------------------------------------------- 2. targets */
 
-/* Stage 2.  In: the admitted rows.  Out: r->tg, the classes with each
- * row's class and the sub-models they make (train_targets.h).  Fails on:
- * memory, one class, labels that look like regression targets, more than
- * NV_MAX_CLASSES labels, sizes beyond memory; distributed, a rank's failure
- * to find its classes is every rank's (r->shared). */
+/* Stage 2.  In: the admitted rows, the task of params' svm_type.  Out:
+ * r->tg, what the sub-problems learn: a classification's classes with each
+ * row's class and the pairs they make, or a regression's or novelty's one
+ * sub-problem (train_targets.h).  Fails on: memory, one class, labels that
+ * look like regression targets, more than NV_MAX_CLASSES labels, sizes
+ * beyond memory, probability estimates for another task than
+ * classification; distributed, a rank's failure to find its classes is
+ * every rank's (r->shared). */
 static nesvm_status stage_targets(nv_run *r)
 {
-    return nv_targets_find(&r->tg, r->ds, r->rows, r->n, r->n_all, r->params, r->kernel, r->comm, &r->shared,
-                           r->err);
+    return nv_targets_find(&r->tg, nesvm_params_task(r->params), r->ds, r->rows, r->n, r->n_all, r->params,
+                           r->kernel, r->comm, &r->shared, r->err);
 }
 
 /* ----------------------------------------------------------------- 3. plan */
@@ -139,10 +148,12 @@ static nesvm_status plan_model(nv_run *r)
 {
     const nv_targets *t = &r->tg;
     nesvm_model *m = NULL;
-    nesvm_status st = nv_model_alloc(t->k, t->nsub, r->ds->d, nv_kplan_ncoef(&r->kp, r->ds, r->n), &r->m, r->err);
+    nesvm_status st =
+        nv_model_alloc(t->k, t->nsub, r->ds->d, nv_kplan_ncoef(&r->kp, r->ds, r->n), &r->m, r->err);
     if (st != NESVM_OK) return st;
     m = r->m;
-    memcpy(m->labels, t->classes, (size_t)t->k * sizeof(double));
+    m->task = t->task;
+    if (t->k) memcpy(m->labels, t->classes, (size_t)t->k * sizeof(double));
     nesvm_params_destroy(m->params);
     m->params = NULL;
     st = nesvm_params_copy(r->params, &m->params, r->err);
@@ -155,9 +166,7 @@ static nesvm_status plan_model(nv_run *r)
     const char *problem = nv_solver_problem(r->solver, r->params);
     if (!problem)
         return nv_error(r->err, NESVM_ERR_UNSUPPORTED, "solver %s has no %s model", r->solver->name,
-                        r->params->svm_type == NV_SVM_LP   ? "LP-SVM"
-                        : r->params->svm_type == NV_SVM_LS ? "LS-SVM"
-                                                           : "C-SVM");
+                        nv_svm_type(r->params->svm_type)->name);
     snprintf(m->problem, sizeof m->problem, "%s", problem);
     m->params->multiclass = t->ovr ? NV_OVR : NV_OVO;
     return NESVM_OK;
@@ -165,11 +174,12 @@ static nesvm_status plan_model(nv_run *r)
 
 /* Stage 3.  In: the admitted rows, r->tg, r->kp chosen.  Out: r->kp built
  * (the kernel, once for every sub-problem), r->w0 (a warm start's buffer),
- * r->m (the model shell), r->sp's buffers, r->cw (the classes' costs), the
- * statistics' header, r->ck (checkpoints).  Fails on: a warm start for a
- * kernel model or from a model of other classes, memory, a solver without
- * this svm_type, a cost outside [1e-100, 1e15], a checkpoint that cannot be
- * written or resumed; then every rank agrees (r->shared). */
+ * r->m (the model shell, with the task), r->sp's buffers, r->cw (the
+ * costs), the statistics' header, r->ck (checkpoints).  Fails on: a warm
+ * start for a kernel model or from a model of another task or other
+ * classes, memory, a solver without this svm_type, a cost outside
+ * [1e-100, 1e15], a checkpoint that cannot be written or resumed; then
+ * every rank agrees (r->shared). */
 static nesvm_status stage_plan(nv_run *r)
 {
     const nesvm_params *params = r->params;
@@ -182,6 +192,12 @@ static nesvm_status stage_plan(nv_run *r)
     st = nv_kplan_build(&r->kp, params, ds, r->rows, r->n, t->k, t->ovr, t->row_class, r->comm, r->err);
     if (st != NESVM_OK) return st;
     if (r->init) {
+        if (r->init->task != t->task)
+            return nv_error(
+                r->err, NESVM_ERR_ARG,
+                "the warm-start model does not fit this training: it is a %s model, and svm_type %s "
+                "learns a %s",
+                nesvm_task_str(r->init->task), nv_svm_type(params->svm_type)->word, nesvm_task_str(t->task));
         if (!nv_init_fits(r->init, t))
             return nv_error(r->err, NESVM_ERR_ARG,
                             "the warm-start model does not fit this training: it has %d classes (%s), "
@@ -198,8 +214,9 @@ static nesvm_status stage_plan(nv_run *r)
     r->sp.y = nv_malloc_array((size_t)r->n, sizeof(double));
     r->sp.cost = nv_malloc_array((size_t)r->n, sizeof(double));
     r->sp.cap = r->kp.capv;
-    r->cw = nv_malloc_array((size_t)t->k, sizeof(double));
-    if (!r->sp.rows || !r->sp.y || !r->sp.cost || !r->cw) return nv_error(r->err, NESVM_ERR_NOMEM, "out of memory");
+    r->cw = nv_malloc_array((size_t)(t->k ? t->k : 1), sizeof(double));
+    if (!r->sp.rows || !r->sp.y || !r->sp.cost || !r->cw)
+        return nv_error(r->err, NESVM_ERR_NOMEM, "out of memory");
     st = nv_targets_costs(t, params, r->cw, r->err);
     if (st != NESVM_OK) return st;
     if (r->stats) {
@@ -227,8 +244,8 @@ static nesvm_status stage_subproblems(nv_run *r)
     nv_pairs_start(&pairs, &r->tg);
     int i, j;
     for (int s = 0; st == NESVM_OK && nv_pairs_next(&pairs, &i, &j); s++) {
-        st = nv_sub_build(&r->sp, i, j, &r->tg, nv_kplan_positions(&r->kp), r->params, r->cw, r->ds, r->rows, r->n,
-                          r->comm, r->err);
+        st = nv_sub_build(&r->sp, i, j, &r->tg, nv_kplan_positions(&r->kp), r->params, r->cw, r->ds, r->rows,
+                          r->n, r->comm, r->err);
         if (st != NESVM_OK) {
             r->shared = r->comm != NULL;
             break;
@@ -275,8 +292,8 @@ static void run_free(nv_run *r)
 static nesvm_status train_rows(const nesvm_dataset *ds, const int64_t *rows, int64_t n,
                                const nesvm_params *params, const nesvm_model *init,
                                const nesvm_checkpoint_options *ckopt, nv_path *path, const nv_comm *comm,
-                               nesvm_progress_fn progress, void *user, nesvm_model **out,
-                               nesvm_stats *stats, nesvm_error *err)
+                               nesvm_progress_fn progress, void *user, nesvm_model **out, nesvm_stats *stats,
+                               nesvm_error *err)
 {
     nv_run r;
     memset(&r, 0, sizeof r);
@@ -333,8 +350,8 @@ nesvm_status nv_train_rows(const nesvm_dataset *ds, const int64_t *rows, int64_t
 
 nesvm_status nv_train_distributed(const nesvm_dataset *ds, const int64_t *rows, int64_t n,
                                   const nesvm_params *params, const nesvm_model *init, const nv_comm *comm,
-                                  nesvm_progress_fn progress, void *user, nesvm_model **out, nesvm_stats *stats,
-                                  nesvm_error *err)
+                                  nesvm_progress_fn progress, void *user, nesvm_model **out,
+                                  nesvm_stats *stats, nesvm_error *err)
 {
     return train_rows(ds, rows, n, params, init, NULL, NULL, comm, progress, user, out, stats, err);
 }

@@ -12,8 +12,8 @@
 /* A full-kernel model trained on its expansion (one coefficient per training
  * row, stride n in wbuf): keep the rows where some sub-model has a non-zero
  * coefficient (at least one), and copy them as the basis. */
-static nesvm_status compact_expansion(nesvm_model *m, const nesvm_dataset *ds, const int64_t *rows,
-                                      int64_t n, nesvm_error *err)
+static nesvm_status compact_expansion(nesvm_model *m, const nesvm_dataset *ds, const int64_t *rows, int64_t n,
+                                      nesvm_error *err)
 {
     int64_t *keep = nv_malloc_array((size_t)(n ? n : 1), sizeof(int64_t));
     if (!keep) return nv_error(err, NESVM_ERR_NOMEM, "out of memory");
@@ -40,8 +40,8 @@ static nesvm_status compact_expansion(nesvm_model *m, const nesvm_dataset *ds, c
 /* compact_expansion over every rank's rows (distributed GS-SVM): each rank's
  * kept rows with their coefficients, gathered in rank order, which is the
  * serial order of the concatenated data; basis_rows count over every rank. */
-static nesvm_status compact_expansion_dist(nesvm_model *m, const nesvm_dataset *ds, const int64_t *rows, int64_t n,
-                                           const nv_comm *comm, nesvm_error *err)
+static nesvm_status compact_expansion_dist(nesvm_model *m, const nesvm_dataset *ds, const int64_t *rows,
+                                           int64_t n, const nv_comm *comm, nesvm_error *err)
 {
     const int nsub = m->nsub;
     int64_t *keep = nv_malloc_array((size_t)(n ? n : 1), sizeof(int64_t));
@@ -60,7 +60,8 @@ static nesvm_status compact_expansion_dist(nesvm_model *m, const nesvm_dataset *
     st = nv_comm_agree(comm, st, err);
     if (st == NESVM_OK) st = nv_comm_exscan_i64(comm, &offset, err);
     if (st == NESVM_OK) st = nv_comm_sum_i64(comm, &kall, 1, err);
-    if (st == NESVM_OK && kall == 0 && comm->rank == 0) keep[kept++] = 0; /* an all-zero expansion still has a basis */
+    if (st == NESVM_OK && kall == 0 && comm->rank == 0)
+        keep[kept++] = 0; /* an all-zero expansion still has a basis */
     /* every rank's kept rows, each with its global row and nsub coefficients */
     double *pre = NULL;
     const int npre = 1 + nsub;
@@ -71,7 +72,8 @@ static nesvm_status compact_expansion_dist(nesvm_model *m, const nesvm_dataset *
     for (int64_t j = 0; pre && j < kept; j++) {
         krow[j] = rows ? rows[keep[j]] : keep[j];
         pre[j * npre] = (double)(offset + krow[j]);
-        for (int s = 0; s < nsub; s++) pre[j * npre + 1 + s] = m->wbuf[(size_t)s * (size_t)n + (size_t)keep[j]];
+        for (int s = 0; s < nsub; s++)
+            pre[j * npre + 1 + s] = m->wbuf[(size_t)s * (size_t)n + (size_t)keep[j]];
     }
     st = nv_comm_agree(comm, st, err);
     int64_t K = 0;
@@ -128,8 +130,8 @@ nesvm_status nv_check_finite(const nesvm_model *m, const nesvm_params *p, nesvm_
     for (int c = 0; c < p->n_weights && len + 40 < sizeof opts; c++) {
         nv_format_double(p->weight_label[c], a);
         nv_format_double(p->weight[c], b);
-        len += (size_t)snprintf(opts + len, sizeof opts - len, "%sweight of class %s %s", len ? ", " : "",
-                                a, b);
+        len +=
+            (size_t)snprintf(opts + len, sizeof opts - len, "%sweight of class %s %s", len ? ", " : "", a, b);
     }
     return nv_error(err, NESVM_ERR_NUMERIC,
                     "training produced a non-finite %s in binary model %d: the problem is degenerate "

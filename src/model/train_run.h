@@ -14,40 +14,40 @@
 typedef struct nv_run {
     /* inputs: train_rows' arguments */
     const nesvm_dataset *ds;
-    const int64_t *rows;          /* the training rows (NULL: all); after admit, those of
-                                   * positive sample weight */
-    int64_t n;                    /* rows on this rank (after admit: of positive weight) */
-    const nesvm_params *params;   /* never NULL: the defaults when the caller gave none */
-    const nesvm_model *init;      /* warm start (NULL: none) */
+    /* the training rows (NULL: all); after admit, those of positive sample weight */
+    const int64_t *rows;
+    int64_t n;                  /* rows on this rank (after admit: of positive weight) */
+    const nesvm_params *params; /* never NULL: the defaults when the caller gave none */
+    const nesvm_model *init;    /* warm start (NULL: none) */
     const nesvm_checkpoint_options *ckopt;
-    nv_path *path;                /* warm starts along a path of C (NULL: none) */
-    const nv_comm *comm;          /* several ranks, else NULL */
+    nv_path *path;       /* warm starts along a path of C (NULL: none) */
+    const nv_comm *comm; /* several ranks, else NULL */
     nesvm_progress_fn progress;
     void *user;
-    nesvm_stats *stats;           /* NULL: none */
+    nesvm_stats *stats; /* NULL: none */
     nesvm_error *err;
-    double t0;                    /* when the training started */
-    nesvm_params *defaults;       /* owned: params when the caller gave NULL */
-    const nv_solver *solver;      /* params' solver (admit refuses NULL) */
-    int kernel;                   /* a kernel other than linear */
+    double t0;               /* when the training started */
+    nesvm_params *defaults;  /* owned: params when the caller gave NULL */
+    const nv_solver *solver; /* params' solver (admit refuses NULL) */
+    int kernel;              /* a kernel other than linear */
     /* admit */
-    int64_t *wrows;               /* owned: the rows of positive sample weight */
-    int64_t n_all;                /* the rows over every rank */
+    int64_t *wrows; /* owned: the rows of positive sample weight */
+    int64_t n_all;  /* the rows over every rank */
     /* targets */
     nv_targets tg;
     /* plan */
-    nv_kplan kp;                  /* chosen and checked by admit, built by plan */
-    nesvm_model *m;               /* the model: a shell, filled by the sub-problems */
-    double *w0;                   /* warm start from init: a sub-model's weights */
-    double *cw;                   /* each class's cost (nv_targets_costs) */
-    nv_subproblem sp;             /* the sub-problems' buffers (n rows) */
-    nv_ckctx ck;                  /* checkpoints (ck.opt NULL: none) */
+    nv_kplan kp;      /* chosen and checked by admit, built by plan */
+    nesvm_model *m;   /* the model: a shell, filled by the sub-problems */
+    double *w0;       /* warm start from init: a sub-model's weights */
+    double *cw;       /* the costs: each class's, or the one of the other tasks */
+    nv_subproblem sp; /* the sub-problems' buffers (n rows) */
+    nv_ckctx ck;      /* checkpoints (ck.opt NULL: none) */
     /* failure state: a failure came out of an agreement over the ranks, so
      * every rank knows it (train.c, train_rows) */
     int shared;
 } nv_run;
 
-/* Does the warm-start model have this training's classes and scheme? */
+/* Does the warm-start model have this training's task, classes and scheme? */
 int nv_init_fits(const nesvm_model *init, const nv_targets *t);
 /* Sub-problem s (r->sp built, its classes sp.i and sp.j) into sub-model s:
  * its warm start (init, path, or a checkpoint's point), its share of the time

@@ -11,17 +11,18 @@
 
 /* Warm start: the starting point of the sub-model separating classes[i]
  * (+1) from classes[j] (-1; j < 0: the rest) taken from init's matching
- * sub-model, negated when init has the pair the other way round.  Returns 0
- * if init has no such sub-model. */
-static int warm_point(const nesvm_model *init, const double *classes, int i, int j, int32_t d,
-                      double *w0, double *b0)
+ * sub-model, negated when init has the pair the other way round; i < 0 (a
+ * task other than classification): init's one sub-model.  Returns 0 if
+ * init has no such sub-model. */
+static int warm_point(const nesvm_model *init, const double *classes, int i, int j, int32_t d, double *w0,
+                      double *b0)
 {
     int ii = -1, jj = -1;
-    for (int c = 0; c < init->nr_class; c++) {
+    for (int c = 0; i >= 0 && c < init->nr_class; c++) {
         if (init->labels[c] == classes[i]) ii = c;
         if (j >= 0 && init->labels[c] == classes[j]) jj = c;
     }
-    if (ii < 0 || (j >= 0 && jj < 0)) return 0;
+    if (i >= 0 && (ii < 0 || (j >= 0 && jj < 0))) return 0;
     for (int s = 0; s < init->nsub; s++) {
         const nv_submodel *sm = &init->sub[s];
         double sign;
@@ -41,6 +42,8 @@ static int warm_point(const nesvm_model *init, const double *classes, int i, int
 
 int nv_init_fits(const nesvm_model *init, const nv_targets *t)
 {
+    if (init->task != t->task) return 0;
+    if (t->task != NESVM_TASK_CLASSIFICATION) return 1; /* one sub-model each */
     const double *classes = t->classes;
     const int k = t->k, ovr = t->ovr;
     int same = init->nr_class == k && (k == 2 || (init->params->multiclass == NV_OVR) == ovr);
@@ -51,7 +54,6 @@ int nv_init_fits(const nesvm_model *init, const nv_targets *t)
     }
     return same;
 }
-
 
 /* One sub-problem's result into the totals. */
 static void stats_add(nesvm_stats *stats, const nv_binary_result *res)
@@ -203,8 +205,8 @@ static nesvm_status sub_solve(sub_job *j)
         j->pb.w0 = path->w[s];
         j->pb.b0 = path->b[s];
     }
-    nesvm_status st = nv_kplan_train(&r->kp, r->solver, r->ds, r->rows, r->n, &r->sp, &j->pb, j->sprm, &j->sink,
-                                     &j->res, j->sm, r->err);
+    nesvm_status st = nv_kplan_train(&r->kp, r->solver, r->ds, r->rows, r->n, &r->sp, &j->pb, j->sprm,
+                                     &j->sink, &j->res, j->sm, r->err);
     if (st == NESVM_OK && path && r->kp.kind != NV_KPLAN_CACHE)
         st = path_keep(path, nsub, s, j->res.w, ncoef, j->res.b, r->err);
     if (r->ck.st != NESVM_OK) /* a checkpoint could not be written: that stopped it */
@@ -226,9 +228,14 @@ nesvm_status nv_sub_train(nv_run *r, int s)
     j.sm = &r->m->sub[s];
     j.sm->pos = r->sp.i;
     j.sm->neg = r->sp.j;
-    j.pb = (nv_binary_problem){kp->kind == NV_KPLAN_FEATURES ? kp->kf.X : ds, r->sp.rows, r->sp.n, r->sp.y,
-                               r->sp.cost, NULL, 0.0, r->comm};
-    if (r->init && warm_point(r->init, r->tg.classes, r->sp.i, r->sp.j, ds->d, r->w0, &j.pb.b0)) j.pb.w0 = r->w0;
+    j.pb.X = kp->kind == NV_KPLAN_FEATURES ? kp->kf.X : ds; /* w0 NULL, b0 0: a cold start */
+    j.pb.rows = r->sp.rows;
+    j.pb.n = r->sp.n;
+    j.pb.y = r->sp.y;
+    j.pb.cost = r->sp.cost;
+    j.pb.comm = r->comm;
+    if (r->init && warm_point(r->init, r->tg.classes, r->sp.i, r->sp.j, ds->d, r->w0, &j.pb.b0))
+        j.pb.w0 = r->w0;
     j.res.w = nv_kplan_positions(kp) ? kp->v : j.sm->w;
     j.sink = (nv_progress_sink){r->progress, r->user, s, r->tg.nsub, NULL, NULL, NULL};
     j.sprm = r->m->params;

@@ -21,8 +21,8 @@ static int cmp_double(const void *a, const void *b)
     return (x > y) - (x < y);
 }
 
-nesvm_status nv_label_classes(const double *labels, const int64_t *rows, int64_t n,
-                              double **classes, int *nr_class, int *row_class, nesvm_error *err)
+nesvm_status nv_label_classes(const double *labels, const int64_t *rows, int64_t n, double **classes,
+                              int *nr_class, int *row_class, nesvm_error *err)
 {
     *classes = NULL;
     *nr_class = 0;
@@ -109,12 +109,25 @@ static nesvm_status global_classes(const nv_comm *comm, double **classes, int *k
     return NESVM_OK;
 }
 
+/* A linear solver keeps several dense vectors of d weights: refuse a
+ * feature range the data barely use. */
+static nesvm_status check_dense(const nesvm_dataset *ds, int kernel, nesvm_error *err)
+{
+    const double vec = 8.0 * (double)ds->d;
+    if (!kernel && nv_dense_too_large(vec, ds->nnz, ds->n))
+        return nv_error(err, NESVM_ERR_DATA,
+                        "the largest feature index is %d but the data hold only %lld values: "
+                        "every dense weight vector over %d features needs %.0f MB and a solver "
+                        "keeps several; renumber the features to the ones used",
+                        ds->d, (long long)ds->nnz, ds->d, vec / 1048576.0);
+    return NESVM_OK;
+}
 
 /* Refuse, before any work, trainings whose size does not follow the data:
  * classes that look like regression targets, one-vs-one sub-models beyond
  * memory, and dense weights over a feature range the data barely use. */
-static nesvm_status check_sizes(const nesvm_dataset *ds, int64_t n, int k, int64_t nsub, int ovr,
-                                int kernel, nesvm_error *err)
+static nesvm_status check_sizes(const nesvm_dataset *ds, int64_t n, int k, int64_t nsub, int ovr, int kernel,
+                                nesvm_error *err)
 {
     if (k > 1000 && (int64_t)k * 2 > n)
         return nv_error(err, NESVM_ERR_DATA,
@@ -123,19 +136,13 @@ static nesvm_status check_sizes(const nesvm_dataset *ds, int64_t n, int k, int64
                         k, (long long)n);
     const double phys = nv_physical_memory();
     const double mb = 1048576.0;
-    if (!kernel) {
-        /* a linear solver keeps several dense vectors of d weights */
-        const double vec = 8.0 * (double)ds->d;
-        if (nv_dense_too_large(vec, ds->nnz, ds->n))
-            return nv_error(err, NESVM_ERR_DATA,
-                            "the largest feature index is %d but the data hold only %lld values: "
-                            "every dense weight vector over %d features needs %.0f MB and a solver "
-                            "keeps several; renumber the features to the ones used",
-                            ds->d, (long long)ds->nnz, ds->d, vec / mb);
-    }
+    nesvm_status st = check_dense(ds, kernel, err);
+    if (st != NESVM_OK) return st;
     if (nsub > INT32_MAX)
-        return nv_error(err, NESVM_ERR_DATA, "%d classes need %lld one-vs-one models: too many; use "
-                        "--multiclass ovr", k, (long long)nsub);
+        return nv_error(err, NESVM_ERR_DATA,
+                        "%d classes need %lld one-vs-one models: too many; use "
+                        "--multiclass ovr",
+                        k, (long long)nsub);
     const double coef = kernel ? (double)n : (double)ds->d;
     const double need = (double)nsub * (coef + 1) * 8.0;
     if (phys > 0 && need > phys)
@@ -146,9 +153,6 @@ static nesvm_status check_sizes(const nesvm_dataset *ds, int64_t n, int k, int64
                         phys / (1024 * mb), ovr ? "" : "; --multiclass ovr needs k models");
     return NESVM_OK;
 }
-
-/* The binary sub-problems in model order: binary (0, 1); one-vs-one (i, j)
- * for i < j; one-vs-rest (i, -1). */
 
 /* Classes that are not classes: many distinct labels, most not integers
  * (regression targets), or only one. */
@@ -164,26 +168,29 @@ static nesvm_status check_classes(const double *classes, int k, nesvm_error *err
         if (2 * frac > k) {
             char lb[32];
             nv_format_double(classes[ex], lb);
-            return nv_error(err, NESVM_ERR_DATA,
-                            "the labels look like regression targets: %d distinct values, %d of them not integers "
-                            "(%s, ...); nesvm trains classifiers, whose labels name classes",
-                            k, frac, lb);
+            return nv_error(
+                err, NESVM_ERR_DATA,
+                "the labels look like regression targets: %d distinct values, %d of them not integers "
+                "(%s, ...); nesvm trains classifiers, whose labels name classes",
+                k, frac, lb);
         }
     }
     if (k < 2) {
         char lb[32];
         nv_format_double(classes[0], lb);
         return nv_error(err, NESVM_ERR_DATA,
-                        "only one class (label %s) in the training data: a classifier needs at least two", lb);
+                        "only one class (label %s) in the training data: a classifier needs at least two",
+                        lb);
     }
     return NESVM_OK;
 }
 
-nesvm_status nv_targets_find(nv_targets *t, const nesvm_dataset *ds, const int64_t *rows, int64_t n,
-                             int64_t n_all, const nesvm_params *params, int kernel, const nv_comm *comm,
-                             int *shared, nesvm_error *err)
+/* Classification's targets (nv_targets_find): the classes, their rows and
+ * pairs. */
+static nesvm_status find_classes(nv_targets *t, const nesvm_dataset *ds, const int64_t *rows, int64_t n,
+                                 int64_t n_all, const nesvm_params *params, int kernel, const nv_comm *comm,
+                                 int *shared, nesvm_error *err)
 {
-    memset(t, 0, sizeof *t);
     nesvm_status st = NESVM_OK;
     t->row_class = nv_malloc_array((size_t)(n ? n : 1), sizeof(int));
     if (!t->row_class) st = nv_error(err, NESVM_ERR_NOMEM, "out of memory");
@@ -205,6 +212,23 @@ nesvm_status nv_targets_find(nv_targets *t, const nesvm_dataset *ds, const int64
     return st;
 }
 
+nesvm_status nv_targets_find(nv_targets *t, nesvm_task task, const nesvm_dataset *ds, const int64_t *rows,
+                             int64_t n, int64_t n_all, const nesvm_params *params, int kernel,
+                             const nv_comm *comm, int *shared, nesvm_error *err)
+{
+    memset(t, 0, sizeof *t);
+    t->task = task;
+    if (task == NESVM_TASK_CLASSIFICATION)
+        return find_classes(t, ds, rows, n, n_all, params, kernel, comm, shared, err);
+    /* regression, novelty: one sub-problem on every row, no classes */
+    if (params->probability)
+        return nv_error(err, NESVM_ERR_UNSUPPORTED,
+                        "probability estimates (-b 1) are for classifiers: svm_type %s learns a %s",
+                        nv_svm_type(params->svm_type)->word, nesvm_task_str(task));
+    t->nsub = 1;
+    return check_dense(ds, kernel, err);
+}
+
 void nv_targets_free(nv_targets *t)
 {
     nv_free(t->classes);
@@ -214,10 +238,11 @@ void nv_targets_free(nv_targets *t)
 
 void nv_pairs_start(nv_pairs *p, const nv_targets *t)
 {
+    const int classes = t->task == NESVM_TASK_CLASSIFICATION;
     p->k = t->k;
     p->ovr = t->ovr;
-    p->i = 0;
-    p->j = t->ovr ? -1 : 1;
+    p->i = classes ? 0 : -1;
+    p->j = classes && !t->ovr ? 1 : -1;
     p->done = 0;
 }
 
@@ -226,7 +251,7 @@ int nv_pairs_next(nv_pairs *p, int *i, int *j)
     if (p->done) return 0;
     *i = p->i;
     *j = p->j;
-    if (p->k == 2) {
+    if (p->k <= 2) { /* two classes, or the other tasks' one sub-problem */
         p->done = 1;
     } else if (p->ovr) {
         if (++p->i == p->k) p->done = 1;
@@ -240,6 +265,16 @@ int nv_pairs_next(nv_pairs *p, int *i, int *j)
 
 nesvm_status nv_targets_costs(const nv_targets *t, const nesvm_params *params, double *cw, nesvm_error *err)
 {
+    if (t->task != NESVM_TASK_CLASSIFICATION) {
+        cw[0] = params->lambda > 0 ? 1.0 : params->c;
+        if (params->lambda > 0 || (cw[0] >= NV_COST_MIN && cw[0] <= NV_COST_MAX)) return NESVM_OK;
+        char cb[32];
+        nv_format_double(params->c, cb);
+        return nv_error(err, NESVM_ERR_ARG,
+                        "the cost C = %s (-c) is outside [1e-100, 1e15], where the objective underflows "
+                        "or 1/2 ||w||^2 is lost in rounding",
+                        cb);
+    }
     const double *classes = t->classes;
     for (int c = 0; c < t->k; c++) {
         cw[c] = (params->lambda > 0 ? 1.0 : params->c) * nv_params_class_weight(params, classes[c]);
@@ -249,10 +284,11 @@ nesvm_status nv_targets_costs(const nv_targets *t, const nesvm_params *params, d
             nv_format_double(classes[c], lb);
             nv_format_double(params->c, cb);
             nv_format_double(nv_params_class_weight(params, classes[c]), wb);
-            return nv_error(err, NESVM_ERR_ARG,
-                            "the cost of class %s, C x weight = %s x %s (-c and -w%s), is outside "
-                            "[1e-100, 1e15], where the objective underflows or 1/2 ||w||^2 is lost in rounding",
-                            lb, cb, wb, lb);
+            return nv_error(
+                err, NESVM_ERR_ARG,
+                "the cost of class %s, C x weight = %s x %s (-c and -w%s), is outside "
+                "[1e-100, 1e15], where the objective underflows or 1/2 ||w||^2 is lost in rounding",
+                lb, cb, wb, lb);
         }
     }
     return NESVM_OK;
@@ -286,23 +322,30 @@ nesvm_status nv_sub_build(nv_subproblem *sp, int i, int j, const nv_targets *t, 
     int64_t cnt = 0;
     sp->i = i;
     sp->j = j;
+    const int classes = t->task == NESVM_TASK_CLASSIFICATION;
     for (int64_t r = 0; r < n; r++) {
-        int c = t->row_class[r];
+        const int c = classes ? t->row_class[r] : 0; /* the other tasks: every row, cw[0] */
         if (j >= 0 && c != i && c != j) continue;
+        const int64_t row = rows ? rows[r] : r;
         /* kernel paths index the training rows by position */
-        sp->rows[cnt] = positions ? r : (rows ? rows[r] : r);
+        sp->rows[cnt] = positions ? r : row;
         /* a sample weight multiplies its row's cost (and cap) */
-        const double sw = wts ? wts[rows ? rows[r] : r] : 1.0;
+        const double sw = wts ? wts[row] : 1.0;
         if (sp->cap)
             sp->cap[cnt] =
-                params->cap > 0 ? params->cap * nv_params_class_weight(params, t->classes[c]) * sw : INFINITY;
-        sp->y[cnt] = c == i ? 1.0 : -1.0;
+                params->cap > 0
+                    ? params->cap * (classes ? nv_params_class_weight(params, t->classes[c]) : 1.0) * sw
+                    : INFINITY;
+        sp->y[cnt] = classes                            ? (c == i ? 1.0 : -1.0)
+                     : t->task == NESVM_TASK_REGRESSION ? ds->labels[row]
+                                                        : 1.0;
         sp->cost[cnt] = cw[c] * sw;
         if (wts && params->lambda <= 0 && !(sp->cost[cnt] >= NV_COST_MIN && sp->cost[cnt] <= NV_COST_MAX)) {
-            st = nv_error(err, NESVM_ERR_ARG,
-                            "row %lld (counted from 1): its cost C x class weight x sample weight = %g x %g is "
-                            "outside [1e-100, 1e15], where the objective underflows or 1/2 ||w||^2 is lost in rounding",
-                            (long long)(rows ? rows[r] : r) + 1, cw[c], sw);
+            st = nv_error(
+                err, NESVM_ERR_ARG,
+                "row %lld (counted from 1): its cost C x class weight x sample weight = %g x %g is "
+                "outside [1e-100, 1e15], where the objective underflows or 1/2 ||w||^2 is lost in rounding",
+                (long long)row + 1, cw[c], sw);
             break;
         }
         cnt++;
