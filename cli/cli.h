@@ -146,4 +146,10 @@ void progress_end(progress_state *ps);
 /* Format a double for output (shortest round-trip). */
 const char *fmt_num(double x, char *buf);
 
+/* The figures of a prediction as svm-predict prints them (cv: as svm-train
+ * -v prints them): "Accuracy = X% (correct/total)", or for a regression
+ * "Mean squared error = X (regression)" and "Squared correlation
+ * coefficient = Y (regression)" (predict.c). */
+void cli_print_scores(FILE *f, int cv, const nesvm_metrics *m);
+
 #endif

@@ -8,9 +8,11 @@ static void usage(FILE *f)
     fputs("Usage: nesvm cv -v K [options] DATA\n"
           "Stratified K-fold cross-validation: each fold is predicted by a model trained\n"
           "on the other folds (folds drawn with --seed). Prints\n"
-          "'Cross Validation Accuracy = X%'. With --threads N, min(N, K) folds train at\n"
-          "once, each with its share of the threads and of --kernel-memory. Takes every\n"
-          "option of 'nesvm train'.\n\n",
+          "'Cross Validation Accuracy = X%' (a regression: 'Cross Validation Mean squared\n"
+          "error = X' and 'Cross Validation Squared correlation coefficient = Y', over\n"
+          "unstratified folds, as svm-train -v). With --threads N, min(N, K) folds train\n"
+          "at once, each with its share of the threads and of --kernel-memory. Takes\n"
+          "every option of 'nesvm train'.\n\n",
           f);
     train_opts_help(f);
     fputs("  -v K                 number of folds (default 5)\n"

@@ -59,10 +59,16 @@ int cmd_info(int argc, char **argv)
                                                                  : "beta^T K_BB beta + b^2, the RKHS norm (kernel_norm rkhs)");
     } else
         printf("kernel      linear\n");
-    printf("multiclass  %s\n", nesvm_model_multiclass(m));
-    printf("classes     %d:", k);
-    for (int c = 0; c < k; c++) printf(" %s", fmt_num(labels[c], buf));
-    printf("\nfeatures    %d\nsub-models  %d\n", nesvm_model_features(m), nesvm_model_submodels(m));
+    const nesvm_task task = nesvm_model_task(m);
+    if (task == NESVM_TASK_CLASSIFICATION) {
+        printf("multiclass  %s\n", nesvm_model_multiclass(m));
+        printf("classes     %d:", k);
+        for (int c = 0; c < k; c++) printf(" %s", fmt_num(labels[c], buf));
+        putchar('\n');
+    } else {
+        printf("task        %s\n", nesvm_task_str(task));
+    }
+    printf("features    %d\nsub-models  %d\n", nesvm_model_features(m), nesvm_model_submodels(m));
     for (int s = 0; s < nesvm_model_submodels(m); s++) {
         const double *w;
         int64_t nc = 0;
@@ -75,9 +81,13 @@ int cmd_info(int argc, char **argv)
             nrm += w[j] * w[j];
             nz += w[j] != 0;
         }
-        printf("  [%d] %s vs ", s, fmt_num(labels[pos], buf));
-        if (neg < 0) printf("rest");
-        else printf("%s", fmt_num(labels[neg], buf));
+        if (pos < 0) {
+            printf("  [%d] %s", s, nesvm_task_str(task));
+        } else {
+            printf("  [%d] %s vs ", s, fmt_num(labels[pos], buf));
+            if (neg < 0) printf("rest");
+            else printf("%s", fmt_num(labels[neg], buf));
+        }
         nesvm_exit ex;
         int64_t iters;
         double primal, gap;

@@ -10,7 +10,10 @@ static void usage(FILE *f)
           "Predict the rows of DATA (LIBSVM format; '-' = stdin; .gz .bz2 .xz) with MODEL,\n"
           "print 'Accuracy = X% (correct/total)' against DATA's labels, and write one\n"
           "predicted label per line to OUTPUT (atomically) when given; OUTPUT '-' is\n"
-          "standard output (the accuracy then goes to standard error).\n\n"
+          "standard output (the accuracy then goes to standard error). A regression\n"
+          "model predicts real values and prints 'Mean squared error = X (regression)'\n"
+          "and 'Squared correlation coefficient = Y (regression)', as svm-predict; a\n"
+          "novelty model predicts +1 or -1.\n\n"
           "Options:\n"
           "  --decision-values    after each label, write the decision value of every\n"
           "                       binary sub-model (in model order) to OUTPUT\n"
@@ -23,6 +26,21 @@ static void usage(FILE *f)
           "  -q                   quiet: do not print the accuracy\n"
           "  -h, --help           this help\n",
           f);
+}
+
+void cli_print_scores(FILE *f, int cv, const nesvm_metrics *m)
+{
+    if (m->task == NESVM_TASK_REGRESSION) {
+        fprintf(f, "%sMean squared error = %g%s\n", cv ? "Cross Validation " : "", m->mse,
+                cv ? "" : " (regression)");
+        fprintf(f, "%sSquared correlation coefficient = %g%s\n", cv ? "Cross Validation " : "", m->scc,
+                cv ? "" : " (regression)");
+    } else if (cv) {
+        fprintf(f, "Cross Validation Accuracy = %g%%\n", 100.0 * m->accuracy);
+    } else {
+        fprintf(f, "Accuracy = %g%% (%lld/%lld)\n", 100.0 * (double)m->correct / (double)m->rows,
+                (long long)m->correct, (long long)m->rows);
+    }
 }
 
 int cmd_predict(int argc, char **argv)
@@ -109,11 +127,9 @@ int cmd_predict(int argc, char **argv)
     }
     if (!quiet) {
         FILE *info = npos == 3 && strcmp(pos[2], "-") == 0 ? stderr : stdout;
-        const double *truth = nesvm_dataset_labels(ds);
-        int64_t correct = 0;
-        for (int64_t i = 0; i < n; i++) correct += labels[i] == truth[i];
-        fprintf(info, "Accuracy = %g%% (%lld/%lld)\n", 100.0 * (double)correct / (double)n,
-               (long long)correct, (long long)n);
+        nesvm_metrics mt;
+        nesvm_metrics_compute(nesvm_model_task(m), nesvm_dataset_labels(ds), labels, n, &mt, NULL);
+        cli_print_scores(info, 0, &mt);
     }
 done:
     free(labels);

@@ -434,8 +434,12 @@ static int run_cv(run *r)
         rc = run_error(r->cmd, &r->ps, o->trace, &err);
     } else {
         progress_end(&r->ps);
-        fprintf(r->info, "Cross Validation Accuracy = %g%%\n", 100.0 * acc);
-        if (o->metrics && print_metrics(r->info, nesvm_dataset_labels(ds), pred, nesvm_dataset_rows(ds)) != 0)
+        nesvm_metrics cvm; /* the task's figures, over pred (acc is their accuracy) */
+        nesvm_metrics_compute(nesvm_params_task(o->params), nesvm_dataset_labels(ds), pred, nesvm_dataset_rows(ds),
+                              &cvm, NULL);
+        cli_print_scores(r->info, 1, &cvm);
+        if (o->metrics && cvm.task != NESVM_TASK_REGRESSION &&
+            print_metrics(r->info, nesvm_dataset_labels(ds), pred, nesvm_dataset_rows(ds)) != 0)
             rc = cli_error(r->cmd, "out of memory");
     }
     free(pred);

@@ -326,6 +326,31 @@ NESVM_API const char *nesvm_solver_name(int k);
 NESVM_API nesvm_status nesvm_solver_describe(const char *name, nesvm_solver_info *info,
                                              nesvm_error *err);
 
+/* ------------------------------------------------------------------- tasks */
+
+/**
+ * What a training learns, decided by the problem type (params svm_type):
+ * each svm_type belongs to one task, which decides what training makes of
+ * the labels, what prediction returns and which figures cross-validation
+ * and `nesvm predict` report (nesvm_metrics).  Every svm_type of this
+ * version (c, lp, ls) is a classification.
+ */
+typedef enum nesvm_task {
+    NESVM_TASK_CLASSIFICATION = 0, /**< the labels name classes: one binary sub-model (two
+                                        classes), or one-vs-one or one-vs-rest pairs; prediction
+                                        gives a class label */
+    NESVM_TASK_REGRESSION = 1,     /**< the labels are real targets: one model, whose decision
+                                        value is the prediction */
+    NESVM_TASK_NOVELTY = 2         /**< the labels are ignored: one model trained on every row;
+                                        prediction gives +1 (decision value >= 0) or -1 */
+} nesvm_task;
+
+/** "classification", "regression" or "novelty" (the words of model files); "unknown" for
+ * another value. */
+NESVM_API const char *nesvm_task_str(nesvm_task t);
+/** The task of p's svm_type (NULL: classification). */
+NESVM_API nesvm_task nesvm_params_task(const nesvm_params *p);
+
 /* ---------------------------------------------------------------- progress */
 
 /** Why a solver stopped. */
@@ -558,11 +583,16 @@ NESVM_API nesvm_status nesvm_model_load_buffer(const char *data, size_t len, nes
 /** Free memory the library returned (nesvm_model_save_buffer). NULL is a no-op. */
 NESVM_API void nesvm_free(void *p);
 
+/** The task the model learned (nesvm_task; a model file without a task line is a
+ * classifier).  NESVM_TASK_CLASSIFICATION for NULL. */
+NESVM_API nesvm_task nesvm_model_task(const nesvm_model *m);
+/** The number of classes: 2 or more for a classifier, 0 for the other tasks. */
 NESVM_API int nesvm_model_classes(const nesvm_model *m);
 /** Class labels, in model order (nesvm_model_classes entries): the order in which the
  * classes first appear in the training rows, as LIBSVM's.  One-vs-one sub-models come
  * in the order (0,1), (0,2), ..., (0,k-1), (1,2), ..., pos the first; one-vs-rest
- * sub-model c is class c against the rest; a binary model's one sub-model has pos 0. */
+ * sub-model c is class c against the rest; a binary model's one sub-model has pos 0.
+ * Regression and novelty models have no classes and one sub-model. */
 NESVM_API const double *nesvm_model_labels(const nesvm_model *m);
 NESVM_API int32_t nesvm_model_features(const nesvm_model *m);
 NESVM_API int nesvm_model_submodels(const nesvm_model *m);
@@ -573,8 +603,9 @@ NESVM_API const char *nesvm_model_multiclass(const nesvm_model *m);
 /**
  * Binary sub-model k of a linear model: its weight vector (nesvm_model_features
  * entries, do not free), bias, and the classes it separates (indices into the label
- * array; decision > 0 votes for `pos`; `neg` is -1 for one-vs-rest).  Kernel models:
- * NESVM_ERR_UNSUPPORTED (see nesvm_model_expansion).
+ * array; decision > 0 votes for `pos`; `neg` is -1 for one-vs-rest; both are -1 for
+ * a model that is not a classifier).  Kernel models: NESVM_ERR_UNSUPPORTED (see
+ * nesvm_model_expansion).
  */
 NESVM_API nesvm_status nesvm_model_linear(const nesvm_model *m, int k, const double **w,
                                           double *b, int *pos, int *neg, nesvm_error *err);
@@ -633,9 +664,14 @@ typedef enum nesvm_cert {
 NESVM_API nesvm_cert nesvm_model_certified(const nesvm_model *m, int k);
 
 /**
- * Predict every row of `ds`.  `labels` (n_rows entries) receives predicted
- * labels; `decision` (may be NULL) receives n_rows x n_submodels decision
- * values, row-major.  Features beyond the model's are ignored.
+ * Predict every row of `ds`.  `labels` (n_rows entries) receives the
+ * predictions: a classifier's class labels (one-vs-one by votes, ties to the
+ * lower class index; one-vs-rest by the largest decision value; two classes:
+ * the first class where the decision value is > 0), a regression's real
+ * values (its one sub-model's decision value), a novelty model's +1
+ * (decision value >= 0) or -1.  `decision` (may be NULL) receives n_rows x
+ * n_submodels decision values, row-major.  Features beyond the model's are
+ * ignored.
  */
 NESVM_API nesvm_status nesvm_model_predict(const nesvm_model *m, const nesvm_dataset *ds,
                                            int threads, double *labels, double *decision,
@@ -687,10 +723,40 @@ NESVM_API nesvm_status nesvm_model_import(const char *path, const char *format, 
 /* --------------------------------------------------------- model selection */
 
 /**
+ * The figures a prediction is judged by, for its task (nesvm_task): the
+ * accuracy for a classification and a novelty (against the labels, +1 and
+ * -1 for novelty); for a regression also the mean squared error and the
+ * squared correlation coefficient, as LIBSVM's svm-predict and svm-train -v
+ * report them.  Over n rows with predictions p_i and true values t_i:
+ *   accuracy = #{i : p_i = t_i} / n   (NaN for n = 0)
+ *   mse      = (1/n) sum (p_i - t_i)^2
+ *   scc      = (n sum p_i t_i - sum p_i sum t_i)^2
+ *              / ((n sum p_i^2 - (sum p_i)^2) (n sum t_i^2 - (sum t_i)^2))
+ * (NaN where the predictions or the true values are constant).  mse and scc
+ * are NaN for the other tasks.
+ */
+typedef struct nesvm_metrics {
+    nesvm_task task;  /**< the task the figures are for */
+    int64_t rows;     /**< rows compared */
+    int64_t correct;  /**< rows whose prediction equals their label */
+    double accuracy;  /**< correct / rows */
+    double mse;       /**< regression: mean squared error; else NaN */
+    double scc;       /**< regression: squared correlation coefficient; else NaN */
+} nesvm_metrics;
+
+/** The figures of `task` for n predictions against their true values (truth, predicted: n
+ * entries each; NULL allowed for n = 0). */
+NESVM_API nesvm_status nesvm_metrics_compute(nesvm_task task, const double *truth, const double *predicted,
+                                             int64_t n, nesvm_metrics *out, nesvm_error *err);
+
+
+/**
  * Stratified k-fold cross-validation: every row gets the label predicted by a
  * model trained on the other folds.  Folds are drawn with `seed`.
  * `predicted` has n_rows entries.  `accuracy` (may be NULL) receives the
- * fraction of rows predicted correctly.
+ * fraction of rows predicted correctly.  A task other than classification
+ * draws plain folds and is judged by nesvm_cross_validate_metrics's figures
+ * (or nesvm_metrics_compute on `predicted`).
  */
 NESVM_API nesvm_status nesvm_cross_validate(const nesvm_dataset *ds, const nesvm_params *params,
                                             int folds, uint64_t seed,
@@ -727,6 +793,29 @@ NESVM_API nesvm_status nesvm_cross_validate_path(const nesvm_dataset *ds, const 
                                                  nesvm_progress_fn progress, void *user,
                                                  double *accuracy, int64_t *iterations,
                                                  nesvm_error *err);
+
+/**
+ * nesvm_cross_validate and nesvm_cross_validate_path reporting the figures
+ * of params' task (nesvm_params_task) over every row, each predicted by the
+ * model trained on the other folds: `metrics` (one entry; for the path,
+ * n_values entries, one per value).  Classification draws stratified folds,
+ * as the calls above; regression and novelty draw plain folds (the rows
+ * shuffled with `seed` and dealt round-robin), as LIBSVM's svm-train -v.
+ * For a classification, metrics.accuracy is the accuracy the calls above
+ * give.  `mpi_comm` NULL: this process alone; else the folds shared out
+ * over its ranks as nesvm_cross_validate_distributed does.  `predicted`
+ * (may be NULL) receives every row's prediction.
+ */
+NESVM_API nesvm_status nesvm_cross_validate_metrics(const nesvm_dataset *ds, const nesvm_params *params,
+                                                    int folds, uint64_t seed, const void *mpi_comm,
+                                                    nesvm_progress_fn progress, void *user, double *predicted,
+                                                    nesvm_metrics *metrics, nesvm_error *err);
+NESVM_API nesvm_status nesvm_cross_validate_path_metrics(const nesvm_dataset *ds, const nesvm_params *params,
+                                                         int folds, uint64_t seed, const char *name,
+                                                         const double *values, int n_values, int warm,
+                                                         const void *mpi_comm, nesvm_progress_fn progress,
+                                                         void *user, nesvm_metrics *metrics,
+                                                         int64_t *iterations, nesvm_error *err);
 
 /**
  * nesvm_cross_validate and nesvm_cross_validate_path with the folds shared

@@ -21,6 +21,11 @@ nesvm_status nesvm_model_export(const nesvm_model *m, const char *format, const 
     const int libsvm = strcmp(format, "libsvm") == 0;
     if (!libsvm && strcmp(format, "liblinear") != 0)
         return nv_error(err, NESVM_ERR_ARG, "unknown model format '%s' (expected libsvm or liblinear)", format);
+    if (m->task != NESVM_TASK_CLASSIFICATION)
+        return nv_error(err, NESVM_ERR_UNSUPPORTED,
+                        "a %s model cannot be written for LIBSVM or LIBLINEAR: "
+                        "nesvm exports classifiers",
+                        nesvm_task_str(m->task));
     nv_atomic_file af;
     nesvm_status st = nv_atomic_open(&af, path, err);
     if (st != NESVM_OK) return st;

@@ -2,6 +2,10 @@
  * model.c - the model object: allocation, accessors and prediction (the
  * training driver is train.c).
  *
+ * A model's task (nesvm.h) decides what prediction returns: a classifier's
+ * class labels, as below; a regression's one decision value; a novelty
+ * model's +1 (decision value >= 0) or -1.
+ *
  * Class order is the order of first appearance in the training data (as in
  * LIBSVM); for two classes the first label seen is the positive class.
  * One-vs-one trains k(k-1)/2 machines, class i (+1) against class j (-1) for
@@ -37,7 +41,7 @@ nesvm_status nv_model_alloc(int nr_class, int nsub, int32_t d, int64_t ncoef, ne
     m->nsub = nsub;
     m->d = d;
     m->ncoef = ncoef;
-    m->labels = nv_calloc((size_t)nr_class, sizeof(double));
+    m->labels = nv_calloc((size_t)(nr_class ? nr_class : 1), sizeof(double));
     m->sub = nv_calloc((size_t)nsub, sizeof(nv_submodel));
     if (ncoef > 0 && (size_t)nsub > SIZE_MAX / sizeof(double) / (size_t)ncoef) m->wbuf = NULL;
     else m->wbuf = nv_calloc((size_t)nsub * (size_t)ncoef + 1, sizeof(double));
@@ -117,6 +121,40 @@ out:
     return st;
 }
 
+/* Each row's prediction from its decision values (dec: n x nsub) by the
+ * model's task: a classifier's class label (two classes: pos where the
+ * decision value is > 0; one-vs-rest: the largest decision value;
+ * one-vs-one: the most votes, ties to the lower class index), a
+ * regression's decision value, a novelty model's +1 where the decision
+ * value is >= 0, else -1.  votes: nr_class scratch entries. */
+static void decide(const nesvm_model *m, const double *dec, int64_t n, int *votes, double *labels)
+{
+    const int nsub = m->nsub;
+    if (m->task != NESVM_TASK_CLASSIFICATION) {
+        for (int64_t i = 0; i < n; i++)
+            labels[i] = m->task == NESVM_TASK_REGRESSION ? dec[i * nsub] : dec[i * nsub] >= 0 ? 1.0 : -1.0;
+        return;
+    }
+    const int ovr = m->params->multiclass == NV_OVR && m->nr_class > 2;
+    for (int64_t i = 0; i < n; i++) {
+        const double *di = dec + i * nsub;
+        int best = 0;
+        if (m->nr_class == 2) {
+            best = di[0] > 0 ? m->sub[0].pos : m->sub[0].neg;
+        } else if (ovr) {
+            for (int s = 1; s < nsub; s++)
+                if (di[s] > di[best]) best = s;
+            best = m->sub[best].pos;
+        } else {
+            memset(votes, 0, (size_t)m->nr_class * sizeof(int));
+            for (int s = 0; s < nsub; s++) votes[di[s] > 0 ? m->sub[s].pos : m->sub[s].neg]++;
+            for (int c = 1; c < m->nr_class; c++)
+                if (votes[c] > votes[best]) best = c;
+        }
+        labels[i] = m->labels[best];
+    }
+}
+
 nesvm_status nv_predict_rows(const nesvm_model *m, const nesvm_dataset *ds, const int64_t *rows,
                              int64_t n, int threads, double *labels, double *decision,
                              nesvm_error *err)
@@ -130,7 +168,7 @@ nesvm_status nv_predict_rows(const nesvm_model *m, const nesvm_dataset *ds, cons
     const int narrow = !m->basis && ds->d > m->d && nv_dense_too_large(8.0 * (double)ds->d, ds->nnz, ds->n);
     double *wpad = nv_calloc((size_t)(ds->d && !narrow && !m->basis ? ds->d : 1), sizeof(double));
     double *col = nv_malloc_array((size_t)(n ? n : 1), sizeof(double));
-    int *votes = nv_calloc((size_t)m->nr_class, sizeof(int));
+    int *votes = nv_calloc((size_t)(m->nr_class ? m->nr_class : 1), sizeof(int));
     if (!dec) dec = own_dec = nv_malloc_array((size_t)(n ? n : 1) * (size_t)nsub, sizeof(double));
     if (!wpad || !col || !votes || !dec) {
         nv_free(wpad);
@@ -168,24 +206,7 @@ nesvm_status nv_predict_rows(const nesvm_model *m, const nesvm_dataset *ds, cons
             for (int64_t i = 0; i < n; i++) dec[i * nsub + s] = col[i];
         }
     }
-    int ovr = m->params->multiclass == NV_OVR && m->nr_class > 2;
-    for (int64_t i = 0; i < n; i++) {
-        const double *di = dec + i * nsub;
-        int best = 0;
-        if (m->nr_class == 2) {
-            best = di[0] > 0 ? m->sub[0].pos : m->sub[0].neg;
-        } else if (ovr) {
-            for (int s = 1; s < nsub; s++)
-                if (di[s] > di[best]) best = s;
-            best = m->sub[best].pos;
-        } else {
-            memset(votes, 0, (size_t)m->nr_class * sizeof(int));
-            for (int s = 0; s < nsub; s++) votes[di[s] > 0 ? m->sub[s].pos : m->sub[s].neg]++;
-            for (int c = 1; c < m->nr_class; c++)
-                if (votes[c] > votes[best]) best = c;
-        }
-        labels[i] = m->labels[best];
-    }
+    decide(m, dec, n, votes, labels);
     nv_free(wpad);
     nv_free(col);
     nv_free(votes);
@@ -200,6 +221,7 @@ nesvm_status nesvm_model_predict(const nesvm_model *m, const nesvm_dataset *ds, 
     return nv_predict_rows(m, ds, NULL, ds->n, threads, labels, decision, err);
 }
 
+nesvm_task nesvm_model_task(const nesvm_model *m) { return m ? m->task : NESVM_TASK_CLASSIFICATION; }
 int nesvm_model_classes(const nesvm_model *m) { return m ? m->nr_class : 0; }
 const double *nesvm_model_labels(const nesvm_model *m) { return m ? m->labels : NULL; }
 int32_t nesvm_model_features(const nesvm_model *m) { return m ? m->d : 0; }

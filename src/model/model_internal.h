@@ -22,6 +22,9 @@ typedef struct nv_submodel {
 struct nesvm_model {
     nesvm_params *params; /* the parameters it was trained with */
     char problem[64];
+    nesvm_task task;      /* what it learned: classification (classes, labels), regression
+                           * or novelty (no classes: nr_class 0, one sub-model whose pos
+                           * and neg are -1) */
     int nr_class;
     double *labels;
     int32_t d;
@@ -35,8 +38,8 @@ struct nesvm_model {
     double *wbuf;         /* nsub * ncoef */
 };
 
-/* Allocate a model shell with nr_class labels, d features and nsub
- * sub-models of ncoef coefficients. */
+/* Allocate a model shell with nr_class labels (0: none), d features and
+ * nsub sub-models of ncoef coefficients; its task is classification. */
 nesvm_status nv_model_alloc(int nr_class, int nsub, int32_t d, int64_t ncoef, nesvm_model **out,
                             nesvm_error *err);
 /* nesvm_model_load_buffer on a text it takes over (buf[len] must be '\0';

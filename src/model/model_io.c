@@ -31,6 +31,7 @@ static void write_model(const nesvm_model *m, FILE *f)
         fprintf(f, " %s", num);
     }
     fprintf(f, "\nnr_feature %d\n", m->d);
+    if (m->task != NESVM_TASK_CLASSIFICATION) fprintf(f, "task %s\n", nesvm_task_str(m->task));
     /* the parameters off their default, in the table's order (solver,
      * multiclass and kernel have their own lines): a missing one is the
      * default, so a new parameter changes no file trained without it */
@@ -283,6 +284,7 @@ typedef struct parse_state {
     lexer lx;
     size_t len;                /* the text's length, for the size checks */
     long long version, k, d, nbasis, nsub;
+    int task;                  /* the task line's, classification without one */
     const nv_solver *solver;
     char problem[64];
     nesvm_params *prm;         /* moves into m */
@@ -353,7 +355,7 @@ static nesvm_status read_head(parse_state *ps)
         FAIL("bad multiclass scheme '%.40s' (expected ovo or ovr)", lx->tok[1]);
     TRY(expect(lx, "nr_class", 2));
     long long k;
-    if (!tok_int(lx->tok[1], 2, NV_MAX_CLASSES, &k))
+    if (!tok_int(lx->tok[1], 0, NV_MAX_CLASSES, &k) || k == 1) /* 0: not a classifier (its task line) */
         FAIL("bad nr_class '%.40s' (expected an integer in [2, %d])", lx->tok[1], NV_MAX_CLASSES);
     ps->k = k;
     /* labels may be long: parse the raw line */
@@ -361,7 +363,7 @@ static nesvm_status read_head(parse_state *ps)
     if (r == 0) FAIL("expected 'labels', found end of file");
     if (lx->ntok < 1 || strcmp(lx->tok[0], "labels") != 0) FAIL("expected 'labels', found '%.40s'", lx->tok[0]);
     if (r < 0 || lx->ntok - 1 != k) FAIL("'labels' needs %lld values", k);
-    ps->labels = nv_malloc_array((size_t)k, sizeof(double));
+    ps->labels = nv_malloc_array((size_t)(k ? k : 1), sizeof(double));
     if (!ps->labels) return nv_error(lx->err, NESVM_ERR_NOMEM, "out of memory");
     for (int c = 0; c < k; c++) {
         if (!tok_double(lx->tok[c + 1], &ps->labels[c]) || !isfinite(ps->labels[c]))
@@ -401,7 +403,15 @@ static nesvm_status read_params(parse_state *ps)
             if (!isfinite(l)) FAIL("bad class_weight label '%.40s'", lx->tok[1]);
             if (nesvm_params_set_class_weight(prm, l, wgt, NULL) != NESVM_OK)
                 FAIL("bad class weight '%.40s'", lx->tok[2]);
+        } else if (strcmp(lx->tok[0], "task") == 0) {
+            if (lx->ntok != 2 || (ps->task = nv_task_parse(lx->tok[1])) < 0)
+                FAIL("unknown task '%.40s' (expected classification, regression or novelty)",
+                     lx->ntok > 1 ? lx->tok[1] : "");
         } else if (strcmp(lx->tok[0], "nr_submodel") == 0 || strcmp(lx->tok[0], "nr_basis") == 0) {
+            if ((ps->task == NESVM_TASK_CLASSIFICATION) != (ps->k > 0))
+                FAIL("nr_class %lld does not fit the task %s (a classifier has 2 classes or more, "
+                     "the other tasks none)",
+                     ps->k, nesvm_task_str((nesvm_task)ps->task));
             return NESVM_OK;
         } else {
             FAIL("unexpected '%.40s' (expected 'param', 'class_weight' or 'nr_submodel')", lx->tok[0]);
@@ -440,7 +450,7 @@ static nesvm_status read_basis_and_shape(parse_state *ps)
              want_problem ? want_problem : "none");
     if (lx->ntok != 2) FAIL("'nr_submodel' needs one value");
     const long long k = ps->k;
-    long long want = k == 2 ? 1 : (prm->multiclass == NV_OVR ? k : k * (k - 1) / 2);
+    long long want = k <= 2 ? 1 : (prm->multiclass == NV_OVR ? k : k * (k - 1) / 2);
     if (!tok_int(lx->tok[1], 1, 1000000000, &ps->nsub) || ps->nsub != want)
         FAIL("nr_submodel is '%.40s', expected %lld for %lld classes (%s)", lx->tok[1], want, k,
              prm->multiclass == NV_OVR ? "ovr" : "ovo");
@@ -471,9 +481,9 @@ static nesvm_status read_submodel_head(parse_state *ps, int s, long long *want_p
     if (strcmp(lx->tok[2], "pos") || strcmp(lx->tok[4], "neg") || strcmp(lx->tok[6], "exit") ||
         strcmp(lx->tok[8], "iterations") || strcmp(lx->tok[10], "primal") || strcmp(lx->tok[12], "gap"))
         FAIL("malformed submodel line");
-    if (!tok_int(lx->tok[3], 0, k - 1, &pos) || !tok_int(lx->tok[5], -1, k - 1, &neg) || pos == neg)
+    if (!tok_int(lx->tok[3], k ? 0 : -1, k - 1, &pos) || !tok_int(lx->tok[5], -1, k - 1, &neg) || (k && pos == neg))
         FAIL("submodel %d: bad class indices pos %.20s neg %.20s", s, lx->tok[3], lx->tok[5]);
-    if ((neg < 0) != ovr) FAIL("submodel %d: neg %lld does not fit the multiclass scheme", s, neg);
+    if (k && (neg < 0) != ovr) FAIL("submodel %d: neg %lld does not fit the multiclass scheme", s, neg);
     if (pos != *want_pos || neg != *want_neg)
         FAIL("submodel %d: classes pos %lld neg %lld, expected pos %lld neg %lld (sub-models "
              "come in a fixed order)", s, pos, neg, *want_pos, *want_neg);
@@ -557,7 +567,9 @@ static nesvm_status parse_sections(parse_state *ps)
     m->params = ps->prm;
     ps->prm = NULL;
     snprintf(m->problem, sizeof m->problem, "%s", ps->problem);
-    long long want_pos = 0, want_neg = m->params->multiclass == NV_OVR && k > 2 ? -1 : 1;
+    m->task = (nesvm_task)ps->task;
+    /* the order training writes; the other tasks' one sub-model: pos -1 neg -1 */
+    long long want_pos = k ? 0 : -1, want_neg = (m->params->multiclass == NV_OVR && k > 2) || !k ? -1 : 1;
     for (int s = 0; s < ps->nsub; s++) {
         TRY(read_submodel_head(ps, s, &want_pos, &want_neg));
         TRY(read_coefficients(ps, s));

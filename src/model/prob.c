@@ -479,6 +479,10 @@ nesvm_status nesvm_model_predict_proba(const nesvm_model *m, const nesvm_dataset
                                        double *labels, double *proba, nesvm_error *err)
 {
     if (!m || !ds || !proba) return nv_error(err, NESVM_ERR_ARG, "NULL argument to nesvm_model_predict_proba");
+    if (m->task != NESVM_TASK_CLASSIFICATION)
+        return nv_error(err, NESVM_ERR_UNSUPPORTED,
+                        "probability estimates are for classifiers: this is a %s model",
+                        nesvm_task_str(m->task));
     if (!m->has_prob)
         return nv_error(err, NESVM_ERR_UNSUPPORTED,
                         "the model has no probability estimates: train it with probability 1 (-b 1)");

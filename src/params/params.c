@@ -18,6 +18,18 @@
 #define EPS_MIN 1e-15
 
 static const char *const svm_type_words[] = {"c", "lp", "ls", NULL};
+/* One row per svm_type, in svm_type_words' order: the task it learns. */
+static const nv_svm_type_def svm_types[] = {
+    {"c", "C-SVM", NESVM_TASK_CLASSIFICATION},
+    {"lp", "LP-SVM", NESVM_TASK_CLASSIFICATION},
+    {"ls", "LS-SVM", NESVM_TASK_CLASSIFICATION},
+};
+#define NSVM_TYPES ((int)(sizeof svm_types / sizeof svm_types[0]))
+_Static_assert(sizeof svm_types / sizeof svm_types[0] == sizeof svm_type_words / sizeof svm_type_words[0] - 1,
+               "one row of svm_types per word of svm_type");
+/* The tasks' words (nesvm_task_str, model files), in nesvm_task's order. */
+static const char *const task_words[] = {"classification", "regression", "novelty"};
+#define NTASKS ((int)(sizeof task_words / sizeof task_words[0]))
 static const char *const continuation_words[] = {"adaptive", "paper", NULL};
 static const char *const multiclass_words[] = {"ovo", "ovr", NULL};
 static const char *const method_words[] = {"newton", "nesterov", NULL};
@@ -180,6 +192,29 @@ int nv_param_condition(const nv_param_def *d, const nesvm_params *p)
 }
 
 int nv_param_index(const char *name) { return param_index(name); }
+
+const nv_svm_type_def *nv_svm_type(int svm_type)
+{
+    return svm_type >= 0 && svm_type < NSVM_TYPES ? &svm_types[svm_type] : NULL;
+}
+
+nesvm_task nesvm_params_task(const nesvm_params *p)
+{
+    const nv_svm_type_def *t = p ? nv_svm_type(p->svm_type) : NULL;
+    return t ? t->task : NESVM_TASK_CLASSIFICATION;
+}
+
+const char *nesvm_task_str(nesvm_task t)
+{
+    return (int)t >= 0 && (int)t < NTASKS ? task_words[t] : "unknown";
+}
+
+int nv_task_parse(const char *word)
+{
+    for (int t = 0; t < NTASKS; t++)
+        if (strcmp(task_words[t], word) == 0) return t;
+    return -1;
+}
 
 static int word_index(const char *const *words, const char *v)
 {

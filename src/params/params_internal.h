@@ -8,6 +8,20 @@ enum { NV_OVO = 0, NV_OVR = 1 };
 enum { NV_LIP_POWER = 0, NV_LIP_PAPER = 1 };
 enum { NV_METHOD_NEWTON = 0, NV_METHOD_NESTEROV = 1 };
 enum { NV_SVM_C = 0, NV_SVM_LP = 1, NV_SVM_LS = 2 };
+/* What each svm_type is (params.c: one row per svm_type, in the order of
+ * its words): its word, its name in messages, and the task it learns
+ * (nesvm.h: the driver finds classes for classification, keeps real targets
+ * for regression, ignores the labels for novelty). */
+typedef struct nv_svm_type_def {
+    const char *word; /* "c" */
+    const char *name; /* "C-SVM" */
+    nesvm_task task;
+} nv_svm_type_def;
+/* svm_type's row (NULL out of range). */
+const nv_svm_type_def *nv_svm_type(int svm_type);
+/* A task's word in model files (nesvm_task_str) back to the task: -1 for
+ * another word. */
+int nv_task_parse(const char *word);
 enum { NV_CONT_ADAPTIVE = 0, NV_CONT_PAPER = 1 };
 
 struct nesvm_params {

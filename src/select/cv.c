@@ -1,11 +1,15 @@
 /*
- * cv.c - stratified k-fold cross-validation, at one C or along a path of C
- * values with warm starts, the folds in parallel when threads allow.
+ * cv.c - k-fold cross-validation, at one C or along a path of C values with
+ * warm starts, the folds in parallel when threads allow, judged by the
+ * figures of the task (metrics.c).
  *
- * Rows of each class are shuffled (seeded) and dealt to folds round-robin,
- * continuing across classes, so every fold gets each class in proportion and
- * fold sizes differ by at most one.  Each fold is predicted by a model
- * trained on the other folds.
+ * Classification: rows of each class are shuffled (seeded) and dealt to
+ * folds round-robin, continuing across classes, so every fold gets each
+ * class in proportion and fold sizes differ by at most one.  Regression and
+ * novelty: the rows are shuffled and dealt the same way, as one class.
+ * Each fold is predicted by a model trained on the other folds; its
+ * predictions against its labels become sums (nv_metric_sums) that add up
+ * over the folds into the figures over every row.
  *
  * Along a path of C values, each fold's training starts from its solution at
  * the previous C (nv_path); along max_iter (GS-SVM's early stopping), a
@@ -20,11 +24,12 @@
  *
  * Distributed (nesvm_cross_validate*_distributed): every rank holds the whole
  * data and draws the same folds; rank r trains the folds f with f mod P = r
- * (each with the threads above), and the counts and predictions are summed
+ * (each with the threads above), and the sums and predictions are summed
  * over the ranks; a fold's failure on any rank is every rank's.
  */
 #include "../model/model_internal.h"
 #include "../comm/comm.h"
+#include "metrics.h"
 
 #include <string.h>
 #include <time.h>
@@ -51,7 +56,7 @@ typedef struct cv_job {
     nesvm_progress_fn progress;
     void *user;
     double *predicted;      /* ncs == 1: every row's predicted label, else NULL */
-    int64_t *correct;       /* folds x ncs */
+    nv_metric_sums *sums;   /* folds x ncs: the fold's predictions against its labels */
     int64_t *iterations;    /* folds x ncs */
     nesvm_status *status;   /* per fold */
     nesvm_error *errs;      /* per fold */
@@ -138,7 +143,7 @@ static nesvm_status run_fold(cv_job *job, int f, int caller, int64_t *train, int
     for (int c = 0; c < job->ncs && st == NESVM_OK; c++) {
         if (job->name) {
             if (converged && job->cs[c] >= job->cs[c - 1]) { /* the same model again */
-                job->correct[(size_t)f * job->ncs + c] = job->correct[(size_t)f * job->ncs + c - 1];
+                job->sums[(size_t)f * job->ncs + c] = job->sums[(size_t)f * job->ncs + c - 1];
                 job->iterations[(size_t)f * job->ncs + c] = 0;
                 continue;
             }
@@ -160,12 +165,12 @@ static nesvm_status run_fold(cv_job *job, int f, int caller, int64_t *train, int
         st = nv_predict_rows(m, ds, test, nte, p->threads, pred, NULL, err);
         nesvm_model_destroy(m);
         if (st != NESVM_OK) break;
-        int64_t correct = 0;
+        nv_metric_sums *sum = &job->sums[(size_t)f * job->ncs + c];
+        memset(sum, 0, sizeof *sum);
         for (int64_t t = 0; t < nte; t++) {
             if (job->predicted) job->predicted[test[t]] = pred[t];
-            if (pred[t] == ds->labels[test[t]]) correct++;
+            nv_metric_add(sum, ds->labels[test[t]], pred[t]);
         }
-        job->correct[(size_t)f * job->ncs + c] = correct;
         job->iterations[(size_t)f * job->ncs + c] = stats.iterations;
         converged = job->saturate && stats.exit_reason == NESVM_EXIT_CONVERGED;
     }
@@ -216,12 +221,37 @@ NV_CV_CRITICAL
     }
 }
 
+/* Each row's fold: stratified by class for a classification (the rows of
+ * each class shuffled and dealt round-robin, continuing across classes),
+ * else the rows shuffled and dealt round-robin, as one class. */
+static nesvm_status draw_folds(const nesvm_dataset *ds, nesvm_task task, int folds, uint64_t seed, int *fold,
+                               nesvm_error *err)
+{
+    const int64_t n = ds->n;
+    double *classes = NULL;
+    int k = 1;
+    int *cls = nv_malloc_array((size_t)(n ? n : 1), sizeof(int));
+    int64_t *order = nv_malloc_array((size_t)(n ? n : 1), sizeof(int64_t));
+    nesvm_status st = cls && order ? NESVM_OK : nv_error(err, NESVM_ERR_NOMEM, "out of memory");
+    if (st == NESVM_OK && task == NESVM_TASK_CLASSIFICATION)
+        st = nv_label_classes(ds->labels, NULL, n, &classes, &k, cls, err);
+    else if (st == NESVM_OK)
+        memset(cls, 0, (size_t)n * sizeof(int));
+    if (st == NESVM_OK) nv_stratified_folds(cls, n, k, folds, seed, fold, order);
+    nv_free(classes);
+    nv_free(cls);
+    nv_free(order);
+    return st;
+}
+
 /* The folds of ds, and every fold trained along the path of parameter name
- * (NULL: params as they are, ncs 1). */
-static nesvm_status cross_validate(const nesvm_dataset *ds, const nesvm_params *params, int folds, uint64_t seed,
-                                   const char *name, const double *cs, int ncs, int warm, const nv_comm *comm,
-                                   nesvm_progress_fn progress, void *user,
-                                   double *predicted, int64_t *correct, int64_t *iterations, nesvm_error *err)
+ * (NULL: params as they are, ncs 1): metrics[c] (ncs entries) are the
+ * figures of params' task over every row at value c. */
+static nesvm_status cross_validate(const nesvm_dataset *ds, const nesvm_params *params, int folds,
+                                   uint64_t seed, const char *name, const double *cs, int ncs, int warm,
+                                   const nv_comm *comm, nesvm_progress_fn progress, void *user,
+                                   double *predicted, nesvm_metrics *metrics, int64_t *iterations,
+                                   nesvm_error *err)
 {
     int64_t n = ds->n;
     if (!nv_comm_many(comm)) comm = NULL;
@@ -233,24 +263,20 @@ static nesvm_status cross_validate(const nesvm_dataset *ds, const nesvm_params *
         if (st != NESVM_OK) return st;
         params = defaults;
     }
+    const nesvm_task task = nesvm_params_task(params);
     cv_job job;
     memset(&job, 0, sizeof job);
-    double *classes = NULL;
-    int k = 0;
-    int *cls = nv_malloc_array((size_t)n, sizeof(int));
     int *fold = nv_malloc_array((size_t)n, sizeof(int));
-    int64_t *order = nv_malloc_array((size_t)n, sizeof(int64_t));
-    job.correct = nv_malloc_array((size_t)folds * (size_t)ncs, sizeof(int64_t));
+    job.sums = nv_calloc((size_t)folds * (size_t)ncs, sizeof(nv_metric_sums));
     job.iterations = nv_malloc_array((size_t)folds * (size_t)ncs, sizeof(int64_t));
     job.status = nv_malloc_array((size_t)folds, sizeof(nesvm_status));
     job.errs = nv_malloc_array((size_t)folds, sizeof(nesvm_error));
     nesvm_status st = NESVM_OK;
-    if (!cls || !fold || !order || !job.correct || !job.iterations || !job.status || !job.errs)
+    if (!fold || !job.sums || !job.iterations || !job.status || !job.errs)
         st = nv_error(err, NESVM_ERR_NOMEM, "out of memory");
-    if (st == NESVM_OK) st = nv_label_classes(ds->labels, NULL, n, &classes, &k, cls, err);
+    if (st == NESVM_OK) st = draw_folds(ds, task, folds, seed, fold, err);
     if (comm) st = nv_comm_agree(comm, st, err);
     if (st != NESVM_OK) goto done;
-    nv_stratified_folds(cls, n, k, folds, seed, fold, order);
     for (int f = 0; f < folds; f++) {
         job.status[f] = NESVM_OK;
         memset(&job.errs[f], 0, sizeof job.errs[f]);
@@ -271,7 +297,6 @@ static nesvm_status cross_validate(const nesvm_dataset *ds, const nesvm_params *
     job.size = comm ? comm->size : 1;
     /* distributed: zeros where other ranks' folds go (their sum is exact) */
     if (comm) {
-        memset(job.correct, 0, (size_t)folds * (size_t)ncs * sizeof(int64_t));
         memset(job.iterations, 0, (size_t)folds * (size_t)ncs * sizeof(int64_t));
         if (predicted) memset(predicted, 0, (size_t)n * sizeof(double));
     }
@@ -303,25 +328,25 @@ static nesvm_status cross_validate(const nesvm_dataset *ds, const nesvm_params *
         }
     if (comm) {
         st = nv_comm_agree(comm, st, err);
-        if (st == NESVM_OK) st = nv_comm_sum_i64(comm, job.correct, (int64_t)folds * ncs, err);
+        if (st == NESVM_OK)
+            st = nv_comm_sum(comm, (double *)job.sums, (int64_t)folds * ncs * NV_METRIC_SUMS_LEN, err);
         if (st == NESVM_OK) st = nv_comm_sum_i64(comm, job.iterations, (int64_t)folds * ncs, err);
         if (st == NESVM_OK && predicted) st = nv_comm_sum(comm, predicted, n, err);
     }
     if (st == NESVM_OK)
         for (int c = 0; c < ncs; c++) {
-            correct[c] = 0;
+            nv_metric_sums total;
+            memset(&total, 0, sizeof total);
             if (iterations) iterations[c] = 0;
             for (int f = 0; f < folds; f++) {
-                correct[c] += job.correct[(size_t)f * ncs + c];
+                nv_metric_merge(&total, &job.sums[(size_t)f * ncs + c]);
                 if (iterations) iterations[c] += job.iterations[(size_t)f * ncs + c];
             }
+            nv_metrics_finish(&total, task, &metrics[c]);
         }
 done:
-    nv_free(classes);
-    nv_free(cls);
     nv_free(fold);
-    nv_free(order);
-    nv_free(job.correct);
+    nv_free(job.sums);
     nv_free(job.iterations);
     nv_free(job.status);
     nv_free(job.errs);
@@ -331,13 +356,14 @@ done:
 
 static nesvm_status cv_one(const nesvm_dataset *ds, const nesvm_params *params, int folds, uint64_t seed,
                            const nv_comm *comm, nesvm_progress_fn progress, void *user, double *predicted,
-                           double *accuracy, nesvm_error *err)
+                           nesvm_metrics *metrics, nesvm_error *err)
 {
-    if (!ds || !predicted) return nv_error(err, NESVM_ERR_ARG, "NULL argument to nesvm_cross_validate");
-    int64_t correct = 0;
-    nesvm_status st = cross_validate(ds, params, folds, seed, NULL, NULL, 1, 0, comm, progress, user, predicted,
-                                     &correct, NULL, err);
-    if (st == NESVM_OK && accuracy) *accuracy = (double)correct / (double)ds->n;
+    if (!ds) return nv_error(err, NESVM_ERR_ARG, "NULL argument to nesvm_cross_validate");
+    nesvm_metrics m;
+    memset(&m, 0, sizeof m);
+    nesvm_status st = cross_validate(ds, params, folds, seed, NULL, NULL, 1, 0, comm, progress, user,
+                                     predicted, &m, NULL, err);
+    if (st == NESVM_OK && metrics) *metrics = m;
     return st;
 }
 
@@ -345,15 +371,20 @@ nesvm_status nesvm_cross_validate(const nesvm_dataset *ds, const nesvm_params *p
                                   uint64_t seed, nesvm_progress_fn progress, void *user,
                                   double *predicted, double *accuracy, nesvm_error *err)
 {
-    return cv_one(ds, params, folds, seed, NULL, progress, user, predicted, accuracy, err);
+    if (!predicted) return nv_error(err, NESVM_ERR_ARG, "NULL argument to nesvm_cross_validate");
+    nesvm_metrics m;
+    memset(&m, 0, sizeof m);
+    nesvm_status st = cv_one(ds, params, folds, seed, NULL, progress, user, predicted, &m, err);
+    if (st == NESVM_OK && accuracy) *accuracy = m.accuracy;
+    return st;
 }
 
 static nesvm_status cv_path(const nesvm_dataset *ds, const nesvm_params *params, int folds, uint64_t seed,
-                            const char *name, const double *values, int n_values, int warm, const nv_comm *comm,
-                            nesvm_progress_fn progress, void *user, double *accuracy, int64_t *iterations,
-                            nesvm_error *err)
+                            const char *name, const double *values, int n_values, int warm,
+                            const nv_comm *comm, nesvm_progress_fn progress, void *user,
+                            nesvm_metrics *metrics, int64_t *iterations, nesvm_error *err)
 {
-    if (!ds || !name || !values || !accuracy)
+    if (!ds || !name || !values || !metrics)
         return nv_error(err, NESVM_ERR_ARG, "NULL argument to nesvm_cross_validate_path");
     if (n_values < 1)
         return nv_error(err, NESVM_ERR_ARG, "the path of %s has %d values: give at least one", name, n_values);
@@ -368,13 +399,24 @@ static nesvm_status cv_path(const nesvm_dataset *ds, const nesvm_params *params,
     }
     nesvm_params_destroy(check);
     if (st != NESVM_OK) return st;
-    int64_t *correct = nv_malloc_array((size_t)n_values, sizeof(int64_t));
-    if (!correct) return nv_error(err, NESVM_ERR_NOMEM, "out of memory");
-    st = cross_validate(ds, params, folds, seed, name, values, n_values, warm, comm, progress, user, NULL, correct,
-                        iterations, err);
+    return cross_validate(ds, params, folds, seed, name, values, n_values, warm, comm, progress, user, NULL,
+                          metrics, iterations, err);
+}
+
+/* cv_path's accuracies (the calls that report them alone). */
+static nesvm_status cv_path_accuracy(const nesvm_dataset *ds, const nesvm_params *params, int folds,
+                                     uint64_t seed, const char *name, const double *values, int n_values,
+                                     int warm, const nv_comm *comm, nesvm_progress_fn progress, void *user,
+                                     double *accuracy, int64_t *iterations, nesvm_error *err)
+{
+    if (!accuracy) return nv_error(err, NESVM_ERR_ARG, "NULL argument to nesvm_cross_validate_path");
+    nesvm_metrics *m = nv_malloc_array((size_t)(n_values > 0 ? n_values : 1), sizeof(nesvm_metrics));
+    if (!m) return nv_error(err, NESVM_ERR_NOMEM, "out of memory");
+    nesvm_status st = cv_path(ds, params, folds, seed, name, values, n_values, warm, comm, progress, user, m,
+                              iterations, err);
     if (st == NESVM_OK)
-        for (int c = 0; c < n_values; c++) accuracy[c] = (double)correct[c] / (double)ds->n;
-    nv_free(correct);
+        for (int c = 0; c < n_values; c++) accuracy[c] = m[c].accuracy;
+    nv_free(m);
     return st;
 }
 
@@ -383,8 +425,8 @@ nesvm_status nesvm_cross_validate_path(const nesvm_dataset *ds, const nesvm_para
                                        int warm, nesvm_progress_fn progress, void *user, double *accuracy,
                                        int64_t *iterations, nesvm_error *err)
 {
-    return cv_path(ds, params, folds, seed, name, values, n_values, warm, NULL, progress, user, accuracy, iterations,
-                   err);
+    return cv_path_accuracy(ds, params, folds, seed, name, values, n_values, warm, NULL, progress, user,
+                            accuracy, iterations, err);
 }
 
 /* The MPI communicator behind mpi_comm (a build without MPI: UNSUPPORTED). */
@@ -401,7 +443,12 @@ nesvm_status nesvm_cross_validate_distributed(const nesvm_dataset *ds, const nes
     nv_comm c;
     nesvm_status st = cv_comm(mpi_comm, &c, err);
     if (st != NESVM_OK) return st;
-    return cv_one(ds, params, folds, seed, &c, progress, user, predicted, accuracy, err);
+    if (!predicted) return nv_error(err, NESVM_ERR_ARG, "NULL argument to nesvm_cross_validate");
+    nesvm_metrics m;
+    memset(&m, 0, sizeof m);
+    st = cv_one(ds, params, folds, seed, &c, progress, user, predicted, &m, err);
+    if (st == NESVM_OK && accuracy) *accuracy = m.accuracy;
+    return st;
 }
 
 nesvm_status nesvm_cross_validate_path_distributed(const nesvm_dataset *ds, const nesvm_params *params, int folds,
@@ -413,6 +460,43 @@ nesvm_status nesvm_cross_validate_path_distributed(const nesvm_dataset *ds, cons
     nv_comm c;
     nesvm_status st = cv_comm(mpi_comm, &c, err);
     if (st != NESVM_OK) return st;
-    return cv_path(ds, params, folds, seed, name, values, n_values, warm, &c, progress, user, accuracy, iterations,
-                   err);
+    return cv_path_accuracy(ds, params, folds, seed, name, values, n_values, warm, &c, progress, user,
+                            accuracy, iterations, err);
+}
+
+/* The communicator of the metrics calls: none (mpi_comm NULL), or mpi_comm's. */
+static nesvm_status cv_comm_opt(const void *mpi_comm, nv_comm *c, const nv_comm **out, nesvm_error *err)
+{
+    *out = NULL;
+    if (!mpi_comm) return NESVM_OK;
+    nesvm_status st = nv_comm_mpi(c, mpi_comm, err);
+    if (st == NESVM_OK) *out = c;
+    return st;
+}
+
+nesvm_status nesvm_cross_validate_metrics(const nesvm_dataset *ds, const nesvm_params *params, int folds,
+                                          uint64_t seed, const void *mpi_comm, nesvm_progress_fn progress,
+                                          void *user, double *predicted, nesvm_metrics *metrics,
+                                          nesvm_error *err)
+{
+    nv_comm c;
+    const nv_comm *comm;
+    nesvm_status st = cv_comm_opt(mpi_comm, &c, &comm, err);
+    if (st != NESVM_OK) return st;
+    if (!metrics) return nv_error(err, NESVM_ERR_ARG, "NULL argument to nesvm_cross_validate_metrics");
+    return cv_one(ds, params, folds, seed, comm, progress, user, predicted, metrics, err);
+}
+
+nesvm_status nesvm_cross_validate_path_metrics(const nesvm_dataset *ds, const nesvm_params *params, int folds,
+                                               uint64_t seed, const char *name, const double *values,
+                                               int n_values, int warm, const void *mpi_comm,
+                                               nesvm_progress_fn progress, void *user, nesvm_metrics *metrics,
+                                               int64_t *iterations, nesvm_error *err)
+{
+    nv_comm c;
+    const nv_comm *comm;
+    nesvm_status st = cv_comm_opt(mpi_comm, &c, &comm, err);
+    if (st != NESVM_OK) return st;
+    return cv_path(ds, params, folds, seed, name, values, n_values, warm, comm, progress, user, metrics,
+                   iterations, err);
 }

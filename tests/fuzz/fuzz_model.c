@@ -17,7 +17,8 @@
  *     the model's features (dense when there are few features, CSR with a
  *     handful of entries spread over them otherwise, plus features beyond
  *     the model's, which are ignored), with 1 and with 2 threads; every
- *     predicted label is one of the model's labels; prediction never runs
+ *     predicted label is one of the model's labels (a regression's is its
+ *     decision value, a novelty model's the sign, +1 at 0); prediction never runs
  *     out of memory (a kernel model's basis with an index near 2^31 takes no
  *     buffer of that width: the replay test runs under ulimit -v).
  */
@@ -113,9 +114,18 @@ static void same_predictions(const nesvm_model *a, const nesvm_model *b, const n
         for (int i = 0; i < ROWS; i++) {
             FUZZ_CHECK(fuzz_same_double(la[i], lb[i]), "row %d: label %a and %a (threads %d, %d)",
                        i, la[i], lb[i], ta, tb);
-            int known = 0;
-            for (int c = 0; c < nc; c++) known |= ml[c] == la[i];
-            FUZZ_CHECK(known, "row %d: predicted label %g is not a class of the model", i, la[i]);
+            const nesvm_task task = nesvm_model_task(a);
+            if (task == NESVM_TASK_CLASSIFICATION) {
+                int known = 0;
+                for (int c = 0; c < nc; c++) known |= ml[c] == la[i];
+                FUZZ_CHECK(known, "row %d: predicted label %g is not a class of the model", i, la[i]);
+            } else { /* one sub-model: its decision value, or its side of 0 */
+                FUZZ_CHECK(nc == 0 && nsub == 1, "a %s model with %d classes and %d sub-models",
+                           nesvm_task_str(task), nc, nsub);
+                const double want = task == NESVM_TASK_REGRESSION ? da[i] : da[i] >= 0 ? 1.0 : -1.0;
+                FUZZ_CHECK(fuzz_same_double(la[i], want), "row %d: %s prediction %a for decision %a", i,
+                           nesvm_task_str(task), la[i], da[i]);
+            }
             for (int s = 0; s < nsub; s++)
                 FUZZ_CHECK(fuzz_same_double(da[i * nsub + s], db[i * nsub + s]),
                            "row %d sub-model %d: decision %a and %a (threads %d, %d)", i, s,
