@@ -53,10 +53,14 @@ nesvm_status nv_kplan_check(const nv_kplan *kp, const nesvm_params *params, nesv
 {
     if (!kp->kernel || nv_kernel_psd(&kp->kk) || kp->kind == NV_KPLAN_CACHE || kp->smo) return NESVM_OK;
     if (kp->kind == NV_KPLAN_FEATURES && !features_rkhs(kp, params)) return NESVM_OK;
-    const char *what = kp->kind != NV_KPLAN_EXPANSION ? "a problem on kernel features under the RKHS norm"
-                       : nv_params_l1(params)             ? "the LP-SVM"
-                       : params->svm_type == NV_SVM_LS    ? "the LS-SVM"
-                                                          : "the C-SVM with this loss";
+    /* the model named by its svm_type (and its loss when --loss chose one) */
+    char what[96];
+    if (kp->kind != NV_KPLAN_EXPANSION)
+        snprintf(what, sizeof what, "a problem on kernel features under the RKHS norm");
+    else if (strcmp(params->loss, "auto") != 0)
+        snprintf(what, sizeof what, "the %s with the %s loss", nv_svm_type(params->svm_type)->name, params->loss);
+    else
+        snprintf(what, sizeof what, "the %s", nv_svm_type(params->svm_type)->name);
     return nv_error(err, NESVM_ERR_UNSUPPORTED,
                     "the %s kernel%s is not positive semi-definite: with it, %s is not convex and has no "
                     "certificate; use -t rbf or -t poly with -r >= 0, or keep this kernel with the C-SVM's "

@@ -446,7 +446,7 @@ static nesvm_status read_basis_and_shape(parse_state *ps)
         nv_solver_problem(ps->solver, prm, want_buf, sizeof want_buf, NULL) == NESVM_OK ? want_buf : NULL;
     if (!want_problem || strcmp(ps->problem, want_problem) != 0)
         FAIL("problem '%.60s' does not match solver %s with svm_type %s (expected %s)", ps->problem,
-             ps->solver->name, prm->svm_type == NV_SVM_LP ? "lp" : prm->svm_type == NV_SVM_LS ? "ls" : "c",
+             ps->solver->name, nv_svm_type(prm->svm_type)->word,
              want_problem ? want_problem : "none");
     if (lx->ntok != 2) FAIL("'nr_submodel' needs one value");
     const long long k = ps->k;

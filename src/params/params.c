@@ -17,12 +17,13 @@
 /* the smallest relative gap double precision certifies */
 #define EPS_MIN 1e-15
 
-static const char *const svm_type_words[] = {"c", "lp", "ls", NULL};
+static const char *const svm_type_words[] = {"c", "lp", "ls", "ls-svr", NULL};
 /* One row per svm_type, in svm_type_words' order: the task it learns. */
 static const nv_svm_type_def svm_types[] = {
-    {"c", "C-SVM", NESVM_TASK_CLASSIFICATION},
-    {"lp", "LP-SVM", NESVM_TASK_CLASSIFICATION},
-    {"ls", "LS-SVM", NESVM_TASK_CLASSIFICATION},
+    {"c", "C-SVM", NESVM_TASK_CLASSIFICATION, "hinge", 0},
+    {"lp", "LP-SVM", NESVM_TASK_CLASSIFICATION, "hinge", 1},
+    {"ls", "LS-SVM", NESVM_TASK_CLASSIFICATION, "squared", 0},
+    {"ls-svr", "LS-SVR", NESVM_TASK_REGRESSION, "squared", 0},
 };
 #define NSVM_TYPES ((int)(sizeof svm_types / sizeof svm_types[0]))
 _Static_assert(sizeof svm_types / sizeof svm_types[0] == sizeof svm_type_words / sizeof svm_type_words[0] - 1,
@@ -49,8 +50,8 @@ static const char *const kernel_norm_words[] = {"rkhs", "coef", NULL};
 static const nv_param_def table[] = {
     {"solver", NV_PT_NAME, F(solver), "nesvm", 0, 0, 0, 0, NULL, "nesvm, hyperpass, pegasos, ssvm, nssvm or gs",
      NV_S_ALL, 0, "solver", "NAME", "nesvm: NESVM, every model, linear and kernel; hyperpass: cutting planes with exact line search, C-SVM, linear; pegasos: mini-batch subgradient steps, C-SVM, linear; ssvm, nssvm: smoothing Newton, squared hinge, linear and kernel (GSVM/RSVM); gs: greedy stagewise kernel SVM, no C"},
-    {"svm_type", NV_PT_WORD, F(svm_type), "c", 0, 0, 0, 0, svm_type_words, "c, lp or ls", NV_S_ALL, 0,
-     "svm_type", "c|lp|ls", "c: C-SVM, 1/2||w||^2 + C sum hinge; lp: LP-SVM, ||w||_1 + C sum hinge (sparse weights); ls: LS-SVM, 1/2||w||^2 + C sum (1 - y f(x))^2"},
+    {"svm_type", NV_PT_WORD, F(svm_type), "c", 0, 0, 0, 0, svm_type_words, "c, lp, ls or ls-svr", NV_S_ALL, 0,
+     "svm_type", "c|lp|ls|ls-svr", "c: C-SVM, 1/2||w||^2 + C sum hinge; lp: LP-SVM, ||w||_1 + C sum hinge (sparse weights); ls: LS-SVM, 1/2||w||^2 + C sum (1 - y f(x))^2; ls-svr: least-squares regression (kernel ridge), 1/2||w||^2 + C sum (y - f(x))^2 on real targets"},
     {"c", NV_PT_REAL, F(c), "1", VMIN, VMAX, 0, 0, NULL, RANGE, NV_S_SOME, 0, "c", "C", "cost C in [1e-100, 1e100]"},
     {"eps", NV_PT_REAL, F(eps), "0.001", EPS_MIN, 1, NV_PF_HI_OPEN, 0, NULL,
      "a number in [1e-15, 1) (smaller gaps cannot be certified in double precision)", NV_S_SOME, 0, "e", "EPS",

@@ -7,7 +7,7 @@
 enum { NV_OVO = 0, NV_OVR = 1 };
 enum { NV_LIP_POWER = 0, NV_LIP_PAPER = 1 };
 enum { NV_METHOD_NEWTON = 0, NV_METHOD_NESTEROV = 1 };
-enum { NV_SVM_C = 0, NV_SVM_LP = 1, NV_SVM_LS = 2 };
+enum { NV_SVM_C = 0, NV_SVM_LP = 1, NV_SVM_LS = 2, NV_SVM_LSSVR = 3, NV_SVM_TYPES = 4 };
 /* What each svm_type is (params.c: one row per svm_type, in the order of
  * its words): its word, its name in messages, and the task it learns
  * (nesvm.h: the driver finds classes for classification, keeps real targets
@@ -16,6 +16,8 @@ typedef struct nv_svm_type_def {
     const char *word; /* "c" */
     const char *name; /* "C-SVM" */
     nesvm_task task;
+    const char *loss; /* the loss its problem minimizes (solvers/loss/losses.c) */
+    int l1;           /* its regularizer: 1 = ||w||_1, 0 = 1/2 ||w||^2 */
 } nv_svm_type_def;
 /* svm_type's row (NULL out of range). */
 const nv_svm_type_def *nv_svm_type(int svm_type);
@@ -29,7 +31,7 @@ struct nesvm_params {
     double c;
     double eps;
     double eps_abs;
-    int svm_type;        /* NV_SVM_C, NV_SVM_LP, NV_SVM_LS */
+    int svm_type;        /* NV_SVM_C, NV_SVM_LP, NV_SVM_LS, NV_SVM_LSSVR */
     double mu;           /* hinge smoothing; 0 = continuation */
     double nu;           /* L1 smoothing (LP-SVM); 0 = continuation */
     int continuation;    /* NV_CONT_ADAPTIVE, NV_CONT_PAPER */

@@ -19,9 +19,10 @@
  * losses it takes). */
 #define CLASSIFICATION .tasks = "classification"
 static const nv_solver solvers[] = {
-    {"nesvm", {"c_svm_hinge_l2", "lp_svm_hinge_l1", "ls_svm_squared_l2"}, nv_nesvm_linear_train,
+    {"nesvm", {"c_svm_hinge_l2", "lp_svm_hinge_l1", "ls_svm_squared_l2", "ls_svr_squared_l2"}, nv_nesvm_linear_train,
      nv_nesvm_expansion_train, NULL, NV_KERNELS_NESVM, 1.0, NESVM_USES, "", 1, .has_c = 1,
-     .loss = {"hinge", "hinge", "squared"}, .loss_specific = 0, CLASSIFICATION, .memory = "kernel_memory",
+     .loss = {"hinge", "hinge", "squared", "squared"}, .loss_specific = 0,
+     .tasks = "classification regression", .memory = "kernel_memory",
      .certificate = 1},
     /* bias <= 0: no bias; bias B > 0: a constant feature B, regularized */
     {"hyperpass", {"c_svm_hinge_l2_regularized_bias", NULL, NULL}, nv_hyperpass_train, NULL, NULL,
@@ -66,16 +67,14 @@ const char *nv_solver_names(char *buf, size_t size)
     return buf;
 }
 
-static const char *const svm_type_word[3] = {"c", "lp", "ls"};
-
 nesvm_status nv_solver_problem(const nv_solver *s, const nesvm_params *p, char *buf, size_t size,
                                nesvm_error *err)
 {
     const int t = p->svm_type;
-    const char *fixed = t >= 0 && t < 3 ? s->problem[t] : NULL;
+    const char *fixed = t >= 0 && t < NV_SVM_TYPES ? s->problem[t] : NULL;
     if (!fixed)
         return nv_error(err, NESVM_ERR_UNSUPPORTED, "solver %s has no %s model", s->name,
-                        t == NV_SVM_LP ? "LP-SVM" : t == NV_SVM_LS ? "LS-SVM" : "C-SVM");
+                        nv_svm_type(t) ? nv_svm_type(t)->name : "such");
     const int named = strcmp(p->loss, "auto") != 0;
     if (s->loss_specific) {
         /* the method is its loss's: --loss may only name it */
@@ -98,7 +97,7 @@ nesvm_status nv_solver_problem(const nv_solver *s, const nesvm_params *p, char *
     if (!l) return nv_error(err, NESVM_ERR_ARG, "unknown loss '%s'", p->loss);
     if (named && strcmp(l->name, s->loss[t]) != 0 && t != NV_SVM_C)
         return nv_error(err, NESVM_ERR_UNSUPPORTED,
-                        "--svm-type %s is the %s loss (%s): --loss %s takes --svm-type c", svm_type_word[t],
+                        "--svm-type %s is the %s loss (%s): --loss %s takes --svm-type c", nv_svm_type(t)->word,
                         s->loss[t], fixed, p->loss);
     if (l->target == NV_TARGET_NONE)
         return nv_error(err, NESVM_ERR_UNSUPPORTED, "the %s loss takes no target: it has no classifier", l->name);
@@ -238,11 +237,11 @@ nesvm_status nesvm_solver_describe(const char *name, nesvm_solver_info *info, ne
                               .distributed = s->distributed, .certificate = s->certificate};
     /* the losses of the svm_types it solves, each once */
     size_t n = 0;
-    for (int t = 0; t < 3; t++) {
+    for (int t = 0; t < NV_SVM_TYPES; t++) {
         const char *l = s->loss[t];
-        if (!l || !l[0] || (t > 0 && s->loss[0] && strcmp(s->loss[0], l) == 0) ||
-            (t > 1 && s->loss[1] && strcmp(s->loss[1], l) == 0))
-            continue;
+        int seen = !l || !l[0];
+        for (int u = 0; u < t && !seen; u++) seen = s->loss[u] && strcmp(s->loss[u], l) == 0;
+        if (seen) continue;
         int w = snprintf(full.losses + n, sizeof full.losses - n, "%s%s", n ? " " : "", l);
         if (w > 0 && (size_t)w < sizeof full.losses - n) n += (size_t)w;
     }

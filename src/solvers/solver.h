@@ -129,9 +129,9 @@ typedef nesvm_status (*nv_train_columns_fn)(const struct nv_gs_problem *gp, cons
  * it (the driver never checks a solver's name). */
 typedef struct nv_solver {
     const char *name;
-    /* the exact problem for each svm_type (NV_SVM_C, _LP, _LS), as written
-     * in model files; NULL where the solver has no such model */
-    const char *problem[3];
+    /* the exact problem for each svm_type (NV_SVM_C, _LP, _LS, _LSSVR), as
+     * written in model files; NULL where the solver has no such model */
+    const char *problem[NV_SVM_TYPES];
     nv_train_binary_fn train_binary;       /* the linear path (and kernel features) */
     nv_train_expansion_fn train_expansion; /* a full kernel's expansion, or NULL */
     nv_train_columns_fn train_columns;     /* on kernel columns (GS-SVM), or NULL */
@@ -153,7 +153,7 @@ typedef struct nv_solver {
     /* the loss minimized for each svm_type, beside problem[]: "hinge",
      * "squared_hinge", "squared" (least squares), "" for none (gs: the
      * hard-margin dual); NULL where problem[] is */
-    const char *loss[3];
+    const char *loss[NV_SVM_TYPES];
     /* 1: the method is specific to its loss (Hyperpass's cutting planes and
      * Pegasos's subgradient of the hinge, SSVM/NSSVM's p-smoothing of the plus
      * function, GS-SVM's hard-margin dual); 0: a smoothed loss enters as a
@@ -215,9 +215,9 @@ typedef struct nv_gs_problem {
  * hyperpass/hyperpass.h (Hyperpass and Pegasos), newton/ssvm.h (SSVM and
  * NSSVM), gs/gs.h, smo/smo.h; registry.c includes them. */
 
-/* The loss and the regularizer the parameters' svm_type minimizes (C-SVM:
- * hinge and L2, LP-SVM: hinge and L1, LS-SVM: squared and L2); NULL / 0 for
- * an unknown svm_type. */
+/* The loss and the regularizer a NESVM training minimizes: --loss, or the
+ * svm_type's (params.c: C-SVM hinge and L2, LP-SVM hinge and L1, LS-SVM and
+ * LS-SVR squared and L2); NULL / 0 for an unknown svm_type or loss. */
 const nv_loss *nv_params_loss(const nesvm_params *p);
 /* "hinge, squared, ...": every registered loss, for messages (losses.c). */
 const char *nv_loss_names(char *buf, size_t size);

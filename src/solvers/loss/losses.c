@@ -1,6 +1,7 @@
 /* losses.c - the registry of losses: one line per loss (its file in this
- * folder defines it), and the loss and regularizer of each svm_type
- * (loss.h, solver.h).  Below the solver families, which ask it. */
+ * folder defines it), and the loss and regularizer a training minimizes
+ * (the svm_type's, params.c, or --loss; loss.h, solver.h).  Below the solver
+ * families, which ask it. */
 #include "../solver.h"
 
 #include <string.h>
@@ -22,16 +23,11 @@ const nv_loss *nv_loss_find(const char *name)
     return NULL;
 }
 
-/* Each svm_type's loss and regularizer (NV_SVM_C, _LP, _LS). */
-static const struct {
-    const char *loss;
-    int l1;
-} svm_types[] = {{"hinge", 0}, {"hinge", 1}, {"squared", 0}};
-
 const nv_loss *nv_params_loss(const nesvm_params *p)
 {
     if (strcmp(p->loss, "auto") != 0) return nv_loss_find(p->loss);
-    return (p->svm_type >= 0 && p->svm_type < 3) ? nv_loss_find(svm_types[p->svm_type].loss) : NULL;
+    const nv_svm_type_def *t = nv_svm_type(p->svm_type);
+    return t ? nv_loss_find(t->loss) : NULL;
 }
 
 const char *nv_loss_names(char *buf, size_t size)
@@ -48,5 +44,6 @@ const char *nv_loss_names(char *buf, size_t size)
 
 int nv_params_l1(const nesvm_params *p)
 {
-    return p->svm_type >= 0 && p->svm_type < 3 && svm_types[p->svm_type].l1;
+    const nv_svm_type_def *t = nv_svm_type(p->svm_type);
+    return t && t->l1;
 }

@@ -526,10 +526,11 @@ out:
  * again with double-precision kernel values: one pass of nv_kmat_mul_exact
  * over the columns of beta and of the dual point d = a y of the solver's
  * bound (res->dual) gives m = K beta and g = K d, and with the loss l (loss.h)
- *   L2 norm  P = 1/2 beta'm + sum c_i l(r_i),  D = sum a - sum c_i l*(a_i/c_i) - 1/2 d'g
+ *   L2 norm  P = 1/2 beta'm + sum c_i l(r_i),  D = sum a t - sum c_i l*(a_i/c_i) - 1/2 d'g
  *   L1 norm  P = ||beta||_1 + sum c_i l(r_i),  D = the best multiple theta <= 1/max(1, ||g||_inf)
  *            of sum a - sum c_i l*(a_i/c_i) (the hinge: sum a / max(1, ||g||_inf))
- * (r_i = 1 - y_i (m_i + b); the L1 dual point scaled into ||K(a y)||_inf <= 1).
+ * (r_i = 1 - y_i (m_i + b), a = y d, t = 1 for sign targets; r_i = y_i - m_i - b,
+ * a = d, t = y for real ones; the L1 dual point scaled into ||K(a y)||_inf <= 1).
  * The solver's own P and bound are the rounded kernel's: on small problems
  * they claimed eps = 1e-3 where the gap was 1.01e-3.  A training that
  * converged on the rounded kernel but not here ends "stalled". */
@@ -555,13 +556,17 @@ static nesvm_status certify_stored(const nv_kernel_problem *kp, const nesvm_para
         const double b = bias ? res->b : 0.0;
         const nv_loss *l = nv_params_loss(prm);
         const int l1 = nv_params_l1(prm);
+        /* the residual and the dual point a_i (its target term a_i t_i) by
+         * the target's kind: 1 - y f and a = y d (signs), y - f and a = d (reals) */
+        const int real = kp->target == NV_TARGET_REAL;
         double reg = 0, loss = 0, asum = 0, aa = 0, ae = 0, dg = 0, ginf = 0;
         for (int64_t i = 0; i < n; i++) {
-            const double m = out[2 * i], g = out[2 * i + 1], ri = 1.0 - kp->y[i] * (m + b);
-            const double a = kp->y[i] * res->dual[i];
+            const double m = out[2 * i], g = out[2 * i + 1];
+            const double ri = real ? kp->y[i] - (m + b) : 1.0 - kp->y[i] * (m + b);
+            const double a = real ? res->dual[i] : kp->y[i] * res->dual[i];
             reg += l1 ? fabs(res->w[i]) : 0.5 * res->w[i] * m;
             loss += kp->cost[i] * nv_loss_value(l, ri, 1.0);
-            asum += a;
+            asum += real ? a * kp->y[i] : a;
             aa += nv_loss_conj(l, a, kp->cost[i]);
             ae += l->conj_e * fabs(a);
             dg += res->dual[i] * g;
