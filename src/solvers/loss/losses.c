@@ -6,12 +6,16 @@
 
 #include <string.h>
 
-/* The losses, one file each. */
-extern const nv_loss nv_loss_hinge, nv_loss_squared;
-static const nv_loss *const losses[] = {
-    &nv_loss_hinge,
-    &nv_loss_squared,
-};
+/* The losses: one line each, X(NAME) for the nv_loss_NAME its file in this
+ * folder defines; the order is `nesvm params`'s and the messages'. */
+#define NV_LOSSES(X) \
+    X(hinge)         \
+    X(squared)
+
+#define NV_LOSS_DECLARE(name) extern const nv_loss nv_loss_##name;
+#define NV_LOSS_ENTRY(name) &nv_loss_##name,
+NV_LOSSES(NV_LOSS_DECLARE)
+static const nv_loss *const losses[] = {NV_LOSSES(NV_LOSS_ENTRY)};
 #define NLOSSES ((int)(sizeof losses / sizeof losses[0]))
 
 const nv_loss *nv_loss_at_index(int i) { return i >= 0 && i < NLOSSES ? losses[i] : NULL; }
