@@ -8,6 +8,12 @@ LS-SVM   min 1/2 ||w||^2 + sum_i C_i (1 - y_i (w.x_i + b))^2
          (LAPACK gesv).  nesvm's w, b must match to 1e-6 relative, and its
          lower bound must not exceed the optimum; as --svm-type ls and as the
          C-SVM with the squared loss (--loss squared, the same problem).
+L2-SVM   min 1/2 ||w||^2 + sum_i C_i max(0, 1 - y_i (w.x_i + b))^2
+         (--loss squared_hinge): without a bias LIBLINEAR's -s 2 problem
+         (liblinear-train -e 1e-10), with a free bias scipy's L-BFGS-B on the
+         once-differentiable objective; nesvm's primal, recomputed here from
+         its model file, must be within 1e-7 relative of the peer's, and its
+         lower bound must not exceed it.
 LP-SVM   min ||w||_1 + sum_i C_i max(0, 1 - y_i (w.x_i + b))
          is written out as a linear program (w = p - q, p, q >= 0, slacks
          xi >= 0) in CPLEX LP format and solved by GLPK's glpsol.  nesvm's
@@ -101,6 +107,30 @@ def lp_glpk(X, y, Ci, bias, path, count_nonzero=False):
     return obj, int(np.count_nonzero(np.abs(w) > 1e-12))
 
 
+def l2svm_peer(X, y, y_raw, Ci, bias, data, C, tmp):
+    """The squared-hinge SVM's optimum: LIBLINEAR -s 2 without a bias (its
+    model's w), scipy's L-BFGS-B with a free bias."""
+    if not bias:
+        path = os.path.join(tmp, 'll.model')
+        subprocess.run(['liblinear-train', '-s', '2', '-c', '%g' % C, '-e', '1e-10', data, path], check=True,
+                       capture_output=True)
+        lines = open(path).read().split('\n')
+        w = np.array([float(v) for v in lines[lines.index('w') + 1:lines.index('w') + 1 + X.shape[1]]])
+        lab = float([ln for ln in lines if ln.startswith('label')][0].split()[1])
+        yl = np.where(y_raw == lab, 1.0, -1.0)  # LIBLINEAR's first label is its +1
+        return 0.5 * w @ w + np.sum(Ci * np.maximum(0.0, 1.0 - yl * (X @ w)) ** 2)
+    from scipy.optimize import minimize
+    d = X.shape[1]
+
+    def f(t):
+        r = np.maximum(0.0, 1.0 - y * (X @ t[:d] + t[d]))
+        g = -2.0 * (Ci * r * y)
+        return 0.5 * t[:d] @ t[:d] + np.sum(Ci * r * r), np.append(t[:d] + X.T @ g, g.sum())
+    res = minimize(f, np.zeros(d + 1), jac=True, method='L-BFGS-B', options={'ftol': 1e-15, 'gtol': 1e-10,
+                                                                              'maxiter': 100000})
+    return res.fun
+
+
 def main():
     nesvm, src = sys.argv[1], sys.argv[2]
     datasets = ['/usr/share/doc/liblinear-tools/examples/heart_scale',
@@ -142,6 +172,17 @@ def main():
             ok = err <= tol and P * (1 - gap) <= Pd * (1 + 1e-12)
             report(ok, 'LS %s %s: |theta - theta*|/|theta*| %.2e (tol %g), P %.12g, direct %.12g, '
                    'gap %.2e' % (name, ' '.join(model_args + method[1:2]), err, tol, P, Pd, gap))
+        # the squared hinge (--loss squared_hinge) against LIBLINEAR -s 2 / L-BFGS
+        if not weights:
+            txt = subprocess.run([nesvm, 'train', '--loss', 'squared_hinge', '-e', '1e-10'] + base + [data, model],
+                                 check=True, capture_output=True, text=True).stdout
+            w, b, y = targets(y_raw, model, d)
+            P = 0.5 * w @ w + np.sum(Ci * np.maximum(0.0, 1.0 - y * (X @ w + b)) ** 2)
+            lower = float(re.search(r'lower bound ([0-9.e+-]+)', txt).group(1))
+            Pp = l2svm_peer(X, y, y_raw, Ci, bias, data, C, tmp)
+            ok = abs(P - Pp) <= 1e-7 * Pp and lower <= Pp * (1 + 1e-9) and 'exit converged' in txt
+            report(ok, 'L2-SVM %s: P %.12g, %s %.12g, lower bound %.12g' % (
+                name, P, 'L-BFGS' if bias else 'LIBLINEAR -s 2', Pp, lower))
         # LP-SVM against GLPK
         Pg = lp_glpk(X, np.where(y_raw == y_raw[0], 1.0, -1.0), Ci, bias, os.path.join(tmp, 'p.lp'))
         for method in (['--method', 'newton'], ['--method', 'nesterov', '--max-iter', '1000000']):

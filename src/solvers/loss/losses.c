@@ -10,7 +10,8 @@
  * folder defines; the order is `nesvm params`'s and the messages'. */
 #define NV_LOSSES(X) \
     X(hinge)         \
-    X(squared)
+    X(squared)       \
+    X(squared_hinge)
 
 #define NV_LOSS_DECLARE(name) extern const nv_loss nv_loss_##name;
 #define NV_LOSS_ENTRY(name) &nv_loss_##name,
