@@ -294,10 +294,13 @@ typedef struct nesvm_solver_info {
     const char *name;   /**< "nesvm", "hyperpass", "pegasos", "ssvm", "nssvm", "gs" */
     int has_c;          /**< 1: a cost C (c, lambda, class weights); 0: none (gs: early
                              stopping, max_iter, is its regularizer) */
-    char losses[64];    /**< the losses it minimizes, space-separated, in svm_type order:
-                             "hinge squared" (nesvm: the hinge for c and lp, least squares
-                             for ls), "hinge" (hyperpass, pegasos), "squared_hinge" (ssvm,
-                             nssvm); "" for none (gs: the hard-margin dual) */
+    char losses[64];    /**< the losses it minimizes, space-separated, its svm_types' in
+                             their order, then (a family not specific to its loss) every
+                             other loss --loss may name: "hinge squared squared_hinge"
+                             (nesvm: the hinge for c and lp, least squares for ls and
+                             ls-svr, any loss with --svm-type c), "hinge" (hyperpass,
+                             pegasos), "squared_hinge" (ssvm, nssvm); "" for none (gs: the
+                             hard-margin dual) */
     int loss_specific;  /**< 1: the method is specific to its loss (cutting planes, the
                              p-smoothing of the plus function, a hard-margin dual) */
     const char *tasks;  /**< the tasks it solves, space-separated: "classification" */

@@ -265,6 +265,10 @@ nesvm_status nesvm_model_training(const nesvm_model *m, int k, nesvm_exit *exit_
 nesvm_cert nesvm_model_certified(const nesvm_model *m, int k)
 {
     if (!m || k < 0 || k >= m->nsub) return NESVM_CERT_MISSED;
+    /* a solver without a certificate (the registry's: GS-SVM, whose
+     * max_iter is its regularizer) has none to miss, whatever its exit */
+    const nv_solver *s = nv_solver_find(m->params->solver);
+    if (s && !s->certificate) return NESVM_CERT_NONE;
     const nv_submodel *sm = &m->sub[k];
     if (sm->exit_reason != NESVM_EXIT_CONVERGED) return NESVM_CERT_MISSED;
     if (isnan(sm->gap)) return NESVM_CERT_NONE;

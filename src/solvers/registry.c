@@ -245,6 +245,16 @@ nesvm_status nesvm_solver_describe(const char *name, nesvm_solver_info *info, ne
         int w = snprintf(full.losses + n, sizeof full.losses - n, "%s%s", n ? " " : "", l);
         if (w > 0 && (size_t)w < sizeof full.losses - n) n += (size_t)w;
     }
+    /* a family that takes the loss as an object takes every registered one
+     * (--loss), after its svm_types' own */
+    for (int i = 0; !s->loss_specific && nv_loss_at_index(i); i++) {
+        const char *l = nv_loss_at_index(i)->name;
+        int seen = 0;
+        for (int t = 0; t < NV_SVM_TYPES && !seen; t++) seen = s->loss[t] && strcmp(s->loss[t], l) == 0;
+        if (seen) continue;
+        int w = snprintf(full.losses + n, sizeof full.losses - n, "%s%s", n ? " " : "", l);
+        if (w > 0 && (size_t)w < sizeof full.losses - n) n += (size_t)w;
+    }
     memcpy(info, &full, info->size < sizeof full ? info->size : sizeof full);
     return NESVM_OK;
 }

@@ -673,10 +673,11 @@ def test_convergence_warning_when_the_certificate_is_missed():
 def test_solver_registry():
     """The registry's description (nesvm_solver_describe) through the binding, and the
     estimators that ask it: NewtonSVC takes the solvers of the squared hinge."""
-    assert nesvm.solver_names() == ["nesvm", "hyperpass", "pegasos", "ssvm", "nssvm", "gs"]
+    # the families of the papers, first and in this order (unit_api pins the whole list)
+    assert nesvm.solver_names()[:6] == ["nesvm", "hyperpass", "pegasos", "ssvm", "nssvm", "gs"]
     gs = nesvm.solver_info("gs")
     assert not gs["has_c"] and not gs["certificate"] and gs["losses"] == [] and gs["memory"] == "cache_size"
-    assert nesvm.solver_info("nesvm")["losses"] == ["hinge", "squared"]
+    assert nesvm.solver_info("nesvm")["losses"][:3] == ["hinge", "squared", "squared_hinge"]
     assert nesvm.solver_info("ssvm")["kernels"] == "features"
     with pytest.raises(nesvm.NesvmError, match="unknown solver 'svmlight'"):
         nesvm.solver_info("svmlight")

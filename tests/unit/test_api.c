@@ -156,14 +156,31 @@ static void check_solver_info(const nesvm_dataset *ds)
             double gap;
             nesvm_model_training(m, 0, NULL, NULL, NULL, &gap, NULL);
             CHECK_MSG((!isnan(gap)) == (si.certificate != 0), "%s: certificate %d, gap %g", names[k], si.certificate, gap);
-            /* each loss of losses is in the problem of some svm_type it solves */
+            /* each loss of losses is in the problem it solves with --loss LOSS
+             * (and a loss-specific family's in the problem of an svm_type) */
             char losses[64];
             snprintf(losses, sizeof losses, "%s", si.losses);
             for (char *w = strtok(losses, " "); w; w = strtok(NULL, " ")) {
                 int found = 0;
-                for (int t = 0; t < 3; t++)
+                for (int t = 0; t < NV_SVM_TYPES; t++)
                     found |= nv_solver_find(names[k])->problem[t] && strstr(nv_solver_find(names[k])->problem[t], w);
-                CHECK_MSG(found, "%s: loss %s in none of its problems", names[k], w);
+                nesvm_params *q;
+                nesvm_params_create(&q, NULL);
+                nesvm_params_set(q, "solver", names[k], NULL);
+                nesvm_params_set(q, "loss", w, NULL);
+                char prob[64];
+                found &= nv_solver_problem(nv_solver_find(names[k]), q, prob, sizeof prob, NULL) == NESVM_OK &&
+                         strstr(prob, w) != NULL;
+                nesvm_params_destroy(q);
+                CHECK_MSG(found || !si.loss_specific, "%s: loss %s in none of its problems", names[k], w);
+                if (!si.loss_specific) {
+                    nesvm_params_create(&q, NULL);
+                    nesvm_params_set(q, "loss", w, NULL);
+                    CHECK_MSG(nv_solver_problem(nv_solver_find(names[k]), q, prob, sizeof prob, NULL) == NESVM_OK &&
+                                  strstr(prob, w),
+                              "%s: --loss %s gives no problem", names[k], w);
+                    nesvm_params_destroy(q);
+                }
             }
         }
         nesvm_model_destroy(m);
@@ -172,7 +189,8 @@ static void check_solver_info(const nesvm_dataset *ds)
     nesvm_solver_info si = NESVM_SOLVER_INFO_INIT;
     CHECK(strcmp(si.losses, "") == 0);
     nesvm_solver_describe("nesvm", &si, NULL);
-    CHECK(strcmp(si.losses, "hinge squared") == 0 && strcmp(si.kernels, "expansion") == 0 && !si.loss_specific);
+    CHECK(strcmp(si.losses, "hinge squared squared_hinge") == 0 && strcmp(si.kernels, "expansion") == 0 &&
+          !si.loss_specific);
     nesvm_solver_describe("gs", &si, NULL);
     CHECK(!si.has_c && !si.certificate && strcmp(si.losses, "") == 0 && strcmp(si.memory, "cache_size") == 0);
     nesvm_solver_describe("pegasos", &si, NULL);
@@ -180,8 +198,15 @@ static void check_solver_info(const nesvm_dataset *ds)
     /* the contract: an unknown name, NULL, a size below the first version's;
      * a size of the first version's fields gets those and nothing after */
     nesvm_error err = {0};
-    CHECK(nesvm_solver_describe("svmlight", &si, &err) == NESVM_ERR_ARG &&
-          strcmp(err.message, "unknown solver 'svmlight' (available: nesvm, hyperpass, pegasos, ssvm, nssvm, gs)") == 0);
+    /* the message lists the registry's names (nesvm_solver_name), in order */
+    char want[256] = "unknown solver 'svmlight' (available: ";
+    for (int k = 0; nesvm_solver_name(k); k++) {
+        strcat(want, k ? ", " : "");
+        strcat(want, nesvm_solver_name(k));
+    }
+    strcat(want, ")");
+    CHECK_MSG(nesvm_solver_describe("svmlight", &si, &err) == NESVM_ERR_ARG && strcmp(err.message, want) == 0,
+              "%s", err.message);
     CHECK(nesvm_solver_describe(NULL, &si, NULL) == NESVM_ERR_ARG &&
           nesvm_solver_describe("gs", NULL, NULL) == NESVM_ERR_ARG);
     si.size = 0;
