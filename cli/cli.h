@@ -14,8 +14,9 @@ int cmd_train(int argc, char **argv);
 int cmd_predict(int argc, char **argv);
 int cmd_cv(int argc, char **argv);
 int cmd_grid(int argc, char **argv);
-/* nesvm grid; best_out (3 entries: C or --max-iter, gamma, accuracy in %) receives the
- * best point instead of its line being printed (NULL: printed) */
+/* nesvm grid; best_out (3 entries: C or --max-iter, gamma, accuracy in % or a
+ * regression's mean squared error) receives the best point instead of its line
+ * being printed (NULL: printed) */
 int grid_run(int argc, char **argv, double *best_out);
 /* A value of nesvm grid's -log2c, -log2g, -log2n or -v (name without '-'):
  * CLI_OK, or CLI_USAGE after printing why not (as cmd). */

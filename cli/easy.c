@@ -17,6 +17,9 @@ static void usage(FILE *f)
           "  3. train with the best point: TRAIN.model (nesvm train);\n"
           "  4. with TEST: scale it with TRAIN's ranges (TEST.scale) and predict it\n"
           "     (TEST.predict), printing the accuracy (nesvm predict).\n"
+          "A regression (--svm-type ls-svr) searches the smallest cross-validation mean\n"
+          "squared error and prints the test's mean squared error and squared\n"
+          "correlation coefficient (the targets are not scaled).\n"
           "The kernel is RBF unless -t says otherwise. Every option of 'nesvm grid' goes to\n"
           "the search, and those of 'nesvm train' to the training as well; -b 1 also makes\n"
           "the prediction print probabilities.\n\n"
@@ -57,6 +60,7 @@ typedef struct easy_opts {
     int npos, quiet, kernel_given;
     int no_c;                  /* a solver without a C (gs): grid searches its basis functions */
     int prob;                  /* -b 1 */
+    int reg;                   /* a regression: the search's score is the mean squared error */
     char kernel[16];
     argvec grid, train;        /* the options for grid (all) and for train (all but grid's own), as given */
 } easy_opts;
@@ -120,6 +124,7 @@ static int easy_options(int argc, char **argv, easy_opts *e, int *help)
         char probability[8];
         e->quiet = o.quiet;
         e->no_c = !cli_params_solver(o.params).has_c;
+        e->reg = nesvm_params_task(o.params) == NESVM_TASK_REGRESSION;
         nesvm_params_get(o.params, "probability", probability, sizeof probability, NULL);
         e->prob = strcmp(probability, "1") == 0;
         if (e->kernel_given) nesvm_params_get(o.params, "kernel", e->kernel, sizeof e->kernel, NULL);
@@ -153,10 +158,11 @@ static int easy_search(const easy_opts *e, const easy_files *f, char *cbuf, char
     if (rc != CLI_OK) return rc;
     snprintf(cbuf, 40, "%.17g", best[0]);
     snprintf(gbuf, 40, "%.17g", best[1]);
-    /* easy.py's line */
-    if (e->no_c) printf("Best max_iter=%s, g=%s CV rate=%g\n", cbuf, gbuf, best[2]);
-    else if (strcmp(e->kernel, "linear") == 0) printf("Best c=%s CV rate=%g\n", cbuf, best[2]);
-    else printf("Best c=%s, g=%s CV rate=%g\n", cbuf, gbuf, best[2]);
+    /* easy.py's line (a regression: the CV MSE, LIBLINEAR -C's words) */
+    const char *what = e->reg ? "CV MSE" : "CV rate";
+    if (e->no_c) printf("Best max_iter=%s, g=%s %s=%g\n", cbuf, gbuf, what, best[2]);
+    else if (strcmp(e->kernel, "linear") == 0) printf("Best c=%s %s=%g\n", cbuf, what, best[2]);
+    else printf("Best c=%s, g=%s %s=%g\n", cbuf, gbuf, what, best[2]);
     return CLI_OK;
 }
 

@@ -1,7 +1,9 @@
 /* grid.c - `nesvm grid`: LIBSVM grid.py's search over log2 C and log2 gamma by
- * stratified K-fold cross-validation, with a CSV of every point that a rerun
- * of the same search resumes, and an optional heat map. */
-#include "cli.h"
+ * K-fold cross-validation (stratified for a classification), scored by the
+ * task's metric (accuracy, or a regression's mean squared error), with a CSV
+ * of every point that a rerun of the same search resumes (grid_csv.c), and an
+ * optional heat map. */
+#include "grid_csv.h"
 
 #include <errno.h>
 #include <math.h>
@@ -18,6 +20,9 @@ static void usage(FILE *f)
           "Search C and gamma as LIBSVM's grid.py does: every point of a grid of log2 C and\n"
           "log2 gamma is scored by stratified K-fold cross-validation (nesvm cv's folds:\n"
           "the same folds at every point), and the best is printed as 'C gamma accuracy'.\n"
+          "A regression (--svm-type ls-svr) is scored by the cross-validation mean squared\n"
+          "error (unstratified folds, as svm-train -v): the best is the smallest, printed\n"
+          "as 'C gamma mse', and the CSV's last column is 'mse'.\n"
           "With the linear kernel only C is searched. Along C each fold starts from its\n"
           "solution at the previous C (warm starts); with --threads N, N folds train at once.\n"
           "--solver gs has no C: it searches gamma and its number of basis functions\n"
@@ -37,8 +42,8 @@ static void usage(FILE *f)
           "  --out FILE           the CSV (default: DATA's file name + '.grid.csv', in the\n"
           "                       current folder); one of another search is overwritten,\n"
           "                       with a warning\n"
-          "  --png FILE           a heat map of the accuracy over the grid (matplotlib,\n"
-          "                       /usr/bin/python3)\n"
+          "  --png FILE           a heat map of the accuracy (or mean squared error) over\n"
+          "                       the grid (matplotlib, /usr/bin/python3)\n"
           "  -h, --help           this help\n\n",
           f);
     train_opts_help(f);
@@ -107,240 +112,9 @@ static void settings(const nesvm_params *p, int folds, long long seed, int warm,
         len += (size_t)snprintf(out + len, size - len, " w%s=%s", fmt_num(label, l), fmt_num(weight, w));
 }
 
-/* The CSV as written so far (the whole file), and where it goes. */
-typedef struct grid_csv {
-    const char *path;
-    char *text;
-    size_t len, cap;
-    nv_atomic_file af;
-    int streaming; /* a device or FIFO: written in place as the text grows */
-    size_t sent;   /* streaming: the bytes written */
-} grid_csv;
 
-static int csv_add(grid_csv *c, const char *s, size_t n)
-{
-    if (c->len + n + 1 > c->cap) {
-        size_t cap = 2 * c->cap + n + 4096;
-        char *t = realloc(c->text, cap);
-        if (!t) return 0;
-        c->text = t;
-        c->cap = cap;
-    }
-    memcpy(c->text + c->len, s, n);
-    c->len += n;
-    c->text[c->len] = '\0';
-    return 1;
-}
-
-/* Write the CSV: a regular file is replaced whole (atomically: on a failure
- * the file stays as the last save left it, every point of it resumable); a
- * device or FIFO gets what it has not had yet. */
-static int csv_save(const char *cmd, grid_csv *c)
-{
-    nesvm_error err = {0};
-    if (!c->streaming) {
-        if (nv_atomic_open(&c->af, c->path, &err) != NESVM_OK) return cli_error(cmd, "%s", err.message);
-        c->streaming = c->af.direct != 0;
-        c->sent = 0;
-    }
-    fwrite(c->text + c->sent, 1, c->len - c->sent, c->af.fp);
-    c->sent = c->len;
-    if (!c->streaming)
-        return nv_atomic_commit(&c->af, &err) == NESVM_OK ? CLI_OK : cli_error(cmd, "%s", err.message);
-    errno = 0;
-    if (fflush(c->af.fp) != 0 || ferror(c->af.fp)) {
-        int e = errno ? errno : EIO;
-        nv_atomic_abort(&c->af);
-        c->streaming = 0;
-        return cli_error(cmd, "cannot write '%s': %s", c->path, strerror(e));
-    }
-    return CLI_OK;
-}
-
-/* Close a device or FIFO written in place. */
-static int csv_close(const char *cmd, grid_csv *c)
-{
-    if (!c->streaming) return CLI_OK;
-    nesvm_error err = {0};
-    c->streaming = 0;
-    return nv_atomic_commit(&c->af, &err) == NESVM_OK ? CLI_OK : cli_error(cmd, "%s", err.message);
-}
-
-/* The first word (space-separated) in which two settings lines differ, from
- * each (empty where one line has no more words). */
-static void first_difference(const char *a, const char *b, char *out_a, char *out_b, size_t size)
-{
-    for (;;) {
-        size_t la = strcspn(a, " "), lb = strcspn(b, " ");
-        if (la != lb || memcmp(a, b, la) != 0 || !a[la] || !b[lb]) {
-            if (la == lb && memcmp(a, b, la) == 0) { /* one line goes on */
-                a += la + (a[la] != 0);
-                b += lb + (b[lb] != 0);
-                la = strcspn(a, " ");
-                lb = strcspn(b, " ");
-            }
-            snprintf(out_a, size, "%.*s", (int)la, a);
-            snprintf(out_b, size, "%.*s", (int)lb, b);
-            return;
-        }
-        a += la + 1;
-        b += lb + 1;
-    }
-}
-
-/* What identifies the search in the CSV: the data (rows, features,
- * fingerprint) and the settings' line; the header of the points. */
-typedef struct grid_id {
-    long long rows;
-    int features;
-    uint64_t hash;
-    const char *settings, *header;
-} grid_id;
-
-/* Why a CSV is not resumed. */
-enum { CSV_SAME, CSV_NOT_GRID, CSV_OLDER, CSV_OTHER_DATA, CSV_OTHER_SETTINGS };
-
-/* Resume from the CSV at c->path (a regular file): when it holds this search
- * (the same data and settings), its points go to have/acc (each grid point's
- * first) and its lines to c->text after the three lines of id, to be
- * written again with the new points.  Another search's CSV, an older nesvm's
- * or a file that is no grid CSV is not resumed: a warning says that it is
- * overwritten.  A damaged point (not five numbers, an accuracy outside
- * [0, 100]) is an error: the file is left as it is. */
-static int csv_resume(const char *cmd, grid_csv *c, const grid_id *id, const double *as, int na,
-                      const double *gv, int ng, unsigned char *have, double *acc, int *resumed)
-{
-    const size_t head = c->len;
-    FILE *f = fopen(c->path, "r");
-    if (!f)
-        return errno == ENOENT ? CLI_OK : cli_error(cmd, "cannot read '%s': %s", c->path, strerror(errno));
-    char *line = NULL;
-    size_t cap = 0;
-    ssize_t len;
-    long lineno = 0;
-    int rc = CLI_OK;
-    int why = CSV_SAME;
-    char there[256] = "", here[256] = "";
-    while (rc == CLI_OK && why == CSV_SAME && (len = getline(&line, &cap, f)) >= 0) {
-        lineno++;
-        const int nl = len > 0 && line[len - 1] == '\n';
-        if (nl) line[--len] = '\0';
-        if (lineno == 1) {
-            long long rows;
-            int features;
-            char hex[17];
-            if (strncmp(line, "# nesvm grid ", 13) != 0)
-                why = CSV_NOT_GRID;
-            else if (sscanf(line, "# nesvm grid 2 rows=%lld features=%d fingerprint=%16[0-9a-f] ", &rows,
-                            &features, hex) != 3)
-                why = CSV_OLDER;
-            else if (rows != id->rows || features != id->features || strtoull(hex, NULL, 16) != id->hash) {
-                why = CSV_OTHER_DATA;
-                snprintf(there, sizeof there, "%lld rows, %d features, fingerprint %s", rows, features, hex);
-                snprintf(here, sizeof here, "%lld rows, %d features, fingerprint %016llx", id->rows,
-                         id->features, (unsigned long long)id->hash);
-            }
-        } else if (lineno == 2) {
-            if (strcmp(line, id->settings) != 0) {
-                why = CSV_OTHER_SETTINGS;
-                first_difference(line, id->settings, there, here, sizeof there);
-            }
-        } else if (lineno == 3) {
-            if (!nl || strcmp(line, id->header) != 0)
-                rc = cli_error(cmd,
-                               "%s:%ld: expected the header '%s', not '%.60s': the CSV was changed or "
-                               "damaged; remove it to search afresh",
-                               c->path, lineno, id->header, line);
-        } else {
-            /* a point: log2 of the first axis, log2 gamma, the axis and gamma ('' when not
-             * searched), accuracy */
-            char *field[5], *s = line;
-            int k = 0;
-            for (; k < 5 && s; k++) {
-                field[k] = s;
-                s = strchr(s, ',');
-                if (s) *s++ = '\0';
-            }
-            double la, lg, x, ac;
-            if (!nl || k != 5 || s || !cli_parse_double(field[0], &la) || !cli_parse_double(field[1], &lg) ||
-                (field[2][0] && (!cli_parse_double(field[2], &x) || x <= 0)) ||
-                (field[3][0] && (!cli_parse_double(field[3], &x) || x <= 0))) {
-                for (int j = 1; j < k; j++) field[j][-1] = ','; /* the line as it was */
-                if (s) s[-1] = ',';
-                rc = cli_error(cmd,
-                               "%s:%ld: '%.60s' is not a point (%s: five numbers and a newline): the CSV "
-                               "was changed or damaged; remove it to search afresh",
-                               c->path, lineno, line, id->header);
-                break;
-            }
-            if (!cli_parse_double(field[4], &ac) || ac < 0 || ac > 100) {
-                rc = cli_error(cmd,
-                               "%s:%ld: accuracy '%.40s' is not a number from 0 to 100: the CSV was "
-                               "changed or damaged; remove it to search afresh",
-                               c->path, lineno, field[4]);
-                break;
-            }
-            for (int j = 1; j < 5; j++) field[j][-1] = ',';
-            line[len] = '\n';
-            if (!csv_add(c, line, (size_t)len + 1)) {
-                rc = cli_error(cmd, "out of memory");
-                break;
-            }
-            for (int i = 0; i < na; i++)
-                for (int j = 0; j < ng; j++)
-                    if (fabs(as[i] - la) < 1e-9 && fabs(gv[j] - lg) < 1e-9 && !have[i * ng + j]) {
-                        have[i * ng + j] = 1;
-                        acc[i * ng + j] = ac;
-                        (*resumed)++;
-                    }
-        }
-    }
-    if (rc == CLI_OK && why == CSV_SAME && ferror(f))
-        rc = cli_error(cmd, "cannot read '%s': %s", c->path, strerror(errno));
-    if (rc == CLI_OK && why == CSV_SAME && lineno > 0 && lineno < 3)
-        rc = cli_error(cmd,
-                       "%s: the CSV ends before its header (line 3): it was changed or damaged; remove "
-                       "it to search afresh",
-                       c->path);
-    fclose(f);
-    free(line);
-    if (rc != CLI_OK) return rc;
-    if (why != CSV_SAME) {
-        /* searched afresh: the file's points are not taken */
-        c->len = head;
-        memset(have, 0, (size_t)na * (size_t)ng);
-        *resumed = 0;
-        if (why == CSV_OTHER_DATA)
-            fprintf(stderr,
-                    "nesvm %s: warning: '%s' holds a search of other data (%s; this data: %s): it is "
-                    "overwritten by a new search\n",
-                    cmd, c->path, there, here);
-        else if (why == CSV_OTHER_SETTINGS) {
-            /* 'folds=5' there, 'folds=3' here; 'w1=2' here only */
-            char diff[600];
-            if (there[0] && here[0])
-                snprintf(diff, sizeof diff, "'%s' there, '%s' here", there, here);
-            else
-                snprintf(diff, sizeof diff, "'%s' %s only", there[0] ? there : here,
-                         there[0] ? "there" : "here");
-            fprintf(stderr,
-                    "nesvm %s: warning: '%s' holds a search with other settings (%s): it is overwritten by a "
-                    "new search\n",
-                    cmd, c->path, diff);
-        } else if (why == CSV_OLDER)
-            fprintf(stderr,
-                    "nesvm %s: warning: '%s' was written by an older nesvm grid, without a fingerprint of "
-                    "its data: it is overwritten by a new search\n",
-                    cmd, c->path);
-        else
-            fprintf(stderr,
-                    "nesvm %s: warning: '%s' is not a CSV of nesvm grid (its first line is not '# nesvm grid "
-                    "...'): it is overwritten\n",
-                    cmd, c->path);
-    }
-    return CLI_OK;
-}
-
+/* The heat map of the CSV's scores (its header's last column: accuracy, or a
+ * regression's mse, drawn reversed so that the best is bright in both). */
 static int plot(const char *cmd, const char *csv, const char *png)
 {
     static const char *const script =
@@ -348,16 +122,18 @@ static int plot(const char *cmd, const char *csv, const char *png)
         "import matplotlib; matplotlib.use('Agg')\n"
         "import matplotlib.pyplot as plt\n"
         "rows = [r for r in csv.reader(l for l in open(sys.argv[1]) if not l.startswith('#'))]\n"
-        "xname = rows[0][0]; rows = rows[1:]\n"
+        "xname, metric = rows[0][0], rows[0][4]; rows = rows[1:]\n"
         "lc = sorted({float(r[0]) for r in rows}); lg = sorted({float(r[1]) for r in rows})\n"
         "acc = {(float(r[0]), float(r[1])): float(r[4]) for r in rows}\n"
         "Z = [[acc.get((c, g), float('nan')) for c in lc] for g in lg]\n"
         "fig, ax = plt.subplots(figsize=(6, 4.5))\n"
         "hc = (lc[-1] - lc[0]) / (len(lc) - 1) / 2 if len(lc) > 1 else .5\n"
         "hg = (lg[-1] - lg[0]) / (len(lg) - 1) / 2 if len(lg) > 1 else .5\n"
-        "im = ax.imshow(Z, origin='lower', aspect='auto', cmap='viridis',\n"
+        "cmap = 'viridis_r' if metric == 'mse' else 'viridis'\n"
+        "im = ax.imshow(Z, origin='lower', aspect='auto', cmap=cmap,\n"
         "               extent=[lc[0] - hc, lc[-1] + hc, lg[0] - hg, lg[-1] + hg])\n"
-        "fig.colorbar(im, ax=ax, label='cross-validation accuracy (%)')\n"
+        "fig.colorbar(im, ax=ax, label='cross-validation mean squared error (lower is better)'\n"
+        "             if metric == 'mse' else 'cross-validation accuracy (%)')\n"
         "ax.set_xlabel('log2 C' if xname == 'log2c' else 'log2 basis functions (max_iter)')\n"
         "ax.set_ylabel('log2 gamma'); ax.set_title(sys.argv[3])\n"
         "fig.tight_layout(); fig.savefig(sys.argv[2], dpi=100)\n";
@@ -423,7 +199,9 @@ typedef struct grid_search {
     double a0, g0;               /* the axis's and gamma's values when not searched */
     double as[1001], gv[1001];   /* log2 of the axis's and gamma's values */
     int na, ng, n, resumed;      /* n = na ng points, resumed of them from the CSV */
-    double *acc, *vals, *pacc;   /* accuracy (%) per point; a path's values and accuracies */
+    int reg;                     /* a regression: scored by the mean squared error (lower is better) */
+    double *score, *vals;        /* per point: accuracy (%), or MSE; a path's values */
+    nesvm_metrics *pm;           /* a path's figures */
     unsigned char *have;         /* per point: scored (here or in the CSV) */
     int *idx;                    /* the path's order: the axis's values ascending */
     grid_csv csv;
@@ -547,14 +325,16 @@ static int grid_read(grid_search *s)
     s->na = range_values(s->ra, s->a0 > 0 ? log2(s->a0) : 0, s->as, 1001);
     s->ng = range_values(&s->rg, s->g0 > 0 ? log2(s->g0) : 0, s->gv, 1001);
     settings(s->o.params, s->folds, s->o.seed, s->warm, s->axis, s->sets, sizeof s->sets);
-    snprintf(s->header, sizeof s->header, "%s,log2g,%s,gamma,accuracy", s->an, s->axis);
+    s->reg = nesvm_params_task(s->o.params) == NESVM_TASK_REGRESSION;
+    snprintf(s->header, sizeof s->header, "%s,log2g,%s,gamma,%s", s->an, s->axis,
+             s->reg ? "mse" : "accuracy");
     s->n = s->na * s->ng;
-    s->acc = malloc(sizeof(double) * (size_t)s->n);
+    s->score = malloc(sizeof(double) * (size_t)s->n);
     s->have = calloc((size_t)s->n, 1);
     s->vals = malloc(sizeof(double) * (size_t)s->na);
-    s->pacc = malloc(sizeof(double) * (size_t)s->na);
+    s->pm = malloc(sizeof(nesvm_metrics) * (size_t)s->na);
     s->idx = malloc(sizeof(int) * (size_t)s->na);
-    if (!s->acc || !s->have || !s->vals || !s->pacc || !s->idx) return cli_error(cmd, "out of memory");
+    if (!s->score || !s->have || !s->vals || !s->pm || !s->idx) return cli_error(cmd, "out of memory");
     return CLI_OK;
 }
 
@@ -575,23 +355,24 @@ static int grid_resume(grid_search *s)
         snprintf(data_line, sizeof data_line,
                  "# nesvm grid 2 rows=%lld features=%d fingerprint=%016llx data=%.300s", s->rows, features,
                  (unsigned long long)hash, s->data);
-        const grid_id id = {s->rows, features, hash, s->sets, s->header};
+        const grid_id id = {s->rows, features, hash, s->sets, s->header, s->reg};
+        const grid_have g = {s->as, s->gv, s->na, s->ng, s->have, s->score, &s->resumed};
         grid_csv *csv = &s->csv;
         struct stat st;
-        if (!csv_add(csv, data_line, strlen(data_line)) || !csv_add(csv, "\n", 1) ||
-            !csv_add(csv, s->sets, strlen(s->sets)) || !csv_add(csv, "\n", 1) ||
-            !csv_add(csv, s->header, strlen(s->header)) || !csv_add(csv, "\n", 1))
+        if (!grid_csv_add(csv, data_line, strlen(data_line)) || !grid_csv_add(csv, "\n", 1) ||
+            !grid_csv_add(csv, s->sets, strlen(s->sets)) || !grid_csv_add(csv, "\n", 1) ||
+            !grid_csv_add(csv, s->header, strlen(s->header)) || !grid_csv_add(csv, "\n", 1))
             status = cli_error(cmd, "out of memory");
         else if (stat(s->out, &st) == 0 && S_ISREG(st.st_mode)) /* not a device or FIFO */
-            status = csv_resume(cmd, csv, &id, s->as, s->na, s->gv, s->ng, s->have, s->acc, &s->resumed);
+            status = grid_csv_resume(cmd, csv, &id, &g);
         /* a path that cannot be written is found now, not after the search */
-        if (status == CLI_OK) status = csv_save(cmd, csv);
+        if (status == CLI_OK) status = grid_csv_save(cmd, csv);
     }
     if (s->o.distributed) {
         /* rank 0's verdict and resumed points to every process */
         status = cli_mpi_bcast_rc(&s->o, status);
         if (status == CLI_OK && (cli_mpi_bcast(&s->o, s->have, (size_t)s->n) != CLI_OK ||
-                                 cli_mpi_bcast(&s->o, s->acc, sizeof(double) * (size_t)s->n) != CLI_OK ||
+                                 cli_mpi_bcast(&s->o, s->score, sizeof(double) * (size_t)s->n) != CLI_OK ||
                                  cli_mpi_bcast(&s->o, &s->resumed, sizeof s->resumed) != CLI_OK))
             status = cli_error(cmd, "--distributed: MPI broadcast failed");
     }
@@ -613,12 +394,10 @@ static int grid_score_gamma(grid_search *s, int j, const char *gtxt)
     nesvm_error err = {0};
     if (s->rg.on) nesvm_params_set(s->o.params, "gamma", gtxt, NULL);
     int64_t it[1001];
-    if ((s->o.distributed
-             ? nesvm_cross_validate_path_distributed(s->ds, s->o.params, s->folds, (uint64_t)s->o.seed, s->axis,
-                                                     s->vals, na, s->warm, cli_mpi_comm(&s->o), NULL, NULL, s->pacc,
-                                                     it, &err)
-             : nesvm_cross_validate_path(s->ds, s->o.params, s->folds, (uint64_t)s->o.seed, s->axis, s->vals, na,
-                                         s->warm, NULL, NULL, s->pacc, it, &err)) != NESVM_OK)
+    /* the task's figures along the path (distributed: the folds shared out) */
+    const void *comm = s->o.distributed ? cli_mpi_comm(&s->o) : NULL;
+    if (nesvm_cross_validate_path_metrics(s->ds, s->o.params, s->folds, (uint64_t)s->o.seed, s->axis, s->vals,
+                                          na, s->warm, comm, NULL, NULL, s->pm, it, &err) != NESVM_OK)
         return s->rg.on ? cli_error(cmd, "log2g %g: %s", s->gv[j], err.message) : cli_error(cmd, "%s", err.message);
     for (int i = 0; i < na; i++) {
         s->iters += it[i];
@@ -630,31 +409,42 @@ static int grid_score_gamma(grid_search *s, int j, const char *gtxt)
         if (s->have[k]) continue;
         int pos = 0;
         while (s->idx[pos] != i) pos++;
-        s->acc[k] = 100.0 * s->pacc[pos];
+        s->score[k] = s->reg ? s->pm[pos].mse : 100.0 * s->pm[pos].accuracy;
         char atxt[40];
         snprintf(atxt, sizeof atxt, "%.17g", exp2(s->as[i]));
         char pt[200];
         int len = snprintf(pt, sizeof pt, "%.17g,%.17g,%s,%s,%.17g\n", s->as[i], s->gv[j], s->ra->on ? atxt : "",
-                           s->rg.on ? gtxt : "", s->acc[k]);
-        if (s->root && status == CLI_OK && !csv_add(&s->csv, pt, (size_t)len)) status = cli_error(cmd, "out of memory");
+                           s->rg.on ? gtxt : "", s->score[k]);
+        if (s->root && status == CLI_OK && !grid_csv_add(&s->csv, pt, (size_t)len))
+            status = cli_error(cmd, "out of memory");
     }
     for (int i = 0; i < na; i++) s->have[i * ng + j] = 1;
     /* the CSV after every gamma: an interrupted search resumes from there */
-    if (s->root && status == CLI_OK) status = csv_save(cmd, &s->csv);
+    if (s->root && status == CLI_OK) status = grid_csv_save(cmd, &s->csv);
     if (s->o.distributed) status = cli_mpi_bcast_rc(&s->o, status);
     return status;
 }
 
-/* Gamma j's points into the best one (grid.py's choice: the best rate; among
- * equal rates at one gamma, the smallest C), each printed with the best so far. */
+/* Point k's score is better than point b's: a higher accuracy, or a smaller
+ * mean squared error (a regression; a number is better than NaN). */
+static int grid_better(const grid_search *s, int k, int b)
+{
+    const double x = s->score[k], y = s->score[b];
+    return s->reg ? x < y || (isnan(y) && !isnan(x)) : x > y;
+}
+
+/* Gamma j's points into the best one (grid.py's choice: the best rate, or
+ * the smallest mean squared error; among equal scores at one gamma, the
+ * smallest C; across gammas, the first met), each printed with the best so
+ * far. */
 static void grid_note_gamma(grid_search *s, int j)
 {
     const int ng = s->ng;
     int best = s->best;
     for (int i = 0; i < s->na; i++) {
         int k = i * ng + j;
-        if (best < 0 || s->acc[k] > s->acc[best] ||
-            (s->acc[k] == s->acc[best] && k % ng == best % ng && s->as[i] < s->as[best / ng]))
+        if (best < 0 || grid_better(s, k, best) ||
+            (s->score[k] == s->score[best] && k % ng == best % ng && s->as[i] < s->as[best / ng]))
             best = k;
         if (!s->o.quiet) {
             char at[64] = "", bt[64] = "";
@@ -667,7 +457,11 @@ static void grid_note_gamma(grid_search *s, int j)
                 snprintf(at + la, sizeof at - la, "%slog2g %g", la ? " " : "", s->gv[j]);
                 snprintf(bt + lb, sizeof bt - lb, "%slog2g %g", lb ? " " : "", s->gv[best % ng]);
             }
-            printf("%s: %g%% (best: %s, %g%%)\n", at, s->acc[k], bt, s->acc[best]);
+            if (s->reg) /* svm-train -v's words */
+                printf("%s: Cross Validation Mean squared error = %g (best: %s, %g)\n", at, s->score[k], bt,
+                       s->score[best]);
+            else
+                printf("%s: %g%% (best: %s, %g%%)\n", at, s->score[k], bt, s->score[best]);
         }
     }
     s->best = best;
@@ -710,7 +504,7 @@ static int grid_points(grid_search *s)
 static int grid_finish(grid_search *s, int status, double *best_out)
 {
     const int ng = s->ng, best = s->best;
-    if (s->root && status == CLI_OK) status = csv_close(s->cmd, &s->csv);
+    if (s->root && status == CLI_OK) status = grid_csv_close(s->cmd, &s->csv);
     if (s->o.distributed) status = cli_mpi_bcast_rc(&s->o, status);
     if (status != CLI_OK || best < 0) return status;
     struct timespec t1;
@@ -720,14 +514,15 @@ static int grid_finish(grid_search *s, int status, double *best_out)
                (double)(t1.tv_sec - s->t0.tv_sec) + 1e-9 * (double)(t1.tv_nsec - s->t0.tv_nsec),
                s->no_c ? "trainings that converged serve the larger --max-iter"
                : s->warm ? "warm starts along C" : "cold starts");
-    /* grid.py's last line: best C (gs: basis functions), gamma and rate */
+    /* grid.py's last line: best C (gs: basis functions), gamma and rate (a
+     * regression: mean squared error) */
     const double bc = s->ra->on ? exp2(s->as[best / ng]) : s->a0, bg = s->rg.on ? exp2(s->gv[best % ng]) : s->g0;
     if (best_out) { /* the caller prints it */
         best_out[0] = bc;
         best_out[1] = bg;
-        best_out[2] = s->acc[best];
+        best_out[2] = s->score[best];
     } else {
-        printf("%.17g %.17g %g\n", bc, bg, s->acc[best]);
+        printf("%.17g %.17g %g\n", bc, bg, s->score[best]);
     }
     if (s->png && s->root) status = plot(s->cmd, s->out, s->png);
     if (s->o.distributed) status = cli_mpi_bcast_rc(&s->o, status);
@@ -753,10 +548,10 @@ int grid_run(int argc, char **argv, double *best_out)
     if (status == CLI_OK && !help) status = grid_finish(s, grid_points(s), best_out);
     if (s->csv.streaming) nv_atomic_abort(&s->csv.af);
     free(s->csv.text);
-    free(s->acc);
+    free(s->score);
     free(s->have);
     free(s->vals);
-    free(s->pacc);
+    free(s->pm);
     free(s->idx);
     nesvm_dataset_destroy(s->ds);
     free(s->csv_default);

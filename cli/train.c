@@ -247,7 +247,10 @@ static int shared_weights(const char *cmd, const train_opts *o, int64_t n, doubl
 }
 
 /* train -C: LIBLINEAR's search for C along a warm-started path, printed as
- * LIBLINEAR prints it. */
+ * LIBLINEAR prints it: the highest cross-validation accuracy, or for a
+ * regression the smallest mean squared error (LIBLINEAR's words for its SVR,
+ * which also searches its epsilon p: ls-svr has none); the smallest C among
+ * equal scores. */
 static int find_c(const char *cmd, train_opts *o, nesvm_dataset *ds, FILE *info, progress_state *ps)
 {
     const int folds = o->folds > 0 ? o->folds : 5;
@@ -264,24 +267,27 @@ static int find_c(const char *cmd, train_opts *o, nesvm_dataset *ds, FILE *info,
     double cs[200];
     int nc = 0;
     for (double c = start; nc < 200 && (nc == 0 || c <= 1024); c *= 2) cs[nc++] = c;
-    double acc[200];
+    nesvm_metrics m[200];
     nesvm_error err = {0};
     if (!o->quiet) fprintf(info, "Doing parameter search with %d-fold cross validation.\n", folds);
-    if ((o->distributed ? nesvm_cross_validate_path_distributed(ds, o->params, folds, (uint64_t)o->seed, "c", cs, nc,
-                                                                1, cli_mpi_comm(o), train_progress, ps, acc, NULL,
-                                                                &err)
-                        : nesvm_cross_validate_path(ds, o->params, folds, (uint64_t)o->seed, "c", cs, nc, 1,
-                                                    train_progress, ps, acc, NULL, &err)) != NESVM_OK) {
+    const void *comm = o->distributed ? cli_mpi_comm(o) : NULL; /* the folds shared out */
+    if (nesvm_cross_validate_path_metrics(ds, o->params, folds, (uint64_t)o->seed, "c", cs, nc, 1, comm,
+                                          train_progress, ps, m, NULL, &err) != NESVM_OK) {
         progress_end(ps);
         return run_error(cmd, ps, o->trace, &err);
     }
     progress_end(ps);
+    const int reg = nesvm_params_task(o->params) == NESVM_TASK_REGRESSION;
     int best = 0;
     for (int i = 0; i < nc; i++) {
-        if (acc[i] > acc[best]) best = i;
-        if (!o->quiet) fprintf(info, "log2c=%7.2f\trate=%g\n", log2(cs[i]), 100.0 * acc[i]);
+        if (reg ? m[i].mse < m[best].mse || (isnan(m[best].mse) && !isnan(m[i].mse))
+                : m[i].accuracy > m[best].accuracy)
+            best = i;
+        if (!o->quiet && reg) fprintf(info, "log2c=%7.2f\tMean squared error=%g\n", log2(cs[i]), m[i].mse);
+        else if (!o->quiet) fprintf(info, "log2c=%7.2f\trate=%g\n", log2(cs[i]), 100.0 * m[i].accuracy);
     }
-    fprintf(info, "Best C = %g  CV accuracy = %g%%\n", cs[best], 100.0 * acc[best]);
+    if (reg) fprintf(info, "Best C = %g  CV MSE = %g\n", cs[best], m[best].mse);
+    else fprintf(info, "Best C = %g  CV accuracy = %g%%\n", cs[best], 100.0 * m[best].accuracy);
     return CLI_OK;
 }
 

@@ -18,6 +18,7 @@ number), a non-zero exit and no model file.
 
 Usage: test_dist.py NESVM MPIRUN NP ROOT
 """
+import math
 import os
 import re
 import shutil
@@ -134,6 +135,33 @@ def blobs(path):
             rows.append("%d " % label + " ".join("%d:%.6g" % (j + 1, v) for j, v in enumerate(x)) + "\n")
     with open(path, "w") as f:
         f.writelines(rows)
+
+
+def near(a, b, rel=1e-9):
+    """Two outputs the same but for the last digits of their numbers (within
+    rel): a regression's MSE sees the last bits of every prediction, and
+    OpenBLAS sums in another order with another thread count (all cores in a
+    serial run, one per process where mpirun binds each to a core)."""
+    ta = re.split(r"(-?\d+(?:\.\d*)?(?:e[-+]?\d+)?)", a)
+    tb = re.split(r"(-?\d+(?:\.\d*)?(?:e[-+]?\d+)?)", b)
+    return len(ta) == len(tb) and all(
+        x == y if k % 2 == 0 else abs(float(x) - float(y)) <= rel * max(abs(float(x)), abs(float(y)))
+        for k, (x, y) in enumerate(zip(ta, tb)))
+
+
+def targets(path):
+    """A regression set: 150 rows of 4 features, real targets (a smooth
+    function of the features and some noise)."""
+    state = 777
+    def rnd():
+        nonlocal state
+        state = (state * 1103515245 + 12345) % (1 << 31)
+        return state / float(1 << 31) - 0.5
+    with open(path, "w") as f:
+        for _ in range(150):
+            x = [2 * rnd() for _ in range(4)]
+            y = x[0] - 0.5 * x[1] + math.sin(2 * x[2]) + 0.2 * rnd()
+            f.write("%.10g " % y + " ".join("%d:%.6g" % (j + 1, v) for j, v in enumerate(x)) + "\n")
 
 
 def main():
@@ -316,6 +344,38 @@ def main():
                 tmp, "nan.csv:5: accuracy 'nan' is not a number from 0 to 100", command=True)
         with open(os.path.join(tmp, "nan.csv")) as f:
             check(f.read() == "".join(lines_), "grid: a resumed accuracy of nan: the CSV was changed")
+        # a regression (--svm-type ls-svr): grid and train -C score the
+        # cross-validation mean squared error, the folds shared out, as one
+        # process does (to the last digits: near()); a classification CSV is
+        # refused by every rank
+        targets(os.path.join(tmp, "reg"))
+        rgrid = ["--svm-type", "ls-svr", "-t", "2", "-log2c", "-3,3,2", "-log2g", "-3,1,2"]
+        s_ = serial(["grid"] + rgrid + ["--out", "rs.csv", "reg"], tmp)
+        d_ = mpi(["grid", "--distributed"] + rgrid + ["--out", "rd.csv", "reg"], tmp)
+        with open(os.path.join(tmp, "rs.csv")) as f:
+            rscsv = f.read()
+        with open(os.path.join(tmp, "rd.csv")) as f:
+            rdcsv = f.read()
+        check(s_.returncode == 0 and d_.returncode == 0 and near("\n".join(nums(s_.stdout)), "\n".join(nums(d_.stdout)))
+              and near(rscsv, rdcsv) and rscsv.splitlines()[2].endswith(",mse") and "Mean squared error" in s_.stdout,
+              "grid --distributed, regression: %r against %r (%s)" % (d_.stdout, s_.stdout, d_.stderr))
+        with open(os.path.join(tmp, "rd.csv"), "w") as f:
+            f.write("".join(rdcsv.splitlines(True)[:-2]))
+        d_ = mpi(["grid", "--distributed"] + rgrid + ["--out", "rd.csv", "reg"], tmp)
+        with open(os.path.join(tmp, "rd.csv")) as f:
+            check(d_.returncode == 0 and f.read() == rdcsv and "resumed 10 of 12 points" in d_.stdout,
+                  "grid --distributed, regression, resumed: %r" % d_.stdout)
+        s_ = serial(["train", "-C", "--svm-type", "ls-svr", "reg"], tmp)
+        d_ = mpi(["train", "--distributed", "-C", "--svm-type", "ls-svr", "reg"], tmp)
+        check(s_.returncode == 0 and d_.returncode == 0 and near(strip(s_.stdout), strip(d_.stdout)) and
+              "CV MSE" in s_.stdout,
+              "train -C --distributed, regression: %r against %r" % (d_.stdout, s_.stdout))
+        refused("grid: a classification CSV for a regression",
+                ["grid", "--distributed"] + rgrid + ["--out", "s.csv", "reg"], tmp,
+                "s.csv:3: the CSV holds a classification search (column 'accuracy'), and this search is a "
+                "regression (column 'mse')", command=True)
+        with open(os.path.join(tmp, "s.csv")) as f:
+            check(f.read() == scsv, "grid: a classification CSV for a regression: the CSV was changed")
 
         # bad input: a damaged line keeps the whole file's line number
         with open(os.path.join(tmp, "heart")) as f:
