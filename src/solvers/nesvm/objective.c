@@ -26,7 +26,7 @@ nesvm_status nv_obj_init(nv_obj *o, const nv_binary_problem *pb, const nv_loss *
     o->bias = bias;
     /* real targets are balanced by a shift (the losses that take them have a
      * conjugate on the whole line) */
-    NV_OBJ_ASSERT(!o->real || (loss->target == NV_TARGET_REAL && nv_obj_shift(o)));
+    NV_ASSERT(!o->real || (loss->target == NV_TARGET_REAL && nv_obj_shift(o)));
     int64_t n = pb->n;
     int32_t d = pb->X->d;
     size_t nn = (size_t)(n ? n : 1), dd = (size_t)(d ? d : 1);
@@ -115,7 +115,7 @@ nesvm_status nv_obj_init_plain(nv_obj *o, const nv_binary_problem *pb, const nv_
     o->l1 = l1;
     o->real = pb->target == NV_TARGET_REAL;
     o->bias = bias;
-    NV_OBJ_ASSERT(!o->real || (loss->target == NV_TARGET_REAL && nv_obj_shift(o)));
+    NV_ASSERT(!o->real || (loss->target == NV_TARGET_REAL && nv_obj_shift(o)));
     size_t nn = (size_t)(pb->n ? pb->n : 1);
     o->s = nv_malloc_array(nn, sizeof(double));
     o->m = nv_malloc_array(nn, sizeof(double));
