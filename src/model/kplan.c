@@ -250,6 +250,7 @@ nesvm_status nv_kplan_basis(const nv_kplan *kp, const nesvm_dataset *ds, const i
         return st;
     }
     for (int64_t a = 0; a < kp->kf.r; a++) brows[a] = rows ? rows[kp->kf.basis[a]] : kp->kf.basis[a];
+    for (int64_t a = 0; a < kp->kf.r; a++) NV_ASSERT(brows[a] >= 0 && brows[a] < ds->n); /* training rows */
     nesvm_status st = nv_dataset_copy_rows(ds, brows, kp->kf.r, &m->basis, err);
     m->basis_rows = brows;
     return st;
@@ -263,6 +264,10 @@ nesvm_status nv_kplan_train(nv_kplan *kp, const nv_solver *solver, const nesvm_d
 {
     const int64_t cnt = sp->n;
     nesvm_status st = NESVM_OK;
+    /* the sub-problem's rows: positions among the n training rows, or data rows (linear) */
+    NV_ASSERT(cnt >= 0 && cnt <= n);
+    for (int64_t a = 0; a < cnt; a++)
+        NV_ASSERT(sp->rows[a] >= 0 && sp->rows[a] < (nv_kplan_positions(kp) ? n : ds->n));
     switch (kp->kind) {
     case NV_KPLAN_CACHE: {
         double B = nv_params_bias(prm) ? prm->bias : 0.0;

@@ -84,6 +84,7 @@ static nesvm_status kernel_decisions(const nesvm_model *m, const nesvm_dataset *
     const nv_kernel k = nv_model_kernel(m);
     const int64_t nb = m->ncoef;
     const int nsub = m->nsub;
+    NV_ASSERT(m->basis->n == nb); /* a coefficient per basis vector (stride ncoef in wbuf) */
     int64_t bs = nb > 0 ? 8388608 / nb : n;
     if (bs < 16) bs = 16;
     if (bs > n) bs = n;
@@ -136,6 +137,11 @@ static void decide(const nesvm_model *m, const double *dec, int64_t n, int *vote
         return;
     }
     const int ovr = m->params->multiclass == NV_OVR && m->nr_class > 2;
+    /* a classifier's sub-models name its classes (as training and the model
+     * reader leave them): the labels and votes they index */
+    for (int s = 0; s < nsub; s++)
+        NV_ASSERT(m->nr_class >= 2 && m->sub[s].pos >= 0 && m->sub[s].pos < m->nr_class &&
+                  (ovr ? m->sub[s].neg == -1 : m->sub[s].neg >= 0 && m->sub[s].neg < m->nr_class));
     for (int64_t i = 0; i < n; i++) {
         const double *di = dec + i * nsub;
         int best = 0;
@@ -187,6 +193,8 @@ nesvm_status nv_predict_rows(const nesvm_model *m, const nesvm_dataset *ds, cons
             return st;
         }
     } else {
+        /* a linear model: one weight per feature */
+        NV_ASSERT(m->ncoef == m->d);
         int32_t dm = m->d < ds->d ? m->d : ds->d; /* features beyond the model's are ignored */
         nv_linalg_ws lw = {nv_threads(threads), ds->d, NULL, NV_PAR_MIN_WORK}; /* X*w needs no buffers */
         for (int s = 0; s < nsub; s++) {

@@ -22,6 +22,10 @@
 static void write_model(const nesvm_model *m, FILE *f)
 {
     char num[32], val[64];
+    /* what the reader requires of the shape (docs/format.md): classes for a
+     * classification only, a sub-model at least, a coefficient per basis vector */
+    NV_ASSERT((m->task == NESVM_TASK_CLASSIFICATION ? m->nr_class >= 2 : m->nr_class == 0) && m->nsub >= 1 &&
+              (!m->basis || (m->basis->n == m->ncoef && m->basis->indices)));
     fprintf(f, "nesvm_model %d\n", NV_MODEL_VERSION);
     fprintf(f, "solver %s\nproblem %s\nkernel %s\n", m->params->solver, m->problem,
             nv_kernel_names[m->params->kernel]);
@@ -55,6 +59,9 @@ static void write_model(const nesvm_model *m, FILE *f)
         for (int64_t i = 0; i < B->n; i++) {
             fputs("sv", f);
             for (int64_t p = B->indptr[i]; p < B->indptr[i + 1]; p++) {
+                /* indices ascending in 1..nr_feature, as read_basis reads them back */
+                NV_ASSERT(B->indices[p] >= 0 && B->indices[p] < m->d &&
+                          (p == B->indptr[i] || B->indices[p - 1] < B->indices[p]));
                 nv_format_double(nv_val(B, p), num);
                 fprintf(f, " %d:%s", B->indices[p] + 1, num);
             }

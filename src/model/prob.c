@@ -65,6 +65,7 @@ void nv_stratified_folds(const int *cls, int64_t n, int k, int folds, uint64_t s
             next = (next + 1) % folds;
         }
     }
+    NV_ASSERT(pos == n); /* every row's class in [0, k): every row dealt to a fold */
 }
 
 /* log(1 + exp(-z)) without overflow */
@@ -212,6 +213,9 @@ nesvm_status nv_prob_rows(const nesvm_model *m, const double *dec, int64_t n, do
 {
     const int k = m->nr_class, ns = m->nsub;
     const int ovr = m->params->multiclass == NV_OVR && k > 2;
+    /* a classifier with sigmoids (nesvm_model_predict_proba checks both), a
+     * sub-model per pair or class */
+    NV_ASSERT(m->has_prob && k >= 2 && ns == (k == 2 ? 1 : ovr ? k : (int64_t)k * (k - 1) / 2));
     double *r = NULL, *Q = NULL, *pk = NULL;
     if (k > 2 && !ovr) {
         r = nv_malloc_array((size_t)k * (size_t)k, sizeof(double));
@@ -357,6 +361,7 @@ nesvm_status nv_prob_train(nesvm_model *m, const nesvm_dataset *ds, const int64_
         cls[a] = -1;
         for (int c = 0; c < k; c++)
             if (m->labels[c] == y) cls[a] = c;
+        NV_ASSERT(cls[a] >= 0); /* the model was trained on these rows: its classes are their labels */
     }
     int nf = NV_PROB_FOLDS < n ? NV_PROB_FOLDS : (int)n;
     int64_t n_all = n;

@@ -43,6 +43,7 @@ static nesvm_status admit_weights(nv_run *r)
     int64_t kept = 0;
     for (int64_t a = 0; a < r->n; a++) {
         int64_t row = r->rows ? r->rows[a] : a;
+        NV_ASSERT(row >= 0 && row < r->ds->n); /* the callers' training rows are the dataset's */
         if (r->ds->weights[row] > 0) r->wrows[kept++] = row;
     }
     r->rows = r->wrows;
@@ -182,6 +183,10 @@ static nesvm_status stage_plan(nv_run *r)
     const nesvm_params *params = r->params;
     const nesvm_dataset *ds = r->ds;
     const nv_targets *t = &r->tg;
+    /* the earlier stages' outputs: the admitted rows, the targets (a
+     * classification's classes and each row's class) */
+    NV_ASSERT(t->nsub >= 1 &&
+              (t->task != NESVM_TASK_CLASSIFICATION || (t->k >= 2 && t->classes && t->row_class)));
     nesvm_status st = NESVM_OK;
     if (r->init && (r->kernel || r->init->basis))
         return nv_error(r->err, NESVM_ERR_UNSUPPORTED, "warm starts are for linear models (kernel %s)",
@@ -236,6 +241,10 @@ static nesvm_status stage_plan(nv_run *r)
  * agrees: r->shared), or its training's (nv_sub_train). */
 static nesvm_status stage_subproblems(nv_run *r)
 {
+    /* the plan's outputs: the model shell with a sub-model for each
+     * sub-problem, its buffers and the costs */
+    NV_ASSERT(r->m && r->m->nsub == r->tg.nsub && r->m->task == r->tg.task && r->sp.rows && r->sp.y &&
+              r->sp.cost && r->cw);
     nesvm_status st = NESVM_OK;
     nv_pairs pairs;
     nv_pairs_start(&pairs, &r->tg);

@@ -5,6 +5,7 @@
  * through the kernel plan, its statistics and its solution along the path.
  */
 #include "train_run.h"
+#include "../solvers/track.h"
 
 #include <math.h>
 #include <string.h>
@@ -221,6 +222,7 @@ nesvm_status nv_sub_train(nv_run *r, int s)
 {
     const nv_kplan *kp = &r->kp;
     const nesvm_dataset *ds = r->ds;
+    NV_ASSERT(s >= 0 && s < r->tg.nsub && r->sp.n >= 0 && r->sp.n <= r->n); /* a sub-model of the shell */
     sub_job j;
     memset(&j, 0, sizeof j);
     j.r = r;
@@ -252,6 +254,11 @@ nesvm_status nv_sub_train(nv_run *r, int s)
     }
     const int trained = !restored && !none_left;
     if (trained) st = sub_solve(&j);
+    /* a gap is reported only for a certified bound (nv_certify): not negative,
+     * and the bound not above the primal beyond rounding (NV_CERT_SLACK) */
+    NV_ASSERT(!trained || st != NESVM_OK || isnan(j.res.gap) ||
+              (j.res.gap >= 0 && j.res.lower_bound - j.res.primal <=
+                                     NV_CERT_SLACK * fmax(fabs(j.res.primal), fabs(j.res.lower_bound))));
     nv_submodel *sm = j.sm;
     sm->b = j.res.b;
     sm->exit_reason = j.res.exit_reason;

@@ -251,6 +251,10 @@ int nv_pairs_next(nv_pairs *p, int *i, int *j)
     if (p->done) return 0;
     *i = p->i;
     *j = p->j;
+    /* model order (train_targets.h): classes i < j, or (i, -1) one-vs-rest,
+     * or (-1, -1) for the other tasks */
+    NV_ASSERT(p->k == 0 ? *i == -1 && *j == -1
+                        : *i >= 0 && *i < p->k && (p->ovr ? *j == -1 : *j > *i && *j < p->k));
     if (p->k <= 2) { /* two classes, or the other tasks' one sub-problem */
         p->done = 1;
     } else if (p->ovr) {
@@ -325,6 +329,7 @@ nesvm_status nv_sub_build(nv_subproblem *sp, int i, int j, const nv_targets *t, 
     const int classes = t->task == NESVM_TASK_CLASSIFICATION;
     for (int64_t r = 0; r < n; r++) {
         const int c = classes ? t->row_class[r] : 0; /* the other tasks: every row, cw[0] */
+        NV_ASSERT(c >= 0 && c < (classes ? t->k : 1)); /* indexes cw and t->classes */
         if (j >= 0 && c != i && c != j) continue;
         const int64_t row = rows ? rows[r] : r;
         /* kernel paths index the training rows by position */

@@ -128,6 +128,9 @@ static nesvm_status run_fold(cv_job *job, int f, int caller, int64_t *train, int
         if (job->fold[i] == f) test[nte++] = i;
         else train[ntr++] = i;
     }
+    /* rows dealt round-robin with folds <= n: every fold predicts a row, and
+     * this rank trains its own folds */
+    NV_ASSERT(f >= 0 && f < job->folds && f % job->size == job->rank && nte > 0 && ntr + nte == ds->n);
     nesvm_params *p = NULL;
     nesvm_status st = nesvm_params_copy(job->params, &p, err);
     if (st != NESVM_OK) return st;
@@ -314,6 +317,7 @@ static nesvm_status cross_validate(const nesvm_dataset *ds, const nesvm_params *
         job.par = 1;
         cv_worker(&job, 1);
     }
+    NV_ASSERT(job.finished == job.taken); /* the caller's thread waited for every fold taken */
     /* the first fold that failed (a fold stopped by another's failure says
      * cancelled: the cause is reported instead) */
     for (int f = 0; f < folds && st == NESVM_OK; f++)

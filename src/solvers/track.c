@@ -241,6 +241,9 @@ void nv_sched_init(nv_sched *s, const nesvm_params *prm, int smoothed, int l1, d
         s->mu = s->mu_star;
         s->final = 1;
     }
+    /* what is smoothed has a positive width: the steps divide by mu and nu
+     * (L = 1/nu + lambda/mu, s->nu *= mu / s->mu) */
+    NV_ASSERT((!smoothed || s->mu > 0) && (!l1 || s->nu > 0));
 }
 
 int nv_sched_stage_done(const nv_sched *s, const nv_track *t, const nv_obj_eval *e)

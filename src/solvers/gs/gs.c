@@ -297,6 +297,8 @@ nesvm_status nv_gs_train(const nv_gs_problem *gp, const nesvm_params *prm, const
         st = nv_kcache_column(gp->kc, gp->pos ? gp->pos[best] : best, gp->pos, n, gp->groups, gp->ngroups,
                               &col, err);
         if (st != NESVM_OK) break;
+        /* eq. 22: the new coefficient in its box (0, cap], each sample once */
+        NV_ASSERT(ab > 0 && ab <= gp->cap[best] && !sel[best] && m < n);
         const double yb = gp->y[best], ay = ab * yb;
         sel[best] = 1;
         res->w[best] = ay;

@@ -75,6 +75,7 @@ nesvm_status nv_hp_bound_at(nv_hinge *h, const double *m, const double *sqn, dou
     int64_t nl = 0;
     for (int64_t i = 0; i < n; i++)
         if (fabs(m[i] - 1.0) <= rho * (sqn ? sqrt(sqn[i]) : 1.0)) nv_hp_nearest_offer(lst, &nl, kmax, i, m, sqn);
+    NV_ASSERT(nl <= kmax); /* Q and beta hold kmax + 3 */
     const int K = (int)nl, q = K + 3;
     double b3 = 0;
     for (int64_t i = 0; i < n; i++) a[i] = m[i] < 1 ? h->c[i] : 0.0;

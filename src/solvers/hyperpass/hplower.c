@@ -82,6 +82,7 @@ nesvm_status nv_hp_lower_bound(hp *s, double v, double *vout, int *qp_iters, nes
     double b3 = s->cS + s->cF;
     for (int64_t j = 0; j < D; j++) s->s3[j] = s->sS[j] + s->sF[j];
     pick_la(s, &b3);
+    NV_ASSERT(s->K >= 0 && s->K <= NV_HP_MAX_LA); /* s->la and s->Q hold NV_HP_MAX_LA (+ 3) */
     const int K = s->K, q = K + 3;
     double *Q = s->Q;
     const double *col[3] = {s->u1, s->wt, s->s3};
@@ -153,6 +154,7 @@ nesvm_status nv_hp_lower_bound_dist(hp *s, double v, double *vout, int *qp_iters
     b3 = red[2 * D + 1];
     double b1 = lw + nv_dot(s->u1, s->wt, D);
     double b2 = v + 0.5 * nv_dot(s->wt, s->wt, D);
+    NV_ASSERT(rows.K >= 0 && rows.K <= NV_HP_MAX_LA); /* chosen over the ranks, at most as many */
     const int K = rows.K, q = K + 3;
     double *Q = s->Q;
     const double *col[3] = {s->u1, s->wt, s->s3};

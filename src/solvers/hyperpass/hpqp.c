@@ -300,6 +300,12 @@ nesvm_status nv_hpqp_solve(int K, const double *Q, const double *r, const double
         beta[i] = c[i] * u;
     }
     for (int j = n - 3; j < n; j++) beta[j] = x[j];
+    /* feasible whatever the iterations did (hpqp.h), so that the lower bound
+     * holds: gamma >= 0 on the simplex (to the rounding of x / gs), and
+     * 0 <= alpha_i <= c_i gamma_3 */
+    NV_ASSERT(beta[n - 3] >= 0 && beta[n - 2] >= 0 && beta[n - 1] >= 0 &&
+              beta[n - 3] + beta[n - 2] + beta[n - 1] <= 1 + 1e-12);
+    for (int i = 0; i < K; i++) NV_ASSERT(beta[i] >= 0 && beta[i] <= c[i] * beta[n - 1]);
     if (iters) *iters = it;
     nv_free(buf);
     return NESVM_OK;

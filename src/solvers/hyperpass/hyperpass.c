@@ -220,6 +220,10 @@ static void recenter(hp *s)
         s->dl[i] = s->cst[i] ? s->h.c[i] : 0.0;
     }
     sort_by_dist(s->order, s->hidx, s->n, s->dist);
+    /* the order is by distance to the centre: the working set (its first na)
+     * is the nearest hyperplanes, and the ball's radius is the next distance */
+    for (int64_t k = 1; k < s->n; k++)
+        NV_ASSERT(!(s->dist[s->order[k]] < s->dist[s->order[k - 1]]) || isnan(s->dist[s->order[k - 1]]));
     s->cF = 0;
     for (int64_t i = 0; i < s->n; i++) s->cF += s->dl[i];
     nv_hinge_xta(&s->h, s->dl, s->sF);

@@ -3,6 +3,7 @@
  * (nesvm/objective.c) and the kernel expansions' recertification
  * (nesvm/expansion_ws.c). */
 #include "loss.h"
+#include "../../core/internal.h"
 
 #include <math.h>
 
@@ -10,6 +11,7 @@ double nv_loss_conj(const nv_loss *l, double alpha, double c)
 {
     /* (q/2 a) a / c: the order that keeps c l*(a/c) = a^2/(4c) exact for
      * the squared loss's q = 1/2 (scaling by a power of two is exact) */
+    NV_ASSERT(c > 0); /* a sample's cost (solver.h: C_i > 0) */
     double v = 0.5 * l->conj_q * alpha * alpha / c;
     if (l->conj_e != 0) v += l->conj_e * fabs(alpha);
     return v;
@@ -23,6 +25,7 @@ double nv_loss_dual_scale(double S, double K, double tmax, double *theta)
         return K > 0 ? 0.5 * S * S / K : 0.0;
     }
     /* D is concave in theta: its maximizer S/K, kept in [0, tmax] */
+    NV_ASSERT(tmax >= 0); /* the callers' domain bounds (hi / umax, 1 / ||X^T(a y)||_inf) */
     double th = K > 0 ? S / K : S >= 0 ? tmax : 0.0;
     if (th > tmax) th = tmax;
     if (th < 0) th = 0;

@@ -226,6 +226,7 @@ static nesvm_status dual_value(const nv_kernel_problem *kp, int bias, double *ay
     double asum = 0, aqa = 0, tmax = INFINITY;
     for (int64_t i = 0; i < n; i++) {
         double a = kp->y[i] * ay[i];
+        NV_ASSERT(a >= 0 && a <= kp->cost[i]); /* in the box (clipped, then scaled by at most 1) */
         asum += a;
         aqa += ay[i] * g[i];
         if (a > 0 && kp->cost[i] / a < tmax) tmax = kp->cost[i] / a;
@@ -407,6 +408,7 @@ static nesvm_status ws_train(const nv_kernel_problem *kp, const nesvm_params *pr
     const double t0 = nv_now();
     const int64_t n = kp->n;
     const int bias = nv_params_bias(prm);
+    NV_ASSERT(kp->target == NV_TARGET_SIGN); /* the hinge's working set (nv_nesvm_ws_takes): y = +-1 */
     size_t nn = (size_t)(n ? n : 1);
     ws_run w;
     memset(&w, 0, sizeof w);
@@ -431,6 +433,7 @@ static nesvm_status ws_train(const nv_kernel_problem *kp, const nesvm_params *pr
          * stored matrix, or a matrix of S's rows */
         for (int64_t k = 0; k < ns; k++) {
             int64_t i = w.S[k];
+            NV_ASSERT(i >= 0 && i < n && (k == 0 || w.S[k - 1] < i)); /* S: distinct rows, sorted */
             w.idx[k] = kp->pos ? kp->pos[i] : i;
             w.ys[k] = kp->y[i];
             w.cs[k] = kp->cost[i];
@@ -479,6 +482,10 @@ static nesvm_status ws_train(const nv_kernel_problem *kp, const nesvm_params *pr
         for (int64_t k = 0; k < ns; k++) w.beta[w.S[k]] = w.ws[k];
         b = bias ? r.b : 0.0;
         if (st != NESVM_OK) break;
+        /* the sub-problem's dual point (solver.h, nv_binary_result.dual) in its box
+         * 0 <= a <= c, to the rounding of theta a' */
+        for (int64_t k = 0; k < ns; k++)
+            NV_ASSERT(w.ys[k] * w.sdual[k] >= 0 && w.ys[k] * w.sdual[k] <= w.cs[k] * (1 + 1e-12));
         /* 3. every row's margin from the support's columns */
         st = margins(kp, w.beta, w.tmp, w.cval, w.f, err);
         if (st != NESVM_OK) break;

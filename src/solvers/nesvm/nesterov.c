@@ -110,6 +110,7 @@ nesvm_status nv_nesvm_linear_train(const nv_binary_problem *pb, const nesvm_para
         if (restart) { /* new stage */
             begin_sequence(wstar, w, G, dbytes, &bstar, b, &Gb, &k);
             L = nv_obj_lipschitz_L(&obj, lam, sc.mu, sc.nu);
+            NV_ASSERT(L > 0); /* the regularizer's curvature alone is 1 or 1/nu: the steps divide by L */
             fmu_prev = NAN;
             nv_track_new_stage(&tr);
             restart = 0;

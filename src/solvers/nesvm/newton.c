@@ -170,6 +170,9 @@ static void build_zone(newton_ws *ws, const double *w, double mu, double nu)
         for (int32_t j = 0; j < d; j++) ws->diag[j] += 1.0;
     }
     ws->diag[d] = ws->bias ? ws->delta + sw : 1.0;
+    /* H's diagonal is positive (R'' >= 1 or NV_NESVM_LP_DAMP/nu, delta > 0): the
+     * Jacobi preconditioner divides by it */
+    for (int32_t j = 0; j <= d; j++) NV_ASSERT(ws->diag[j] > 0);
 }
 
 /* Solve U^T U X = B in place, U the row-major upper Cholesky factor (m x m)

@@ -26,7 +26,7 @@ nesvm_status nv_obj_init(nv_obj *o, const nv_binary_problem *pb, const nv_loss *
     o->bias = bias;
     /* real targets are balanced by a shift (the losses that take them have a
      * conjugate on the whole line) */
-    NV_OBJ_ASSERT(!o->real || (loss->target == NV_TARGET_REAL && nv_obj_shift(o)));
+    NV_ASSERT(!o->real || (loss->target == NV_TARGET_REAL && nv_obj_shift(o)));
     int64_t n = pb->n;
     int32_t d = pb->X->d;
     size_t nn = (size_t)(n ? n : 1), dd = (size_t)(d ? d : 1);
@@ -50,6 +50,7 @@ nesvm_status nv_obj_init(nv_obj *o, const nv_binary_problem *pb, const nv_loss *
     nv_row_norms(pb->X, pb->rows, n, o->s, o->m);
     double mx = 0;
     for (int64_t i = 0; i < n; i++) {
+        NV_ASSERT(pb->cost[i] > 0); /* solver.h: C_i > 0 (the driver refuses costs below 1e-100) */
         double s = o->s[i];
         if (bias && s < 1) s = 1;
         if (s == 0) s = 1; /* an all-zero row without bias: constant loss */
@@ -115,7 +116,7 @@ nesvm_status nv_obj_init_plain(nv_obj *o, const nv_binary_problem *pb, const nv_
     o->l1 = l1;
     o->real = pb->target == NV_TARGET_REAL;
     o->bias = bias;
-    NV_OBJ_ASSERT(!o->real || (loss->target == NV_TARGET_REAL && nv_obj_shift(o)));
+    NV_ASSERT(!o->real || (loss->target == NV_TARGET_REAL && nv_obj_shift(o)));
     size_t nn = (size_t)(pb->n ? pb->n : 1);
     o->s = nv_malloc_array(nn, sizeof(double));
     o->m = nv_malloc_array(nn, sizeof(double));
@@ -206,6 +207,10 @@ static void pass_local(nv_obj *o, double mu, nv_obj_sums *q)
         nv_loss_at at;
         const double sg = nv_obj_sign(o, i);
         l->at(nv_obj_resid(o, i, o->m[i]), c, mu * s, &at);
+        /* loss.h: u in the conjugate's domain, 0 in zone 0, at a bound of the
+         * domain in zone 2 (NaN margins of a diverging run are the tracker's error) */
+        NV_ASSERT(!(at.u < l->lo || at.u > l->hi) && (at.zone != 0 || at.u == 0) &&
+                  (at.zone != 2 || at.u == l->lo || at.u == l->hi));
         q->loss += at.val;
         q->lmu += at.sval;
         q->nsv += at.zone != 0;
@@ -274,6 +279,9 @@ void nv_obj_balance(const nv_obj *o, const nv_obj_sums *q, double *rp, double *r
     } else if (q->sn > q->sp) {
         *rn = q->sp / q->sn;
     }
+    /* a bounded domain's dual weights are not negative (lo >= 0): rescaling
+     * shrinks one side, never flips or grows it */
+    NV_ASSERT(*rp >= 0 && *rp <= 1 && *rn >= 0 && *rn <= 1);
 }
 
 void nv_obj_finish(nv_obj *o, const nv_obj_sums *q, double rp, double rn, double t,

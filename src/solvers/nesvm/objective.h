@@ -30,11 +30,7 @@
 
 #include "../solver.h"
 
-#include <assert.h>
 #include <math.h>
-
-/* An invariant of the objective, checked in debug builds. */
-#define NV_OBJ_ASSERT(cond) assert(cond)
 
 typedef struct nv_obj {
     const nv_binary_problem *pb;

@@ -467,6 +467,8 @@ static nesvm_status smw_direction(nv_ssvm *s, double *d, nesvm_error *err)
     if (st != NESVM_OK) return st;
     cblas_dsyrk(CblasRowMajor, CblasUpper, CblasNoTrans, (int)k, (int)D, 1.0, s->G, (int)D, 0.0, M,
                 (int)k);
+    /* the active rows' weights c_i w_i with w_i >= tau, not 0: 1/lam is M's diagonal shift */
+    for (int64_t a = 0; a < k; a++) NV_ASSERT(lamJ[a] > 0);
     for (int64_t a = 0; a < k; a++) M[a * k + a] += 1.0 / lamJ[a];
     cblas_dgemv(CblasRowMajor, CblasNoTrans, (int)k, (int)D, 1.0, s->G, (int)D, s->g, 1, 0.0, u, 1);
     lapack_int info = LAPACKE_dpotrf(LAPACK_ROW_MAJOR, 'U', (lapack_int)k, M, (lapack_int)k);

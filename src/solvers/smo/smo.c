@@ -175,6 +175,7 @@ nesvm_status nv_smo_train(const nv_kernel_problem *kp, const nesvm_params *prm, 
             why = NESVM_EXIT_CONVERGED;
             break;
         }
+        NV_ASSERT(j != i); /* -y_j G_j < -y_i G_i: the pair is two variables */
         st = column(kp, j, Kj, err);
         if (st != NESVM_OK) break;
         /* the step along a_i += y_i s, a_j -= y_j s, clipped to the box */
@@ -192,6 +193,8 @@ nesvm_status nv_smo_train(const nv_kernel_problem *kp, const nesvm_params *prm, 
             a[i] += y[i] * s;
             a[j] -= y[j] * s;
         }
+        /* the pair stays in its box 0 <= a <= C (s < smax to the rounding of C - a) */
+        NV_ASSERT(a[i] >= 0 && a[i] <= c[i] * (1 + 1e-12) && a[j] >= 0 && a[j] <= c[j] * (1 + 1e-12));
         for (int64_t k = 0; k < n; k++) G[k] += y[k] * s * (Ki[k] - Kj[k]);
         it++;
         if (sink && (sink->fn || sink->ckpt) && it % (prm->progress_every > 0 ? prm->progress_every : 1) == 0) {
