@@ -39,14 +39,22 @@ int cmd_info(int argc, char **argv)
     const double *labels = nesvm_model_labels(m);
     printf("model       %s\n", path);
     const char *problem = nesvm_model_problem(m);
+    /* NESVM's C-SVM with --loss L is c_svm_L_l2 */
+    char cwhat[96];
+    size_t plen = strlen(problem);
+    if (strncmp(problem, "c_svm_", 6) == 0 && plen > 9 && strcmp(problem + plen - 3, "_l2") == 0)
+        snprintf(cwhat, sizeof cwhat, "C-SVM: L2 + %.*s loss", (int)(plen - 9), problem + 6);
+    else
+        snprintf(cwhat, sizeof cwhat, "%s", problem);
     const char *what = strcmp(problem, "lp_svm_hinge_l1") == 0   ? "LP-SVM: L1 norm + hinge loss"
                        : strcmp(problem, "ls_svm_squared_l2") == 0 ? "LS-SVM: L2 + squared loss"
+                       : strcmp(problem, "ls_svr_squared_l2") == 0 ? "LS-SVR: L2 + squared loss on real targets"
                        : strcmp(problem, "c_svm_squared_hinge_l2_regularized_bias") == 0
                            ? "L2 + squared hinge loss, regularized bias"
                        : strcmp(problem, "c_svm_hinge_l2_regularized_bias") == 0 ? "C-SVM: L2 + hinge loss, regularized bias"
                        : strcmp(problem, "svm_dual_greedy_stagewise") == 0
                            ? "hard-margin dual, greedy stagewise"
-                           : "C-SVM: L2 + hinge loss";
+                           : cwhat;
     printf("solver      %s (problem %s, %s)\n", nesvm_model_solver(m), problem, what);
     const nesvm_dataset *basis = nesvm_model_basis(m);
     if (basis) {

@@ -125,6 +125,10 @@ def main():
         ok = m1 and m2 and abs(float(m1.group(1)) - mse) <= 1e-5 * mse and abs(float(m2.group(1)) - scc) <= 1e-5
         report(ok, '%s predict: printed %s / %s, numpy %.6g / %.6g' % (
             name, m1 and m1.group(1), m2 and m2.group(1), mse, scc))
+        # nesvm info names the task and the problem
+        txt = run([nesvm, 'info', model])
+        report(re.search(r'^task +regression$', txt, re.M) and 'LS-SVR: L2 + squared loss on real targets' in txt,
+               '%s info: task and problem' % name)
         # cross-validation reports the task's figures
         txt = run([nesvm, 'train', '--svm-type', 'ls-svr', '-t', 'rbf', '-c', '1', '-v', '5', data])
         m1 = re.search(r'Cross Validation Mean squared error = (\S+)', txt)
