@@ -47,10 +47,10 @@ static void test_loss(const nv_loss *l)
                 l->at(r, c, t, &a);
                 /* the smoothed form by its definition (t = 0: the loss itself) */
                 double u_def, v_def = smoothed_by_definition(l, r, t, &u_def);
-                CHECK_MSG(fabs(a.sval - c * v_def) <= 1e-12 * (1 + fabs(a.sval)), "%s r=%g t=%g: %.17g vs %.17g",
-                          l->name, r, t, a.sval, c * v_def);
-                CHECK_MSG(fabs(a.u - u_def) <= 1e-12 * (1 + fabs(u_def)), "%s r=%g t=%g: u %.17g vs %.17g", l->name,
-                          r, t, a.u, u_def);
+                CHECK_MSG(fabs(a.sval - c * v_def) <= 1e-12 * (1 + fabs(a.sval)),
+                          "%s r=%g t=%g: %.17g vs %.17g", l->name, r, t, a.sval, c * v_def);
+                CHECK_MSG(fabs(a.u - u_def) <= 1e-12 * (1 + fabs(u_def)), "%s r=%g t=%g: u %.17g vs %.17g",
+                          l->name, r, t, a.u, u_def);
                 CHECK(a.u >= l->lo && a.u <= l->hi);
                 CHECK(a.zone == (a.u == 0 ? 0 : (a.u == l->lo || a.u == l->hi) ? 2 : 1));
                 /* the unsmoothed value and Theorem 1's analogue */
@@ -67,13 +67,14 @@ static void test_loss(const nv_loss *l)
                 int kink = cm != cc || cp != cc;
                 if (!kink && (l->smoothed ? t > 0 : 1)) {
                     double fd = (val_at(l, r + h, c, t, 1) - val_at(l, r - h, c, t, 1)) / (2 * h);
-                    CHECK_MSG(fabs(fd - c * a.u) <= 1e-6 * (1 + fabs(fd)), "%s r=%g: l' %g vs %g", l->name, r, c * a.u,
-                              fd);
+                    CHECK_MSG(fabs(fd - c * a.u) <= 1e-6 * (1 + fabs(fd)), "%s r=%g: l' %g vs %g", l->name, r,
+                              c * a.u, fd);
                     nv_loss_at ap, am;
                     l->at(r + h, c, t, &ap);
                     l->at(r - h, c, t, &am);
                     double fd2 = c * (ap.u - am.u) / (2 * h);
-                    CHECK_MSG(fabs(fd2 - cc) <= 1e-5 * (1 + fabs(fd2)), "%s r=%g: l'' %g vs %g", l->name, r, cc, fd2);
+                    CHECK_MSG(fabs(fd2 - cc) <= 1e-5 * (1 + fabs(fd2)), "%s r=%g: l'' %g vs %g", l->name, r,
+                              cc, fd2);
                 }
                 /* the line searches' directional terms */
                 double s1 = 0.25, s2 = 0.5;
@@ -94,19 +95,23 @@ static void test_dual_scale(void)
     const double Ss[] = {2.0, 0.5, -1.0}, Ks[] = {0.0, 1.0, 4.0}, tm[] = {0.3, 1.0, INFINITY};
     for (int a = 0; a < 3; a++)
         for (int b = 0; b < 3; b++)
-            for (int m = 0; m < 3; m++) {
-                double S = Ss[a], K = Ks[b], tmax = tm[m], th;
-                if (!isfinite(tmax) && K == 0) continue; /* unbounded: no maximum */
-                double D = nv_loss_dual_scale(S, K, tmax, &th);
-                CHECK(fabs(D - (th * S - 0.5 * th * th * K)) <= 1e-12);
-                double lo = isfinite(tmax) ? 0.0 : -10.0, hi = isfinite(tmax) ? tmax : 10.0, best = -INFINITY;
-                for (int k = 0; k <= 200000; k++) {
-                    double x = lo + (hi - lo) * k / 200000.0, v = x * S - 0.5 * x * x * K;
-                    if (v > best) best = v;
+            for (int m = 0; m < 3; m++)
+                for (int whole = 0; whole < 2; whole++) {
+                    /* [0, tmax], or (whole, with tmax infinite) the whole line */
+                    double S = Ss[a], K = Ks[b], tmax = tm[m], tmin = whole ? -INFINITY : 0.0, th;
+                    if (whole && isfinite(tmax)) continue;
+                    if (!isfinite(tmax) && K == 0 && (whole || S > 0)) continue; /* unbounded: no maximum */
+                    double D = nv_loss_dual_scale(S, K, tmin, tmax, &th);
+                    CHECK(fabs(D - (th * S - 0.5 * th * th * K)) <= 1e-12);
+                    CHECK(th >= tmin && th <= tmax);
+                    double lo = whole ? -10.0 : 0.0, hi = isfinite(tmax) ? tmax : 10.0, best = -INFINITY;
+                    for (int k = 0; k <= 200000; k++) {
+                        double x = lo + (hi - lo) * k / 200000.0, v = x * S - 0.5 * x * x * K;
+                        if (v > best) best = v;
+                    }
+                    CHECK_MSG(D >= best - 1e-9 && D <= best + 1e-9, "S=%g K=%g tmax=%g: %g vs scan %g", S, K,
+                              tmax, D, best);
                 }
-                CHECK_MSG(D >= best - 1e-9 && D <= best + 1e-9, "S=%g K=%g tmax=%g: %g vs scan %g", S, K, tmax, D,
-                          best);
-            }
 }
 
 int main(void)

@@ -17,18 +17,20 @@ double nv_loss_conj(const nv_loss *l, double alpha, double c)
     return v;
 }
 
-double nv_loss_dual_scale(double S, double K, double tmax, double *theta)
+double nv_loss_dual_scale(double S, double K, double tmin, double tmax, double *theta)
 {
-    if (!isfinite(tmax)) {
+    if (!isfinite(tmin) && !isfinite(tmax)) {
         /* the whole line: the unconstrained maximum */
         *theta = K > 0 ? S / K : 0.0;
         return K > 0 ? 0.5 * S * S / K : 0.0;
     }
-    /* D is concave in theta: its maximizer S/K, kept in [0, tmax] */
-    NV_ASSERT(tmax >= 0); /* the callers' domain bounds (hi / umax, 1 / ||X^T(a y)||_inf) */
-    double th = K > 0 ? S / K : S >= 0 ? tmax : 0.0;
+    /* D is concave in theta: its maximizer S/K, kept in [tmin, tmax]; with
+     * K = 0 the end S points to (0 where that end is infinite: then S = 0,
+     * or the dual would be unbounded) */
+    NV_ASSERT(tmax >= tmin); /* the callers' domain bounds (hi / umax, 1 / ||X^T(a y)||_inf) */
+    double th = K > 0 ? S / K : S >= 0 ? (isfinite(tmax) ? tmax : 0.0) : (isfinite(tmin) ? tmin : 0.0);
     if (th > tmax) th = tmax;
-    if (th < 0) th = 0;
+    if (th < tmin) th = tmin;
     *theta = th;
     return K > 0 ? th * S - 0.5 * th * th * K : th * S;
 }

@@ -87,12 +87,14 @@ static inline double nv_loss_value(const nv_loss *l, double r, double c)
 double nv_loss_conj(const nv_loss *l, double alpha, double c);
 
 /* The dual's best multiple theta of a balanced dual point, whose value is
- *   D(theta) = theta S - theta^2/2 K,  0 <= theta <= tmax
- * (any real theta when tmax is infinite: a domain that is the whole line), with S = sum alpha_i target_i - sum conj_e |alpha_i|, K = sum conj_q
+ *   D(theta) = theta S - theta^2/2 K,  tmin <= theta <= tmax
+ * (tmin 0 for a domain bounded below, as the hinge's [0, 1] and the squared
+ * hinge's [0, inf); -INFINITY and INFINITY for the whole line), with
+ * S = sum alpha_i target_i - sum conj_e |alpha_i|, K = sum conj_q
  * alpha_i^2 / c_i + the regularizer's quadratic term (and the smoothing's
- * prox term for the smoothed dual).  tmax = INFINITY: the unconstrained
+ * prox term for the smoothed dual).  Both ends infinite: the unconstrained
  * maximum S^2 / (2K) (0 when K = 0).  Returns D, theta into *theta. */
-double nv_loss_dual_scale(double S, double K, double tmax, double *theta);
+double nv_loss_dual_scale(double S, double K, double tmin, double tmax, double *theta);
 
 /* The registry's losses (losses.c): by name, or the i-th (NULL past the
  * last). */

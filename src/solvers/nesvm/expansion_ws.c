@@ -586,7 +586,7 @@ static nesvm_status certify_stored(const nv_kernel_problem *kp, const nesvm_para
         else if (l->conj_q == 0) /* linear in theta: the largest admissible */
             D = (asum - aa) / (ginf > 1 ? ginf : 1.0);
         else /* theta (asum - ae) - theta^2 (aa - ae): the conjugate's two parts */
-            D = nv_loss_dual_scale(asum - ae, 2.0 * (aa - ae), 1.0 / (ginf > 1 ? ginf : 1.0), &th);
+            D = nv_loss_dual_scale(asum - ae, 2.0 * (aa - ae), 0.0, 1.0 / (ginf > 1 ? ginf : 1.0), &th);
         res->primal = P;
         res->lower_bound = D;
         st = nv_certify(P, D, &res->gap, err);

@@ -329,8 +329,12 @@ void nv_obj_finish(nv_obj *o, const nv_obj_sums *q, double rp, double rn, double
         Kmu = K + mu * qq;
     }
     double thm;
-    e->D = nv_loss_dual_scale(S, K, tmax, &e->theta);
-    e->Dmu = l->smoothed ? nv_loss_dual_scale(S, Kmu, tmax, &thm) : e->D;
+    /* theta >= 0 keeps a domain bounded below (the hinge's, the squared
+     * hinge's); the whole line (the squared loss, balanced by a shift) takes
+     * any theta */
+    const double tmin = isfinite(l->lo) ? 0.0 : -INFINITY;
+    e->D = nv_loss_dual_scale(S, K, tmin, tmax, &e->theta);
+    e->Dmu = l->smoothed ? nv_loss_dual_scale(S, Kmu, tmin, tmax, &thm) : e->D;
     e->P = R + q->loss;
     e->Fmu = Rs + q->lmu;
 }
