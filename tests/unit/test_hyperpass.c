@@ -5,6 +5,7 @@
 #include "solvers/hyperpass/hpqp.h"
 #include "solvers/hyperpass/hpline.h"
 #include "toy.h"
+#include "dense_solve.h"
 
 #include <stdlib.h>
 
@@ -38,35 +39,6 @@ static void qp_row(int K, int k, double *g, double *h, const double *c)
     }
 }
 
-/* Gaussian elimination with partial pivoting; 0 if singular. */
-static int solve(int N, double *A, double *b)
-{
-    for (int c = 0; c < N; c++) {
-        int p = c;
-        for (int r = c + 1; r < N; r++)
-            if (fabs(A[r * N + c]) > fabs(A[p * N + c])) p = r;
-        if (fabs(A[p * N + c]) < 1e-12) return 0;
-        for (int k = 0; k < N; k++) {
-            double t = A[c * N + k];
-            A[c * N + k] = A[p * N + k];
-            A[p * N + k] = t;
-        }
-        double t = b[c];
-        b[c] = b[p];
-        b[p] = t;
-        for (int r = c + 1; r < N; r++) {
-            double f = A[r * N + c] / A[c * N + c];
-            for (int k = c; k < N; k++) A[r * N + k] -= f * A[c * N + k];
-            b[r] -= f * b[c];
-        }
-    }
-    for (int c = N - 1; c >= 0; c--) {
-        for (int k = c + 1; k < N; k++) b[c] -= A[c * N + k] * b[k];
-        b[c] /= A[c * N + c];
-    }
-    return 1;
-}
-
 /* Brute force: the minimizer on every face (equality-constrained KKT
  * system), the best feasible one.  Q positive definite. */
 static double qp_brute(int K, const double *Q, const double *r, const double *c, double *best)
@@ -92,7 +64,7 @@ static double qp_brute(int K, const double *Q, const double *r, const double *c,
             rhs[row] = h;
             row++;
         }
-        if (!solve(N, A, rhs)) continue;
+        if (!dense_solve(N, A, rhs)) continue;
         memcpy(x, rhs, (size_t)n * sizeof *x);
         int feas = 1;
         for (int k = 0; k < m && feas; k++) {

@@ -6,6 +6,7 @@
 #include "../../src/solvers/nesvm/objective.h"
 #include "../../src/kernel/kernel.h"
 #include "check.h"
+#include "dense_solve.h"
 
 #include <stdlib.h>
 
@@ -25,34 +26,6 @@ static void setup(nv_binary_problem *pb, nesvm_dataset **ds, uint64_t seed)
     nesvm_dataset_wrap_dense(NS, DIM, X, Y, ds, NULL);
     nv_binary_problem p = {*ds, NULL, NS, Y, COST, NULL, 0, NULL, NV_TARGET_SIGN};
     *pb = p;
-}
-
-/* Solve the m x m system A x = b in place (Gaussian elimination with partial
- * pivoting; A is overwritten). */
-static void solve_dense(double *A, double *b, int m)
-{
-    for (int k = 0; k < m; k++) {
-        int p = k;
-        for (int i = k + 1; i < m; i++)
-            if (fabs(A[i * m + k]) > fabs(A[p * m + k])) p = i;
-        for (int j = 0; j < m; j++) {
-            double t = A[k * m + j];
-            A[k * m + j] = A[p * m + j];
-            A[p * m + j] = t;
-        }
-        double t = b[k];
-        b[k] = b[p];
-        b[p] = t;
-        for (int i = k + 1; i < m; i++) {
-            double f = A[i * m + k] / A[k * m + k];
-            for (int j = k; j < m; j++) A[i * m + j] -= f * A[k * m + j];
-            b[i] -= f * b[k];
-        }
-    }
-    for (int k = m - 1; k >= 0; k--) {
-        for (int j = k + 1; j < m; j++) b[k] -= A[k * m + j] * b[j];
-        b[k] /= A[k * m + k];
-    }
 }
 
 /* Real targets (least squares on real values, r = y - f): the objective's
@@ -114,7 +87,7 @@ static void test_real_targets(void)
             rhs[a] += 2 * COSTR[i] * z[a] * Y[i];
         }
     }
-    solve_dense(A, rhs, P + 1);
+    CHECK(dense_solve(P + 1, A, rhs));
     for (int method = 0; method < 2; method++) {
         nesvm_params *prm;
         nesvm_params_create(&prm, NULL);
@@ -150,7 +123,7 @@ static void test_real_targets(void)
             }
             beta[i] = Y[i];
         }
-        solve_dense(K, beta, N);
+        CHECK(dense_solve(N, K, beta));
         nv_kmat km;
         nesvm_error err = {0};
         CHECK(nv_kmat_init(&km, &k, ds, NULL, N, 4096, 1, NULL, &err) == NESVM_OK);
