@@ -126,6 +126,9 @@ DATASETS = {ds.name: ds for ds in [
             "split (seed 0); pixels / 16 in [0, 1]", prepare=_sklearn_split("load_digits", "01")),
     Dataset("fmnist-tshirt-shirt", "Fashion-MNIST T-shirt (0, +1) vs Shirt (6, -1), official split "
             "(12,000 / 2,000), pixels / 255, tools/fashion_mnist.py", prepare=_fmnist("tshirt-shirt")),
+    Dataset("fmnist-tshirt-shirt-2k", "Fashion-MNIST T-shirt vs Shirt: the first 2,000 rows of "
+            "fmnist-tshirt-shirt's training file (its order), its official 2,000 test rows",
+            prepare=_first_rows("fmnist-tshirt-shirt", 2_000)),
     Dataset("fmnist-zero-rest", "Fashion-MNIST class 0 (+1) vs the 9 others (-1), official split "
             "(60,000 / 10,000), pixels / 255, tools/fashion_mnist.py", prepare=_fmnist("zero-rest")),
     Dataset("fmnist-all", "Fashion-MNIST, 10 classes, official split (60,000 / 10,000), pixels / 255, "
@@ -139,6 +142,10 @@ DATASETS = {ds.name: ds for ds in [
             "20,000 rows, 100,000 features, about 50 non-zeros per row, Zipf feature frequencies, "
             "unit-norm tf-idf rows, labels from a sparse linear model with 5% flipped)",
             prepare=_synthetic("sparse")),
+    Dataset("synth-sparse-wide", "seeded text-like sparse set with more features than rows "
+            "(bench/lib/synthetic.py sparse-wide: 5,000 + 1,000 rows, 100,000 features, about 500 "
+            "non-zeros per row (0.5% density), otherwise as synth-sparse; seed 3)",
+            prepare=_synthetic("sparse-wide")),
     Dataset("synth-dense", "seeded dense set (bench/lib/synthetic.py dense: 50,000 + 10,000 rows, "
             "500 Gaussian features in 25 correlated clusters, labels from a linear model plus noise)",
             prepare=_synthetic("dense")),

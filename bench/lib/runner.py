@@ -154,13 +154,15 @@ def _base_ctx(env, meta, problem, name):
             "nesvm_bin": env.nesvm_bin, "seed": 1}
 
 
-def ensure_references(env, case, problem, meta):
+def ensure_references(env, case, problem, meta, refs=None):
     """Run (or reuse from the cache in DATA_DIR/pbest/) the tight reference
-    runs of a binary linear problem.  Returns their records (with 'dir')."""
+    runs of a binary linear problem (``refs``: a list like
+    cases.REFERENCES[family], which is the default).  Returns their records
+    (with 'dir')."""
     recs = []
     n = meta["n_train"]
     sig = env.data.signature(case.dataset)
-    for ref in cfg.REFERENCES.get(problem.family, []):
+    for ref in cfg.REFERENCES.get(problem.family, []) if refs is None else refs:
         if n > ref["max_rows"] or meta["d"] > ref.get("max_features", meta["d"]):
             continue
         tool = ref["tool"]

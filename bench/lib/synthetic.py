@@ -12,6 +12,10 @@ sparse (text-like):  each row draws a Poisson number (mean ``tokens``) of
     with probability proportional to the square root of their Zipf
     probability, N(0,1) weights, t = median score on the training rows), then a
     fraction ``flip`` of labels is flipped.
+sparse-wide (text-like, more features than rows):  the same generator with
+    SPARSE_WIDE's parameters: 5,000 + 1,000 rows, 100,000 features, 1,050
+    tokens per row (about 500 distinct features, 0.5% density), seed 3
+    (bench/c_sweep.py's data set (e)).
 dense (clustered Gaussian):  ``d`` features in ``clusters`` groups; within
     a group features share a latent N(0,1) factor with correlation ``rho``
     (x_j = sqrt(rho) z_g + sqrt(1 - rho) e_j).  Labels: sign(x.w* + noise),
@@ -20,7 +24,8 @@ dense (clustered Gaussian):  ``d`` features in ``clusters`` groups; within
 Both write TRAIN and TEST files with labels +1/-1 and values in fixed point
 with 6 decimals (libsvm_write.py).
 
-    synthetic.py sparse --out DIR [--seed S] [--train N] [--test N]
+    synthetic.py sparse --out DIR [--seed S] [--train N] [--test N] [--d D] [--tokens T]
+    synthetic.py sparse-wide --out DIR [the same options]
     synthetic.py dense  --out DIR [--seed S] [--train N] [--test N]
 """
 import argparse
@@ -37,6 +42,8 @@ from lib.libsvm_write import write_dense, write_libsvm  # noqa: E402
 
 SPARSE_DEFAULTS = dict(train=200_000, test=20_000, d=100_000, tokens=70, zipf_s=1.1,
                        k_true=2_000, flip=0.05, seed=1)
+# more features than rows, about 500 non-zeros per row (c_sweep.py's (e))
+SPARSE_WIDE = dict(train=5_000, test=1_000, d=100_000, tokens=1_050, seed=3)
 DENSE_DEFAULTS = dict(train=50_000, test=10_000, d=500, clusters=25, rho=0.8,
                       noise=0.5, seed=2)
 
@@ -124,8 +131,9 @@ def generate(kind, out, **kw):
     parameters used (also written to OUT/params.json)."""
     os.makedirs(out, exist_ok=True)
     t0 = time.time()
-    if kind == "sparse":
-        params = dict(SPARSE_DEFAULTS, **{k: v for k, v in kw.items() if v is not None})
+    if kind in ("sparse", "sparse-wide"):
+        base = dict(SPARSE_DEFAULTS, **(SPARSE_WIDE if kind == "sparse-wide" else {}))
+        params = dict(base, **{k: v for k, v in kw.items() if v is not None})
         (ytr, Xtr), (yte, Xte) = sparse_text(**params)
         write_libsvm(os.path.join(out, "train.svm"), ytr, Xtr)
         write_libsvm(os.path.join(out, "test.svm"), yte, Xte)
@@ -145,13 +153,16 @@ def generate(kind, out, **kw):
 
 def main(argv=None):
     ap = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
-    ap.add_argument("kind", choices=("sparse", "dense"))
+    ap.add_argument("kind", choices=("sparse", "sparse-wide", "dense"))
     ap.add_argument("--out", required=True)
     ap.add_argument("--seed", type=int)
     ap.add_argument("--train", type=int)
     ap.add_argument("--test", type=int)
+    ap.add_argument("--d", type=int, help="features (sparse kinds)")
+    ap.add_argument("--tokens", type=int, help="mean feature tokens per row (sparse kinds)")
     a = ap.parse_args(argv)
-    p = generate(a.kind, a.out, seed=a.seed, train=a.train, test=a.test)
+    extra = dict(d=a.d, tokens=a.tokens) if a.kind != "dense" else {}
+    p = generate(a.kind, a.out, seed=a.seed, train=a.train, test=a.test, **extra)
     print(json.dumps(p))
     return 0
 

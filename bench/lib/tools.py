@@ -84,6 +84,8 @@ def train_argv(tool, ctx, tol=None, read_probe=False):
         return argv + [ctx["train"], ctx["model"]]
     if a == "ocas":
         argv = ["svmocas", "-c", C, "-b", fmt(o.get("b", 0)), "-v", "1"]
+        if o.get("time_limit"):   # its solver time (reading not counted); the model is written
+            argv += ["-t", fmt(o["time_limit"])]
         if tol is not None:
             argv += ["-r", fmt(tol)]
         return argv + [ctx["train"], ctx["model"]]
@@ -212,6 +214,11 @@ def parse_output(tool, stdout, stderr, sk_json=None):
                 info["iterations"] = max(int(i) for i in newton)
         if max_iter:
             info["exit"] = "max-iter"
+        if tool.opts.get("s") in (1, 3):
+            # dual CD prints '*' each time its stopping test fired with variables
+            # shrunk (it then un-shrinks and goes on): none in a run that reached the
+            # iteration cap means a tighter -e repeats that run exactly (c_sweep.py)
+            info["unshrinks"] = stdout.count("*")
     elif a == "libsvm":
         objs = re.findall(r"obj = " + _NUM, stdout)
         if len(objs) == 1:

@@ -289,6 +289,78 @@ def _():
            "Using -s 2 may be faster (also see FAQ)\n\nObjective value = -92.408561\nnSV = 120\n")
     info = tools.parse_output(ll, cut, "")
     assert "lower" not in info and info["exit"] == "max-iter" and info["iterations"] == 1000, info
+    assert tools.parse_output(ll, done, "")["unshrinks"] == 1 and info["unshrinks"] == 0
+    two = "...*....*\noptimization finished, #iter = 1000\n\nWARNING: reaching max number of iterations\n"
+    assert tools.parse_output(ll, two, "")["unshrinks"] == 2
+
+
+@check("c_sweep.py: LIBLINEAR's -e sweep stops at the first run within 1e-3 of P_best, at a failure, and at a "
+       "capped run without '*'; the selection, the ratio targets and the growth target")
+def _():
+    import c_sweep as cs
+
+    def rec(P, wall, exit_=None, unshrinks=1, status="ok"):
+        info = {"unshrinks": unshrinks} | ({"exit": exit_} if exit_ else {})
+        return {"status": status, "P": P, "wall": wall, "info": info}
+    pb = 100.0
+    assert cs.ll_stop(rec(100.1, 1), pb) == "reached"          # gap 1e-3 exactly
+    assert cs.ll_stop(rec(100.11, 1), pb) is None               # 1.1e-3, go on
+    assert cs.ll_stop(rec(150.0, 1, "max-iter", 3), pb) is None  # capped after an un-shrinking: -e matters
+    assert cs.ll_stop(rec(150.0, 1, "max-iter", 0), pb) == "cap"
+    assert cs.ll_stop(rec(100.0, 1, "max-iter", 0), pb) == "reached"   # capped but within the gap
+    assert cs.ll_stop(rec(None, 300, status="timeout"), pb) == "failed"
+    sweep = [(1e-1, rec(101.0, 0.5)), (1e-2, rec(100.05, 0.8)), (1e-3, rec(100.0, 2.0))]
+    sel = cs.ll_select(sweep, pb)
+    assert sel["reached"] and sel["eps"] == 1e-2 and sel["time"] == 0.8 and sel["runs"] == 2, sel
+    sel = cs.ll_select([(1e-1, rec(101.0, 0.5)), (1e-2, rec(120.0, 0.9, "max-iter", 0))], pb)
+    assert not sel["reached"] and sel["why"] == "cap" and sel["eps"] == 1e-2, sel
+    assert cs.ll_select([(1e-1, rec(101.0, 0.5))], pb)["why"] == "open"
+    full = [(e, rec(101.0, 0.5)) for e in cs.LL_EPS]
+    assert cs.ll_select(full, pb)["why"] == "end"
+    assert cs.ll_select([], pb)["why"] == "open"
+    # P_best moves below an earlier 'reached' run: the selection follows it
+    assert cs.ll_select(sweep, 99.9)["eps"] == 1e-3
+    assert cs.p_best_of([("a", 3.0), ("b", None), ("c", 2.5)]) == (2.5, "c")
+    assert cs.p_best_of([("a", None)]) == (None, None)
+    # target 1a/1b: t_n / t_p against the bound, lower bounds when a run stopped short
+    assert cs.ratio_target(1.0, True, 4.0, True, 0.5) == ("0.25", "met")
+    assert cs.ratio_target(3.0, True, 4.0, True, 0.5) == ("0.75", "missed")
+    assert cs.ratio_target(1.0, True, 300.0, False, 0.5) == ("< 0.00333", "met")
+    assert cs.ratio_target(200.0, True, 300.0, False, 0.5)[1] == "not measured"
+    assert cs.ratio_target(300.0, False, 10.0, True, 1.0) == ("> 30", "missed")
+    assert cs.ratio_target(300.0, False, 900.0, True, 1.0)[1] == "not measured"
+    assert cs.ratio_target(300.0, False, 300.0, False, 1.0)[1] == "not measured"
+    assert cs.ratio_target(1.0, None, 2.0, True, 1.0)[1] == "not measured"
+    # target 2: the largest of C = 1, 10, 100, 1000 over C = 1's
+    vals = {1.0: 10, 10.0: 20, 100.0: 31, 1000.0: 25, 0.1: 99}
+    ok = {c: True for c in vals}
+    r, v = cs.growth(vals, ok)
+    assert abs(r - 3.1) < 1e-12 and v == "missed", (r, v)
+    r, v = cs.growth({**vals, 100.0: 30}, ok)
+    assert r == 3.0 and v == "met", (r, v)
+    assert cs.growth({1.0: 10, 10.0: 20, 100.0: 31}, ok)[1] == "not measured"
+    assert cs.growth(vals, {**ok, 1000.0: False})[1] == "missed"      # 3.1x already, and still going
+    assert cs.growth({**vals, 100.0: 12}, {**ok, 1000.0: False})[1] == "not measured"
+    assert cs.reached({"status": "ok", "info": {"exit": "converged"}, "cert_gap": 9.9e-4})
+    assert cs.reached({"status": "ok", "info": {"exit": "time-limit"}}) is False
+    assert cs.reached({"status": "timeout", "info": {}}) is False
+    assert cs.reached({"status": "failed", "info": {}}) is None
+
+
+@check("synthetic sparse-wide: seeded, deterministic, about 500 non-zeros per row of 100,000 features, "
+       "unit-norm rows")
+def _():
+    from lib import synthetic
+    p = dict(synthetic.SPARSE_DEFAULTS, **synthetic.SPARSE_WIDE)
+    p.update(train=300, test=20)
+    (ya, Xa), (_, Xta) = synthetic.sparse_text(**p)
+    (yb, Xb), _ = synthetic.sparse_text(**p)
+    assert Xa.shape == (300, 100_000) and Xta.shape == (20, 100_000)
+    assert (Xa != Xb).nnz == 0 and (ya == yb).all()
+    per_row = Xa.getnnz(axis=1).mean()
+    assert 470 <= per_row <= 530, per_row          # 0.5% density
+    norms = np.sqrt(np.asarray(Xa.multiply(Xa).sum(axis=1)).ravel())
+    assert np.allclose(norms, 1.0) and set(np.unique(ya)) == {-1, 1}
 
 
 
