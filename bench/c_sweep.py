@@ -39,11 +39,14 @@ that stops there is "> T s".  A run that fails is recorded and the sweep goes
 on.
 
 P_best per (data, C): the smallest objective, recomputed with numpy from the
-model files (lib/objectives.py), over every run of the point and two tight
+model files (lib/objectives.py), over every run of the point and tight
 reference runs, cached under bench/data/pbest/<data>/hinge_nobias-C<C>/ like
-the harness's (lib/runner.py): svmocas -r 1e-6 and nesvm -B 0 -e 1e-6, each
-with the time limit --ref-timeout (default 600 s; a run stopped there still
-gives its model, an upper bound, and its dual value).  D_best is the largest
+the harness's (lib/runner.py), run after nesvm's and svmocas's timed runs:
+nesvm -B 0 -e 1e-6 with a time limit of 10x nesvm's 1e-3 time (at least 30 s,
+at most --ref-timeout, default 600 s; not run when nesvm's 1e-3 run did not
+converge), then, unless it converged, svmocas -r 1e-6 -t --ref-timeout.  A run
+stopped at its limit still gives its model (an upper bound) and its dual value;
+a cached one is redone when today's limit is over 1.5x its own.  D_best is the largest
 lower bound any run printed (nesvm's `lower bound`, svmocas's last Q_D; not
 LIBLINEAR's, whose printed dual value is not one at its iteration cap), and
 (P_best - D_best) / P_best certifies P_best: when it is above 1e-4 the
@@ -92,6 +95,7 @@ CERT_WARN = 1e-4     # P_best's certificate above this: the 1e-3 judgement may b
 TOOLS = ("nesvm", "svmocas", "liblinear", "ref")
 TARGET_SVMOCAS, TARGET_LIBLINEAR, TARGET_GROWTH = 0.5, 1.0, 3.0
 GROWTH_CS = (1.0, 10.0, 100.0, 1000.0)
+REF_FACTOR, REF_MIN = 10.0, 30.0   # nesvm_ref_limit
 SHORT, SHORT_RUNS = 1.0, 3   # a run under SHORT s is run SHORT_RUNS times, its median kept
 
 
@@ -108,13 +112,14 @@ def liblinear_tool():
 
 
 def reference_list(limit):
-    """Tight runs cached in bench/data/pbest (their own slugs: the harness's
-    svmocas -r 1e-6 has no time limit)."""
-    return [dict(tool=T.Tool("svmocas -r 1e-6 -t", "ocas", {"b": 0, "time_limit": limit}), tol=1e-6,
-                 max_rows=10 ** 9),
-            dict(tool=T.Tool("nesvm -B 0 -e 1e-6", "nesvm", {"solver": "nesvm", "args": ["-B", "0"],
+    """Tight runs cached in bench/data/pbest, in the order they are tried
+    (svmocas's has its own slug: the harness's svmocas -r 1e-6 has no time
+    limit)."""
+    return [dict(tool=T.Tool("nesvm -B 0 -e 1e-6", "nesvm", {"solver": "nesvm", "args": ["-B", "0"],
                                                               "threads": 1}),
-                 tol=1e-6, max_rows=10 ** 9, time_limit=limit)]
+                 tol=1e-6, max_rows=10 ** 9, time_limit=limit),
+            dict(tool=T.Tool("svmocas -r 1e-6 -t", "ocas", {"b": 0, "time_limit": limit}), tol=1e-6,
+                 max_rows=10 ** 9, time_limit=limit)]
 
 
 # ---- pure functions (bench/tests/test_lib.py) ---------------------------------------------------
@@ -183,6 +188,22 @@ def growth(values, done):
     if not all(done[c] for c in GROWTH_CS):
         return r, "missed" if r > TARGET_GROWTH else "not measured"
     return r, "met" if r <= TARGET_GROWTH else "missed"
+
+
+def nesvm_ref_limit(nesvm_rec, ref_timeout):
+    """Time limit of the nesvm -e 1e-6 reference: none (skip it) when nesvm's
+    own 1e-3 run did not converge; else REF_FACTOR x that run's time (at least
+    REF_MIN s; from 1e-3 to 1e-6 Newton should need far less), at most
+    ref_timeout."""
+    if reached(nesvm_rec) is not True:
+        return None
+    return min(ref_timeout, max(REF_MIN, REF_FACTOR * nesvm_rec["wall"]))
+
+
+def run_limit(argv):
+    """The time limit in a nesvm (--time-limit) or svmocas (-t) command line; 0 if none."""
+    opt = "-t" if argv and os.path.basename(argv[0]) == "svmocas" else "--time-limit"
+    return float(argv[argv.index(opt) + 1]) if opt in argv[:-1] else 0.0
 
 
 def p_best_of(cands):
@@ -265,26 +286,31 @@ class Sweep:
         self.log(f"{key}: {rec['status']}, {rec['wall']:.2f} s, P {p}, info {rec['info']}")
         return rec
 
-    def references(self, name, C):
+    def references(self, name, C, nesvm_rec):
         """The tight reference runs of (name, C), cached in bench/data/pbest:
-        nesvm -e 1e-6 first, svmocas -r 1e-6 only if nesvm's did not converge
-        (a certified 1e-6 already pins P_best down).  Returns {id: record}."""
+        nesvm -e 1e-6 (limit: nesvm_ref_limit), then svmocas -r 1e-6 unless
+        nesvm's converged (a certified 1e-6 already pins P_best down).  A
+        cached run that stopped at a limit under 2/3 of today's is redone."""
         meta = self.data.meta(name)
         prob = Problem(FAMILY, C)
-        env = runner.Env(self.out, self.data, self.nesvm, "c-sweep", self.log, timeout=self.ref_timeout + GRACE)
-        out = {}
-        for ref in reversed(reference_list(self.ref_timeout)):
-            if any(r["status"] == "ok" and r.get("info", {}).get("exit") == "converged" for r in out.values()):
-                break
+        todo = [(r, r["time_limit"]) for r in reference_list(self.ref_timeout)]
+        todo[0] = (todo[0][0], nesvm_ref_limit(nesvm_rec, self.ref_timeout))
+        for ref, limit in todo:
+            if limit is None:
+                continue
+            ref = dict(ref, time_limit=limit)
+            if ref["tool"].adapter == "ocas":
+                ref["tool"] = T.Tool(ref["tool"].id, "ocas", dict(ref["tool"].opts, time_limit=limit))
             rjson = os.path.join(self.data.dir, "pbest", name, prob.key, ref["tool"].slug, "run.json")
-            if os.path.exists(rjson):   # redo one stopped by a shorter limit (or --redo ref)
+            if os.path.exists(rjson):
                 with open(rjson) as f:
                     old = json.load(f)
-                short = (old.get("timeout") or 0) < self.ref_timeout + GRACE
+                converged = old.get("status") == "ok" and old.get("info", {}).get("exit") == "converged"
                 if ("ref" in self.redo and rjson not in self.redone) or \
-                        (short and old.get("info", {}).get("exit") != "converged"):
+                        (not converged and run_limit(old.get("argv") or []) < limit * 2 / 3):
                     os.remove(rjson)
                     self.redone.add(rjson)
+            env = runner.Env(self.out, self.data, self.nesvm, "c-sweep", self.log, timeout=limit + GRACE)
             rec = runner.ensure_references(env, argparse.Namespace(dataset=name), prob, meta, refs=[ref])[0]
             key = f"{name}|C={C:g}|ref {ref['tool'].id}"
             cached = self.raw.get(key)
@@ -294,15 +320,15 @@ class Sweep:
                 cached.update(P=p, dir=rec["dir"], signature=rec.get("signature"))
                 self.raw[key] = cached
                 self.save()
-            out[ref["tool"].id] = cached
-        return out
+            if cached["status"] == "ok" and cached.get("info", {}).get("exit") == "converged":
+                break
 
     def point(self, name, C):
         """Every run of one (data, C); returns nothing (all in raw.json)."""
         pre = f"{name}|C={C:g}|"
-        self.references(name, C)
-        self.run(pre + "nesvm", name, C, nesvm_tool(), GAP, group="nesvm")
+        n = self.run(pre + "nesvm", name, C, nesvm_tool(), GAP, group="nesvm")
         self.run(pre + "svmocas", name, C, ocas_tool(self.timeout), GAP, group="svmocas")
+        self.references(name, C, n)
         sweep = []
         for eps in LL_EPS:
             sweep.append((eps, self.run(pre + f"liblinear e={eps:g}", name, C, liblinear_tool(), eps,

@@ -345,6 +345,14 @@ def _():
     assert cs.reached({"status": "ok", "info": {"exit": "time-limit"}}) is False
     assert cs.reached({"status": "timeout", "info": {}}) is False
     assert cs.reached({"status": "failed", "info": {}}) is None
+    # the nesvm -e 1e-6 reference: skipped after a 1e-3 run that stopped short, 10x its time in [30, limit]
+    conv = {"status": "ok", "info": {"exit": "converged"}, "wall": 6.0}
+    assert cs.nesvm_ref_limit(conv, 600) == 60.0 and cs.nesvm_ref_limit(dict(conv, wall=0.1), 600) == 30.0
+    assert cs.nesvm_ref_limit(dict(conv, wall=100.0), 600) == 600
+    assert cs.nesvm_ref_limit({"status": "ok", "info": {"exit": "time-limit"}, "wall": 300}, 600) is None
+    assert cs.run_limit(["/usr/bin/svmocas", "-c", "1", "-t", "20", "-r", "1e-6", "tr", "m"]) == 20.0
+    assert cs.run_limit(["b/nesvm", "train", "-t", "2", "--time-limit", "45", "tr", "m"]) == 45.0
+    assert cs.run_limit(["b/nesvm", "train", "-t", "2", "tr", "m"]) == 0.0
 
 
 @check("synthetic sparse-wide: seeded, deterministic, about 500 non-zeros per row of 100,000 features, "
