@@ -55,16 +55,21 @@ LIBLINEAR column's judgement of 1e-3 may be off, which the report says.
 Targets (issue 31), marked at every point: 1a nesvm <= 0.5x svmocas's time;
 1b nesvm <= 1x LIBLINEAR's time to the same gap; 2 nesvm's iterations and time
 grow at most 3x from C = 1 to C = 1000 (the largest over C = 1, 10, 100, 1000,
-divided by C = 1's).
+divided by C = 1's).  A run stopped at its limit makes its ratio a bound
+("> r" for nesvm, "< r" for the peer), which decides the target when it can
+and is "not measured" otherwise (likewise a failed run); 1b is met when nesvm
+converged and LIBLINEAR could not reach the gap at any -e.
 
 Results are kept in OUT/raw.json as runs finish (a rerun skips what is there,
 so an interrupted run resumes; records of another training file are redone);
---redo TOOLS runs those again (e.g. `--redo nesvm` after a solver change).
+--redo TOOLS runs those again (nesvm, svmocas, liblinear, ref: e.g. `--redo
+nesvm` after a solver change; P_best and LIBLINEAR's selection follow).
 OUT/RESULTS.md and OUT/plots/<data>.png (time against C, log-log, one line per
 tool) are written at the end (--report-only: from raw.json alone).
 
     bench/c_sweep.py [--data a,b,c,d,e] [--C 1e-3,...,1e3] [--timeout 300]
-                     [--quick] [--out DIR] [--nesvm-bin PATH] [--redo nesvm,...]
+                     [--ref-timeout 600] [--quick] [--out DIR] [--nesvm-bin build/nesvm]
+                     [--redo nesvm,...] [--report-only]
 """
 import argparse
 import json
@@ -446,6 +451,8 @@ def point_row(p):
                "failed": "did not reach (run at -e %g failed or timed out)",
                "end": "did not reach (-e down to %g)"}[ll["why"]] % ll["eps"]
     ngap = "—" if n is None else f"{fg(n.get('cert_gap'))} / {fg(p['n_gap'])}"
+    if p["n_done"] and p["n_gap"] is not None and p["n_gap"] > GAP * (1 + 1e-9):
+        ngap += " (over 1e-3 though certified!)"
     return (f"| {p['C']:g} | {fs(n, p['n_done'])} | {it if it is not None else '—'} | {ngap} | "
             f"{fs(p['svmocas'], p['o_done'])} | {llc} | {p['target_svmocas'][0]} | "
             f"{mark(p['target_svmocas'][1])} | {p['target_liblinear'][0]} | {mark(p['target_liblinear'][1])} |")
