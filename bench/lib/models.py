@@ -51,8 +51,8 @@ def read_nesvm(path):
         else:
             head.setdefault(t[0], t[1:])
         i += 1
-    if head.get("nesvm_model") not in (["1"], ["2"]):
-        raise ModelError(f"{path}: not a nesvm model of format version 1 or 2")
+    if head.get("nesvm_model") not in (["1"], ["2"], ["3"]):
+        raise ModelError(f"{path}: not a nesvm model of format version 1, 2 or 3")
     if head.get("kernel") != ["linear"]:
         raise ModelError(f"{path}: kernel {head.get('kernel')} is not linear")
     if int(head["nr_submodel"][0]) != 1:

@@ -185,7 +185,7 @@ def load_svm(path, d):
     return Xr.tocsr(), labr
 
 
-@check("nesvm model: w, b, positive label (format versions 1 and 2)")
+@check("nesvm model: w, b, positive label (format versions 1, 2 and 3)")
 def _():
     p = write("n.model", "nesvm_model 1\nsolver nesvm\nproblem c_svm_hinge_l2\nkernel linear\n"
               "multiclass ovo\nnr_class 2\nlabels -1 1\nnr_feature 2\nparam c 1\nnr_submodel 1\n"
@@ -196,7 +196,7 @@ def _():
     assert m.problem == "c_svm_hinge_l2"
     assert models.read_nesvm_info(p)[0]["iterations"] == 5
     v1 = open(p).read()
-    for v, ok in (("2", True), ("3", False)):
+    for v, ok in (("2", True), ("3", True), ("4", False)):
         q = write("v%s.model" % v, v1.replace("nesvm_model 1\n", "nesvm_model %s\n" % v, 1))
         try:
             read = models.read_nesvm(q).w.tolist() == [1.5, -2.0]

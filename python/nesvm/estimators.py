@@ -512,7 +512,7 @@ class SVC(_NesvmClassifier):
     Parameters as scikit-learn's SVC where they mean the same (C, kernel, degree,
     gamma, coef0, tol = nesvm's certified relative duality gap, class_weight,
     max_iter, decision_function_shape, break_ties, random_state, verbose), plus
-    n_jobs (threads), svm_type ('c', 'lp', 'ls'), method ('newton', 'nesterov'),
+    n_jobs (threads), svm_type ('c', 'lp', 'ls'), method ('auto', 'newton', 'nesterov', 'dcd'),
     continuation ('adaptive', 'paper'), basis (None: the full kernel, on a working
     set for C-SVM; an int: a reduced kernel of that many random rows),
     kernel_memory (MB) and multiclass ('ovo', 'ovr').
@@ -522,7 +522,7 @@ class SVC(_NesvmClassifier):
 
     def __init__(self, C=1.0, kernel="rbf", degree=3, gamma="scale", coef0=0.0, tol=1e-3, probability=False,
                  class_weight=None, max_iter=-1, decision_function_shape="ovr", break_ties=False, random_state=None,
-                 n_jobs=None, verbose=False, svm_type="c", method="newton", continuation="adaptive", basis=None,
+                 n_jobs=None, verbose=False, svm_type="c", method="auto", continuation="adaptive", basis=None,
                  kernel_memory=4096, multiclass="ovo"):
         self.C = C
         self.probability = probability

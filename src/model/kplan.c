@@ -21,14 +21,14 @@ void nv_kplan_choose(nv_kplan *kp, const nv_solver *solver, const nesvm_params *
     } else if (!kp->kernel) {
         kp->kind = NV_KPLAN_LINEAR;
     } else if (solver->train_expansion && (kp->nbasis <= 0 || kp->nbasis >= n) &&
-               (!nv_params_l1(params) || params->method == NV_METHOD_NEWTON)) {
+               (!nv_params_l1(params) || nv_params_newton(params))) {
         /* a full kernel is solved on its expansion coefficients with K as an
          * operator (stored or on the fly) */
         kp->kind = NV_KPLAN_EXPANSION;
         /* C-SVM by Newton: a working set (expansion_ws.c) */
         const nv_loss *loss = nv_params_loss(params);
         const int l1 = nv_params_l1(params);
-        kp->ws = nv_nesvm_ws_takes(loss, l1) && params->method == NV_METHOD_NEWTON;
+        kp->ws = nv_nesvm_ws_takes(loss, l1) && nv_params_newton(params);
         kp->shared_k = (double)n * (double)n * sizeof(float) <= params->kernel_memory * 1048576.0;
         /* not convex: LIBSVM's dual by SMO on the column cache */
         kp->smo = nv_smo_takes(loss, l1) && !nv_kernel_psd(&kp->kk);
@@ -51,6 +51,10 @@ static int features_rkhs(const nv_kplan *kp, const nesvm_params *params)
 
 nesvm_status nv_kplan_check(const nv_kplan *kp, const nesvm_params *params, nesvm_error *err)
 {
+    if (kp->kind == NV_KPLAN_EXPANSION && params->method == NV_METHOD_DCD)
+        return nv_error(err, NESVM_ERR_UNSUPPORTED,
+                        "--method dcd trains linear models and kernel features (--basis): a full kernel takes "
+                        "--method newton (auto) or nesterov");
     if (!kp->kernel || nv_kernel_psd(&kp->kk) || kp->kind == NV_KPLAN_CACHE || kp->smo) return NESVM_OK;
     if (kp->kind == NV_KPLAN_FEATURES && !features_rkhs(kp, params)) return NESVM_OK;
     /* the model named by its svm_type (and its loss when --loss chose one) */

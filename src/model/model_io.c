@@ -14,8 +14,9 @@
 #include <string.h>
 
 /* The format version written; every version from 1 on is read
- * (docs/format.md: 1 lists every parameter, 2 only those off their default). */
-#define NV_MODEL_VERSION 2
+ * (docs/format.md: 1 lists every parameter, 2 and 3 only those off their
+ * default; 3 changed method's default to auto). */
+#define NV_MODEL_VERSION 3
 
 
 /* The model's text (docs/format.md) to f. */
@@ -335,6 +336,9 @@ static const struct {
     /* a format-1 file without it predates it: ssvm's and nssvm's kernel forms
      * penalized ||beta||^2 */
     {1, "kernel_norm", "coef"},
+    /* format 2 and older: NESVM's method was newton unless listed (format 3's
+     * default is auto, which picks newton or dcd per problem) */
+    {2, "method", "newton"},
 };
 
 /* The lines from 'nesvm_model V' to 'nr_feature D'. */

@@ -33,7 +33,7 @@ static const char *const task_words[] = {"classification", "regression", "novelt
 #define NTASKS ((int)(sizeof task_words / sizeof task_words[0]))
 static const char *const continuation_words[] = {"adaptive", "paper", NULL};
 static const char *const multiclass_words[] = {"ovo", "ovr", NULL};
-static const char *const method_words[] = {"newton", "nesterov", NULL};
+static const char *const method_words[] = {"newton", "nesterov", "dcd", "auto", NULL};
 static const char *const lipschitz_words[] = {"power", "paper", NULL};
 static const char *const kernel_words[] = {"linear", "poly", "rbf", "sigmoid", NULL};
 static const char *const basis_select_words[] = {"random", "greedy", NULL};
@@ -92,8 +92,8 @@ static const nv_param_def table[] = {
      "> 0: a bias; <= 0: none; auto: the solver's default (nesvm: a free bias; ssvm, nssvm: 1; hyperpass, pegasos, gs: none)"},
     {"multiclass", NV_PT_WORD, F(multiclass), "ovo", 0, 0, 0, 0, multiclass_words, "ovo or ovr", NV_S_ALL,
      0, "multiclass", "ovo|ovr", "one-vs-one or one-vs-rest"},
-    {"method", NV_PT_WORD, F(method), "newton", 0, 0, 0, 0, method_words, "newton or nesterov",
-     NV_S_SOME, 0, "method", "newton|nesterov", "inner minimizer of the smoothed objective: truncated Newton with exact line search, or the paper's Nesterov steps (33)-(35)"},
+    {"method", NV_PT_WORD, F(method), "auto", 0, 0, 0, 0, method_words, "newton, nesterov, dcd or auto",
+     NV_S_SOME, 0, "method", "auto|newton|nesterov|dcd", "how NESVM minimizes: truncated Newton on the smoothed objective, the paper's Nesterov steps (33)-(35), dual coordinate descent on the exact problem (linear, L2 norm, one process), or auto: dcd where the features are at least as many as the rows, else newton"},
     {"lipschitz", NV_PT_WORD, F(lipschitz), "power", 0, 0, 0, 0, lipschitz_words, "power or paper",
      NV_S_SOME, 0, "lipschitz", "power|paper", "Nesterov step size from a power-iteration estimate, or eq. (48)"},
     {"progress_every", NV_PT_I64, F(progress_every), "1", 1, INFINITY, 0, 0, NULL, "an integer > 0",

@@ -6,7 +6,12 @@
 
 enum { NV_OVO = 0, NV_OVR = 1 };
 enum { NV_LIP_POWER = 0, NV_LIP_PAPER = 1 };
-enum { NV_METHOD_NEWTON = 0, NV_METHOD_NESTEROV = 1 };
+/* NESVM's method (the words' order); auto resolves per problem
+ * (nv_nesvm_linear_train; newton for kernels) */
+enum { NV_METHOD_NEWTON = 0, NV_METHOD_NESTEROV = 1, NV_METHOD_DCD = 2, NV_METHOD_AUTO = 3 };
+/* Does NESVM's method on a full kernel's expansion run Newton (newton, or
+ * auto, which is newton there)? */
+
 enum { NV_SVM_C = 0, NV_SVM_LP = 1, NV_SVM_LS = 2, NV_SVM_LSSVR = 3, NV_SVM_TYPES = 4 };
 /* What each svm_type is (params.c: one row per svm_type, in the order of
  * its words): its word, its name in messages, and the task it learns
@@ -84,6 +89,10 @@ struct nesvm_params {
 
 /* Does the model have a bias?  (p->bias resolved: see nv_params_resolve.) */
 static inline int nv_params_bias(const nesvm_params *p) { return p->bias > 0; }
+static inline int nv_params_newton(const nesvm_params *p)
+{
+    return p->method == NV_METHOD_NEWTON || p->method == NV_METHOD_AUTO;
+}
 /* The solver's defaults for "auto" values (bias, basis) are the registry's:
  * nv_params_resolve and nv_params_basis in solvers/solver.h. */
 

@@ -176,7 +176,7 @@ done
 cmp -s "$T/devstdout.model" "$T/ref.model" && ok "train to /dev/stdout (a pipe)" ||
     not_ok "train to /dev/stdout (a pipe)" "$(first_line "$T/.err")"
 run "$BIN" train "$H" -
-grep -q "^read 270 rows" "$T/.err" && head -n 1 "$T/.out" | grep -q "^nesvm_model 2$" &&
+grep -q "^read 270 rows" "$T/.err" && head -n 1 "$T/.out" | grep -q "^nesvm_model 3$" &&
     ok "train to '-': the summary goes to stderr" || not_ok "train to '-': summary on stderr" "$(first_line "$T/.out")"
 expect_fail "train: model and trace both '-'" 2 "cannot both go to standard output" "" -- \
     "$BIN" train --trace - "$H" -

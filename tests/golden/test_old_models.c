@@ -13,7 +13,8 @@
  *    parameter table reads the same (nesvm_params_get) from the old file's
  *    model, from the re-saved file's model and in the old file's own lines;
  *    and the re-saved file's model predicts NAME.dv again.
- * 2. tests/golden/models/NAME.model (format 2 since the rewrite): its
+ * 2. tests/golden/old/v2/NAME.model (the golden models of format 2, as the
+ *    rewrite left them; tests/golden/models has retrained them since): its
  *    format-1 text (the file as it was before the rewrite) is rebuilt from it,
  *    every parameter of format 1's table listed, and proved to be that file by
  *    its FNV-1a hash in tests/golden/old/golden_v1.fnv (taken from the
@@ -199,7 +200,7 @@ static void check_old_file(const char *name)
     char *text = NULL, *again = NULL;
     size_t len, len2;
     CHECK(nesvm_model_save_buffer(m1, &text, &len, &err) == NESVM_OK);
-    CHECK_MSG(!strncmp(text, "nesvm_model 2\n", 14), "%s: re-saved as '%.14s'", name, text);
+    CHECK_MSG(!strncmp(text, "nesvm_model 3\n", 14), "%s: re-saved as '%.14s'", name, text);
     /* the same lines but for the version and the parameters */
     char *so = strip_params(old), *sn = strip_params(text);
     CHECK_MSG(!strcmp(so, sn), "%s: the re-saved file differs beyond its param lines", name);
@@ -284,13 +285,19 @@ static char *to_v1(const char *text, const nesvm_model *m)
 static void check_golden(const char *name, const char *hash)
 {
     char path[4200];
-    snprintf(path, sizeof path, "%s/tests/golden/models/%s", root, name);
+    snprintf(path, sizeof path, "%s/tests/golden/old/v2/%s", root, name);
     char *text = slurp(path);
     nesvm_model *m2 = NULL, *m1 = NULL;
     nesvm_error err = {0};
     CHECK_MSG(text && !strncmp(text, "nesvm_model 2\n", 14), "%s: not a format-2 file", name);
     CHECK_MSG(nesvm_model_load(path, &m2, &err) == NESVM_OK, "%s: %s", name, err.message);
     if (!text || !m2) return;
+    /* format 2 left out method newton, its default then (format 3's is auto) */
+    char method[32] = "";
+    const int no_method = !strstr(text, "\nparam method ");
+    nesvm_params_get(nesvm_model_params(m2), "method", method, sizeof method, NULL);
+    CHECK_MSG(!no_method || !strcmp(method, "newton"), "%s: a format-2 file without 'param method' loads as method %s",
+              name, method);
     char *v1 = to_v1(text, m2), got[17];
     snprintf(got, sizeof got, "%016llx", (unsigned long long)nv_fnv1a(NV_FNV1A_START, v1, strlen(v1)));
     CHECK_MSG(!strcmp(got, hash), "%s: the format-1 text rebuilt hashes to %s, the committed file's %s", name, got,
@@ -304,7 +311,15 @@ static void check_golden(const char *name, const char *hash)
         same_decisions(name, m1, m2);
         nesvm_model_save_buffer(m1, &t1, &l1, NULL);
         nesvm_model_save_buffer(m2, &t2, &l2, NULL);
-        CHECK_MSG(t1 && t2 && !strcmp(t1, t2) && !strcmp(t2, text), "%s: the two models save differently", name);
+        CHECK_MSG(t1 && t2 && !strcmp(t1, t2), "%s: the two models save differently", name);
+        /* saved again: format 3, the format-2 file's lines but for the
+         * version, and its method newton now written (no longer the default) */
+        char *s2 = t2 ? strip_params(t2) : NULL, *st = strip_params(text);
+        CHECK_MSG(s2 && !strcmp(s2, st), "%s: saved again, the file differs beyond its param lines", name);
+        CHECK_MSG(t2 && !strncmp(t2, "nesvm_model 3\n", 14) && (!no_method || strstr(t2, "\nparam method newton\n")),
+                  "%s: saved again without format 3's 'param method newton'", name);
+        free(s2);
+        free(st);
         nesvm_free(t1);
         nesvm_free(t2);
     }

@@ -502,7 +502,7 @@ int main(void)
             {"solver", "nesvm"}, {"svm_type", "c"}, {"c", "1"}, {"eps", "0.001"}, {"eps_abs", "0"},
             {"mu", "0"}, {"nu", "0"}, {"continuation", "adaptive"}, {"mu0", "0"}, {"nu0", "0"},
             {"mu_star", "0"}, {"stage_eps", "0"}, {"max_iter", "100000"}, {"time_limit", "0"},
-            {"threads", "1"}, {"seed", "1"}, {"bias", "auto"}, {"multiclass", "ovo"}, {"method", "newton"},
+            {"threads", "1"}, {"seed", "1"}, {"bias", "auto"}, {"multiclass", "ovo"}, {"method", "auto"},
             {"lipschitz", "power"}, {"progress_every", "1"}, {"kernel", "linear"}, {"gamma", "0"},
             {"degree", "3"}, {"coef0", "0"}, {"basis", "auto"}, {"kernel_memory", "4096"}, {"lambda", "0"},
             {"shrinking", "1"}, {"batch", "1000"}, {"warm_start", "none"}, {"basis_select", "random"},

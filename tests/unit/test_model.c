@@ -302,7 +302,7 @@ int main(void)
     char buf[2048];
     expect_load_error("", "expected 'nesvm_model', found end of file");
     expect_load_error("svm_type c_svc\n", ":1: expected 'nesvm_model'");
-    expect_load_error("nesvm_model 3\n", "model format version 3 is not supported (this build reads versions 1 to 2)");
+    expect_load_error("nesvm_model 4\n", "model format version 4 is not supported (this build reads versions 1 to 3)");
     expect_load_error("nesvm_model 0\n", "bad format version '0'");
     snprintf(buf, sizeof buf, "%snr_submodel 1\nsubmodel 0 pos 0 neg 1 exit converged iterations 5 primal 1 gap 0\nb 0.5\nw\n1\n", head);
     expect_load_error(buf, "file ends after 1 of 2 weights");
@@ -431,7 +431,7 @@ int main(void)
             }
             CHECK_MSG(!strcmp(params, "param c 0.5\nparam eps 0.01\nparam bias 1\nparam basis 0\n"),
                       "the param lines written:\n%s", params);
-            CHECK(!strncmp(text, "nesvm_model 2\n", 14));
+            CHECK(!strncmp(text, "nesvm_model 3\n", 14));
             CHECK(nesvm_model_load_buffer(text, len, &lm, &err) == NESVM_OK);
             CHECK(lm && same_model(tm, lm) && lm->params->eps == 0.01 && lm->params->smooth_p == 1e8);
         }
@@ -444,31 +444,35 @@ int main(void)
         free(y2);
     }
     /* a missing param line is its row's default as of the file's format:
-     * kernel_norm in format 2 is the table's rkhs; format 1 listed every
-     * parameter of its day, so a format-1 file without it predates it (coef) */
+     * kernel_norm in formats 2 and 3 is the table's rkhs; format 1 listed every
+     * parameter of its day, so a format-1 file without it predates it (coef);
+     * method is newton up to format 2, auto (the table's) in format 3 */
     {
         const char *v2 = "nesvm_model 2\nsolver nssvm\nproblem c_svm_squared_hinge_l2_regularized_bias\n"
                          "kernel rbf\nmulticlass ovo\nnr_class 2\nlabels 1 -1\nnr_feature 2\nparam bias 1\n"
                          "param gamma 0.5\nparam basis 1\nnr_basis 1\nbasis\nsv 1:1\nnr_submodel 1\nsubmodel 0 pos 0 "
                          "neg 1 exit converged iterations 5 primal 1 gap 0\nb 0.5\nbeta\n2\nend\n";
-        for (int version = 1; version <= 2; version++) {
+        for (int version = 1; version <= 3; version++) {
             char text[1024];
             snprintf(text, sizeof text, "nesvm_model %d%s", version, strchr(v2, '\n'));
             nesvm_model *lm = NULL;
             CHECK_MSG(nesvm_model_load_buffer(text, strlen(text), &lm, &err) == NESVM_OK, "%s", err.message);
             if (!lm) continue;
-            char kn[16], c[16], eps[16];
+            char kn[16], c[16], eps[16], me[16];
+            nesvm_params_get(lm->params, "method", me, sizeof me, NULL);
+            CHECK_MSG(!strcmp(me, version <= 2 ? "newton" : "auto"), "format %d: method %s", version, me);
             nesvm_params_get(lm->params, "kernel_norm", kn, sizeof kn, NULL);
             nesvm_params_get(lm->params, "c", c, sizeof c, NULL);
             nesvm_params_get(lm->params, "eps", eps, sizeof eps, NULL);
             CHECK_MSG(!strcmp(kn, version == 1 ? "coef" : "rkhs"), "format %d: kernel_norm %s", version, kn);
             CHECK(!strcmp(c, "1") && !strcmp(eps, "0.001") && lm->params->basis == 1 && lm->params->gamma == 0.5);
-            /* saved again, it is format 2 and says what the old file meant */
+            /* saved again, it is format 3 and says what the old file meant */
             char *t = NULL;
             size_t l;
             CHECK(nesvm_model_save_buffer(lm, &t, &l, NULL) == NESVM_OK);
-            CHECK_MSG(t && !strncmp(t, "nesvm_model 2\n", 14) &&
-                          (strstr(t, "\nparam kernel_norm coef\n") != NULL) == (version == 1),
+            CHECK_MSG(t && !strncmp(t, "nesvm_model 3\n", 14) &&
+                          (strstr(t, "\nparam kernel_norm coef\n") != NULL) == (version == 1) &&
+                          (strstr(t, "\nparam method newton\n") != NULL) == (version <= 2),
                       "format %d saved again:\n%s", version, t ? t : "");
             nesvm_free(t);
             nesvm_model_destroy(lm);

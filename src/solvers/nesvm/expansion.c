@@ -534,7 +534,7 @@ nesvm_status nv_nesvm_kernel_train(const nv_kernel_problem *kp, const nesvm_para
     if (kp->beta0) { /* a warm start (a checkpoint's point) */
         memcpy(ws.beta, kp->beta0, nn * sizeof(double));
         b = kp->b0;
-    } else if (nv_obj_sparse_l2(&obj) && prm->method == NV_METHOD_NEWTON && n >= NV_NESVM_COARSE_MIN) {
+    } else if (nv_obj_sparse_l2(&obj) && nv_params_newton(prm) && n >= NV_NESVM_COARSE_MIN) {
         st = coarse_start(kp, prm, ws.beta, &b, err);
         if (st != NESVM_OK) goto out;
     }

@@ -47,6 +47,16 @@
 #include <math.h>
 #include <string.h>
 
+int nv_nesvm_method(const nv_binary_problem *pb, const nesvm_params *prm)
+{
+    if (prm->method != NV_METHOD_AUTO) return prm->method;
+    /* Newton where its exact step is always affordable (few features: the
+     * d x d matrix fits the data's storage), else the dual, whose steps do
+     * not slow down at large C when the features are many (docs/solvers.md,
+     * "Choosing the method") */
+    return nv_nesvm_dcd_takes(pb, prm) && !nv_nesvm_newton_exact(pb) ? NV_METHOD_DCD : NV_METHOD_NEWTON;
+}
+
 /* Start a new estimate sequence at (w, b): prox-center = (w, b), empty gradient sum. */
 static void begin_sequence(double *wstar, const double *w, double *G, size_t dbytes,
                            double *bstar, double b, double *Gb, int64_t *k)
@@ -62,7 +72,14 @@ nesvm_status nv_nesvm_linear_train(const nv_binary_problem *pb, const nesvm_para
                                    const nv_progress_sink *sink, nv_binary_result *res,
                                    nesvm_error *err)
 {
-    if (prm->method == NV_METHOD_NEWTON) return nv_nesvm_newton_train(pb, prm, sink, res, err);
+    switch (nv_nesvm_method(pb, prm)) {
+    case NV_METHOD_NEWTON:
+        return nv_nesvm_newton_train(pb, prm, sink, res, err);
+    case NV_METHOD_DCD:
+        return nv_nesvm_dcd_train(pb, prm, sink, res, err);
+    default:
+        break;
+    }
     const double t0 = nv_now();
     const int32_t d = pb->X->d;
     const int bias = nv_params_bias(prm);

@@ -15,6 +15,19 @@
 nesvm_status nv_nesvm_newton_train(const nv_binary_problem *pb, const nesvm_params *p,
                                    const nv_progress_sink *sink, nv_binary_result *res,
                                    nesvm_error *err);
+/* Does the exact Newton step's largest matrix (d x d) fit the memory the
+ * step may use (the data's own storage, within newton.c's floor and cap)? */
+int nv_nesvm_newton_exact(const nv_binary_problem *pb);
+/* The linear models' dual method (dcd.c): dual coordinate descent to the
+ * certified gap, for the L2 norm on one process with NESVM's default
+ * smoothing options (nv_nesvm_dcd_takes; the smoothed problem is not its). */
+int nv_nesvm_dcd_takes(const nv_binary_problem *pb, const nesvm_params *p);
+nesvm_status nv_nesvm_dcd_train(const nv_binary_problem *pb, const nesvm_params *p,
+                                const nv_progress_sink *sink, nv_binary_result *res,
+                                nesvm_error *err);
+/* The method auto chooses for a linear problem (newton.c's or dcd.c's;
+ * docs/solvers.md, "Choosing the method"); other methods as asked. */
+int nv_nesvm_method(const nv_binary_problem *pb, const nesvm_params *p);
 nesvm_status nv_nesvm_linear_train(const nv_binary_problem *pb, const nesvm_params *p,
                                    const nv_progress_sink *sink, nv_binary_result *res,
                                    nesvm_error *err);

@@ -276,7 +276,7 @@ static int direct_step(newton_ws *ws, const double *g)
         for (int32_t j = 0; j < d; j++) {
             double il = lam ? 1.0 / lam[j] : 1.0;
             R[2 * j] -= il * U[2 * j];
-            R[2 * j + 1] -= il * U[2 * j + 1];
+            if (ncol == 2) R[2 * j + 1] -= il * U[2 * j + 1]; /* U's second column: only with a bias */
         }
     }
     /* R[:,0] = H_ww^-1 (-g_w), R[:,1] = H_ww^-1 h */
@@ -291,28 +291,50 @@ static int direct_step(newton_ws *ws, const double *g)
         if (!(schur > 0)) return 0;
         xb = (-g[d] - hu) / schur;
     }
-    for (int32_t j = 0; j < d; j++) ws->x[j] = R[2 * j] - xb * R[2 * j + 1];
+    for (int32_t j = 0; j < d; j++) ws->x[j] = ws->bias ? R[2 * j] - xb * R[2 * j + 1] : R[2 * j];
     ws->x[d] = ws->bias ? xb : 0.0;
     return 1;
 }
 
-/* Is the direct step affordable and cheaper than conjugate gradients (kernel
- * features only, see below)?  Work
- * buffers within NV_NESVM_DIRECT_MEM, and its BLAS-3 flops below NV_NESVM_DIRECT_RATIO times
- * the flops of the CG iterations it replaces (counted on the non-zero
- * values, so that CSR and dense storage of the same data decide alike). */
-static int want_direct(const newton_ws *ws, int64_t cg_cap)
+/* Is the exact step affordable?  One process; a zone of at most
+ * NV_NESVM_DIRECT_ZONE n rows (the first steps from w = 0, where the zone
+ * holds most rows, cost less by CG's budgeted iterations: Fashion-MNIST 0 vs
+ * rest at C = 0.01 trained 2.2x slower with an exact first step on 54,000
+ * zone rows); work buffers within the data's own storage (at least
+ * NV_NESVM_DIRECT_MEM_FLOOR) and NV_NESVM_DIRECT_MEM; BLAS-3 flops at most
+ * NV_NESVM_DIRECT_RATIO times those of CG at its largest cap (counted on the
+ * non-zero values, so that CSR and dense storage of the same data decide
+ * alike).  Within these it is taken at every step: CG's truncated
+ * directions cost Newton iterations that grow with C (bench/notes/large-c-cliff.md:
+ * 2,000 rows, C = 10: 13,419 iterations with CG, 173 exact), and BLAS-3
+ * runs far faster per flop than CG's passes. */
+/* The bytes the exact step may use: the data's own storage, at least
+ * NV_NESVM_DIRECT_MEM_FLOOR, at most NV_NESVM_DIRECT_MEM. */
+static double direct_room(const nesvm_dataset *X)
 {
-    /* only for kernel features: on user data (Fashion-MNIST 0 vs rest) CG
-     * reached its tolerance in far fewer than cap iterations and the direct
-     * steps made training 50% slower */
-    if (ws->nz == 0 || !ws->obj->pb->X->blas_rows || nv_comm_many(ws->obj->pb->comm)) return 0;
+    double data = (double)X->nnz * ((X->prec == NESVM_FLOAT ? 4.0 : 8.0) +
+                                    (X->storage == NESVM_STORAGE_DENSE ? 0.0 : X->indices64 ? 8.0 : 4.0));
+    if (data < NV_NESVM_DIRECT_MEM_FLOOR) data = NV_NESVM_DIRECT_MEM_FLOOR;
+    return data < NV_NESVM_DIRECT_MEM ? data : NV_NESVM_DIRECT_MEM;
+}
+
+int nv_nesvm_newton_exact(const nv_binary_problem *pb)
+{
+    const double d = (double)pb->X->d;
+    return d * d * 8.0 <= direct_room(pb->X);
+}
+
+static int want_direct(const newton_ws *ws)
+{
+    const nv_binary_problem *pb = ws->obj->pb;
+    if (ws->nz == 0 || nv_comm_many(pb->comm)) return 0;
+    if ((double)ws->nz > NV_NESVM_DIRECT_ZONE * (double)pb->n) return 0;
     double nz = (double)ws->nz, d = (double)ws->d;
     double m = nz < d ? nz : d;
-    double mem = (2.0 * nz * d + m * m) * 8.0;
-    if (mem > NV_NESVM_DIRECT_MEM) return 0;
+    double mem = ((ws->rdiag ? 2.0 : 1.0) * nz * d + m * m) * 8.0;
+    if (mem > direct_room(pb->X)) return 0;
     double direct = nz * d * m + m * m * m / 3.0;
-    double cg = 2.0 * nz * ws->row_nnz * (double)cg_cap;
+    double cg = 2.0 * nz * ws->row_nnz * (double)NV_NESVM_CG_MAX;
     return direct <= NV_NESVM_DIRECT_RATIO * cg;
 }
 
@@ -463,11 +485,7 @@ nesvm_status nv_nesvm_newton_train(const nv_binary_problem *pb, const nesvm_para
         nv_obj_grad(&obj, w, sc.nu, g);
         g[d] = bias ? e.gb : 0.0;
         build_zone(&ws, w, sc.mu, sc.nu);
-        /* the direct step is compared with a CG solve that runs to its cap:
-         * with fewer iterations CG's direction is inexact, which costs Newton
-         * iterations (measured on kernel features, where CG's 10 iterations
-         * left the steps at 0.25 and 636 iterations did not reach 1e-3) */
-        if (want_direct(&ws, cg_cap) && direct_buffers(&ws) && direct_step(&ws, g))
+        if (want_direct(&ws) && direct_buffers(&ws) && direct_step(&ws, g))
             cg_its = 0; /* exact direction */
         else
             cg_its = pcg(&ws, g, obj.n_all, cg_cap);

@@ -339,18 +339,26 @@ void nv_obj_finish(nv_obj *o, const nv_obj_sums *q, double rp, double rn, double
     e->Fmu = Rs + q->lmu;
 }
 
-void nv_obj_evaluate_at(nv_obj *o, const double *w, double mu, double nu, nv_obj_eval *e)
+/* X^T(alpha s) by sign into vp/vn, alpha from o->a. */
+static void xta_alpha(nv_obj *o)
 {
     const nv_binary_problem *pb = o->pb;
     const int32_t d = pb->X->d;
-    nv_obj_sums q;
-    pass_local(o, mu, &q);
     if (o->real) { /* every s_i = 1: X^T alpha in vp */
         nv_xta(pb->X, pb->rows, pb->n, o->a, NULL, o->vp, NULL, &o->lw);
         memset(o->vn, 0, (size_t)(d ? d : 1) * sizeof(double));
     } else {
         nv_xta(pb->X, pb->rows, pb->n, o->a, pb->y, o->vp, o->vn, &o->lw);
     }
+}
+
+/* The end of an evaluation whose sums over this rank's rows are in q and
+ * whose dual point is in o->a, X^T(alpha s) in vp/vn: the sums over the
+ * ranks, the balanced dual point's value and the regularizer at w. */
+static void evaluate_tail(nv_obj *o, const double *w, double mu, double nu, nv_obj_sums q, nv_obj_eval *e)
+{
+    const nv_binary_problem *pb = o->pb;
+    const int32_t d = pb->X->d;
     if (nv_comm_many(pb->comm)) {
         /* one reduction: X^T(alpha y) by sign and the pass's sums (vn = vp + d) */
         double *sums = o->vn + (d ? d : 1);
@@ -372,6 +380,41 @@ void nv_obj_evaluate_at(nv_obj *o, const double *w, double mu, double nu, nv_obj
     int64_t nnz;
     regularizer(o, w, nu, &R, &Rs, &nnz);
     nv_obj_finish(o, &q, rp, rn, t, vv, vinf, R, Rs, nnz, mu, nu, e);
+}
+
+void nv_obj_evaluate_at(nv_obj *o, const double *w, double mu, double nu, nv_obj_eval *e)
+{
+    nv_obj_sums q;
+    pass_local(o, mu, &q);
+    xta_alpha(o);
+    evaluate_tail(o, w, mu, nu, q, e);
+}
+
+void nv_obj_evaluate_dual(nv_obj *o, double *w, double b, nv_obj_eval *e)
+{
+    const nv_binary_problem *pb = o->pb;
+    const nv_loss *l = o->loss;
+    xta_alpha(o);
+    for (int32_t j = 0; j < pb->X->d; j++) w[j] = o->vp[j] - o->vn[j];
+    nv_obj_margins(o, w, b);
+    nv_obj_sums q;
+    memset(&q, 0, sizeof q);
+    for (int64_t i = 0; i < pb->n; i++) {
+        const double c = pb->cost[i], sg = nv_obj_sign(o, i), alpha = o->a[i];
+        q.loss += nv_loss_value(l, nv_obj_resid(o, i, o->m[i]), c);
+        q.nsv += alpha != 0;
+        q.nbound += alpha != 0 && (alpha == c * l->lo || alpha == c * l->hi);
+        if (alpha / c > q.umax) q.umax = alpha / c;
+        if (sg > 0)
+            q.sp += alpha;
+        else
+            q.sn += alpha;
+        const double tg = o->real ? pb->y[i] : 1.0;
+        q.sy += sg * tg;
+        if (o->real) q.at += alpha * tg;
+    }
+    q.lmu = q.loss;
+    evaluate_tail(o, w, 0.0, 0.0, q, e);
 }
 
 void nv_obj_grad(const nv_obj *o, const double *w, double nu, double *g)

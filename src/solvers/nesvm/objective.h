@@ -138,6 +138,12 @@ void nv_obj_margins(nv_obj *o, const double *w, double b);
  * gradient of F. */
 void nv_obj_evaluate_at(nv_obj *o, const double *w, double mu, double nu, nv_obj_eval *e);
 void nv_obj_evaluate(nv_obj *o, const double *w, double b, double mu, double nu, nv_obj_eval *e);
+/* The dual methods' evaluation (dcd.c; one rank, the L2 norm): with the
+ * dual point alpha given in o->a (each alpha_i / c_i in the loss's domain),
+ * w = X^T(alpha s) exactly (d entries into w; one X^T*a), the margins of
+ * (w, b) (one X*w), and the unsmoothed problem's P there and D at the
+ * balanced alpha's best multiple. */
+void nv_obj_evaluate_dual(nv_obj *o, double *w, double b, nv_obj_eval *e);
 /* g (d entries) = the w-part of grad F at the last evaluation (dF/db is e->gb). */
 void nv_obj_grad(const nv_obj *o, const double *w, double nu, double *g);
 

@@ -21,15 +21,28 @@
 
 /* Linear truncated Newton (newton.c): CG to relative residual CG_TOL, at
  * most CG_PASSES n rows touched per step but CG_MIN iterations at least, an
- * adaptive cap between CG_CAP_MIN and CG_MAX; the direct (BLAS-3) step when
- * its matrix fits DIRECT_MEM and DIRECT_RATIO CG flops cost more. */
+ * adaptive cap between CG_CAP_MIN and CG_MAX; the exact (BLAS-3) step
+ * instead when the zone holds at most DIRECT_ZONE n rows, its buffers fit the
+ * data's own storage (at least DIRECT_MEM_FLOOR bytes) and DIRECT_MEM, and
+ * DIRECT_RATIO times the flops of CG at CG_MAX iterations cost more. */
 #define NV_NESVM_CG_TOL 0.1
 #define NV_NESVM_CG_PASSES 4.0
 #define NV_NESVM_CG_MIN 2
 #define NV_NESVM_CG_MAX 250
 #define NV_NESVM_CG_CAP_MIN 8
 #define NV_NESVM_DIRECT_MEM 1073741824.0
+#define NV_NESVM_DIRECT_MEM_FLOOR 67108864.0
 #define NV_NESVM_DIRECT_RATIO 8.0
+#define NV_NESVM_DIRECT_ZONE 0.5
+
+/* Dual coordinate descent (dcd.c): the active set is first solved to a
+ * largest violation of DCD_TOL0, then ten times less each time the whole
+ * set is; the certificate after about n steps and at least every
+ * DCD_CHECK_MAX epochs; a warm start's dual point is the smoothed loss's
+ * derivative at mu = DCD_WARM_MU. */
+#define NV_NESVM_DCD_TOL0 0.1
+#define NV_NESVM_DCD_CHECK_MAX 50
+#define NV_NESVM_DCD_WARM_MU 0.01
 
 /* Expansion (expansion.c): the zone's system by Cholesky within ZONE_MEM
  * bytes, else CG to ZONE_CG_TOL in at most ZONE_CG_MAX iterations; LP-SVM's
