@@ -297,10 +297,11 @@ static int direct_step(newton_ws *ws, const double *g)
 }
 
 /* Is the exact step affordable?  One process; a zone of at most
- * NV_NESVM_DIRECT_ZONE n rows (the first steps from w = 0, where the zone
- * holds most rows, cost less by CG's budgeted iterations: Fashion-MNIST 0 vs
- * rest at C = 0.01 trained 2.2x slower with an exact first step on 54,000
- * zone rows); work buffers within the data's own storage (at least
+ * NV_NESVM_DIRECT_ZONE n rows unless its buffers are small (the first steps
+ * from w = 0, where the zone holds most rows, cost less by CG's budgeted
+ * iterations: Fashion-MNIST 0 vs rest at C = 0.01 trained 2.2x slower with an
+ * exact first step on 54,000 zone rows; at large C on separable data every
+ * row may stay in the zone); work buffers within the data's own storage (at least
  * NV_NESVM_DIRECT_MEM_FLOOR) and NV_NESVM_DIRECT_MEM; BLAS-3 flops at most
  * NV_NESVM_DIRECT_RATIO times those of CG at its largest cap (counted on the
  * non-zero values, so that CSR and dense storage of the same data decide
@@ -328,11 +329,11 @@ static int want_direct(const newton_ws *ws)
 {
     const nv_binary_problem *pb = ws->obj->pb;
     if (ws->nz == 0 || nv_comm_many(pb->comm)) return 0;
-    if ((double)ws->nz > NV_NESVM_DIRECT_ZONE * (double)pb->n) return 0;
     double nz = (double)ws->nz, d = (double)ws->d;
     double m = nz < d ? nz : d;
     double mem = ((ws->rdiag ? 2.0 : 1.0) * nz * d + m * m) * 8.0;
     if (mem > direct_room(pb->X)) return 0;
+    if (nz > NV_NESVM_DIRECT_ZONE * (double)pb->n && mem > NV_NESVM_DIRECT_MEM_FLOOR) return 0;
     double direct = nz * d * m + m * m * m / 3.0;
     double cg = 2.0 * nz * ws->row_nnz * (double)NV_NESVM_CG_MAX;
     return direct <= NV_NESVM_DIRECT_RATIO * cg;
