@@ -173,7 +173,12 @@ int main(void)
         {"nesvm nesterov", {"solver", "nesvm", "method", "nesterov", "eps", "1e-4", NULL}, 0, 1e-4},
         {"nesvm nesterov restart 0", {"solver", "nesvm", "method", "nesterov", "restart", "0", "eps", "1e-4", NULL}, 0, 1e-4},
         {"nesvm lp", {"solver", "nesvm", "svm_type", "lp", "c", "0.5", "eps", "1e-5", NULL}, 0, 1e-5},
-        {"nesvm ls", {"solver", "nesvm", "svm_type", "ls", "eps", "1e-6", NULL}, 0, 1e-6},
+        /* LS-SVM by Nesterov's steps: Newton's exact step solves its quadratic
+         * in one step, which leaves nothing to resume */
+        {"nesvm ls", {"solver", "nesvm", "svm_type", "ls", "method", "nesterov", "eps", "1e-4", NULL}, 0, 1e-4},
+        /* the dual method's state (alpha and the bias's multiplier) */
+        {"nesvm dcd", {"solver", "nesvm", "method", "dcd", "c", "20", "eps", "1e-6", NULL}, 0, 1e-6},
+        {"nesvm dcd no bias", {"solver", "nesvm", "method", "dcd", "bias", "0", "c", "20", "eps", "1e-6", NULL}, 0, 1e-6},
         {"nesvm rbf full", {"solver", "nesvm", "kernel", "rbf", "gamma", "0.2", "eps", "1e-6", NULL}, 0, 1e-6},
         {"nesvm rbf nesterov", {"solver", "nesvm", "kernel", "rbf", "gamma", "0.2", "method", "nesterov", "eps", "1e-3", NULL}, 0, 1e-3},
         {"nesvm rbf reduced", {"solver", "nesvm", "kernel", "rbf", "basis", "40", "eps", "1e-6", NULL}, 0, 1e-6},
