@@ -18,6 +18,18 @@ nesvm_status nv_nesvm_newton_train(const nv_binary_problem *pb, const nesvm_para
 /* Does the exact Newton step's largest matrix (d x d) fit the memory the
  * step may use (the data's own storage, within newton.c's floor and cap)? */
 int nv_nesvm_newton_exact(const nv_binary_problem *pb);
+/* The exact hinge's active-set finish (pdas.c), tried at Newton's stage
+ * ends: does it take this objective (the hinge under the L2 norm, sign
+ * targets, one rank)?  From alpha in o->a and the margins of (w, *b) in
+ * o->m, each iterate goes to tr; returns 1 when tr stopped the training
+ * (*st, err set on an error), 0 when it gave up (o->m, o->a, o->vp/vn then
+ * hold its last iterate's; w is scratch of d entries).  room: the bytes
+ * its matrices may use. */
+struct nv_track;
+struct nv_obj;
+int nv_nesvm_pdas_takes(const struct nv_obj *o);
+int nv_nesvm_pdas(struct nv_obj *o, struct nv_track *tr, double room, double *w, double *b, nesvm_status *st,
+                  nesvm_error *err);
 /* The linear models' dual method (dcd.c): dual coordinate descent to the
  * certified gap, for the L2 norm on one process with NESVM's default
  * smoothing options (nv_nesvm_dcd_takes; the smoothed problem is not its). */

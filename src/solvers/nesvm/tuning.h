@@ -44,6 +44,13 @@
 #define NV_NESVM_DCD_CHECK_MAX 50
 #define NV_NESVM_DCD_WARM_MU 0.01
 
+/* The active-set finish (pdas.c): at most PDAS_MAX iterations, given up
+ * after PDAS_PATIENCE without a smaller certified gap; G's ridge PDAS_RIDGE
+ * times its mean diagonal. */
+#define NV_NESVM_PDAS_MAX 50
+#define NV_NESVM_PDAS_PATIENCE 3
+#define NV_NESVM_PDAS_RIDGE 1e-10
+
 /* Expansion (expansion.c): the zone's system by Cholesky within ZONE_MEM
  * bytes, else CG to ZONE_CG_TOL in at most ZONE_CG_MAX iterations; LP-SVM's
  * CG at most LP_CG_MAX iterations; C-SVM problems of COARSE_MIN rows or more
