@@ -396,6 +396,15 @@ static int64_t pcg(newton_ws *ws, const double *g, int64_t n, int64_t cap)
     return it;
 }
 
+/* Free the work arrays (NULL ones too). */
+static void newton_ws_free(newton_ws *ws)
+{
+    double *d[] = {ws->zom, ws->zt, ws->mp, ws->diag, ws->rdiag, ws->x, ws->r, ws->z, ws->p,
+                   ws->hp, ws->A, ws->B, ws->M, ws->rhs, ws->tmp2, ws->tmp3, ws->hvec};
+    for (size_t k = 0; k < sizeof d / sizeof d[0]; k++) nv_free(d[k]);
+    nv_free(ws->zrows);
+}
+
 nesvm_status nv_nesvm_newton_train(const nv_binary_problem *pb, const nesvm_params *prm,
                                    const nv_progress_sink *sink, nv_binary_result *res,
                                    nesvm_error *err)
@@ -531,24 +540,7 @@ nesvm_status nv_nesvm_newton_train(const nv_binary_problem *pb, const nesvm_para
     nv_track_result(&tr, res);
 out:
     res->seconds = nv_now() - t0;
-    nv_free(ws.zrows);
-    nv_free(ws.zom);
-    nv_free(ws.zt);
-    nv_free(ws.mp);
-    nv_free(ws.diag);
-    nv_free(ws.rdiag);
-    nv_free(ws.x);
-    nv_free(ws.r);
-    nv_free(ws.z);
-    nv_free(ws.p);
-    nv_free(ws.hp);
-    nv_free(ws.A);
-    nv_free(ws.B);
-    nv_free(ws.M);
-    nv_free(ws.rhs);
-    nv_free(ws.tmp2);
-    nv_free(ws.tmp3);
-    nv_free(ws.hvec);
+    newton_ws_free(&ws);
     nv_free(w);
     nv_free(g);
     nv_free(wbest);
