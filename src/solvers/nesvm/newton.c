@@ -66,13 +66,14 @@ typedef struct newton_ws {
     double *A, *B, *M, *rhs, *tmp2, *tmp3, *hvec;
     size_t cap_a, cap_m;
     double row_nnz;  /* mean non-zeros per row */
+    int dist;        /* data-parallel: the exact step in its d x d form, summed over the ranks */
 } newton_ws;
 
 /* Grow the direct step's buffers to nz zone rows; 0 when out of memory. */
 static int direct_buffers(newton_ws *ws)
 {
     size_t nz = (size_t)ws->nz, d = (size_t)ws->d;
-    size_t m = nz < d ? nz : d;
+    size_t m = !ws->dist && nz < d ? nz : d;
     if (!ws->rhs) ws->rhs = nv_malloc_array(2 * d + 2, sizeof(double));
     if (!ws->tmp3) ws->tmp3 = nv_malloc_array(2 * d + 2, sizeof(double));
     if (!ws->hvec) ws->hvec = nv_malloc_array(d + 1, sizeof(double));
@@ -205,7 +206,7 @@ static int direct_step(newton_ws *ws, const double *g)
     const nesvm_dataset *X = pb->X;
     const int32_t d = ws->d;
     const int64_t nz = ws->nz;
-    const int smw = nz < d;
+    const int smw = !ws->dist && nz < d;
     const int64_t m = smw ? nz : d;
     /* A: nz x d, row k = sqrt(h_k) x_k */
     for (int64_t k = 0; k < nz; k++) {
@@ -224,6 +225,7 @@ static int direct_step(newton_ws *ws, const double *g)
     const double *lam = ws->rdiag; /* NULL: Lambda = I */
     if (!smw) {
         cblas_dsyrk(CblasRowMajor, CblasUpper, CblasTrans, d, (int)nz, 1.0, ws->A, d, 0.0, M, d);
+        if (ws->dist) nv_obj_sum(ws->obj, M, (int64_t)d * d); /* A^T A over the ranks' zone rows */
         for (int32_t j = 0; j < d; j++) M[(int64_t)j * d + j] += lam ? lam[j] : 1.0;
     } else {
         /* M = I + A Lambda^-1 A^T: scale A's columns by Lambda^-1/2 in a copy */
@@ -246,8 +248,8 @@ static int direct_step(newton_ws *ws, const double *g)
         R[2 * j] = -g[j];
         R[2 * j + 1] = 0;
     }
-    double eta = ws->delta;
-    for (int32_t j = 0; j < d; j++) ws->hvec[j] = 0;
+    double eta = 0;
+    for (int32_t j = 0; j <= d; j++) ws->hvec[j] = 0;
     for (int64_t k = 0; k < nz; k++) {
         /* h = X_Z^T h_Z = A^T sqrt(h_Z) */
         double sq = sqrt(ws->zom[k]);
@@ -255,6 +257,12 @@ static int direct_step(newton_ws *ws, const double *g)
         for (int32_t j = 0; j < d; j++) ws->hvec[j] += sq * a[j];
         eta += ws->zom[k];
     }
+    if (ws->dist) { /* h and sum h_Z over the ranks (entry d carries the sum) */
+        ws->hvec[d] = eta;
+        nv_obj_sum(ws->obj, ws->hvec, (int64_t)d + 1);
+        eta = ws->hvec[d];
+    }
+    eta += ws->delta;
     for (int32_t j = 0; j < d; j++) R[2 * j + 1] = ws->hvec[j];
     const int ncol = ws->bias ? 2 : 1;
     if (!smw) {
@@ -328,15 +336,27 @@ int nv_nesvm_newton_exact(const nv_binary_problem *pb)
 static int want_direct(const newton_ws *ws)
 {
     const nv_binary_problem *pb = ws->obj->pb;
-    if (ws->nz == 0 || nv_comm_many(pb->comm)) return 0;
-    double nz = (double)ws->nz, d = (double)ws->d;
-    double m = nz < d ? nz : d;
+    /* data-parallel: every rank decides alike from the sums over the ranks
+     * (the zone, the rows, the mean row's values), in the d x d form, within
+     * the floor (a rank's own storage is not every rank's) */
+    double nz = (double)ws->nz_all, d = (double)ws->d, n = (double)ws->obj->n_all;
+    if (nz == 0) return 0;
+    double m = !ws->dist && nz < d ? nz : d;
     double mem = ((ws->rdiag ? 2.0 : 1.0) * nz * d + m * m) * 8.0;
-    if (mem > direct_room(pb->X)) return 0;
-    if (nz > NV_NESVM_DIRECT_ZONE * (double)pb->n && mem > NV_NESVM_DIRECT_MEM_FLOOR) return 0;
+    if (mem > (ws->dist ? NV_NESVM_DIRECT_MEM_FLOOR : direct_room(pb->X))) return 0;
+    if (nz > NV_NESVM_DIRECT_ZONE * n && mem > NV_NESVM_DIRECT_MEM_FLOOR) return 0;
     double direct = nz * d * m + m * m * m / 3.0;
     double cg = 2.0 * nz * ws->row_nnz * (double)NV_NESVM_CG_MAX;
     return direct <= NV_NESVM_DIRECT_RATIO * cg;
+}
+
+/* direct_buffers on every rank: the ranks take the exact step together or
+ * not at all (one more reduction when data-parallel). */
+static int buffers_agreed(newton_ws *ws)
+{
+    double failed = direct_buffers(ws) ? 0.0 : 1.0;
+    if (ws->dist) nv_obj_sum(ws->obj, &failed, 1);
+    return failed == 0;
 }
 
 /* Mean number of non-zero values per row of the problem. */
@@ -427,6 +447,7 @@ nesvm_status nv_nesvm_newton_train(const nv_binary_problem *pb, const nesvm_para
     ws.d = d;
     ws.bias = bias;
     ws.row_nnz = mean_row_nnz(pb);
+    ws.dist = nv_comm_many(pb->comm);
     ws.zrows = nv_malloc_array(nn, sizeof(int64_t));
     ws.zom = nv_malloc_array(nn, sizeof(double));
     ws.zt = nv_malloc_array(nn, sizeof(double));
@@ -449,6 +470,11 @@ nesvm_status nv_nesvm_newton_train(const nv_binary_problem *pb, const nesvm_para
     if (st != NESVM_OK) {
         res->exit_reason = NESVM_EXIT_NO_MEMORY;
         goto out;
+    }
+    if (ws.dist) { /* the mean row over every rank's rows: the exact step's rule */
+        double t[2] = {ws.row_nnz * (double)n, (double)n};
+        nv_obj_sum(&obj, t, 2);
+        ws.row_nnz = t[1] > 0 ? t[0] / t[1] : 0.0;
     }
     nv_sched sc;
     nv_sched_init(&sc, prm, nv_obj_smoothed(&obj), nv_obj_l1(&obj), NV_NESVM_MU0, NV_NESVM_NU0,
@@ -511,7 +537,7 @@ nesvm_status nv_nesvm_newton_train(const nv_binary_problem *pb, const nesvm_para
         nv_obj_grad(&obj, w, sc.nu, g);
         g[d] = bias ? e.gb : 0.0;
         build_zone(&ws, w, sc.mu, sc.nu);
-        if (want_direct(&ws) && direct_buffers(&ws) && direct_step(&ws, g))
+        if (want_direct(&ws) && buffers_agreed(&ws) && direct_step(&ws, g))
             cg_its = 0; /* exact direction */
         else
             cg_its = pcg(&ws, g, obj.n_all, cg_cap);
