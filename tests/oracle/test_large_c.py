@@ -38,6 +38,9 @@ import tempfile
 import numpy as np
 from scipy.optimize import minimize
 
+sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
+import libsvm_primal as lp  # noqa: E402
+
 HEART = "/usr/share/doc/liblinear-tools/examples/heart_scale"
 
 
@@ -48,20 +51,15 @@ def write_libsvm(path, X, y):
                                             if X[i, j] != 0) + "\n")
 
 
-def read_libsvm(path, d=None):
-    ys, rows = [], []
-    for line in open(path):
-        t = line.split()
-        if not t:
-            continue
-        ys.append(float(t[0]))
-        rows.append({int(k): float(v) for k, v in (p.split(":") for p in t[1:])})
-    d = d or max(max(r) if r else 0 for r in rows)
-    X = np.zeros((len(rows), d))
-    for i, r in enumerate(rows):
-        for k, v in r.items():
-            X[i, k - 1] = v
-    return X, np.array(ys)
+def read_libsvm(path, d):
+    y, rows = lp.read_libsvm(path)
+    return lp.dense(rows, d), y
+
+
+def signed(w, b, labels):
+    """w, b with +1 the positive class (model files put their first label first)."""
+    sign = 1.0 if labels[0] == 1.0 else -1.0
+    return sign * w, sign * b
 
 
 def primal(X, y, C, w, b=0.0):
@@ -76,20 +74,13 @@ def nesvm_train(binary, data, model, args):
 
 
 def nesvm_model(path, d):
-    """w, b, lower bound's gap info of a linear binary nesvm model."""
-    lines = open(path).read().split("\n")
-    sub = next(l for l in lines if l.startswith("submodel "))
-    labels = next(l for l in lines if l.startswith("labels ")).split()[1:]
-    b = float(next(l for l in lines if l.startswith("b ")).split()[1])
-    nf = int(next(l for l in lines if l.startswith("nr_feature ")).split()[1])
-    i = lines.index("w")
-    w = np.zeros(d)
-    w[:nf] = [float(v) for v in lines[i + 1:i + 1 + nf]]
-    sign = 1.0 if float(labels[0]) == 1.0 else -1.0
+    """w, b (signed), exit, iterations and gap of a linear binary nesvm model."""
+    w, b = signed(*lp.model_w_b(path, d))
+    sub = next(l for l in open(path).read().split("\n") if l.startswith("submodel "))
     exit_ = re.search(r"exit (\S+)", sub).group(1)
     iters = int(re.search(r"iterations (\d+)", sub).group(1))
     gap = float(re.search(r"gap (\S+)", sub).group(1))
-    return sign * w, sign * b, exit_, iters, gap
+    return w, b, exit_, iters, gap
 
 
 def svmocas(data, tmp, C, d):
@@ -103,21 +94,7 @@ def svmocas(data, tmp, C, d):
 def libsvm_linear(data, tmp, C, X, y):
     model = os.path.join(tmp, "libsvm.model")
     subprocess.run(["svm-train", "-t", "0", "-c", repr(C), "-e", "1e-6", "-q", data, model], check=True)
-    lines = open(model).read().split("\n")
-    labels = [float(v) for v in next(l for l in lines if l.startswith("label ")).split()[1:]]
-    rho = float(next(l for l in lines if l.startswith("rho ")).split()[1])
-    i = lines.index("SV")
-    w = np.zeros(X.shape[1])
-    for l in lines[i + 1:]:
-        t = l.split()
-        if not t:
-            continue
-        a = float(t[0])
-        for p in t[1:]:
-            k, v = p.split(":")
-            w[int(k) - 1] += a * float(v)
-    sign = 1.0 if labels[0] == 1.0 else -1.0
-    return sign * w, -sign * rho
+    return signed(*lp.model_w_b(model, X.shape[1]))
 
 
 def main():
