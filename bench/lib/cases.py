@@ -28,7 +28,8 @@ NESVM_SOLVERS = {
     # residual is at most 0.15; random, and greedy for NSSVM), not the RSVM
     # paper's problem (the ss-* cases run that: RSVM_SOLVERS); GS-SVM (no C:
     # early stopping; bench/gs_svm.py is its paper-style comparison)
-    "rbf": ["nesvm -t 2 -g {gamma}", "nesvm -t 2 -g {gamma} --basis 1000",
+    # (the full kernel by its default, the kernel dual method, and by Newton)
+    "rbf": ["nesvm -t 2 -g {gamma}", "nesvm -t 2 -g {gamma} --method newton", "nesvm -t 2 -g {gamma} --basis 1000",
             "nssvm -t 2 -g {gamma}", "ssvm -t 2 -g {gamma}", "nssvm -t 2 -g {gamma} --basis-select greedy",
             "gs -t 2 -g {gamma}"],
     "multiclass": ["nesvm --multiclass ovo", "nesvm --multiclass ovr"],
@@ -307,6 +308,11 @@ CASES += [
     Case("kernel-checker-40000", "checkerboard-40000", [CHECKER],
          "checkerboard, all 40,000 points as the training set, RBF C = 1e4, gamma = 0.001 (training "
          "accuracy)", runs=3, peers=KERNEL_PEERS, kernel_targets=True),
+    Case("kernel-tshirt-4000", "fmnist-tshirt-shirt-4k", [P("rbf", 1.0, 0.02), P("rbf", 100.0, 0.02),
+                                                          P("rbf", 1e4, 0.02)],
+         "Fashion-MNIST T-shirt vs Shirt, the first 4,000 rows, RBF gamma = 0.02 at C = 1, 100 and 1e4 "
+         "(issue 31: large C on many support vectors)", runs=1, timeout=900, peers=KERNEL_PEERS,
+         kernel_targets=True),
     Case("kernel-digits", "digits", [P("rbf", 10.0, 0.02), P("rbf", 1000.0, 0.02), P("rbf", 10.0, 0.2)],
          "10 classes with small pairs (one-vs-one): RBF C = 10, gamma = 0.02; large C (1000); large gamma "
          "(0.2, 10x)", modes=("full", "quick"), runs=3, peers=KERNEL_PEERS, kernel_targets=True,

@@ -129,6 +129,9 @@ DATASETS = {ds.name: ds for ds in [
     Dataset("fmnist-tshirt-shirt-2k", "Fashion-MNIST T-shirt vs Shirt: the first 2,000 rows of "
             "fmnist-tshirt-shirt's training file (its order), its official 2,000 test rows",
             prepare=_first_rows("fmnist-tshirt-shirt", 2_000)),
+    Dataset("fmnist-tshirt-shirt-4k", "Fashion-MNIST T-shirt vs Shirt: the first 4,000 rows of "
+            "fmnist-tshirt-shirt's training file (its order), its official 2,000 test rows",
+            prepare=_first_rows("fmnist-tshirt-shirt", 4_000)),
     Dataset("fmnist-zero-rest", "Fashion-MNIST class 0 (+1) vs the 9 others (-1), official split "
             "(60,000 / 10,000), pixels / 255, tools/fashion_mnist.py", prepare=_fmnist("zero-rest")),
     Dataset("fmnist-all", "Fashion-MNIST, 10 classes, official split (60,000 / 10,000), pixels / 255, "

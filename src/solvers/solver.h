@@ -75,6 +75,8 @@ typedef struct nv_kernel_problem {
     int ngroups;
     int ws;              /* C-SVM by Newton on a working set of K's rows (with K) */
     int target;          /* NV_TARGET_SIGN or NV_TARGET_REAL (nv_binary_problem) */
+    const double *f0;    /* with beta0: K beta0 over the n rows in double precision
+                          * (the working set's exact margins), or NULL */
 } nv_kernel_problem;
 
 /* A solver's state at an iteration boundary, for checkpoints: the point to

@@ -59,6 +59,7 @@ CASES = [
     ("nesvm_c_ovr", M, ["--multiclass", "ovr"]),
     # NESVM, kernels: full (stored), reduced, each kernel, each model
     ("nesvm_rbf", B, ["-t", "rbf", "-g", "0.1"]),
+    ("nesvm_rbf_newton", B, ["-t", "rbf", "-g", "0.1", "--method", "newton"]),
     ("nesvm_rbf_nesterov", B, ["-t", "rbf", "--method", "nesterov"]),
     ("nesvm_poly", B, ["-t", "poly", "-d", "2", "-r", "1"]),
     ("nesvm_sigmoid", B, ["-t", "sigmoid", "-g", "0.01", "-r", "0.5"]),
@@ -67,6 +68,7 @@ CASES = [
     ("nesvm_rbf_reduced", B, ["-t", "rbf", "--basis", "40"]),
     ("nesvm_rbf_onthefly", B, ["-t", "rbf", "--kernel-memory", "0.1"]),
     ("nesvm_rbf_ovo", M, ["-t", "rbf"]),
+    ("nesvm_rbf_ovo_newton", M, ["-t", "rbf", "--method", "newton"]),
     ("nesvm_rbf_ovr", M, ["-t", "rbf", "--multiclass", "ovr"]),
     # Hyperpass and Pegasos
     ("hyperpass", B, ["--solver", "hyperpass"]),

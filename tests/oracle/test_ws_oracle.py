@@ -1,11 +1,19 @@
 #!/usr/bin/python3
 """Oracle test: nesvm's full-kernel C-SVM on a working set (expansion_ws.c)
-against LIBSVM on problems where the working set matters:
+against LIBSVM on problems where the working set matters, with both of its
+sub-problem methods (the default, SMO on the exact dual: expansion_smo.c; and
+--method newton):
 
   - a checkerboard of 4,000 rows with few support vectors (RBF, C = 100): the
     working set grows over several rounds and is never all rows;
+  - the same at C = 1e4 (large C: Newton's steps stop at the kinks there);
+  - two overlapping Gaussian classes, 1,500 rows, C = 1e4: many support
+    vectors at the bound, where the SMO's single-precision matrix needs its
+    refinement from the exact margins to certify;
   - 24 classes, one-vs-one (276 pairs, 960 rows): every pair on the shared
-    stored matrix, LIBSVM's many small pairs.
+    stored matrix, LIBSVM's many small pairs;
+  - without a bias (-B 0, no LIBSVM counterpart): 300 rows against the dual
+    box QP max sum a - 1/2 a'Q a, 0 <= a <= C, solved here by scipy's L-BFGS-B.
 
 For every binary problem (each one-vs-one pair) the expansion of each tool is
 read from its model file (LIBSVM: the SVs, the pair's coefficients from its
@@ -92,14 +100,15 @@ def primal(X, y, S, beta, b, C, gamma):
     return 0.5 * beta @ rbf(S, S, gamma) @ beta + C * np.maximum(0, 1 - y * f).sum(), np.sign(f)
 
 
-def case(nesvm, tmp, name, X, y, C, gamma, few_sv):
+def case(nesvm, tmp, name, X, y, C, gamma, few_sv, method):
     path, lm, nm = (os.path.join(tmp, s) for s in ('d.txt', 'l.model', 'n.model'))
     write(path, X, y)
     d = X.shape[1]
+    name = '%s (%s)' % (name, method)
     subprocess.run(['svm-train', '-q', '-t', '2', '-g', '%.17g' % gamma, '-c', '%g' % C, '-e', '1e-6', path, lm],
                    check=True)
-    out = subprocess.run([nesvm, 'train', '-t', '2', '-g', '%.17g' % gamma, '-c', '%g' % C, '-e', '1e-4', path, nm],
-                         check=True, capture_output=True, text=True).stdout
+    out = subprocess.run([nesvm, 'train', '-t', '2', '-g', '%.17g' % gamma, '-c', '%g' % C, '-e', '1e-4',
+                          '--method', method, path, nm], check=True, capture_output=True, text=True).stdout
     evals = int(re.search(r'kernel evaluations (\d+)', out).group(1))
     lib, total_sv = libsvm_pairs(lm, d)
     nes, nbasis = nesvm_pairs(nm, d)
@@ -136,21 +145,56 @@ def case(nesvm, tmp, name, X, y, C, gamma, few_sv):
     return passed, failed
 
 
+def no_bias(nesvm, tmp, method):
+    """-B 0 against the dual box QP solved by L-BFGS-B: nesvm's P (evaluated
+    here) within its certified gap of the QP's optimum, which bounds it from
+    below (weak duality)."""
+    from scipy.optimize import minimize
+    rng = np.random.default_rng(11)
+    X = rng.normal(size=(300, 4))
+    y = np.where(X[:, 0] + 0.5 * X[:, 1] ** 2 + 0.3 * rng.normal(size=300) > 0.5, 1.0, -1.0)
+    C, gamma = 50.0, 0.5
+    path, nm = os.path.join(tmp, 'nb.txt'), os.path.join(tmp, 'nb.model')
+    write(path, X, y)
+    subprocess.run([nesvm, 'train', '-q', '-t', '2', '-g', '%g' % gamma, '-c', '%g' % C, '-B', '0', '-e', '1e-5',
+                    '--method', method, path, nm], check=True)
+    (Sn, bn, b0, gap), = nesvm_pairs(nm, 4)[0].values()
+    pn, _ = primal(X, y, Sn, bn, b0, C, gamma)
+    Q = (y[:, None] * y[None, :]) * rbf(X, X, gamma)
+    res = minimize(lambda a: (0.5 * a @ Q @ a - a.sum(), Q @ a - 1), np.zeros(300), jac=True, method='L-BFGS-B',
+                   bounds=[(0, C)] * 300, options={'maxiter': 20000, 'ftol': 1e-15, 'gtol': 1e-11})
+    dstar = -res.fun
+    ok = b0 == 0 and dstar <= pn * (1 + 1e-9) and (pn - dstar) / pn <= gap + 1e-6
+    print('%s - no bias (%s): nesvm P %.10g, the QP dual %.10g, certified gap %.2e'
+          % ('ok' if ok else 'not ok', method, pn, dstar, gap))
+    return ok
+
+
 def main():
     nesvm = sys.argv[1]
     tmp = tempfile.mkdtemp()
-    rng = np.random.default_rng(7)
     passed = failed = 0
-    # the NSSVM paper's checkerboard on [0, 1]^2 (4 x 4 squares), 4,000 rows
-    X = rng.uniform(size=(4000, 2))
-    y = np.where(((X[:, 0] * 4).astype(int) + (X[:, 1] * 4).astype(int)) % 2 == 0, 1, -1)
-    p, f = case(nesvm, tmp, 'checkerboard 4000', X, y, 100.0, 40.0, True)
-    passed, failed = passed + p, failed + f
-    # 24 Gaussian classes of 40 rows in 5 dimensions
-    k = 24
-    y = np.repeat(np.arange(1, k + 1), 40)
-    X = rng.normal(size=(len(y), 5)) + 2.0 * rng.normal(size=(k, 5))[y - 1]
-    p, f = case(nesvm, tmp, '24 classes', X, y, 10.0, 0.2, False)
+    for method in ('auto', 'newton'):
+        rng = np.random.default_rng(7)
+        # the NSSVM paper's checkerboard on [0, 1]^2 (4 x 4 squares), 4,000 rows
+        X = rng.uniform(size=(4000, 2))
+        y = np.where(((X[:, 0] * 4).astype(int) + (X[:, 1] * 4).astype(int)) % 2 == 0, 1, -1)
+        for C in (100.0, 1e4):
+            p, f = case(nesvm, tmp, 'checkerboard 4000 C %g' % C, X, y, C, 40.0, True, method)
+            passed, failed = passed + p, failed + f
+        # 24 Gaussian classes of 40 rows in 5 dimensions
+        k = 24
+        y = np.repeat(np.arange(1, k + 1), 40)
+        X = rng.normal(size=(len(y), 5)) + 2.0 * rng.normal(size=(k, 5))[y - 1]
+        p, f = case(nesvm, tmp, '24 classes', X, y, 10.0, 0.2, False, method)
+        passed, failed = passed + p, failed + f
+        ok = no_bias(nesvm, tmp, method)
+        passed, failed = passed + ok, failed + (not ok)
+    # two overlapping classes at C = 1e4 (the SMO's refinement; Newton is slow here)
+    rng = np.random.default_rng(3)
+    y = np.where(rng.random(1500) < 0.5, 1, -1)
+    X = rng.normal(size=(1500, 3)) + 0.8 * y[:, None]
+    p, f = case(nesvm, tmp, 'overlap 1500 C 1e4', X, y, 1e4, 0.5, False, 'auto')
     passed, failed = passed + p, failed + f
     print('%d passed, %d failed' % (passed, failed))
     return 1 if failed else 0

@@ -216,7 +216,10 @@ static void test_callback(void)
     watch w = {pthread_self(), 0, 0, 0};
     static double pred[N];
     double acc[NC];
-    CHECK(nesvm_cross_validate_path(ds, p, 5, 1, "c", path_c, NC, 1, watch_cb, &w, acc, NULL, NULL) == NESVM_OK);
+    nesvm_error perr = {0};
+    CHECK_MSG(nesvm_cross_validate_path(ds, p, 5, 1, "c", path_c, NC, 1, watch_cb, &w, acc, NULL, &perr) ==
+                  NESVM_OK,
+              "%s", perr.message);
     CHECK(w.calls > 0);
     CHECK_MSG(w.other_thread == 0, "%ld of %ld progress calls from a worker thread", w.other_thread, w.calls);
     /* cancelled at the first report: every fold stops, the status says so

@@ -281,7 +281,7 @@ static nesvm_status coarse_start(const nv_kernel_problem *kp, const nesvm_params
     if (npos > 0 && nneg > 0) {
         nesvm_params cp = *prm;
         if (cp.eps < NV_NESVM_COARSE_EPS) cp.eps = NV_NESVM_COARSE_EPS;
-        nv_kernel_problem sub = {kp->K, pos, m, y, cost, NULL, 0.0, NULL, NULL, 0, 0, kp->target};
+        nv_kernel_problem sub = {kp->K, pos, m, y, cost, NULL, 0.0, NULL, NULL, 0, 0, kp->target, NULL};
         nv_binary_result r;
         memset(&r, 0, sizeof r);
         r.w = w;
@@ -500,6 +500,7 @@ nesvm_status nv_nesvm_kernel_train(const nv_kernel_problem *kp, const nesvm_para
                                    const nv_progress_sink *sink, nv_binary_result *res,
                                    nesvm_error *err)
 {
+    if (nv_kx_dual(kp, prm)) return nv_kx_smo_train(kp, prm, sink, res, err);
     const double t0 = nv_now();
     const int64_t n = kp->n;
     const int bias = nv_params_bias(prm);

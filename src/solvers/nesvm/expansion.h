@@ -66,5 +66,17 @@ nesvm_status nv_kx_nesterov_loop(kws *ws, nv_obj *obj, const nesvm_params *prm, 
 /* LP-SVM by Newton in the Euclidean metric on beta (expansion_lp.c). */
 nesvm_status nv_kx_lp_newton_loop(kws *ws, nv_obj *obj, const nesvm_params *prm, nv_track *tr,
                                    double b, nesvm_error *err);
+/* The exact C-SVM's dual by SMO on a stored matrix (expansion_smo.c): the
+ * hinge under the L2 norm with sign targets, no fixed smoothing, K stored
+ * (kp->K->K).  The result as nv_nesvm_kernel_train's, res->dual = a y; its
+ * primal and bound are the single-precision matrix's (with kp->f0, of its
+ * exact margins updated in single precision): the callers certify again in
+ * double precision (expansion_ws.c's certify_double, certify_stored). */
+int nv_kx_smo_takes(const nv_kernel_problem *kp, const nesvm_params *prm);
+/* Does nv_nesvm_kernel_train solve kp by the SMO (the method dcd, or auto,
+ * where nv_kx_smo_takes)? */
+int nv_kx_dual(const nv_kernel_problem *kp, const nesvm_params *prm);
+nesvm_status nv_kx_smo_train(const nv_kernel_problem *kp, const nesvm_params *prm, const nv_progress_sink *sink,
+                             nv_binary_result *res, nesvm_error *err);
 
 #endif

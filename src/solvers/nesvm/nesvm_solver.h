@@ -62,5 +62,9 @@ nesvm_status nv_nesvm_expansion_train(const nv_kernel_problem *kp, const nesvm_p
  * the L2 norm: its selection needs sparse duals, and its double-precision
  * certificate is the hinge's box dual (expansion_ws.c). */
 int nv_nesvm_ws_takes(const nv_loss *loss, int l1);
+/* Do these options ask for a problem the kernel dual method solves
+ * (expansion_smo.c): the hinge under the L2 norm, exact (no fixed
+ * smoothing)?  kplan.c refuses --method dcd on a full kernel otherwise. */
+int nv_kx_smo_params(const nesvm_params *p);
 
 #endif

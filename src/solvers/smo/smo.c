@@ -179,20 +179,7 @@ nesvm_status nv_smo_train(const nv_kernel_problem *kp, const nesvm_params *prm, 
         st = column(kp, j, Kj, err);
         if (st != NESVM_OK) break;
         /* the step along a_i += y_i s, a_j -= y_j s, clipped to the box */
-        double smax_i = y[i] > 0 ? c[i] - a[i] : a[i];
-        double smax_j = y[j] > 0 ? a[j] : c[j] - a[j];
-        double smax = smax_i < smax_j ? smax_i : smax_j;
-        double s = bj / aj;
-        if (s >= smax) {
-            s = smax;
-            if (smax_i <= smax_j) a[i] = y[i] > 0 ? c[i] : 0.0;
-            else a[i] += y[i] * s;
-            if (smax_j <= smax_i) a[j] = y[j] > 0 ? 0.0 : c[j];
-            else a[j] -= y[j] * s;
-        } else {
-            a[i] += y[i] * s;
-            a[j] -= y[j] * s;
-        }
+        const double s = nv_smo_pair_move(a, y, c, i, j, bj / aj);
         /* the pair stays in its box 0 <= a <= C (s < smax to the rounding of C - a) */
         NV_ASSERT(a[i] >= 0 && a[i] <= c[i] * (1 + 1e-12) && a[j] >= 0 && a[j] <= c[j] * (1 + 1e-12));
         for (int64_t k = 0; k < n; k++) G[k] += y[k] * s * (Ki[k] - Kj[k]);

@@ -1,0 +1,420 @@
+/*
+ * expansion_smo.c - NESVM's dual method for a full kernel (method "dcd" on
+ * an expansion): the exact C-SVM's dual by sequential minimal optimization
+ * on a stored kernel matrix, stopped by the certified duality gap.  Called
+ * by nv_nesvm_kernel_train for the working set's sub-problems
+ * (expansion_ws.c) and for a stored matrix's whole problem, where
+ * nv_kx_smo_takes says so.
+ *
+ * The problem (expansion.c's, the hinge, no smoothing) and its dual, with
+ * Q_ij = y_i y_j K_ij and beta = a y:
+ *     min  P(beta, b) = 1/2 beta'K beta + sum_i c_i max(0, 1 - y_i ((K beta)_i + b))
+ *     max  D(a) = sum_i a_i - 1/2 a'Q a   over 0 <= a_i <= c_i (and y'a = 0 with a bias).
+ * Its gradient G = Q a - 1 is kept up to date; K beta = y (G + 1).
+ *
+ * With a bias every step moves a pair (Fan, Chen and Lin, JMLR 2005: the
+ * second-order choice of smo.c, here on the rows of the stored matrix):
+ * i the most violating index of I_up, j the pair partner of largest
+ * second-order decrease, the step along a_i += y_i s, a_j -= y_j s clipped
+ * to the box.  Without a bias y'a = 0 does not hold: every step moves one
+ * coordinate, the one of largest second-order decrease pg_i^2 / K_ii
+ * (pg the projected gradient), to its clipped minimizer.  Each step costs
+ * two passes over |S| (the choice and the update of G by one or two rows).
+ *
+ * Shrinking (Joachims 1999): every min(|S|, 1000) steps, a variable at a
+ * bound whose gradient pushes it out of its box by more than the current
+ * violations leaves the active set, over which the steps choose and G is
+ * updated; when the active set is solved to the current tolerance all
+ * return (their G rebuilt from the rows of the non-zero a), and the
+ * tolerance shrinks tenfold once the whole set is (dcd.c's schedule).
+ *
+ * The certificate: when the whole set is solved to a new tolerance (and at
+ * least every 10 |S| steps; an iteration is |S| steps), P at
+ * beta = a y with the best bias for it (a weighted median over the
+ * hinges' breakpoints) against D(a), to the tracker (track.h): the same
+ * stop, progress, checkpoints and limits as the primal methods.  The
+ * matrix is single precision; the caller certifies again in double
+ * precision (expansion_ws.c's certify_double, certify_stored).
+ */
+#include "expansion.h"
+#include "../smo/smo.h"
+
+#include <math.h>
+#include <stdlib.h>
+#include <string.h>
+
+#define SMO_TAU 1e-12
+
+typedef struct ksmo {
+    const float *K;     /* the stored matrix, row-major, ld columns */
+    int64_t ld;
+    const int64_t *pos; /* n positions into K */
+    int64_t n;
+    const double *y, *c;
+    int bias;
+    double *a, *G, *kd; /* dual point, gradient Q a - 1, diagonal of K */
+    int64_t *act;       /* active variables (shrinking): the first nact */
+    int64_t nact;
+    double *zb;         /* 2 n scratch: breakpoints and weights for the bias */
+} ksmo;
+
+static inline const float *krow(const ksmo *s, int64_t i) { return s->K + s->pos[i] * s->ld; }
+static inline float kval(const float *row, const ksmo *s, int64_t t) { return row[s->pos[t]]; }
+
+/* I_up: a_t can grow along y_t; I_low: it can shrink (smo.c). */
+static inline int up(const ksmo *s, int64_t t) { return s->y[t] > 0 ? s->a[t] < s->c[t] : s->a[t] > 0; }
+static inline int low(const ksmo *s, int64_t t) { return s->y[t] > 0 ? s->a[t] > 0 : s->a[t] < s->c[t]; }
+
+/* G += coef * y (x) K[i, :] over the active variables (act[0..nact)). */
+static void grad_add(ksmo *s, int64_t i, double coef)
+{
+    const float *row = krow(s, i);
+    for (int64_t k = 0; k < s->nact; k++) {
+        const int64_t t = s->act[k];
+        s->G[t] += coef * s->y[t] * (double)kval(row, s, t);
+    }
+}
+
+/* All variables active again: G of the shrunk ones rebuilt from the rows of
+ * the non-zero a (G_t = -1 + y_t sum_j y_j a_j K_jt). */
+static void unshrink(ksmo *s)
+{
+    const int64_t n = s->n, nact = s->nact;
+    for (int64_t k = nact; k < n; k++) s->G[s->act[k]] = -1.0;
+    for (int64_t j = 0; j < n && nact < n; j++) {
+        if (s->a[j] == 0) continue;
+        const float *row = krow(s, j);
+        const double aj = s->a[j] * s->y[j];
+        for (int64_t k = nact; k < n; k++) {
+            const int64_t t = s->act[k];
+            s->G[t] += aj * s->y[t] * (double)kval(row, s, t);
+        }
+    }
+    s->nact = n;
+}
+
+/* One pair step (with a bias).  Returns the KKT violation gmax - gmin over
+ * the active set (0: nothing moved). */
+static double pair_step(ksmo *s, double *gmax_out, double *gmin_out)
+{
+    int64_t i = -1;
+    double gmax = -INFINITY, gmin = INFINITY;
+    for (int64_t k = 0; k < s->nact; k++) {
+        const int64_t t = s->act[k];
+        const double v = -s->y[t] * s->G[t];
+        if (up(s, t) && v >= gmax) {
+            gmax = v;
+            i = t;
+        }
+        if (low(s, t) && v < gmin) gmin = v;
+    }
+    *gmax_out = gmax;
+    *gmin_out = gmin;
+    if (i < 0 || !(gmax - gmin > 0)) return 0;
+    const float *ri = krow(s, i);
+    int64_t j = -1;
+    double best = INFINITY, bj = 0, qj = 0;
+    for (int64_t k = 0; k < s->nact; k++) {
+        const int64_t t = s->act[k];
+        if (!low(s, t)) continue;
+        const double bt = gmax + s->y[t] * s->G[t];
+        if (!(bt > 0)) continue;
+        double q = s->kd[i] + s->kd[t] - 2.0 * (double)kval(ri, s, t);
+        if (!(q > 0)) q = SMO_TAU;
+        const double dec = -bt * bt / q;
+        if (dec <= best) {
+            best = dec;
+            j = t;
+            bj = bt;
+            qj = q;
+        }
+    }
+    if (j < 0) return 0;
+    const double *y = s->y;
+    double *a = s->a;
+    const double st = nv_smo_pair_move(a, y, s->c, i, j, bj / qj);
+    if (a[i] < 0) a[i] = 0; /* the rounding of c - a */
+    if (a[j] < 0) a[j] = 0;
+    grad_add(s, i, st);
+    grad_add(s, j, -st);
+    return gmax - gmin;
+}
+
+/* The projected gradient of coordinate t (no bias): its violation. */
+static inline double proj_grad(const ksmo *s, int64_t t)
+{
+    const double g = s->G[t];
+    if (s->a[t] <= 0) return g < 0 ? g : 0.0;
+    if (s->a[t] >= s->c[t]) return g > 0 ? g : 0.0;
+    return g;
+}
+
+/* One coordinate step (no bias).  Returns the largest |projected gradient|
+ * over the active set (0: nothing moved). */
+static double coord_step(ksmo *s)
+{
+    int64_t i = -1;
+    double best = 0, viol = 0;
+    for (int64_t k = 0; k < s->nact; k++) {
+        const int64_t t = s->act[k];
+        const double pg = proj_grad(s, t);
+        if (fabs(pg) > viol) viol = fabs(pg);
+        const double gain = pg * pg / (s->kd[t] > 0 ? s->kd[t] : SMO_TAU);
+        if (gain > best) {
+            best = gain;
+            i = t;
+        }
+    }
+    if (i < 0) return 0;
+    double an = s->a[i] - s->G[i] / (s->kd[i] > 0 ? s->kd[i] : SMO_TAU);
+    an = an < 0 ? 0.0 : (an > s->c[i] ? s->c[i] : an);
+    const double da = an - s->a[i];
+    s->a[i] = an;
+    if (da != 0) grad_add(s, i, da * s->y[i]);
+    return viol;
+}
+
+/* Shrink: bounded variables whose gradient points out of the box by more
+ * than the current violation interval leave the active set.  With a bias
+ * the test is LIBSVM's (-y G beyond gmax for I_low-only variables, below
+ * gmin for I_up-only ones); without, a variable at a bound with a
+ * projected gradient of zero and |G| > m. */
+static void shrink(ksmo *s, double gmax, double gmin, double m)
+{
+    int64_t k = 0;
+    while (k < s->nact) {
+        const int64_t t = s->act[k];
+        int out;
+        if (s->bias) {
+            const double v = -s->y[t] * s->G[t];
+            const int u = up(s, t), l = low(s, t);
+            out = (u && !l && v < gmin) || (l && !u && v > gmax);
+        } else {
+            out = proj_grad(s, t) == 0 && (s->a[t] <= 0 || s->a[t] >= s->c[t]) && fabs(s->G[t]) > m;
+        }
+        if (out) {
+            s->act[k] = s->act[--s->nact];
+            s->act[s->nact] = t;
+        } else {
+            k++;
+        }
+    }
+}
+
+static int cmp_zb(const void *x, const void *y)
+{
+    const double a = ((const double *)x)[0], b = ((const double *)y)[0];
+    return a < b ? -1 : a > b;
+}
+
+/* The best bias for the margins f = K beta: minimizes sum c_i max(0, 1 -
+ * y_i (f_i + b)), whose slope in b is sum_{y=-1, z_i < b} c_i - sum_{y=+1,
+ * z_i > b} c_i with the breakpoints z_i = y_i - f_i: the first breakpoint
+ * where the slope reaches 0 (a weighted median). */
+static double best_bias(ksmo *s, const double *f)
+{
+    const int64_t n = s->n;
+    double slope = 0;
+    for (int64_t i = 0; i < n; i++) {
+        s->zb[2 * i] = s->y[i] - f[i];
+        s->zb[2 * i + 1] = s->c[i];
+        if (s->y[i] > 0) slope -= s->c[i];
+    }
+    qsort(s->zb, (size_t)n, 2 * sizeof(double), cmp_zb);
+    for (int64_t k = 0; k < n; k++) {
+        slope += s->zb[2 * k + 1];
+        if (slope >= 0) return s->zb[2 * k];
+    }
+    return n > 0 ? s->zb[2 * (n - 1)] : 0.0;
+}
+
+/* The certificate at a: P(beta = a y, best b) and D(a), into e; beta and
+ * the margins f into beta, f.  Returns b. */
+static double smo_evaluate(ksmo *s, double *beta, double *f, nv_obj_eval *e)
+{
+    const int64_t n = s->n;
+    double quad = 0, asum = 0;
+    int64_t nsv = 0, nb = 0;
+    for (int64_t i = 0; i < n; i++) {
+        beta[i] = s->a[i] * s->y[i];
+        f[i] = s->y[i] * (s->G[i] + 1.0);
+        quad += s->a[i] * (s->G[i] + 1.0);
+        asum += s->a[i];
+        nsv += s->a[i] > 0;
+        nb += s->a[i] >= s->c[i];
+    }
+    const double b = s->bias ? best_bias(s, f) : 0.0;
+    double loss = 0;
+    for (int64_t i = 0; i < n; i++) {
+        const double r = 1.0 - s->y[i] * (f[i] + b);
+        if (r > 0) loss += s->c[i] * r;
+    }
+    memset(e, 0, sizeof *e);
+    e->P = e->Fmu = 0.5 * quad + loss;
+    e->D = e->Dmu = asum - 0.5 * quad;
+    e->nsv = nsv;
+    e->nbound = nb;
+    e->theta = 1.0;
+    return b;
+}
+
+/* The start: a = y beta0 clipped to the box, and with a bias y'a = 0 by
+ * scaling the larger side down (a feasible dual point); G = y f0 - 1 from
+ * the exact margins f0 = K beta0 when a is y beta0 (a warm start from the
+ * working set's last point: the float matrix's rounding does not enter),
+ * else from the rows of a's non-zero entries. */
+static void smo_start(ksmo *s, const double *beta0, const double *f0)
+{
+    const int64_t n = s->n;
+    int moved = 0;
+    for (int64_t i = 0; i < n; i++) {
+        double v = beta0 ? s->y[i] * beta0[i] : 0.0;
+        s->a[i] = v < 0 ? 0.0 : (v > s->c[i] ? s->c[i] : v);
+        moved |= s->a[i] != v;
+        s->G[i] = -1.0;
+    }
+    if (s->bias) {
+        double side[2] = {0, 0};
+        for (int64_t i = 0; i < n; i++) side[s->y[i] > 0] += s->a[i];
+        /* balanced to rounding: an SMO point (y'a = 0 up to its sums' rounding) */
+        if (fabs(side[0] - side[1]) > 1e-12 * (side[0] + side[1])) {
+            const int big = side[1] > side[0];
+            const double r = side[!big] / side[big];
+            for (int64_t i = 0; i < n; i++)
+                if ((s->y[i] > 0) == big) s->a[i] *= r;
+            moved = 1;
+        }
+    }
+    if (f0 && !moved) {
+        for (int64_t i = 0; i < n; i++) s->G[i] = s->y[i] * f0[i] - 1.0;
+        s->nact = n;
+        return;
+    }
+    s->nact = 0; /* G of every variable from the rows of the non-zero a */
+    unshrink(s);
+}
+
+int nv_kx_dual(const nv_kernel_problem *kp, const nesvm_params *prm)
+{
+    return (prm->method == NV_METHOD_DCD || prm->method == NV_METHOD_AUTO) && nv_kx_smo_takes(kp, prm);
+}
+
+int nv_kx_smo_params(const nesvm_params *prm)
+{
+    return nv_params_loss(prm) == nv_loss_find("hinge") && !nv_params_l1(prm) && prm->mu == 0 &&
+           prm->mu_star == 0 && prm->continuation == NV_CONT_ADAPTIVE;
+}
+
+int nv_kx_smo_takes(const nv_kernel_problem *kp, const nesvm_params *prm)
+{
+    return kp->K && kp->K->K && kp->target == NV_TARGET_SIGN && nv_kx_smo_params(prm);
+}
+
+nesvm_status nv_kx_smo_train(const nv_kernel_problem *kp, const nesvm_params *prm, const nv_progress_sink *sink,
+                             nv_binary_result *res, nesvm_error *err)
+{
+    const double t0 = nv_now();
+    const int64_t n = kp->n;
+    NV_ASSERT(nv_kx_smo_takes(kp, prm));
+    const size_t nn = (size_t)(n ? n : 1);
+    ksmo s;
+    memset(&s, 0, sizeof s);
+    s.K = kp->K->K;
+    s.ld = kp->K->n;
+    s.n = n;
+    s.y = kp->y;
+    s.c = kp->cost;
+    s.bias = nv_params_bias(prm);
+    int64_t *pos = nv_malloc_array(nn, sizeof(int64_t));
+    s.a = nv_malloc_array(nn, sizeof(double));
+    s.G = nv_malloc_array(nn, sizeof(double));
+    s.kd = nv_malloc_array(nn, sizeof(double));
+    s.act = nv_malloc_array(nn, sizeof(int64_t));
+    s.zb = nv_malloc_array(2 * nn, sizeof(double));
+    double *beta = nv_malloc_array(nn, sizeof(double)), *f = nv_malloc_array(nn, sizeof(double));
+    double *best = nv_malloc_array(nn, sizeof(double));
+    nesvm_status st = NESVM_OK;
+    if (!pos || !s.a || !s.G || !s.kd || !s.act || !s.zb || !beta || !f || !best) {
+        st = nv_error(err, NESVM_ERR_NOMEM, "out of memory for the kernel dual method (n=%lld)", (long long)n);
+        res->exit_reason = NESVM_EXIT_NO_MEMORY;
+        goto out;
+    }
+    for (int64_t i = 0; i < n; i++) {
+        pos[i] = kp->pos ? kp->pos[i] : i;
+        s.kd[i] = nv_kmat_diag(kp->K, pos[i]);
+        s.act[i] = i;
+    }
+    s.pos = pos;
+    smo_start(&s, kp->beta0, kp->f0);
+    nv_track tr;
+    nv_track_init(&tr, prm, sink, (int32_t)n, best, t0);
+    for (int64_t i = 0; i < n; i++) best[i] = s.a[i] * s.y[i];
+    tr.bbest = s.bias ? kp->b0 : 0.0;
+    nv_obj_eval e;
+    double b = smo_evaluate(&s, beta, f, &e);
+    nv_track_info info = {0.0, NAN, NAN, 0, 1, n, 0, 0, NAN, NAN};
+    if (nv_track_iterate(&tr, &e, beta, b, &info, &st, err)) goto done;
+    /* the active set's tolerance: solved to tol, then all variables return
+     * and the tolerance shrinks tenfold below the violation reached (as
+     * dcd.c); the certificate when the whole set is solved to tol, and at
+     * least every 10 |S| steps */
+    double tol = NV_NESVM_DCD_TOL0;
+    int64_t steps = 0, since = 0, last = 0;
+    const int64_t every = n < 1000 ? n : 1000; /* shrink after this many steps */
+    for (;;) {
+        double gmax = 0, gmin = 0;
+        const double v = s.bias ? pair_step(&s, &gmax, &gmin) : coord_step(&s);
+        steps++;
+        since++;
+        int check = steps - last >= 10 * n;
+        if (v <= tol) {
+            if (s.nact == n) { /* a warm start may be well below tol already */
+                tol = 0.1 * (v < tol ? v : tol);
+                check = 1;
+            }
+            unshrink(&s);
+            since = 0;
+        } else if (since >= every) {
+            shrink(&s, gmax, gmin, v);
+            since = 0;
+        }
+        if (!check) continue;
+        last = steps;
+        if (s.nact < n) unshrink(&s); /* the certificate needs every G */
+        b = smo_evaluate(&s, beta, f, &e);
+        /* an iteration is |S| steps (an epoch, as dcd.c's), so that the
+         * iterations, --max-iter and warm starts count work */
+        if (steps / n > tr.iter) tr.iter = steps / n;
+        /* each evaluation certifies itself: P and D of one gradient G, which
+         * holds the rounding of the single-precision rows its steps added
+         * (and, warm from exact margins, none of the start's), so that two
+         * evaluations are of slightly different problems and the best P of
+         * one against the best D of another is no bound (heart_scale at
+         * gamma 2^-13, C = 2^15: D above P by 5e-4) */
+        tr.best_p = INFINITY;
+        tr.best_d = -INFINITY;
+        info.inner = steps;
+        info.n_active = s.nact;
+        if (nv_track_iterate(&tr, &e, beta, b, &info, &st, err)) break;
+        if (v == 0) { /* every variable optimal: nothing moves any more */
+            tr.why = NESVM_EXIT_STALLED;
+            break;
+        }
+    }
+done:
+    nv_track_result(&tr, res);
+    if (res->dual)
+        for (int64_t i = 0; i < n; i++) res->dual[i] = s.a[i] * s.y[i];
+out:
+    res->seconds = nv_now() - t0;
+    nv_free(pos);
+    nv_free(s.a);
+    nv_free(s.G);
+    nv_free(s.kd);
+    nv_free(s.act);
+    nv_free(s.zb);
+    nv_free(beta);
+    nv_free(f);
+    nv_free(best);
+    return st;
+}
