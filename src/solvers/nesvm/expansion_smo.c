@@ -25,16 +25,19 @@
  * bound whose gradient pushes it out of its box by more than the current
  * violations leaves the active set, over which the steps choose and G is
  * updated; when the active set is solved to the current tolerance all
- * return (their G rebuilt from the rows of the non-zero a), and the
- * tolerance shrinks tenfold once the whole set is (dcd.c's schedule).
+ * return (their G rebuilt from the rows of the non-zero a), and once the
+ * whole set is, the tolerance becomes a tenth of the violation reached
+ * (dcd.c's schedule; a warm start skips the levels it is already below).
  *
  * The certificate: when the whole set is solved to a new tolerance (and at
  * least every 10 |S| steps; an iteration is |S| steps), P at
  * beta = a y with the best bias for it (a weighted median over the
- * hinges' breakpoints) against D(a), to the tracker (track.h): the same
- * stop, progress, checkpoints and limits as the primal methods.  The
+ * hinges' breakpoints) against D(a) of the same G, to the tracker
+ * (track.h): the same stop, progress, checkpoints and limits as the primal
+ * methods.  Each evaluation is certified on its own (see the loop).  The
  * matrix is single precision; the caller certifies again in double
- * precision (expansion_ws.c's certify_double, certify_stored).
+ * precision (expansion_ws.c's certify_double, which also refines the
+ * solution from exact margins: kp->f0, smo_start).
  */
 #include "expansion.h"
 #include "../smo/smo.h"
