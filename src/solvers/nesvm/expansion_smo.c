@@ -288,7 +288,7 @@ static void smo_start(ksmo *s, const double *beta0, const double *f0)
             moved = 1;
         }
     }
-    if (f0 && !moved) {
+    if (f0 && beta0 && !moved) { /* f0 is K beta0: without beta0 (a = 0) it says nothing */
         for (int64_t i = 0; i < n; i++) s->G[i] = s->y[i] * f0[i] - 1.0;
         s->nact = n;
         return;
