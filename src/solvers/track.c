@@ -284,20 +284,42 @@ void nv_sched_next(nv_sched *s, const nv_obj_eval *e, double eps, double best_p)
 void nv_sched_warm(nv_sched *s, nv_obj *o, const double *w, double b)
 {
     nv_obj_margins(o, w, b);
+    s->warm_tries = 0;
     if (s->final) return;
     double best_d = -INFINITY, best_mu = s->mu, mu = s->mu;
-    for (int k = 0; k < 8; k++, mu *= 0.25) {
+    for (int k = 0; k < NV_SCHED_WARM_TRIES; k++, mu *= 0.25) {
         if (s->mu_star > 0 && mu < s->mu_star) break;
         nv_obj_eval e;
         nv_obj_evaluate_at(o, w, mu, s->nu * mu / s->mu, &e);
+        s->warm_cost[k] = e.P - e.Fmu;
+        s->warm_tries = k + 1;
         if (e.D > best_d) {
             best_d = e.D;
             best_mu = mu;
         }
     }
+    s->warm_mu0 = s->mu;
     s->nu *= best_mu / s->mu;
     s->mu = best_mu;
     if (s->mode == NV_SCHED_PAPER) s->t = (int64_t)floor(s->mu0 / best_mu + 0.5) - 1;
+}
+
+int nv_sched_warm_far(nv_sched *s, double p, double d)
+{
+    int tries = s->warm_tries;
+    s->warm_tries = 0;
+    if (tries == 0 || s->final || !(p - d > NV_SCHED_FAR_GAP * fabs(p))) return 0;
+    /* the last try k of the first run whose smoothing costs at least a
+     * quarter of the gap (k = 0 if none) */
+    double quarter = 0.25 * (p - d);
+    int k = 0;
+    while (k + 1 < tries && s->warm_cost[k + 1] >= quarter) k++;
+    double mu = s->warm_mu0 * pow(0.25, k);
+    if (!(mu > s->mu)) return 0;
+    s->nu *= mu / s->mu;
+    s->mu = mu;
+    if (s->mode == NV_SCHED_PAPER) s->t = (int64_t)floor(s->mu0 / mu + 0.5) - 1;
+    return 1;
 }
 
 void nv_track_sparsify(nv_track *t, nv_obj *o, double nu, double *tmp)

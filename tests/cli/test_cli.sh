@@ -1029,6 +1029,21 @@ run "$BIN" train -e 1e-6 --init "$T/w1.model" "$H" "$T/w2.model"
 its=$(sed -n 's/.*iterations \([0-9]*\),.*/\1/p' "$T/.out")
 [ "$RC" -eq 0 ] && [ -n "$its" ] && [ "$its" -le 8 ] && ok "train --init from the optimum: $its iterations" ||
     not_ok "train --init from the optimum" "exit $RC, iterations '$its'"
+# warm start from another C's optimum, far from this one (the C path of grid and -C): no
+# more Newton iterations than cold, to the same objective.  Issue 31: the schedule started
+# at the mu whose dual point certified best there (6e-6), where Newton crept from kink
+# to kink: 1,764 iterations against 39 cold
+run "$BIN" train -B 1 -c 10 "$BREAST" "$T/w10.model"
+run "$BIN" train -B 1 -c 100 "$BREAST" "$T/wc.model"
+cold=$(sed -n 's/.*iterations \([0-9]*\),.*/\1/p' "$T/.out")
+run "$BIN" train -B 1 -c 100 --init "$T/w10.model" --max-iter 400 "$BREAST" "$T/ww.model"
+its=$(sed -n 's/.*iterations \([0-9]*\),.*/\1/p' "$T/.out")
+pc=$(sed -n 's/^submodel 0 .* primal \([^ ]*\) .*/\1/p' "$T/wc.model")
+pw=$(sed -n 's/^submodel 0 .* primal \([^ ]*\) .*/\1/p' "$T/ww.model")
+[ "$RC" -eq 0 ] && [ -n "$its" ] && [ -n "$cold" ] && [ "$its" -le "$cold" ] &&
+    awk -v a="$pw" -v b="$pc" 'BEGIN { d = (a - b) / b; exit !(d < 1e-3 && d > -1e-3) }' &&
+    ok "train --init from C = 10's optimum at C = 100: $its iterations (cold $cold)" ||
+    not_ok "train --init from C = 10's optimum at C = 100" "exit $RC, iterations '$its' (cold '$cold'), primal '$pw' (cold '$pc')"
 
 # kernels: LIBSVM's -t/-g/-d/-r, full and reduced basis, predictions as LIBSVM's
 run "$BIN" train -t 2 -g 0.1 -c 2 "$H" "$T/k.model"

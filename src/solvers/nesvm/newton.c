@@ -482,6 +482,7 @@ nesvm_status nv_nesvm_newton_train(const nv_binary_problem *pb, const nesvm_para
     nv_track tr;
     double b = nv_track_start(&tr, pb, prm, sink, w, wbest, t0);
     nv_track_new_stage(&tr);
+    const double b_warm = b; /* a warm start's bias, before the first mu's best */
     if (pb->w0)
         nv_sched_warm(&sc, &obj, w, b);
     else
@@ -511,12 +512,19 @@ nesvm_status nv_nesvm_newton_train(const nv_binary_problem *pb, const nesvm_para
             stalls = e.Fmu < f_before - stall_tol * fabs(f_before) ? 0 : stalls + 1;
         nv_track_info info = {sc.mu, NAN, step, cg_its, sc.final, 0, 0, 0, NAN, NAN};
         if (nv_track_iterate(&tr, &e, w, b, &info, &st, err)) break;
-        /* a warm start (the C path's previous solution) guesses the active
-         * set at once */
-        if (pdas && pb->w0 && tr.iter == 1) {
-            if (nv_nesvm_pdas(&obj, &tr, direct_room(pb->X), ws.x, &b, &st, err)) break;
-            nv_obj_margins(&obj, w, b);
-            nv_obj_evaluate_at(&obj, w, sc.mu, sc.nu, &e);
+        if (pb->w0 && tr.iter == 1) {
+            /* a warm start (the C path's previous solution) guesses the
+             * active set at once */
+            if (pdas && nv_nesvm_pdas(&obj, &tr, direct_room(pb->X), ws.x, &b, &st, err)) break;
+            /* far from the optimum: a larger mu, from the start's bias */
+            const int far = nv_sched_warm_far(&sc, e.P, tr.best_d);
+            if (far) {
+                nv_track_new_stage(&tr);
+                b = b_warm;
+            }
+            if (far || pdas) nv_obj_margins(&obj, w, b);
+            if (far && bias) b = nv_obj_best_bias(&obj, ws.mp, sc.mu, sc.nu, b);
+            if (far || pdas) nv_obj_evaluate_at(&obj, w, sc.mu, sc.nu, &e);
         }
         if (!sc.final && (nv_sched_stage_done(&sc, &tr, &e) || stalls >= 2)) {
             /* the exact hinge's active set from the smoothed solution: done,
