@@ -138,7 +138,7 @@ void train_opts_help(FILE *f)
      * (-w, -B, --storage, --float, --trace, -q) written here */
     static const char *const problem1[] = {"c", NULL};
     static const char *const problem2[] = {"lambda", NULL};
-    static const char *const problem3[] = {"eps", "solver", "svm_type", "mu", "nu", "continuation", "mu0", "nu0",
+    static const char *const problem3[] = {"eps", "solver", "svm_type", "loss", "epsilon", "mu", "nu", "continuation", "mu0", "nu0",
                                            "mu_star", "stage_eps", "eps_abs", "method", "lipschitz", "restart", "multiclass",
                                            NULL};
     static const char *const hyperpass[] = {"shrinking", "warm_start", "batch", NULL};
@@ -418,7 +418,7 @@ int train_opt(cli_args *a, train_opts *o)
         long long t;
         if (!(v = cli_value(a))) return -1;
         if (!cli_parse_int(v, &t) || t < 0) {
-            cli_usage(a->cmd, "bad value '%s' for -s (expected 0, C-SVC)", v);
+            cli_usage(a->cmd, "bad value '%s' for -s (expected 0, C-SVC, or 3, epsilon-SVR)", v);
             return -1;
         }
         static const char *const why[] = {
@@ -427,14 +427,15 @@ int train_opt(cli_args *a, train_opts *o)
             "dual) use --solver nssvm with -c twice LIBLINEAR's and -B 1",
             "LIBSVM's -s 2 (one-class SVM) is not supported; for LIBLINEAR's -s 2 (L2-loss primal) use --solver "
             "nssvm with -c twice LIBLINEAR's and -B 1",
-            "LIBSVM's -s 3 (epsilon-SVR) is not supported (nesvm has no regression yet); for LIBLINEAR's -s 3 "
-            "(L1-loss dual) use --solver hyperpass (-B 1 for LIBLINEAR's bias)",
+            NULL, /* LIBSVM's epsilon-SVR: --svm-type svr */
             "LIBSVM's -s 4 (nu-SVR) and LIBLINEAR's -s 4 (Crammer-Singer) are not supported: use -s 0 (C-SVC, "
             "one-vs-one or --multiclass ovr)"};
         if (t == 0) return 1;
+        /* LIBSVM's -s 3 (LIBLINEAR's -s 3, the L1-loss dual: --solver hyperpass) */
+        if (t == 3) return set_param(a, o->params, "svm_type", "svr");
         if (t <= 4) cli_usage(a->cmd, "%s", why[t]);
-        else cli_usage(a->cmd, "-s %lld is not supported: nesvm trains C-SVC (-s 0) with the solvers of "
-                               "--solver", t);
+        else cli_usage(a->cmd, "-s %lld is not supported: nesvm trains C-SVC (-s 0) and epsilon-SVR (-s 3) "
+                               "with the solvers of --solver", t);
         return -1;
     }
     if (strcmp(n, "v") == 0) {

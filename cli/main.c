@@ -2,7 +2,9 @@
 #include "cli.h"
 
 #include <errno.h>
+#include <stdlib.h>
 #include <string.h>
+#include <unistd.h>
 
 static void usage(FILE *f)
 {
@@ -59,6 +61,13 @@ static int dispatch(int argc, char **argv)
  * an error, whatever the command printed. */
 int main(int argc, char **argv)
 {
+    /* Not a terminal: the output goes out in 64 KiB pieces, so that a help
+     * text or a summary leaves in main's fflush, whose failure keeps its
+     * errno (with stdio's 4 KiB a write failed midway and the reason was
+     * gone by the end: "train --help > /dev/full", 12 KB, said "write error") */
+    enum { OUT_BUF = 1 << 16 };
+    char *out_buf = isatty(fileno(stdout)) ? NULL : malloc(OUT_BUF); /* stdout's until exit */
+    if (out_buf) setvbuf(stdout, out_buf, _IOFBF, OUT_BUF); /* (glibc ignores a size without a buffer) */
     int rc = dispatch(argc, argv);
     errno = 0;
     /* a command that failed has said why (a write to '-' that failed among them) */

@@ -294,11 +294,13 @@ typedef struct nesvm_solver_info {
     const char *name;   /**< "nesvm", "hyperpass", "pegasos", "ssvm", "nssvm", "gs" */
     int has_c;          /**< 1: a cost C (c, lambda, class weights); 0: none (gs: early
                              stopping, max_iter, is its regularizer) */
-    char losses[64];    /**< the losses it minimizes, space-separated, its svm_types' in
+    char losses[160];   /**< the losses it minimizes, space-separated, its svm_types' in
                              their order, then (a family not specific to its loss) every
-                             other loss --loss may name: "hinge squared squared_hinge"
-                             (nesvm: the hinge for c and lp, least squares for ls and
-                             ls-svr, any loss with --svm-type c), "hinge" (hyperpass,
+                             other loss --loss may name: "hinge squared epsilon_insensitive
+                             squared_hinge squared_epsilon_insensitive" (nesvm: the hinge
+                             for c and lp, least squares for ls and ls-svr, the tube for
+                             svr, any classifier's loss with --svm-type c, either tube
+                             with --svm-type svr), "hinge" (hyperpass,
                              pegasos), "squared_hinge" (ssvm, nssvm); "" for none (gs: the
                              hard-margin dual) */
     int loss_specific;  /**< 1: the method is specific to its loss (cutting planes, the

@@ -29,6 +29,10 @@ nesvm_status nesvm_dataset_write_stream(const nesvm_dataset *ds, FILE *fp, nesvm
         if (fputc('\n', fp) == EOF || ferror(fp)) /* errno is the first failure's */
             return nv_error(err, NESVM_ERR_IO, "write error: %s", strerror(errno));
     }
+    /* the buffered tail too: the caller learns of every failure here */
+    errno = 0;
+    if (fflush(fp) != 0 || ferror(fp))
+        return nv_error(err, NESVM_ERR_IO, "write error: %s", errno ? strerror(errno) : "write error");
     return NESVM_OK;
 }
 

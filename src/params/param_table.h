@@ -47,7 +47,8 @@ enum {
     NV_W_KERNEL = 1,  /* a kernel other than linear */
     NV_W_POLY = 2,    /* the polynomial kernel */
     NV_W_COEF0 = 4,   /* the polynomial or sigmoid kernel */
-    NV_W_LP = 8       /* svm_type lp */
+    NV_W_LP = 8,      /* svm_type lp */
+    NV_W_SVR = 16     /* svm_type svr */
 };
 
 typedef struct nv_param_def {

@@ -17,13 +17,14 @@
 /* the smallest relative gap double precision certifies */
 #define EPS_MIN 1e-15
 
-static const char *const svm_type_words[] = {"c", "lp", "ls", "ls-svr", NULL};
+static const char *const svm_type_words[] = {"c", "lp", "ls", "ls-svr", "svr", NULL};
 /* One row per svm_type, in svm_type_words' order: the task it learns. */
 static const nv_svm_type_def svm_types[] = {
     {"c", "C-SVM", NESVM_TASK_CLASSIFICATION, "hinge", 0},
     {"lp", "LP-SVM", NESVM_TASK_CLASSIFICATION, "hinge", 1},
     {"ls", "LS-SVM", NESVM_TASK_CLASSIFICATION, "squared", 0},
     {"ls-svr", "LS-SVR", NESVM_TASK_REGRESSION, "squared", 0},
+    {"svr", "epsilon-SVR", NESVM_TASK_REGRESSION, "epsilon_insensitive", 0},
 };
 #define NSVM_TYPES ((int)(sizeof svm_types / sizeof svm_types[0]))
 _Static_assert(sizeof svm_types / sizeof svm_types[0] == sizeof svm_type_words / sizeof svm_type_words[0] - 1,
@@ -50,8 +51,8 @@ static const char *const kernel_norm_words[] = {"rkhs", "coef", NULL};
 static const nv_param_def table[] = {
     {"solver", NV_PT_NAME, F(solver), "nesvm", 0, 0, 0, 0, NULL, "nesvm, hyperpass, pegasos, ssvm, nssvm or gs",
      NV_S_ALL, 0, "solver", "NAME", "nesvm: NESVM, every model, linear and kernel; hyperpass: cutting planes with exact line search, C-SVM, linear; pegasos: mini-batch subgradient steps, C-SVM, linear; ssvm, nssvm: smoothing Newton, squared hinge, linear and kernel (GSVM/RSVM); gs: greedy stagewise kernel SVM, no C"},
-    {"svm_type", NV_PT_WORD, F(svm_type), "c", 0, 0, 0, 0, svm_type_words, "c, lp, ls or ls-svr", NV_S_ALL, 0,
-     "svm_type", "c|lp|ls|ls-svr", "c: C-SVM, 1/2||w||^2 + C sum hinge; lp: LP-SVM, ||w||_1 + C sum hinge (sparse weights); ls: LS-SVM, 1/2||w||^2 + C sum (1 - y f(x))^2; ls-svr: least-squares regression (kernel ridge), 1/2||w||^2 + C sum (y - f(x))^2 on real targets"},
+    {"svm_type", NV_PT_WORD, F(svm_type), "c", 0, 0, 0, 0, svm_type_words, "c, lp, ls, ls-svr or svr", NV_S_ALL, 0,
+     "svm_type", "c|lp|ls|ls-svr|svr", "c: C-SVM, 1/2||w||^2 + C sum hinge; lp: LP-SVM, ||w||_1 + C sum hinge (sparse weights); ls: LS-SVM, 1/2||w||^2 + C sum (1 - y f(x))^2; ls-svr: least-squares regression (kernel ridge), 1/2||w||^2 + C sum (y - f(x))^2 on real targets; svr: epsilon-SVR, 1/2||w||^2 + C sum max(0, |y - f(x)| - p) (--loss squared_epsilon_insensitive: its square, LIBLINEAR's -s 11)"},
     {"c", NV_PT_REAL, F(c), "1", VMIN, VMAX, 0, 0, NULL, RANGE, NV_S_SOME, 0, "c", "C", "cost C in [1e-100, 1e100]"},
     {"eps", NV_PT_REAL, F(eps), "0.001", EPS_MIN, 1, NV_PF_HI_OPEN, 0, NULL,
      "a number in [1e-15, 1) (smaller gaps cannot be certified in double precision)", NV_S_SOME, 0, "e", "EPS",
@@ -151,7 +152,9 @@ static const nv_param_def table[] = {
     {"restart", NV_PT_INT, F(restart), "1", 0, 1, 0, 0, NULL, "0 or 1", NV_S_SOME, 0, "restart", "0|1",
      "nesvm --method nesterov: restart the estimate sequence when F_mu increases (adaptive restart); 0 = the paper's plain Algorithm 1"},
     {"loss", NV_PT_NAME, F(loss), "auto", 0, 0, 0, 0, NULL, "auto or a loss name", NV_S_SOME, 0, "loss", "NAME",
-     "the loss: auto (the solver's for the svm_type: nesvm's hinge for c and lp, squared for ls) or a loss by name (an unknown name lists them); nesvm takes any loss with --svm-type c (problem c_svm_LOSS_l2), the other solvers only their own"},
+     "the loss: auto (the solver's for the svm_type: nesvm's hinge for c and lp, squared for ls and ls-svr, epsilon_insensitive for svr) or a loss by name (an unknown name lists them); nesvm takes any classifier's loss with --svm-type c (problem c_svm_LOSS_l2) and either tube with --svm-type svr (svr_LOSS_l2), the other solvers only their own"},
+    {"epsilon", NV_PT_REAL, F(epsilon), "0.1", 0, VMAX, 0, 0, NULL, "a number in [0, 1e100]", NV_S_SOME, NV_W_SVR,
+     "p epsilon", "P", "svr: the tube's half-width (LIBSVM's -p): residuals within P cost nothing"},
 };
 /* clang-format on */
 
@@ -189,6 +192,7 @@ int nv_param_condition(const nv_param_def *d, const nesvm_params *p)
     if ((d->when & NV_W_POLY) && p->kernel != NV_KERNEL_POLY) return 0;
     if ((d->when & NV_W_COEF0) && p->kernel != NV_KERNEL_POLY && p->kernel != NV_KERNEL_SIGMOID) return 0;
     if ((d->when & NV_W_LP) && p->svm_type != NV_SVM_LP) return 0;
+    if ((d->when & NV_W_SVR) && p->svm_type != NV_SVM_SVR) return 0;
     return 1;
 }
 

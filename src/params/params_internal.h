@@ -12,7 +12,7 @@ enum { NV_METHOD_NEWTON = 0, NV_METHOD_NESTEROV = 1, NV_METHOD_DCD = 2, NV_METHO
 /* Does NESVM's method on a full kernel's expansion run Newton (newton, or
  * auto, which is newton there)? */
 
-enum { NV_SVM_C = 0, NV_SVM_LP = 1, NV_SVM_LS = 2, NV_SVM_LSSVR = 3, NV_SVM_TYPES = 4 };
+enum { NV_SVM_C = 0, NV_SVM_LP = 1, NV_SVM_LS = 2, NV_SVM_LSSVR = 3, NV_SVM_SVR = 4, NV_SVM_TYPES = 5 };
 /* What each svm_type is (params.c: one row per svm_type, in the order of
  * its words): its word, its name in messages, and the task it learns
  * (nesvm.h: the driver finds classes for classification, keeps real targets
@@ -36,7 +36,7 @@ struct nesvm_params {
     double c;
     double eps;
     double eps_abs;
-    int svm_type;        /* NV_SVM_C, NV_SVM_LP, NV_SVM_LS, NV_SVM_LSSVR */
+    int svm_type;        /* NV_SVM_C, NV_SVM_LP, NV_SVM_LS, NV_SVM_LSSVR, NV_SVM_SVR */
     double mu;           /* hinge smoothing; 0 = continuation */
     double nu;           /* L1 smoothing (LP-SVM); 0 = continuation */
     int continuation;    /* NV_CONT_ADAPTIVE, NV_CONT_PAPER */
@@ -70,6 +70,7 @@ struct nesvm_params {
     double tau;          /* ssvm, nssvm: Newton weights below tau are pruned */
     int merit;           /* ssvm, nssvm: NV_MERIT_* (line-search function) */
     double cap;          /* gs: alpha_i <= cap C_i-weight (soft margin); 0 = none */
+    double epsilon;      /* svm_type svr: the tube's half-width (LIBSVM's -p) */
     double cache_size;   /* gs: kernel column cache, MB (LIBSVM's -m) */
     double kernel_memory;/* MB for kernel matrices */
     int kernel_norm;     /* ssvm, nssvm kernels: NV_KNORM_RKHS (beta^T K_BB beta, Nystrom

@@ -10,7 +10,7 @@
 #include <string.h>
 
 #define NESVM_USES "c eps eps_abs lambda mu nu continuation mu0 nu0 mu_star stage_eps method lipschitz " \
-                   "basis basis_select kernel_memory restart loss"
+                   "basis basis_select kernel_memory restart loss epsilon"
 #define NEWTON_USES "c eps eps_abs lambda basis basis_select kernel_memory smooth_p scheme tau merit kernel_norm " \
                     "basis_residual loss"
 
@@ -19,9 +19,10 @@
  * losses it takes). */
 #define CLASSIFICATION .tasks = "classification"
 static const nv_solver solvers[] = {
-    {"nesvm", {"c_svm_hinge_l2", "lp_svm_hinge_l1", "ls_svm_squared_l2", "ls_svr_squared_l2"}, nv_nesvm_linear_train,
+    {"nesvm", {"c_svm_hinge_l2", "lp_svm_hinge_l1", "ls_svm_squared_l2", "ls_svr_squared_l2", "svr_epsilon_insensitive_l2"},
+     nv_nesvm_linear_train,
      nv_nesvm_expansion_train, NULL, NV_KERNELS_NESVM, 1.0, NESVM_USES, "", 1, .has_c = 1,
-     .loss = {"hinge", "hinge", "squared", "squared"}, .loss_specific = 0,
+     .loss = {"hinge", "hinge", "squared", "squared", "epsilon_insensitive"}, .loss_specific = 0,
      .tasks = "classification regression", .memory = "kernel_memory",
      .certificate = 1},
     /* bias <= 0: no bias; bias B > 0: a constant feature B, regularized */
@@ -91,20 +92,26 @@ nesvm_status nv_solver_problem(const nv_solver *s, const nesvm_params *p, char *
         snprintf(buf, size, "%s", fixed);
         return NESVM_OK;
     }
-    /* the loss as an object (NESVM): the svm_type's own, or with svm_type c
-     * any loss of the registry, c_svm_LOSS_l2 */
+    /* the loss as an object (NESVM): the svm_type's own, with svm_type c
+     * any loss of the registry but the tubes (c_svm_LOSS_l2), with svm_type
+     * svr either tube (svr_LOSS_l2) */
     const nv_loss *l = nv_params_loss(p);
     if (!l) return nv_error(err, NESVM_ERR_ARG, "unknown loss '%s'", p->loss);
-    if (named && strcmp(l->name, s->loss[t]) != 0 && t != NV_SVM_C)
+    const int svr = t == NV_SVM_SVR;
+    if (named && strcmp(l->name, s->loss[t]) != 0 && t != NV_SVM_C && !(svr && l->tube))
         return nv_error(err, NESVM_ERR_UNSUPPORTED,
                         "--svm-type %s is the %s loss (%s): --loss %s takes --svm-type c", nv_svm_type(t)->word,
                         s->loss[t], fixed, p->loss);
+    if (l->tube && !svr)
+        return nv_error(err, NESVM_ERR_UNSUPPORTED,
+                        "the %s loss is a regression's (a tube around real targets): it takes --svm-type svr",
+                        l->name);
     if (l->target == NV_TARGET_NONE)
         return nv_error(err, NESVM_ERR_UNSUPPORTED, "the %s loss takes no target: it has no classifier", l->name);
     if (strcmp(l->name, s->loss[t]) == 0)
         snprintf(buf, size, "%s", fixed);
     else
-        snprintf(buf, size, "c_svm_%s_l2", l->name);
+        snprintf(buf, size, "%s_%s_l2", svr ? "svr" : "c_svm", l->name);
     return NESVM_OK;
 }
 

@@ -261,7 +261,7 @@ expect_fail "option: --solver nope" 2 "unknown solver 'nope'" "$T/o.model" -- \
     "$BIN" train --solver nope "$H" "$T/o.model"
 expect_fail "option: --max-iter 0" 2 "invalid value '0' for max_iter" "$T/o.model" -- \
     "$BIN" train --max-iter 0 "$H" "$T/o.model"
-expect_fail "option: --svm-type qp" 2 "invalid value 'qp' for svm_type: expected c, lp, ls or ls-svr" "$T/o.model" -- \
+expect_fail "option: --svm-type qp" 2 "invalid value 'qp' for svm_type: expected c, lp, ls, ls-svr or svr" "$T/o.model" -- \
     "$BIN" train --svm-type qp "$H" "$T/o.model"
 expect_fail "option: --continuation fast" 2 "invalid value 'fast' for continuation: expected adaptive or paper" "$T/o.model" -- \
     "$BIN" train --continuation fast "$H" "$T/o.model"
@@ -1736,8 +1736,13 @@ expect_fail "train --distributed stdin" 2 "--distributed reads a file (each proc
 run "$BIN" train -q -s 0 "$H" "$T/s0.model"
 expect_ok_rc "train -s 0 (C-SVC)" && cmp -s "$T/s0.model" "$T/h.model" && ok "train -s 0 is the default problem" ||
     not_ok "train -s 0" "model differs from the default"
-expect_fail "train -s 3" 2 "LIBSVM's -s 3 (epsilon-SVR) is not supported" "$T/o.model" -- "$BIN" train -s 3 "$H" "$T/o.model"
-expect_fail "train -s 7" 2 "-s 7 is not supported: nesvm trains C-SVC (-s 0)" "$T/o.model" -- "$BIN" train -s 7 "$H" "$T/o.model"
+run "$BIN" train -q -s 3 -p 0.2 "$H" "$T/s3.model"
+expect_ok_rc "train -s 3 (epsilon-SVR)" && grep -qx "param svm_type svr" "$T/s3.model" &&
+    grep -qx "task regression" "$T/s3.model" && grep -qx "param epsilon 0.2" "$T/s3.model" &&
+    ok "train -s 3 is LIBSVM's epsilon-SVR (-p its tube)" ||
+    not_ok "train -s 3" "no svr model ($(first_line "$T/.err"))"
+expect_fail "train -s 7" 2 "-s 7 is not supported: nesvm trains C-SVC (-s 0) and epsilon-SVR (-s 3)" "$T/o.model" -- \
+    "$BIN" train -s 7 "$H" "$T/o.model"
 run "$BIN" train --solver hyperpass -h 0 "$H" "$T/h0.model"
 expect_ok_rc "train -h 0 (shrinking)" && grep -q "^param shrinking 0$" "$T/h0.model" && ok "train -h 0 sets shrinking, not help" ||
     not_ok "train -h 0" "$(grep shrinking "$T/h0.model")"

@@ -248,6 +248,12 @@ def main():
                                               "--max-iter", "200000"], "reg", tmp)
         same_training("reg ls-svr rbf basis", ["--svm-type", "ls-svr", "-t", "2", "--basis", "50", "-e", "1e-10"],
                       "reg", tmp)
+        # epsilon-SVR (issue 32): the tube's sums (alpha's two signs) over the ranks
+        same_training("reg svr", ["--svm-type", "svr", "-p", "0.1", "-e", "1e-10"], "reg", tmp)
+        same_training("reg svr -B 0 squared", ["--svm-type", "svr", "-B", "0", "--loss", "squared_epsilon_insensitive",
+                                                "-e", "1e-10"], "reg", tmp)
+        same_training("reg svr nesterov", ["--svm-type", "svr", "--method", "nesterov", "-e", "1e-7",
+                                           "--max-iter", "200000"], "reg", tmp)
         # -W: one weight per row of the whole file, each process keeping its rows'
         with open(os.path.join(tmp, "w.txt"), "w") as f:
             f.writelines("%g\n" % (1 + (i % 5) * 0.5) for i in range(270))

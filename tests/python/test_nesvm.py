@@ -681,7 +681,8 @@ def test_solver_registry():
     assert nesvm.solver_names()[:6] == ["nesvm", "hyperpass", "pegasos", "ssvm", "nssvm", "gs"]
     gs = nesvm.solver_info("gs")
     assert not gs["has_c"] and not gs["certificate"] and gs["losses"] == [] and gs["memory"] == "cache_size"
-    assert nesvm.solver_info("nesvm")["losses"][:3] == ["hinge", "squared", "squared_hinge"]
+    assert nesvm.solver_info("nesvm")["losses"] == ["hinge", "squared", "epsilon_insensitive", "squared_hinge",
+                                                    "squared_epsilon_insensitive"]
     assert nesvm.solver_info("ssvm")["kernels"] == "features"
     with pytest.raises(nesvm.NesvmError, match="unknown solver 'svmlight'"):
         nesvm.solver_info("svmlight")

@@ -158,7 +158,7 @@ static void check_solver_info(const nesvm_dataset *ds)
             CHECK_MSG((!isnan(gap)) == (si.certificate != 0), "%s: certificate %d, gap %g", names[k], si.certificate, gap);
             /* each loss of losses is in the problem it solves with --loss LOSS
              * (and a loss-specific family's in the problem of an svm_type) */
-            char losses[64];
+            char losses[160];
             snprintf(losses, sizeof losses, "%s", si.losses);
             for (char *w = strtok(losses, " "); w; w = strtok(NULL, " ")) {
                 int found = 0;
@@ -168,6 +168,7 @@ static void check_solver_info(const nesvm_dataset *ds)
                 nesvm_params_create(&q, NULL);
                 nesvm_params_set(q, "solver", names[k], NULL);
                 nesvm_params_set(q, "loss", w, NULL);
+                if (nv_loss_find(w)->tube) nesvm_params_set(q, "svm_type", "svr", NULL);
                 char prob[64];
                 found &= nv_solver_problem(nv_solver_find(names[k]), q, prob, sizeof prob, NULL) == NESVM_OK &&
                          strstr(prob, w) != NULL;
@@ -176,6 +177,7 @@ static void check_solver_info(const nesvm_dataset *ds)
                 if (!si.loss_specific) {
                     nesvm_params_create(&q, NULL);
                     nesvm_params_set(q, "loss", w, NULL);
+                    if (nv_loss_find(w)->tube) nesvm_params_set(q, "svm_type", "svr", NULL); /* a regression's */
                     CHECK_MSG(nv_solver_problem(nv_solver_find(names[k]), q, prob, sizeof prob, NULL) == NESVM_OK &&
                                   strstr(prob, w),
                               "%s: --loss %s gives no problem", names[k], w);
@@ -189,7 +191,8 @@ static void check_solver_info(const nesvm_dataset *ds)
     nesvm_solver_info si = NESVM_SOLVER_INFO_INIT;
     CHECK(strcmp(si.losses, "") == 0);
     nesvm_solver_describe("nesvm", &si, NULL);
-    CHECK(strcmp(si.losses, "hinge squared squared_hinge") == 0 && strcmp(si.kernels, "expansion") == 0 &&
+    CHECK(strcmp(si.losses, "hinge squared epsilon_insensitive squared_hinge squared_epsilon_insensitive") == 0 &&
+          strcmp(si.kernels, "expansion") == 0 &&
           !si.loss_specific);
     nesvm_solver_describe("gs", &si, NULL);
     CHECK(!si.has_c && !si.certificate && strcmp(si.losses, "") == 0 && strcmp(si.memory, "cache_size") == 0);
@@ -508,7 +511,7 @@ int main(void)
             {"shrinking", "1"}, {"batch", "1000"}, {"warm_start", "none"}, {"basis_select", "random"},
             {"smooth_p", "100000000"}, {"scheme", "optimal"}, {"tau", "1e-10"}, {"merit", "smooth"},
             {"cap", "0"}, {"cache_size", "100"}, {"kernel_norm", "rkhs"}, {"basis_residual", "0.15"},
-            {"probability", "0"}, {"restart", "1"}, {"loss", "auto"}};
+            {"probability", "0"}, {"restart", "1"}, {"loss", "auto"}, {"epsilon", "0.1"}};
         nesvm_params_create(&p, NULL);
         int nd = (int)(sizeof defaults / sizeof defaults[0]);
         for (int i = 0; i < nd; i++) {

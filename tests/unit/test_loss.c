@@ -5,7 +5,8 @@
  * from the conjugate's coefficients, the smoothing bound (Theorem 1's
  * analogue), Fenchel-Young's equality l(r) + l*(l'(r)) = r l'(r), the
  * directional derivatives of the line searches, and the dual's best multiple
- * against a scan.  A new loss is tested here by its registry line alone. */
+ * against a scan; a tube loss (epsilon-SVR) also at two half-widths.  A new
+ * loss is tested here by its registry line alone. */
 #include "../../src/solvers/solver.h"
 #include "check.h"
 
@@ -30,7 +31,7 @@ static double smoothed_by_definition(const nv_loss *l, double r, double t, doubl
 static double val_at(const nv_loss *l, double r, double c, double t, int smoothed)
 {
     nv_loss_at a;
-    l->at(r, c, t, &a);
+    l->at(l, r, c, t, &a);
     return smoothed ? a.sval : a.val;
 }
 
@@ -44,7 +45,7 @@ static void test_loss(const nv_loss *l)
             for (int k = 0; k <= 80; k++) {
                 const double c = cs[ci], t = l->smoothed ? ts[ti] : 0.0, r = -2.0 + 0.05 * k + 0.0013;
                 nv_loss_at a;
-                l->at(r, c, t, &a);
+                l->at(l, r, c, t, &a);
                 /* the smoothed form by its definition (t = 0: the loss itself) */
                 double u_def, v_def = smoothed_by_definition(l, r, t, &u_def);
                 CHECK_MSG(fabs(a.sval - c * v_def) <= 1e-12 * (1 + fabs(a.sval)),
@@ -63,22 +64,22 @@ static void test_loss(const nv_loss *l)
                 /* the derivative and curvature against central differences
                  * (away from the kinks: where the curvature changes nearby) */
                 const double h = 1e-6;
-                double cm = l->curv(r - h, c, t), cp = l->curv(r + h, c, t), cc = l->curv(r, c, t);
+                double cm = l->curv(l, r - h, c, t), cp = l->curv(l, r + h, c, t), cc = l->curv(l, r, c, t);
                 int kink = cm != cc || cp != cc;
                 if (!kink && (l->smoothed ? t > 0 : 1)) {
                     double fd = (val_at(l, r + h, c, t, 1) - val_at(l, r - h, c, t, 1)) / (2 * h);
                     CHECK_MSG(fabs(fd - c * a.u) <= 1e-6 * (1 + fabs(fd)), "%s r=%g: l' %g vs %g", l->name, r,
                               c * a.u, fd);
                     nv_loss_at ap, am;
-                    l->at(r + h, c, t, &ap);
-                    l->at(r - h, c, t, &am);
+                    l->at(l, r + h, c, t, &ap);
+                    l->at(l, r - h, c, t, &am);
                     double fd2 = c * (ap.u - am.u) / (2 * h);
                     CHECK_MSG(fabs(fd2 - cc) <= 1e-5 * (1 + fabs(fd2)), "%s r=%g: l'' %g vs %g", l->name, r,
                               cc, fd2);
                 }
                 /* the line searches' directional terms */
                 double s1 = 0.25, s2 = 0.5;
-                l->dir(r, -0.7, c, t, &s1, &s2);
+                l->dir(l, r, -0.7, c, t, &s1, &s2);
                 CHECK(fabs(s1 - 0.25 - c * a.u * -0.7) <= 1e-12 * (1 + fabs(s1)));
                 CHECK(fabs(s2 - 0.5 - cc * 0.49) <= 1e-12 * (1 + fabs(s2)));
                 /* the Lipschitz constants' bound on the curvature */
@@ -120,7 +121,16 @@ int main(void)
     for (const nv_loss *l; (l = nv_loss_at_index(n)); n++) {
         CHECK(nv_loss_find(l->name) == l);
         test_loss(l);
+        /* a tube's instances (nv_loss_tube: its half-width e is conj_e) */
+        const double es[] = {0.3, 1.5};
+        for (int k = 0; k < 2; k++) {
+            nv_loss inst = nv_loss_tube(l, es[k]);
+            CHECK(inst.conj_e == (l->tube ? es[k] : l->conj_e));
+            if (l->tube) test_loss(&inst);
+        }
     }
+    CHECK(nv_loss_find("epsilon_insensitive") && nv_loss_find("epsilon_insensitive")->tube &&
+          nv_loss_find("squared_epsilon_insensitive") && !nv_loss_find("hinge")->tube);
     CHECK(n >= 2 && nv_loss_find("hinge") && nv_loss_find("squared") && !nv_loss_find("nope"));
     test_dual_scale();
     printf("%d losses; %d passed, %d failed\n", n, check_passed, check_failed);

@@ -28,6 +28,36 @@ static void setup(nv_binary_problem *pb, nesvm_dataset **ds, uint64_t seed)
     *pb = p;
 }
 
+/* F_mu's gradient (w, and b with a bias) at (w, b) against central
+ * differences of F_mu, and weak duality: D <= P, Dmu <= F_mu <= P. */
+static void check_fd(nv_obj *o, const double *w, int d, double b, double mu, const char *what)
+{
+    enum { DMAX = 8 };
+    NV_ASSERT(d <= DMAX);
+    const double h = 1e-6;
+    double g[DMAX], wp[DMAX], wm[DMAX];
+    nv_obj_eval e, ep, em;
+    nv_obj_evaluate(o, w, b, mu, 0, &e);
+    nv_obj_grad(o, w, 0, g);
+    for (int j = 0; j < d; j++) {
+        memcpy(wp, w, (size_t)d * sizeof *w);
+        memcpy(wm, w, (size_t)d * sizeof *w);
+        wp[j] += h;
+        wm[j] -= h;
+        nv_obj_evaluate(o, wp, b, mu, 0, &ep);
+        nv_obj_evaluate(o, wm, b, mu, 0, &em);
+        CHECK_MSG(fabs((ep.Fmu - em.Fmu) / (2 * h) - g[j]) <= 1e-5 * (1 + fabs(g[j])), "%s: dF/dw%d %g vs %g", what,
+                  j, g[j], (ep.Fmu - em.Fmu) / (2 * h));
+    }
+    if (o->bias) {
+        nv_obj_evaluate(o, w, b + h, mu, 0, &ep);
+        nv_obj_evaluate(o, w, b - h, mu, 0, &em);
+        CHECK_MSG(fabs((ep.Fmu - em.Fmu) / (2 * h) - e.gb) <= 1e-5 * (1 + fabs(e.gb)), "%s: dF/db %g vs %g", what,
+                  e.gb, (ep.Fmu - em.Fmu) / (2 * h));
+    }
+    CHECK_MSG(e.D <= e.P && e.Dmu <= e.Fmu && e.Fmu <= e.P && e.D > -INFINITY, "%s: D %g P %g", what, e.D, e.P);
+}
+
 /* Real targets (least squares on real values, r = y - f): the objective's
  * gradient against finite differences, and the linear and kernel solvers
  * against the normal equations:
@@ -52,27 +82,23 @@ static void test_real_targets(void)
     CHECK(sq && sq->target == NV_TARGET_REAL);
     /* the gradient against finite differences, and weak duality */
     nv_obj o;
-    CHECK(nv_obj_init(&o, &pb, sq, 0, 1, 1, NULL) == NESVM_OK);
-    double w[P] = {0.4, -0.3, 0.2}, g[P], b = 0.1, h = 1e-6;
-    nv_obj_eval e, ep, em;
-    nv_obj_evaluate(&o, w, b, 0, 0, &e);
-    nv_obj_grad(&o, w, 0, g);
-    for (int j = 0; j < P; j++) {
-        double wp[P], wm[P];
-        memcpy(wp, w, sizeof w);
-        memcpy(wm, w, sizeof w);
-        wp[j] += h;
-        wm[j] -= h;
-        nv_obj_evaluate(&o, wp, b, 0, 0, &ep);
-        nv_obj_evaluate(&o, wm, b, 0, 0, &em);
-        CHECK_MSG(fabs((ep.P - em.P) / (2 * h) - g[j]) <= 1e-5 * (1 + fabs(g[j])), "real targets: dP/dw%d %g vs %g",
-                  j, g[j], (ep.P - em.P) / (2 * h));
-    }
-    nv_obj_evaluate(&o, w, b + h, 0, 0, &ep);
-    nv_obj_evaluate(&o, w, b - h, 0, 0, &em);
-    CHECK(fabs((ep.P - em.P) / (2 * h) - e.gb) <= 1e-5 * (1 + fabs(e.gb)));
-    CHECK(e.D <= e.P);
+    CHECK(nv_obj_init(&o, &pb, sq, 0.0, 0, 1, 1, NULL) == NESVM_OK);
+    const double w[P] = {0.4, -0.3, 0.2}, b = 0.1;
+    check_fd(&o, w, P, b, 0.0, "real targets");
     nv_obj_free(&o);
+    /* the tubes (epsilon-SVR): the smoothed objective's gradient against
+     * finite differences, with and without a bias, and weak duality of the
+     * dual points (a tube's balancing rescales one sign of alpha) */
+    const char *tubes[] = {"epsilon_insensitive", "squared_epsilon_insensitive"};
+    for (int k = 0; k < 2; k++)
+        for (int bias = 0; bias < 2; bias++) {
+            const nv_loss *tl = nv_loss_find(tubes[k]);
+            CHECK(tl && tl->tube && tl->conj_e == 0);
+            CHECK(nv_obj_init(&o, &pb, tl, 0.3, 0, bias, 1, NULL) == NESVM_OK);
+            CHECK(o.loss->conj_e == 0.3 && o.tube == (k == 0));
+            check_fd(&o, w, P, bias ? b : 0.0, tl->smoothed ? 0.05 : 0.0, tubes[k]);
+            nv_obj_free(&o);
+        }
     /* the closed form */
     double A[(P + 1) * (P + 1)], rhs[P + 1];
     memset(A, 0, sizeof A);
@@ -163,7 +189,7 @@ int main(void)
         int type = tb / 2, bias = tb % 2;
         nv_obj o;
         const nv_loss *loss = nv_loss_find(type == NV_SVM_LS ? "squared" : "hinge");
-        CHECK(loss && nv_obj_init(&o, &pb, loss, type == NV_SVM_LP, bias, 1, NULL) == NESVM_OK);
+        CHECK(loss && nv_obj_init(&o, &pb, loss, 0.0, type == NV_SVM_LP, bias, 1, NULL) == NESVM_OK);
         for (int trial = 0; trial < 20; trial++) {
             double mu = trial % 2 ? 0.3 : 0.05, nu = trial % 3 ? 0.2 : 0.02;
             double w[DIM], b = bias ? nv_rng_uniform(&st) - 0.5 : 0;

@@ -6,8 +6,9 @@
  * Conjugate: l*(u) = 0 on [0, 1]. */
 #include "loss.h"
 
-static void hinge_at(double r, double c, double t, nv_loss_at *o)
+static void hinge_at(const nv_loss *l, double r, double c, double t, nv_loss_at *o)
 {
+    (void)l;
     o->val = o->sval = o->u = 0;
     o->zone = 0;
     if (r > 0) {
@@ -24,13 +25,15 @@ static void hinge_at(double r, double c, double t, nv_loss_at *o)
     }
 }
 
-static double hinge_curv(double r, double c, double t)
+static double hinge_curv(const nv_loss *l, double r, double c, double t)
 {
+    (void)l;
     return (r > 0 && r < t) ? c / t : 0.0;
 }
 
-static void hinge_dir(double r, double dr, double c, double t, double *s1, double *s2)
+static void hinge_dir(const nv_loss *l, double r, double dr, double c, double t, double *s1, double *s2)
 {
+    (void)l;
     if (r <= 0) return;
     if (r >= t) {
         *s1 += c * dr;
@@ -42,4 +45,4 @@ static void hinge_dir(double r, double dr, double c, double t, double *s1, doubl
 }
 
 const nv_loss nv_loss_hinge = {"hinge", NV_TARGET_SIGN, 1, 1, 0.5, 0.0, 0.0, 1.0, 0.0, 0.0,
-                               hinge_at, hinge_curv, hinge_dir};
+                               hinge_at, hinge_curv, hinge_dir, 0};

@@ -50,7 +50,8 @@ typedef struct nv_loss_at {
                   * 2: u at a bound of the domain, past the zone (curvature 0) */
 } nv_loss_at;
 
-typedef struct nv_loss {
+typedef struct nv_loss nv_loss;
+struct nv_loss {
     const char *name;    /* as written in problem names and --loss */
     nv_target target;    /* the target it takes: SIGN, or REAL (which takes signs
                           * too: a sign is a real number), or NONE */
@@ -63,22 +64,36 @@ typedef struct nv_loss {
     double lo, hi;       /* the conjugate's domain (the range of l'), may be infinite */
     double conj_q, conj_e; /* l*(u) = conj_q/2 u^2 + conj_e |u| on [lo, hi] */
 
-    /* c l(r), c l_t(r), l_t'(r) and the zone, at once (nv_loss_at). */
-    void (*at)(double r, double c, double t, nv_loss_at *out);
+    /* c l(r), c l_t(r), l_t'(r) and the zone, at once (nv_loss_at); l is
+     * the instance (its tube's half-width conj_e). */
+    void (*at)(const nv_loss *l, double r, double c, double t, nv_loss_at *out);
     /* c l_t''(r): the curvature (0 outside the zone; t = 0: the generalized
      * Hessian of l). */
-    double (*curv)(double r, double c, double t);
+    double (*curv)(const nv_loss *l, double r, double c, double t);
     /* Along a direction dr of the residual: s1 += c l_t'(r) dr and
      * s2 += c l_t''(r) dr^2 (the exact line searches). */
-    void (*dir)(double r, double dr, double c, double t, double *s1, double *s2);
-} nv_loss;
+    void (*dir)(const nv_loss *l, double r, double dr, double c, double t, double *s1, double *s2);
+    int tube;            /* 1: a regression's epsilon-insensitive tube, of
+                          * half-width conj_e, the instance's (nv_loss_tube); the
+                          * registry's instance has e = 0.  Its domain is
+                          * [-1, 1] or the whole line. */
+};
 
 /* c l(r): the unsmoothed weighted loss. */
 static inline double nv_loss_value(const nv_loss *l, double r, double c)
 {
     nv_loss_at a;
-    l->at(r, c, 0.0, &a);
+    l->at(l, r, c, 0.0, &a);
     return a.val;
+}
+
+/* The instance of l a training minimizes: a tube loss (l->tube) with the
+ * half-width e >= 0 (the svm_type's epsilon, -p), any other l as it is. */
+static inline nv_loss nv_loss_tube(const nv_loss *l, double e)
+{
+    nv_loss k = *l;
+    if (k.tube) k.conj_e = e;
+    return k;
 }
 
 /* c l*(alpha / c), the conjugate term of a dual point alpha, which the

@@ -11,7 +11,9 @@
 #define NV_LOSSES(X) \
     X(hinge)         \
     X(squared)       \
-    X(squared_hinge)
+    X(squared_hinge)         \
+    X(epsilon_insensitive)   \
+    X(squared_epsilon_insensitive)
 
 #define NV_LOSS_DECLARE(name) extern const nv_loss nv_loss_##name;
 #define NV_LOSS_ENTRY(name) &nv_loss_##name,

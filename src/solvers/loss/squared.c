@@ -8,23 +8,26 @@
 
 #include <math.h>
 
-static void squared_at(double r, double c, double t, nv_loss_at *o)
+static void squared_at(const nv_loss *l, double r, double c, double t, nv_loss_at *o)
 {
+    (void)l;
     (void)t;
     o->val = o->sval = c * r * r;
     o->u = 2.0 * r;
     o->zone = r != 0;
 }
 
-static double squared_curv(double r, double c, double t)
+static double squared_curv(const nv_loss *l, double r, double c, double t)
 {
+    (void)l;
     (void)r;
     (void)t;
     return 2.0 * c;
 }
 
-static void squared_dir(double r, double dr, double c, double t, double *s1, double *s2)
+static void squared_dir(const nv_loss *l, double r, double dr, double c, double t, double *s1, double *s2)
 {
+    (void)l;
     (void)t;
     double q = 2.0 * c * dr;
     *s1 += q * r;
@@ -32,4 +35,4 @@ static void squared_dir(double r, double dr, double c, double t, double *s1, dou
 }
 
 const nv_loss nv_loss_squared = {"squared", NV_TARGET_REAL, 0, 0, 0.0, 2.0, -INFINITY, INFINITY, 0.5, 0.0,
-                                 squared_at, squared_curv, squared_dir};
+                                 squared_at, squared_curv, squared_dir, 0};

@@ -8,8 +8,9 @@
 
 #include <math.h>
 
-static void squared_hinge_at(double r, double c, double t, nv_loss_at *o)
+static void squared_hinge_at(const nv_loss *l, double r, double c, double t, nv_loss_at *o)
 {
+    (void)l;
     (void)t;
     const double p = r > 0 ? r : 0.0;
     o->val = o->sval = c * p * p;
@@ -17,14 +18,16 @@ static void squared_hinge_at(double r, double c, double t, nv_loss_at *o)
     o->zone = p > 0;
 }
 
-static double squared_hinge_curv(double r, double c, double t)
+static double squared_hinge_curv(const nv_loss *l, double r, double c, double t)
 {
+    (void)l;
     (void)t;
     return r > 0 ? 2.0 * c : 0.0;
 }
 
-static void squared_hinge_dir(double r, double dr, double c, double t, double *s1, double *s2)
+static void squared_hinge_dir(const nv_loss *l, double r, double dr, double c, double t, double *s1, double *s2)
 {
+    (void)l;
     (void)t;
     if (r <= 0) return;
     double q = 2.0 * c * dr;
@@ -33,4 +36,4 @@ static void squared_hinge_dir(double r, double dr, double c, double t, double *s
 }
 
 const nv_loss nv_loss_squared_hinge = {"squared_hinge", NV_TARGET_SIGN, 0, 1, 0.0, 2.0, 0.0, INFINITY, 0.5, 0.0,
-                                       squared_hinge_at, squared_hinge_curv, squared_hinge_dir};
+                                       squared_hinge_at, squared_hinge_curv, squared_hinge_dir, 0};

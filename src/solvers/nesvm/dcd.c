@@ -130,7 +130,7 @@ static void dcd_start(dcd *s, const nv_binary_problem *pb, const double *w0, dou
     nv_obj_margins(o, w0, b0);
     for (int64_t i = 0; i < s->n; i++) {
         nv_loss_at at;
-        o->loss->at(nv_obj_resid(o, i, o->m[i]), pb->cost[i], NV_NESVM_DCD_WARM_MU * o->s[i], &at);
+        o->loss->at(o->loss, nv_obj_resid(o, i, o->m[i]), pb->cost[i], NV_NESVM_DCD_WARM_MU * o->s[i], &at);
         s->alpha[i] = pb->cost[i] * at.u;
     }
 }
@@ -158,7 +158,7 @@ nesvm_status nv_nesvm_dcd_train(const nv_binary_problem *pb, const nesvm_params 
                         "--continuation paper); use --method newton");
     }
     nv_obj obj;
-    nesvm_status st = nv_obj_init(&obj, pb, nv_params_loss(prm), 0, bias, prm->threads, err);
+    nesvm_status st = nv_obj_init(&obj, pb, nv_params_loss(prm), prm->epsilon, 0, bias, prm->threads, err);
     if (st != NESVM_OK) {
         res->exit_reason = st == NESVM_ERR_NOMEM ? NESVM_EXIT_NO_MEMORY : NESVM_EXIT_NUMERIC;
         return st;

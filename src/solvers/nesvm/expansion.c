@@ -174,7 +174,7 @@ static nesvm_status direction(kws *ws, nv_obj *o, double mu, double zmu, double 
         double res = nv_obj_resid(o, i, o->m[i]), sg = nv_obj_sign(o, i);
         double h, a = o->a[i];
         if (predict) {
-            h = o->loss->curv(res, pb->cost[i], zmu) > 0 ? pb->cost[i] / mu : 0.0;
+            h = o->loss->curv(o->loss, res, pb->cost[i], zmu) > 0 ? pb->cost[i] / mu : 0.0;
             if (h > 0) a = h * res;
             gbm -= sg * a;
         } else {
@@ -508,7 +508,7 @@ nesvm_status nv_nesvm_kernel_train(const nv_kernel_problem *kp, const nesvm_para
     nv_obj obj;
     kws ws;
     memset(&ws, 0, sizeof ws);
-    nesvm_status st = nv_obj_init_plain(&obj, &pb, nv_params_loss(prm), nv_params_l1(prm), bias, err);
+    nesvm_status st = nv_obj_init_plain(&obj, &pb, nv_params_loss(prm), prm->epsilon, nv_params_l1(prm), bias, err);
     if (st != NESVM_OK) {
         res->exit_reason = NESVM_EXIT_NO_MEMORY;
         return st;

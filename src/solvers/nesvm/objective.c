@@ -15,18 +15,27 @@ void nv_obj_free(nv_obj *o)
     memset(o, 0, sizeof *o);
 }
 
-nesvm_status nv_obj_init(nv_obj *o, const nv_binary_problem *pb, const nv_loss *loss, int l1, int bias,
-                         int threads, nesvm_error *err)
+/* What both inits set: the loss's instance (the tube's half-width e) and
+ * the targets' kind. */
+static void obj_setup(nv_obj *o, const nv_binary_problem *pb, const nv_loss *loss, int l1, int bias, double e)
 {
     memset(o, 0, sizeof *o);
     o->pb = pb;
-    o->loss = loss;
+    o->inst = nv_loss_tube(loss, e);
+    o->loss = &o->inst;
     o->l1 = l1;
     o->real = pb->target == NV_TARGET_REAL;
+    o->tube = o->real && !nv_obj_shift(o);
     o->bias = bias;
-    /* real targets are balanced by a shift (the losses that take them have a
-     * conjugate on the whole line) */
-    NV_ASSERT(!o->real || (loss->target == NV_TARGET_REAL && nv_obj_shift(o)));
+    /* real targets are balanced by a shift (a conjugate on the whole line)
+     * or, with a tube's symmetric domain, by rescaling one sign of alpha */
+    NV_ASSERT(!o->real || (loss->target == NV_TARGET_REAL && (nv_obj_shift(o) || loss->lo == -loss->hi)));
+}
+
+nesvm_status nv_obj_init(nv_obj *o, const nv_binary_problem *pb, const nv_loss *loss, double e, int l1,
+                         int bias, int threads, nesvm_error *err)
+{
+    obj_setup(o, pb, loss, l1, bias, e);
     int64_t n = pb->n;
     int32_t d = pb->X->d;
     size_t nn = (size_t)(n ? n : 1), dd = (size_t)(d ? d : 1);
@@ -107,16 +116,10 @@ nesvm_status nv_obj_comm_status(const nv_obj *o, nesvm_error *err)
     return nv_error(err, o->cst, "%s", o->cerr.message);
 }
 
-nesvm_status nv_obj_init_plain(nv_obj *o, const nv_binary_problem *pb, const nv_loss *loss, int l1, int bias,
-                               nesvm_error *err)
+nesvm_status nv_obj_init_plain(nv_obj *o, const nv_binary_problem *pb, const nv_loss *loss, double e, int l1,
+                               int bias, nesvm_error *err)
 {
-    memset(o, 0, sizeof *o);
-    o->pb = pb;
-    o->loss = loss;
-    o->l1 = l1;
-    o->real = pb->target == NV_TARGET_REAL;
-    o->bias = bias;
-    NV_ASSERT(!o->real || (loss->target == NV_TARGET_REAL && nv_obj_shift(o)));
+    obj_setup(o, pb, loss, l1, bias, e);
     size_t nn = (size_t)(pb->n ? pb->n : 1);
     o->s = nv_malloc_array(nn, sizeof(double));
     o->m = nv_malloc_array(nn, sizeof(double));
@@ -206,7 +209,7 @@ static void pass_local(nv_obj *o, double mu, nv_obj_sums *q)
         double c = pb->cost[i], s = o->s[i];
         nv_loss_at at;
         const double sg = nv_obj_sign(o, i);
-        l->at(nv_obj_resid(o, i, o->m[i]), c, mu * s, &at);
+        l->at(l, nv_obj_resid(o, i, o->m[i]), c, mu * s, &at);
         /* loss.h: u in the conjugate's domain, 0 in zone 0, at a bound of the
          * domain in zone 2 (NaN margins of a diverging run are the tracker's error) */
         NV_ASSERT(!(at.u < l->lo || at.u > l->hi) && (at.zone != 0 || at.u == 0) &&
@@ -215,21 +218,22 @@ static void pass_local(nv_obj *o, double mu, nv_obj_sums *q)
         q->lmu += at.sval;
         q->nsv += at.zone != 0;
         q->nbound += at.zone == 2;
-        if (at.u > q->umax) q->umax = at.u;
+        if (fabs(at.u) > q->umax) q->umax = fabs(at.u); /* a tube's domain is symmetric */
         double alpha = c * at.u;
         o->a[i] = alpha;
         /* the smoothing's prox term c s u^2 (a smoothed loss) */
         double pq = l->smoothed ? c * s * at.u * at.u : 0.0;
-        if (sg > 0) {
+        const double tg = o->real ? pb->y[i] : 1.0;
+        if (nv_obj_group(o, i) > 0) {
             q->sp += alpha;
             q->qp += pq;
+            if (o->real) q->at += alpha * tg;
         } else {
-            q->sn += alpha;
+            q->sn += o->tube ? -alpha : alpha; /* a tube: |alpha| */
             q->qn += pq;
+            if (o->real) *(o->tube ? &q->atn : &q->at) += alpha * tg;
         }
-        const double tg = o->real ? pb->y[i] : 1.0;
         q->sy += sg * tg;
-        if (o->real) q->at += alpha * tg;
     }
 }
 
@@ -237,7 +241,7 @@ static void pass_local(nv_obj *o, double mu, nv_obj_sums *q)
 static void sums_pack(const nv_obj_sums *q, double *v)
 {
     double t[NV_OBJ_NSUMS] = {q->loss, q->lmu, q->sp, q->sn, q->qp, q->qn, q->sy,
-                              (double)q->nsv, (double)q->nbound, q->at};
+                              (double)q->nsv, (double)q->nbound, q->at, q->atn};
     memcpy(v, t, sizeof t);
 }
 
@@ -253,6 +257,7 @@ static void sums_unpack(const double *v, nv_obj_sums *q)
     q->nsv = (int64_t)v[7];
     q->nbound = (int64_t)v[8];
     q->at = v[9];
+    q->atn = v[10];
 }
 
 void nv_obj_pass(nv_obj *o, double mu, nv_obj_sums *q)
@@ -301,12 +306,12 @@ void nv_obj_finish(nv_obj *o, const nv_obj_sums *q, double rp, double rn, double
      * K = sum conj_q a'^2 / c + ||X^T(a' y)||^2 (L2) or 0 with theta <=
      * 1/||X^T(a' y)||_inf (L1); the smoothed dual adds mu sum c s u^2 (and nu
      * ||.||^2 for the L1 norm's Huber smoothing) to K. */
-    double S = (o->real ? q->at : rp * q->sp + rn * q->sn) - t * q->sy, Qc = 0;
+    double S = (o->tube ? rp * q->at + rn * q->atn : o->real ? q->at : rp * q->sp + rn * q->sn) - t * q->sy, Qc = 0;
     if (l->conj_q != 0 || l->conj_e != 0) {
         double E = 0;
         for (int64_t i = 0; i < pb->n; i++) {
             const double sg = nv_obj_sign(o, i);
-            double a = (o->a[i] - t * sg) * (sg > 0 ? rp : rn);
+            double a = (o->a[i] - t * sg) * (nv_obj_group(o, i) > 0 ? rp : rn);
             Qc += l->conj_q * a * a / pb->cost[i];
             E += fabs(a);
         }
@@ -344,7 +349,10 @@ static void xta_alpha(nv_obj *o)
 {
     const nv_binary_problem *pb = o->pb;
     const int32_t d = pb->X->d;
-    if (o->real) { /* every s_i = 1: X^T alpha in vp */
+    if (o->tube) { /* every s_i = 1, by alpha's sign: vn = X^T |alpha| over alpha < 0 */
+        nv_xta(pb->X, pb->rows, pb->n, o->a, o->a, o->vp, o->vn, &o->lw);
+        for (int32_t j = 0; j < d; j++) o->vn[j] = -o->vn[j];
+    } else if (o->real) { /* every s_i = 1: X^T alpha in vp */
         nv_xta(pb->X, pb->rows, pb->n, o->a, NULL, o->vp, NULL, &o->lw);
         memset(o->vn, 0, (size_t)(d ? d : 1) * sizeof(double));
     } else {
@@ -404,14 +412,16 @@ void nv_obj_evaluate_dual(nv_obj *o, double *w, double b, nv_obj_eval *e)
         q.loss += nv_loss_value(l, nv_obj_resid(o, i, o->m[i]), c);
         q.nsv += alpha != 0;
         q.nbound += alpha != 0 && (alpha == c * l->lo || alpha == c * l->hi);
-        if (alpha / c > q.umax) q.umax = alpha / c;
-        if (sg > 0)
-            q.sp += alpha;
-        else
-            q.sn += alpha;
+        if (fabs(alpha) / c > q.umax) q.umax = fabs(alpha) / c;
         const double tg = o->real ? pb->y[i] : 1.0;
+        if (nv_obj_group(o, i) > 0) {
+            q.sp += alpha;
+            if (o->real) q.at += alpha * tg;
+        } else {
+            q.sn += o->tube ? -alpha : alpha;
+            if (o->real) *(o->tube ? &q.atn : &q.at) += alpha * tg;
+        }
         q.sy += sg * tg;
-        if (o->real) q.at += alpha * tg;
     }
     q.lmu = q.loss;
     evaluate_tail(o, w, 0.0, 0.0, q, e);
@@ -488,7 +498,7 @@ static void phi_derivs(nv_obj *o, const double *mp, double mu, double nu, const 
         double dr = -nv_obj_sign(o, i) * mp[i];
         if (dr == 0) continue;
         double r = nv_obj_resid(o, i, o->m[i]) + t * dr;
-        o->loss->dir(r, dr, pb->cost[i], mu * o->s[i], &s1, &s2);
+        o->loss->dir(o->loss, r, dr, pb->cost[i], mu * o->s[i], &s1, &s2);
     }
     if (nv_comm_many(pb->comm)) {
         double s[2] = {s1, s2};

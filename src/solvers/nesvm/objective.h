@@ -37,6 +37,9 @@ typedef struct nv_obj {
     const nv_loss *loss; /* the per-sample loss (loss/loss.h) */
     int l1;          /* the regularizer: 1 = ||w||_1 (LP-SVM), 0 = 1/2 ||w||^2 */
     int real;        /* real targets (pb->target NV_TARGET_REAL): s_i = 1, t_i = y_i */
+    int tube;        /* real targets with a bounded domain (the epsilon-insensitive
+                      * loss, u in [-1, 1]): balanced by the sign of alpha_i */
+    nv_loss inst;    /* the loss's instance (its tube's half-width: nv_loss_tube) */
     int bias;
     nv_linalg_ws lw;
     double *s;       /* n smoothing scales s_i = max(||x_i||_inf, bias ? 1 : 0), 0 -> 1 */
@@ -54,7 +57,7 @@ typedef struct nv_obj {
     nesvm_status cst;
     nesvm_error cerr;
 } nv_obj;
-#define NV_OBJ_NSUMS 10
+#define NV_OBJ_NSUMS 11
 
 typedef struct nv_obj_eval {
     double P, Fmu;   /* unsmoothed and smoothed objective */
@@ -66,7 +69,8 @@ typedef struct nv_obj_eval {
     double theta;    /* D's dual point is theta times the balanced alpha (nv_obj_balance) */
 } nv_obj_eval;
 
-nesvm_status nv_obj_init(nv_obj *o, const nv_binary_problem *pb, const nv_loss *loss, int l1, int bias,
+/* e: the half-width of a tube loss's instance (nv_loss_tube; ignored by the others) */
+nesvm_status nv_obj_init(nv_obj *o, const nv_binary_problem *pb, const nv_loss *loss, double e, int l1, int bias,
                          int threads, nesvm_error *err);
 void nv_obj_free(nv_obj *o);
 
@@ -92,27 +96,35 @@ static inline double nv_obj_resid(const nv_obj *o, int64_t i, double m)
 {
     return o->real ? o->pb->y[i] - m : 1.0 - o->pb->y[i] * m;
 }
+/* The group that balancing rescales sample i with (nv_obj_balance): its
+ * label's sign, or with a tube (o->tube) the sign of its alpha_i. */
+static inline double nv_obj_group(const nv_obj *o, int64_t i)
+{
+    return o->tube ? (o->a[i] < 0 ? -1.0 : 1.0) : nv_obj_sign(o, i);
+}
 static inline double nv_obj_dual_coef(const nv_obj *o, int64_t i, double rp, double rn, double t)
 {
     double y = nv_obj_sign(o, i);
-    return nv_obj_shift(o) ? y * o->a[i] - t : y * o->a[i] * (y > 0 ? rp : rn);
+    return nv_obj_shift(o) ? y * o->a[i] - t : y * o->a[i] * (nv_obj_group(o, i) > 0 ? rp : rn);
 }
 
 /* An objective over margins only, for solvers that compute the margins and
  * the dual quadratic term themselves (kernel expansions): pb->X may be NULL,
  * s_i = 1, and only nv_obj_pass / _balance / _finish and the line search
  * may be used. */
-nesvm_status nv_obj_init_plain(nv_obj *o, const nv_binary_problem *pb, const nv_loss *loss, int l1, int bias,
+nesvm_status nv_obj_init_plain(nv_obj *o, const nv_binary_problem *pb, const nv_loss *loss, double e, int l1, int bias,
                                nesvm_error *err);
 
 /* The pieces of an evaluation.  nv_obj_pass: the per-sample sums at the
  * margins in o->m, and alpha in o->a. */
 typedef struct nv_obj_sums {
     double loss, lmu;      /* sum c_i l(r_i), unsmoothed and smoothed */
-    double sp, sn;         /* sum of alpha over positive / negative samples */
+    double sp, sn;         /* sum of |alpha| over the positive / negative group
+                            * (nv_obj_group: the labels, or alpha's sign) */
     double qp, qn;         /* hinge: sum c_i s_i u_i^2 by class */
     double umax, sy;       /* largest u_i; sum s_i t_i (the shift's term) */
-    double at;             /* real targets: sum alpha_i t_i */
+    double at, atn;        /* real targets: sum alpha_i t_i (with a tube: over
+                            * the positive group, atn over the negative) */
     int64_t nsv, nbound;
 } nv_obj_sums;
 void nv_obj_pass(nv_obj *o, double mu, nv_obj_sums *q);
@@ -121,8 +133,9 @@ void nv_obj_pass(nv_obj *o, double mu, nv_obj_sums *q);
 void nv_obj_sum(nv_obj *o, double *x, int64_t n);
 /* The objective's collective failure (NESVM_OK if none) into err. */
 nesvm_status nv_obj_comm_status(const nv_obj *o, nesvm_error *err);
-/* The balanced dual point a' (free bias): alpha_i times rp (y_i > 0) or rn
- * (y_i < 0) for the hinge models, alpha_i - t y_i for LS-SVM. */
+/* The balanced dual point a' (free bias): alpha_i times rp or rn by its
+ * group (nv_obj_group) for a bounded domain, alpha_i - t y_i for a domain
+ * on the whole line (LS-SVM, the squared tube). */
 void nv_obj_balance(const nv_obj *o, const nv_obj_sums *q, double *rp, double *rn, double *t);
 /* The evaluation from the sums, vv = ||X^T(a' y)||^2 (the penalty's metric),
  * vinf = ||X^T(a' y)||_inf (LP-SVM), and the regularizer's value R, smoothed
@@ -151,7 +164,7 @@ void nv_obj_grad(const nv_obj *o, const double *w, double nu, double *g);
  * t = mu s_i (0 off the hinge's smoothing zone, 2 c_i for the squared loss). */
 static inline double nv_obj_curv(const nv_obj *o, int64_t i, double r, double mu)
 {
-    return o->loss->curv(r, o->pb->cost[i], mu * o->s[i]);
+    return o->loss->curv(o->loss, r, o->pb->cost[i], mu * o->s[i]);
 }
 
 /* Exact line search along p = (p_w, p_b) from the point (w, .) whose margins

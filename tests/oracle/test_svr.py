@@ -1,0 +1,207 @@
+#!/usr/bin/python3
+"""Oracle test for epsilon-SVR (issue 32): nesvm's linear `--svm-type svr`
+against LIBLINEAR and LIBSVM solving the same problems, and closed forms.
+
+  L1-loss SVR  min 1/2 ||w||^2 + C sum_i max(0, |y_i - f(x_i)| - p)
+  L2-loss SVR  min 1/2 ||w||^2 + C sum_i max(0, |y_i - f(x_i)| - p)^2
+               (--loss squared_epsilon_insensitive)
+
+Peers: LIBLINEAR -s 13 (L1, dual) and -s 11 (L2, primal) without a bias
+(nesvm -B 0), at -e 1e-8; LIBSVM -s 3 -t 0 (L1 with a free bias, nesvm -B 1)
+at -e 1e-8.  Every objective is recomputed here with numpy from the model
+files.  nesvm must converge to its certified gap (-e 1e-8) with every
+method that takes the problem (newton, nesterov at a looser 1e-6, dcd where
+it applies), and then
+    P_nesvm <= P_peer + 1e-6 P_peer      (as good as the peer's optimum), and
+    P_peer >= D_nesvm - 1e-9 P_peer      (nesvm's lower bound is one: weak
+                                          duality against the peer's point).
+Closed forms: p above every |y_i| gives w = 0 (and P = 0); the bias of a
+constant target.  An RBF kernel on a reduced basis: no lower than LIBSVM's
+full kernel's optimum (-s 3 -t 2), within 1% of it with 450 of 500 rows.  `nesvm predict` prints LIBSVM's regression lines, checked
+against numpy on its own output.  Data: scikit-learn's diabetes set (scaled
+to [-1, 1], targets scaled by 1/100) and Friedman #1 (500 x 10, standardized,
+centred targets).
+
+    test_svr.py NESVM_BINARY
+"""
+import os
+import re
+import sys
+import tempfile
+
+import numpy as np
+from sklearn.datasets import load_diabetes, make_friedman1
+
+from test_regression import rbf, run, write_libsvm  # the regression oracle's helpers (this folder)
+
+
+def model_w_b(path, d):
+    """w and b of a nesvm, LIBLINEAR or LIBSVM (linear kernel) model file."""
+    lines = open(path).read().split('\n')
+    w, b = np.zeros(d), 0.0
+    if lines[0].startswith('nesvm_model'):
+        for k, ln in enumerate(lines):
+            t = ln.split()
+            if t and t[0] == 'b':
+                b = float(t[1])
+            if t and t[0] == 'w':
+                vals = [float(x) for x in lines[k + 1:k + 1 + d]]
+                w[:len(vals)] = vals
+                return w, b
+        raise ValueError('no w in ' + path)
+    if lines[0].startswith('solver_type'):  # LIBLINEAR
+        k = lines.index('w')
+        head = dict(ln.split(None, 1) for ln in lines[:k] if ln.strip())
+        vals = [float(ln.split()[0]) for ln in lines[k + 1:] if ln.strip()]
+        w[:min(d, len(vals))] = vals[:d]
+        if float(head.get('bias', '-1')) > 0:
+            b = vals[d] * float(head['bias'])
+        return w, b
+    k = lines.index('SV')  # LIBSVM
+    head = dict(ln.split(None, 1) for ln in lines[:k] if ln.strip())
+    for ln in lines[k + 1:]:
+        t = ln.split()
+        if not t:
+            continue
+        for tok in t[1:]:
+            j, v = tok.split(':')
+            if int(j) <= d:
+                w[int(j) - 1] += float(t[0]) * float(v)
+    return w, -float(head['rho'])
+
+
+def primal(X, y, w, b, C, p, squared):
+    r = np.maximum(np.abs(y - X @ w - b) - p, 0.0)
+    return 0.5 * w @ w + C * ((r * r).sum() if squared else r.sum())
+
+
+def nesvm_fields(path):
+    sub = [ln for ln in open(path).read().split('\n') if ln.startswith('submodel 0 ')][0].split()
+    f = dict(zip(sub[2::2], sub[3::2]))
+    return f['exit'], float(f['primal']), float(f['gap'])
+
+
+def main():
+    nesvm = sys.argv[1]
+    tmp = tempfile.mkdtemp()
+    data, model, peer, pred = (os.path.join(tmp, f) for f in ('d.txt', 'm.model', 'p.model', 'p.out'))
+    passed = failed = 0
+
+    def report(ok, msg):
+        nonlocal passed, failed
+        print('%s - %s' % ('ok' if ok else 'not ok', msg))
+        passed += bool(ok)
+        failed += not ok
+
+    dia = load_diabetes()
+    Xd = dia.data
+    Xd = 2 * (Xd - Xd.min(0)) / (Xd.max(0) - Xd.min(0)) - 1
+    yd = dia.target / 100.0
+    Xf, yf = make_friedman1(n_samples=500, n_features=10, noise=1.0, random_state=0)
+    Xf = (Xf - Xf.mean(0)) / Xf.std(0)
+    yf = yf - yf.mean()
+    sets = [('diabetes', Xd, yd, 0.1), ('friedman1', Xf, yf, 0.5)]
+
+    for name, X, y, p in sets:
+        write_libsvm(data, X, y)
+        d = X.shape[1]
+        for C in (0.1, 1.0, 10.0):
+            for squared in (0, 1):
+                for bias in (0, 1):
+                    if squared and bias:
+                        continue  # no peer solves the L2 loss with a free bias
+                    loss = ['--loss', 'squared_epsilon_insensitive'] if squared else []
+                    if bias:
+                        run(['svm-train', '-q', '-s', '3', '-t', '0', '-c', str(C), '-p', str(p), '-e', '1e-8',
+                             data, peer])
+                        tag = 'svm-train -s 3 -t 0'
+                    else:
+                        s = '11' if squared else '13'
+                        run(['liblinear-train', '-q', '-s', s, '-c', str(C), '-p', str(p), '-e', '1e-8', data, peer])
+                        tag = 'liblinear-train -s ' + s
+                    pw, pb = model_w_b(peer, d)
+                    P_peer = primal(X, y, pw, pb, C, p, squared)
+                    methods = ['newton', 'nesterov'] + ([] if bias and squared else ['dcd'])
+                    for method in methods:
+                        eps = '1e-6' if method == 'nesterov' else '1e-8'
+                        what = '%s C=%g %s B=%d %s' % (name, C, 'L2' if squared else 'L1', bias, method)
+                        out = run([nesvm, 'train', '--svm-type', 'svr', '-p', str(p), '-c', str(C), '-B', str(bias),
+                                   '-e', eps, '--method', method, '--max-iter', '1000000'] + loss + [data, model])
+                        ex, P_file, gap = nesvm_fields(model)
+                        w, b = model_w_b(model, d)
+                        P = primal(X, y, w, b, C, p, squared)
+                        lb = re.search(r'^lower bound (\S+)', out, re.M)
+                        D = float(lb.group(1)) if lb else float('nan')
+                        report(ex == 'converged' and gap <= float(eps) and abs(P - P_file) <= 1e-9 * P,
+                               '%s: converged, gap %.2g, P %.12g (file %.12g)' % (what, gap, P, P_file))
+                        tol = float(eps) if method == 'nesterov' else 1e-6
+                        report(P <= P_peer * (1 + tol) and P_peer >= D - 1e-9 * P_peer,
+                               '%s: P %.12g, %s %.12g, lower bound %.12g' % (what, P, tag, P_peer, D))
+
+    # closed form: a tube wider than every target: w = 0, P = 0
+    write_libsvm(data, Xd, yd)
+    out = run([nesvm, 'train', '--svm-type', 'svr', '-p', str(np.abs(yd).max() * 1.01), '-c', '10', '-B', '0', data,
+               model])
+    w, b = model_w_b(model, Xd.shape[1])
+    report(np.all(w == 0) and nesvm_fields(model)[1] == 0,
+           'p > max |y_i|: w = 0 and P = 0 (max |w_j| %g)' % np.abs(w).max())
+    # a constant target c with a bias: f = c within the tube, P = 0
+    yc = np.full(len(yd), 2.5)
+    write_libsvm(data, Xd, yc)
+    run([nesvm, 'train', '--svm-type', 'svr', '-p', '0.1', '-c', '1', '-B', '1', data, model])
+    w, b = model_w_b(model, Xd.shape[1])
+    f = Xd @ w + b
+    report(np.abs(f - 2.5).max() <= 0.1 + 1e-6 and nesvm_fields(model)[1] <= 1e-9,
+           'a constant target: every f within the tube (max |f - 2.5| = %g)' % np.abs(f - 2.5).max())
+
+    # a kernel on a reduced basis (the full kernel's expansion is refused): its
+    # problem is the full kernel's restricted to the basis's span under the
+    # RKHS norm, so its optimum is no lower than LIBSVM's -s 3 -t 2 (P of
+    # LIBSVM's model recomputed here), and close to it with most rows as basis
+    write_libsvm(data, Xf, yf)
+    g, C, p = 0.1, 1.0, 0.5
+    run(['svm-train', '-q', '-s', '3', '-t', '2', '-g', str(g), '-c', str(C), '-p', str(p), '-e', '1e-8', data, peer])
+    lines = open(peer).read().split('\n')
+    k = lines.index('SV')
+    rho = float(dict(ln.split(None, 1) for ln in lines[:k] if ln.strip())['rho'])
+    coef, S = [], []
+    for ln in lines[k + 1:]:
+        t = ln.split()
+        if t:
+            coef.append(float(t[0]))
+            v = np.zeros(Xf.shape[1])
+            for tok in t[1:]:
+                j, x = tok.split(':')
+                v[int(j) - 1] = float(x)
+            S.append(v)
+    coef, S = np.array(coef), np.array(S)
+
+    K = rbf(np.vstack([Xf, S]), g)  # rows of Xf, then the support vectors
+    n = Xf.shape[0]
+    f_l = K[:n, n:] @ coef - rho
+    P_l = 0.5 * coef @ K[n:, n:] @ coef + C * np.maximum(np.abs(yf - f_l) - p, 0).sum()
+    for basis in (100, 450):
+        run([nesvm, 'train', '--svm-type', 'svr', '-t', 'rbf', '-g', str(g), '-c', str(C), '-p', str(p),
+             '--basis', str(basis), '-e', '1e-8', data, model])
+        ex, P, gap = nesvm_fields(model)
+        report(ex == 'converged' and P >= P_l * (1 - 1e-9) and (basis < 450 or P <= P_l * 1.01),
+               'rbf, basis %d: %s, P %.10g >= LIBSVM full kernel %.10g' % (basis, ex, P, P_l))
+
+    # predict prints LIBSVM's regression lines, true of its own output
+    write_libsvm(data, Xf, yf)
+    run([nesvm, 'train', '--svm-type', 'svr', '-p', '0.5', '-c', '1', data, model])
+    out = run([nesvm, 'predict', data, model, pred])
+    fp = np.loadtxt(pred)
+    mse = np.mean((fp - yf) ** 2)
+    scc = np.corrcoef(fp, yf)[0, 1] ** 2
+    m1 = re.search(r'Mean squared error = (\S+) \(regression\)', out)
+    m2 = re.search(r'Squared correlation coefficient = (\S+) \(regression\)', out)
+    report(m1 and m2 and abs(float(m1.group(1)) - mse) <= 1e-5 * mse and abs(float(m2.group(1)) - scc) <= 1e-5,
+           'predict: MSE %s (numpy %g), SCC %s (numpy %g)' % (m1 and m1.group(1), mse, m2 and m2.group(1), scc))
+
+    print('%d passed, %d failed' % (passed, failed))
+    return 1 if failed else 0
+
+
+if __name__ == '__main__':
+    sys.exit(main())
