@@ -1741,6 +1741,11 @@ expect_ok_rc "train -s 3 (epsilon-SVR)" && grep -qx "param svm_type svr" "$T/s3.
     grep -qx "task regression" "$T/s3.model" && grep -qx "param epsilon 0.2" "$T/s3.model" &&
     ok "train -s 3 is LIBSVM's epsilon-SVR (-p its tube)" ||
     not_ok "train -s 3" "no svr model ($(first_line "$T/.err"))"
+run "$BIN" info "$T/s3.model"
+[ "$RC" -eq 0 ] && grep -q "^task        regression" "$T/.out" &&
+    grep -q "(problem svr_epsilon_insensitive_l2, epsilon-SVR: L2 + epsilon_insensitive loss, tube 0.2)" "$T/.out" &&
+    ok "info on an epsilon-SVR model: its problem and tube" ||
+    not_ok "info on an epsilon-SVR model" "exit $RC, $(grep -m1 '^solver' "$T/.out")"
 expect_fail "train -s 7" 2 "-s 7 is not supported: nesvm trains C-SVC (-s 0) and epsilon-SVR (-s 3)" "$T/o.model" -- \
     "$BIN" train -s 7 "$H" "$T/o.model"
 run "$BIN" train --solver hyperpass -h 0 "$H" "$T/h0.model"
