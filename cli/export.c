@@ -15,7 +15,8 @@ static void usage(FILE *f)
           "decision values. libsvm: kernel models, binary or one-vs-one, whose basis\n"
           "vectors each serve the pairs of one class (the full kernel, GS-SVM; not a\n"
           "reduced basis with more than two classes). liblinear: linear models, binary\n"
-          "or one-vs-rest. Other models are refused with the reason.\n\n"
+          "or one-vs-rest, and linear epsilon-SVR (-s 13; -s 11 for the squared tube).\n"
+          "Other models are refused with the reason.\n\n"
           "  --format libsvm|liblinear  the target (required)\n"
           "  -h, --help           this help\n",
           f);
@@ -76,7 +77,8 @@ static void import_usage(FILE *f)
           "             weight vector\n"
           "  liblinear  -s 1 and -s 2 (squared hinge: solver nssvm) and -s 3 (hinge: solver\n"
           "             hyperpass), binary or one-vs-rest; LIBLINEAR's bias feature -B B\n"
-          "             becomes the regularized bias B\n"
+          "             becomes the regularized bias B; -s 11, 12, 13 (SVR: solver nesvm,\n"
+          "             --svm-type svr, the bias feature's weight a free bias, p 0.1)\n"
           "Neither file holds C: the model says c 1. A linear model warm-starts\n"
           "'nesvm train --init MODEL' (give the solver and -c of the next training).\n\n"
           "  --format libsvm|liblinear  the source (default: told by FILE's first line)\n"

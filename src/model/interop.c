@@ -21,10 +21,14 @@ nesvm_status nesvm_model_export(const nesvm_model *m, const char *format, const 
     const int libsvm = strcmp(format, "libsvm") == 0;
     if (!libsvm && strcmp(format, "liblinear") != 0)
         return nv_error(err, NESVM_ERR_ARG, "unknown model format '%s' (expected libsvm or liblinear)", format);
-    if (m->task != NESVM_TASK_CLASSIFICATION)
+    if (m->task == NESVM_TASK_REGRESSION && libsvm)
+        return nv_error(err, NESVM_ERR_UNSUPPORTED,
+                        "a regression cannot be written for LIBSVM yet: linear epsilon-SVR models go to "
+                        "--format liblinear");
+    if (m->task != NESVM_TASK_CLASSIFICATION && m->task != NESVM_TASK_REGRESSION)
         return nv_error(err, NESVM_ERR_UNSUPPORTED,
                         "a %s model cannot be written for LIBSVM or LIBLINEAR: "
-                        "nesvm exports classifiers",
+                        "nesvm exports classifiers and regressions",
                         nesvm_task_str(m->task));
     nv_atomic_file af;
     nesvm_status st = nv_atomic_open(&af, path, err);

@@ -84,6 +84,12 @@ void nv_imp_put_num(imp_text *t, double v);
 /* The model file's header lines, up to the parameters (c 1). */
 void nv_imp_put_header(imp_text *t, const char *solver, const char *problem, const char *kernel, int ovr, int k,
                        const double *labels, int32_t d);
+/* The header of an epsilon-SVR (task regression, svm_type svr, no classes)
+ * with its parameters: bias (<= 0: none), the loss and the tube p (the
+ * peer's; LIBLINEAR's files do not record p: its default 0.1 then); C 1 as
+ * for the classifiers. */
+void nv_imp_put_header_svr(imp_text *t, const char *problem, const char *kernel, double bias, const char *loss,
+                           double p, int32_t d);
 /* Sub-model s: its header, bias, sigmoid (prob, or NULL) and the n
  * coefficients w under the line `what` ("w" or "beta"). */
 void nv_imp_put_submodel(imp_text *t, int s, int pos, int neg, double b, const double *prob, const char *what,

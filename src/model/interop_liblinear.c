@@ -6,6 +6,13 @@
  * feature: of value B and weight b / B for a regularized bias feature B, of
  * value 1 and weight b for a free bias, none without a bias.
  *
+ * Epsilon-SVR (task regression): L2R_L1LOSS_SVR_DUAL (-s 13) for the tube,
+ * L2R_L2LOSS_SVR (-s 11) for the squared tube, one column of w, no label
+ * line, the bias as for a classifier.  Imported, LIBLINEAR's -s 11/12/13
+ * become nesvm's svr models (solver nesvm, the loss by the solver type) with
+ * the bias feature's weight as a free bias b = B w_B: the predictions are
+ * LIBLINEAR's, the problem of a later training nesvm's (its bias free).
+ *
  * Import: solver_type L2R_L2LOSS_SVC_DUAL, L2R_L2LOSS_SVC (-s 1, 2):
  * nssvm's problem, the squared hinge with a regularized bias;
  * L2R_L1LOSS_SVC_DUAL (-s 3): hyperpass's, the hinge with a regularized
@@ -21,11 +28,52 @@
 
 /* ---- export */
 
+/* The bias as LIBLINEAR's feature: B (or -1 without a bias) and the divisor
+ * of b for its weight (a regularized feature B: b / B; a free bias: value 1,
+ * weight b). */
+static double bias_feature(const nesvm_model *m, double *div)
+{
+    char bv[64];
+    double B = 1;
+    nesvm_params_get(nesvm_model_params(m), "bias", bv, sizeof bv, NULL);
+    nv_parse_finite(bv, &B);
+    *div = strstr(nesvm_model_problem(m), "regularized_bias") ? B : 1.0;
+    return B > 0 ? B : -1.0;
+}
+
+/* An epsilon-SVR: -s 13 (the tube) or -s 11 (the squared tube), one column. */
+static nesvm_status svr_export(const nesvm_model *m, FILE *f, nesvm_error *err)
+{
+    const char *problem = nesvm_model_problem(m);
+    const char *solver = strcmp(problem, "svr_epsilon_insensitive_l2") == 0          ? "L2R_L1LOSS_SVR_DUAL"
+                         : strcmp(problem, "svr_squared_epsilon_insensitive_l2") == 0 ? "L2R_L2LOSS_SVR"
+                                                                                      : NULL;
+    if (!solver)
+        return nv_error(err, NESVM_ERR_UNSUPPORTED,
+                        "a regression of problem %s cannot be written for LIBLINEAR (its SVRs: "
+                        "svr_epsilon_insensitive_l2, svr_squared_epsilon_insensitive_l2)",
+                        problem);
+    const int32_t d = nesvm_model_features(m);
+    double div, B = bias_feature(m, &div);
+    fprintf(f, "solver_type %s\nnr_class 2\nnr_feature %d\nbias ", solver, d);
+    nv_interop_num(f, B);
+    fputs("\nw\n", f);
+    const double *w;
+    double b;
+    nesvm_model_linear(m, 0, &w, &b, NULL, NULL, NULL);
+    for (int32_t j = 0; j < d + (B > 0); j++) {
+        nv_interop_num(f, j < d ? w[j] : b / div);
+        fputs(" \n", f);
+    }
+    return NESVM_OK;
+}
+
 nesvm_status nv_liblinear_export(const nesvm_model *m, FILE *f, nesvm_error *err)
 {
     if (nesvm_model_basis(m))
         return nv_error(err, NESVM_ERR_UNSUPPORTED, "a %s-kernel model cannot be written for LIBLINEAR (linear models only): use --format "
                               "libsvm", nesvm_model_kernel(m));
+    if (nesvm_model_task(m) == NESVM_TASK_REGRESSION) return svr_export(m, f, err);
     const int k = nesvm_model_classes(m), ns = nesvm_model_submodels(m);
     if (k > 2 && strcmp(nesvm_model_multiclass(m), "ovr") != 0)
         return nv_error(err, NESVM_ERR_UNSUPPORTED, "LIBLINEAR's multiclass models are one-vs-rest: train with --multiclass ovr to export "
@@ -43,12 +91,8 @@ nesvm_status nv_liblinear_export(const nesvm_model *m, FILE *f, nesvm_error *err
      * feature of value B with weight b / B for a regularized bias feature B
      * (hyperpass, pegasos, ssvm, nssvm), of value 1 with weight b for a free
      * bias (nesvm) */
-    char bv[64];
-    double B = 1;
-    nesvm_params_get(nesvm_model_params(m), "bias", bv, sizeof bv, NULL);
-    nv_parse_finite(bv, &B);
-    const int has_bias = B > 0;
-    if (strstr(nesvm_model_problem(m), "regularized_bias") == NULL) B = 1;
+    double B;
+    const int has_bias = bias_feature(m, &B) > 0;
     fputs("\nnr_feature ", f);
     fprintf(f, "%d\nbias ", d);
     nv_interop_num(f, has_bias ? B : -1);
@@ -81,7 +125,7 @@ nesvm_status nv_liblinear_export(const nesvm_model *m, FILE *f, nesvm_error *err
 
 nesvm_status nv_liblinear_import(imp_reader *r, imp_text *t, nesvm_error *err)
 {
-    const char *solver = NULL, *problem = NULL;
+    const char *solver = NULL, *problem = NULL, *svr = NULL; /* svr: the tube's loss */
     int k = 0, have_label = 0;
     int64_t d = -1;
     double bias = -2, v, *label = NULL, *w = NULL, *col = NULL;
@@ -96,9 +140,19 @@ nesvm_status nv_liblinear_import(imp_reader *r, imp_text *t, nesvm_error *err)
             } else if (r->ntok == 2 && strcmp(r->tok[1], "L2R_L1LOSS_SVC_DUAL") == 0) {
                 solver = "hyperpass";
                 problem = "c_svm_hinge_l2_regularized_bias";
+            } else if (r->ntok == 2 && (strcmp(r->tok[1], "L2R_L2LOSS_SVR") == 0 ||
+                                        strcmp(r->tok[1], "L2R_L2LOSS_SVR_DUAL") == 0)) {
+                solver = "nesvm";
+                problem = "svr_squared_epsilon_insensitive_l2";
+                svr = "squared_epsilon_insensitive";
+            } else if (r->ntok == 2 && strcmp(r->tok[1], "L2R_L1LOSS_SVR_DUAL") == 0) {
+                solver = "nesvm";
+                problem = "svr_epsilon_insensitive_l2";
+                svr = "epsilon_insensitive";
             } else {
                 st = FAIL("solver_type %.40s: nesvm imports LIBLINEAR's L2-regularized SVMs (-s 1, 2, 3: "
-                           "L2R_L2LOSS_SVC_DUAL, L2R_L2LOSS_SVC, L2R_L1LOSS_SVC_DUAL) only",
+                           "L2R_L2LOSS_SVC_DUAL, L2R_L2LOSS_SVC, L2R_L1LOSS_SVC_DUAL) and SVRs (-s 11, 12, 13: "
+                           "L2R_L2LOSS_SVR, L2R_L2LOSS_SVR_DUAL, L2R_L1LOSS_SVR_DUAL) only",
                            r->ntok > 1 ? r->tok[1] : "");
                 goto done;
             }
@@ -130,8 +184,13 @@ nesvm_status nv_liblinear_import(imp_reader *r, imp_text *t, nesvm_error *err)
         }
     }
     if (more < 0) goto done;
-    if (!solver || !k || !have_label || d < 0 || bias == -2) {
-        st = FAIL("the header lacks %s", !solver ? "solver_type" : !k ? "nr_class" : !have_label ? "label"
+    /* a regression has no label line (and nr_class 2) */
+    if (svr && (have_label || k != 2)) {
+        st = FAIL("a LIBLINEAR regression (%s) has nr_class 2 and no label line", problem);
+        goto done;
+    }
+    if (!solver || !k || (!have_label && !svr) || d < 0 || bias == -2) {
+        st = FAIL("the header lacks %s", !solver ? "solver_type" : !k ? "nr_class" : !have_label && !svr ? "label"
                                            : d < 0 ? "nr_feature" : "bias");
         goto done;
     }
@@ -173,14 +232,20 @@ nesvm_status nv_liblinear_import(imp_reader *r, imp_text *t, nesvm_error *err)
                          : FAIL("more lines after the %lld weight rows", (long long)rows);
             goto done;
         }
-    nv_imp_put_header(t, solver, problem, "linear", k > 2, k, label, (int32_t)d);
-    nv_imp_put(t, "param bias ");
-    nv_imp_put_num(t, bias >= 0 ? bias : -1);
-    nv_imp_put(t, "\nnr_submodel %d\n", nw);
+    if (svr) {
+        /* the bias feature's weight as a free bias (param bias 1) */
+        nv_imp_put_header_svr(t, problem, "linear", bias >= 0 ? 1.0 : -1.0, svr, 0.1, (int32_t)d);
+    } else {
+        nv_imp_put_header(t, solver, problem, "linear", k > 2, k, label, (int32_t)d);
+        nv_imp_put(t, "param bias ");
+        nv_imp_put_num(t, bias >= 0 ? bias : -1);
+        nv_imp_put(t, "\n");
+    }
+    nv_imp_put(t, "nr_submodel %d\n", nw);
     for (int c = 0; c < nw; c++) {
         for (int64_t j = 0; j < d; j++) col[j] = w[(size_t)j * (size_t)nw + (size_t)c];
         double b = bias >= 0 ? bias * w[(size_t)d * (size_t)nw + (size_t)c] : 0.0;
-        nv_imp_put_submodel(t, c, c, k == 2 ? 1 : -1, b, NULL, "w", col, d);
+        nv_imp_put_submodel(t, c, svr ? -1 : c, svr ? -1 : k == 2 ? 1 : -1, b, NULL, "w", col, d);
     }
     nv_imp_put(t, "end\n");
 done:

@@ -242,6 +242,18 @@ void nv_imp_put_header(imp_text *t, const char *solver, const char *problem, con
     nv_imp_put(t, "\nnr_feature %d\nparam svm_type c\nparam c 1\n", (int)d);
 }
 
+void nv_imp_put_header_svr(imp_text *t, const char *problem, const char *kernel, double bias, const char *loss,
+                           double p, int32_t d)
+{
+    nv_imp_put(t, "nesvm_model 1\nsolver nesvm\nproblem %s\nkernel %s\nmulticlass ovo\nnr_class 0\nlabels\n"
+                  "nr_feature %d\ntask regression\nparam svm_type svr\nparam c 1\nparam bias ",
+               problem, kernel, (int)d);
+    nv_imp_put_num(t, bias);
+    nv_imp_put(t, "\nparam loss %s\nparam epsilon ", loss);
+    nv_imp_put_num(t, p);
+    nv_imp_put(t, "\n");
+}
+
 void nv_imp_put_submodel(imp_text *t, int s, int pos, int neg, double b, const double *prob, const char *what,
                          const double *w, int64_t n)
 {

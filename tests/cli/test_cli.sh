@@ -1689,6 +1689,35 @@ liblinear-train -q -s 2 -B 1 -c 0.3 -e 0.00001 "$H" "$T/iw.orig" && "$BIN" impor
          END { a = p[ARGV[1]]; b = p[ARGV[2]]; d = a - b; if (d < 0) d = -d; exit !(it[ARGV[2]] + 0 <= 2 && d <= 1e-6 * a) }' \
         "$T/iw.cold.out" "$T/iw.warm.out" && ok "import: a LIBLINEAR model warm-starts nesvm train --init" ||
     not_ok "import warm start" "$(grep -h 'iterations\|primal' "$T/iw.cold.out" "$T/iw.warm.out" | tr '\n' '|')"
+# epsilon-SVR and LIBLINEAR's -s 11/12/13, both ways: the same predicted values (a regression's
+# values as numbers: the tools print them with different digits); heart_scale's feature 5 as the target
+awk '{ t = 0; out = ""; for (i = 2; i <= NF; i++) { split($i, kv, ":"); if (kv[1] == 5) t = kv[2]; else out = out " " $i }
+       print t out }' "$H" >"$T/reg5.txt"
+same_values() { # FILE FILE: the same numbers, row by row, to 1e-12 relative
+    paste -d' ' "$1" "$2" | awk '{ d = $1 - $2; if (d < 0) d = -d; m = $1 < 0 ? -$1 : $1;
+        if (d > 1e-12 * (1 + m)) bad++ } END { exit bad > 0 || NR == 0 }'
+}
+for args in "-B 0" "-B 1" "-B 1 --loss squared_epsilon_insensitive"; do
+    # shellcheck disable=SC2086
+    "$BIN" train -q --svm-type svr -p 0.1 $args "$T/reg5.txt" "$T/sv.model" &&
+        "$BIN" export --format liblinear "$T/sv.model" "$T/sv.liblinear" &&
+        "$BIN" predict -q "$T/reg5.txt" "$T/sv.model" "$T/sv.pred" &&
+        liblinear-predict "$T/reg5.txt" "$T/sv.liblinear" "$T/sv.opred" >/dev/null && same_values "$T/sv.pred" "$T/sv.opred" &&
+        ok "export: epsilon-SVR ($args) for LIBLINEAR, the same values" || not_ok "export: epsilon-SVR ($args)" "values differ or a step failed"
+done
+for s in 11 12 13; do
+    for B in -1 2; do
+        liblinear-train -q -s $s -B $B -p 0.1 -c 0.5 "$T/reg5.txt" "$T/ir.orig" &&
+            liblinear-predict "$T/reg5.txt" "$T/ir.orig" "$T/ir.opred" >/dev/null &&
+            "$BIN" import "$T/ir.orig" "$T/ir.model" && "$BIN" predict -q "$T/reg5.txt" "$T/ir.model" "$T/ir.pred" &&
+            same_values "$T/ir.pred" "$T/ir.opred" && grep -qx "task regression" "$T/ir.model" &&
+            ok "import: LIBLINEAR -s $s -B $B (regression), the same values" ||
+            not_ok "import: LIBLINEAR -s $s -B $B" "values differ or a step failed"
+    done
+done
+"$BIN" train -q --svm-type svr --basis 20 -t rbf "$T/reg5.txt" "$T/svk.model"
+expect_fail "export: a regression for LIBSVM" 1 "a regression cannot be written for LIBSVM yet: linear epsilon-SVR models go to --format liblinear" \
+    "$T/o.libsvm" -- "$BIN" export --format libsvm "$T/svk.model" "$T/o.libsvm"
 svm-train -q -s 1 "$H" "$T/nu.orig"
 expect_fail "import: nu-SVC" 1 "svm_type nu_svc: nesvm imports C-SVC models (svm-train -s 0) only" "$T/o.model" -- \
     "$BIN" import "$T/nu.orig" "$T/o.model"
