@@ -25,6 +25,14 @@ nesvm_status nesvm_model_export(const nesvm_model *m, const char *format, const 
         return nv_error(err, NESVM_ERR_UNSUPPORTED,
                         "a regression cannot be written for LIBSVM yet: linear epsilon-SVR models go to "
                         "--format liblinear");
+    /* LIBLINEAR's regressions are the two SVRs (checked before the file is touched) */
+    const char *problem = m->task == NESVM_TASK_REGRESSION ? nesvm_model_problem(m) : NULL;
+    if (problem && strcmp(problem, "svr_epsilon_insensitive_l2") != 0 &&
+        strcmp(problem, "svr_squared_epsilon_insensitive_l2") != 0)
+        return nv_error(err, NESVM_ERR_UNSUPPORTED,
+                        "a regression of problem %s cannot be written for LIBLINEAR (its SVRs: "
+                        "svr_epsilon_insensitive_l2, svr_squared_epsilon_insensitive_l2)",
+                        problem);
     if (m->task != NESVM_TASK_CLASSIFICATION && m->task != NESVM_TASK_REGRESSION)
         return nv_error(err, NESVM_ERR_UNSUPPORTED,
                         "a %s model cannot be written for LIBSVM or LIBLINEAR: "

@@ -51,12 +51,6 @@ static int features_rkhs(const nv_kplan *kp, const nesvm_params *params)
 
 nesvm_status nv_kplan_check(const nv_kplan *kp, const nesvm_params *params, nesvm_error *err)
 {
-    /* the working set and the expansion's certificate take one-sided losses
-     * and the squared loss; the tube's features path is the linear one's */
-    if (kp->kind == NV_KPLAN_EXPANSION && nv_params_loss(params) && nv_params_loss(params)->tube)
-        return nv_error(err, NESVM_ERR_UNSUPPORTED,
-                        "epsilon-SVR with a full kernel is not built yet: use --basis M (a reduced kernel, "
-                        "certified) or a linear model");
     /* (LP-SVM's L1 norm does not reach a full kernel's expansion with dcd:
      * its kernels go through features, nv_kplan_choose) */
     if (kp->kind == NV_KPLAN_EXPANSION && params->method == NV_METHOD_DCD && !nv_kx_smo_params(params))

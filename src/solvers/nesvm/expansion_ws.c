@@ -558,7 +558,9 @@ out:
  * a = d, t = y for real ones; the L1 dual point scaled into ||K(a y)||_inf <= 1).
  * The solver's own P and bound are the rounded kernel's: on small problems
  * they claimed eps = 1e-3 where the gap was 1.01e-3.  A training that
- * converged on the rounded kernel but not here ends "stalled". */
+ * converged on the rounded kernel but not here ends "stalled".  The loss is
+ * the training's instance (a tube's half-width: with the registry's e = 0
+ * an epsilon-SVR's P read 1152.5 where its optimum is 924.71). */
 static nesvm_status certify_stored(const nv_kernel_problem *kp, const nesvm_params *prm, nv_binary_result *res,
                                    nesvm_error *err)
 {
@@ -579,7 +581,8 @@ static nesvm_status certify_stored(const nv_kernel_problem *kp, const nesvm_para
     if (st == NESVM_OK) st = nv_kmat_mul_exact(kp->K, kp->pos, n, cols, nc, V, 2, out, err);
     if (st == NESVM_OK) {
         const double b = bias ? res->b : 0.0;
-        const nv_loss *l = nv_params_loss(prm);
+        /* the loss's instance (a tube's half-width, nv_loss_tube) */
+        const nv_loss inst = nv_loss_tube(nv_params_loss(prm), prm->epsilon), *l = &inst;
         const int l1 = nv_params_l1(prm);
         /* the residual and the dual point a_i (its target term a_i t_i) by
          * the target's kind: 1 - y f and a = y d (signs), y - f and a = d (reals) */
