@@ -221,6 +221,10 @@ typedef struct nv_gs_problem {
  * svm_type's (params.c: C-SVM hinge and L2, LP-SVM hinge and L1, LS-SVM and
  * LS-SVR squared and L2); NULL / 0 for an unknown svm_type or loss. */
 const nv_loss *nv_params_loss(const nesvm_params *p);
+/* The instance a training minimizes: nv_params_loss's loss with its tube's
+ * half-width (-p, nv_loss_tube); every solver's objective takes it.  The
+ * params must have a known loss (the registry checked them). */
+nv_loss nv_params_loss_inst(const nesvm_params *p);
 /* "hinge, squared, ...": every registered loss, for messages (losses.c). */
 const char *nv_loss_names(char *buf, size_t size);
 int nv_params_l1(const nesvm_params *p);

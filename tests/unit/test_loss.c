@@ -11,6 +11,7 @@
 #include "check.h"
 
 #include <stdlib.h>
+#include <string.h>
 
 /* argmax_{u in [lo, hi]} u r - q/2 u^2 - e |u| - t/2 u^2 (q + t > 0, or a
  * bounded domain when q + t = 0), and the maximum. */
@@ -133,6 +134,18 @@ int main(void)
           nv_loss_find("squared_epsilon_insensitive") && !nv_loss_find("hinge")->tube);
     CHECK(n >= 2 && nv_loss_find("hinge") && nv_loss_find("squared") && !nv_loss_find("nope"));
     test_dual_scale();
+    /* the params' instance: the svm_type's loss (or --loss) with -p as its
+     * tube's half-width, the classifier's hinge untouched by -p */
+    nesvm_params *prm = NULL;
+    CHECK(nesvm_params_create(&prm, NULL) == NESVM_OK && nesvm_params_set(prm, "epsilon", "0.25", NULL) == NESVM_OK);
+    nv_loss hinge = nv_params_loss_inst(prm);
+    CHECK(strcmp(hinge.name, "hinge") == 0 && hinge.conj_e == 0 && !hinge.tube);
+    CHECK(nesvm_params_set(prm, "svm_type", "svr", NULL) == NESVM_OK);
+    nv_loss tube = nv_params_loss_inst(prm);
+    CHECK(strcmp(tube.name, "epsilon_insensitive") == 0 && tube.conj_e == 0.25 && tube.tube);
+    CHECK(nesvm_params_set(prm, "loss", "squared_epsilon_insensitive", NULL) == NESVM_OK);
+    CHECK(nv_params_loss_inst(prm).conj_e == 0.25 && nv_params_loss_inst(prm).curv_max > 0);
+    nesvm_params_destroy(prm);
     printf("%d losses; %d passed, %d failed\n", n, check_passed, check_failed);
     return check_failed != 0;
 }

@@ -82,7 +82,7 @@ static void test_real_targets(void)
     CHECK(sq && sq->target == NV_TARGET_REAL);
     /* the gradient against finite differences, and weak duality */
     nv_obj o;
-    CHECK(nv_obj_init(&o, &pb, sq, 0.0, 0, 1, 1, NULL) == NESVM_OK);
+    CHECK(nv_obj_init(&o, &pb, sq, 0, 1, 1, NULL) == NESVM_OK);
     const double w[P] = {0.4, -0.3, 0.2}, b = 0.1;
     check_fd(&o, w, P, b, 0.0, "real targets");
     nv_obj_free(&o);
@@ -94,7 +94,8 @@ static void test_real_targets(void)
         for (int bias = 0; bias < 2; bias++) {
             const nv_loss *tl = nv_loss_find(tubes[k]);
             CHECK(tl && tl->tube && tl->conj_e == 0);
-            CHECK(nv_obj_init(&o, &pb, tl, 0.3, 0, bias, 1, NULL) == NESVM_OK);
+            const nv_loss inst = nv_loss_tube(tl, 0.3);
+            CHECK(nv_obj_init(&o, &pb, &inst, 0, bias, 1, NULL) == NESVM_OK);
             CHECK(o.loss->conj_e == 0.3 && o.tube == (k == 0));
             check_fd(&o, w, P, bias ? b : 0.0, tl->smoothed ? 0.05 : 0.0, tubes[k]);
             nv_obj_free(&o);
@@ -189,7 +190,7 @@ int main(void)
         int type = tb / 2, bias = tb % 2;
         nv_obj o;
         const nv_loss *loss = nv_loss_find(type == NV_SVM_LS ? "squared" : "hinge");
-        CHECK(loss && nv_obj_init(&o, &pb, loss, 0.0, type == NV_SVM_LP, bias, 1, NULL) == NESVM_OK);
+        CHECK(loss && nv_obj_init(&o, &pb, loss, type == NV_SVM_LP, bias, 1, NULL) == NESVM_OK);
         for (int trial = 0; trial < 20; trial++) {
             double mu = trial % 2 ? 0.3 : 0.05, nu = trial % 3 ? 0.2 : 0.02;
             double w[DIM], b = bias ? nv_rng_uniform(&st) - 0.5 : 0;

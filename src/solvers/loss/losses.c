@@ -37,6 +37,11 @@ const nv_loss *nv_params_loss(const nesvm_params *p)
     return t ? nv_loss_find(t->loss) : NULL;
 }
 
+nv_loss nv_params_loss_inst(const nesvm_params *p)
+{
+    return nv_loss_tube(nv_params_loss(p), p->epsilon);
+}
+
 const char *nv_loss_names(char *buf, size_t size)
 {
     size_t n = 0;

@@ -158,7 +158,8 @@ nesvm_status nv_nesvm_dcd_train(const nv_binary_problem *pb, const nesvm_params 
                         "--continuation paper); use --method newton");
     }
     nv_obj obj;
-    nesvm_status st = nv_obj_init(&obj, pb, nv_params_loss(prm), prm->epsilon, 0, bias, prm->threads, err);
+    const nv_loss inst = nv_params_loss_inst(prm);
+    nesvm_status st = nv_obj_init(&obj, pb, &inst, 0, bias, prm->threads, err);
     if (st != NESVM_OK) {
         res->exit_reason = st == NESVM_ERR_NOMEM ? NESVM_EXIT_NO_MEMORY : NESVM_EXIT_NUMERIC;
         return st;

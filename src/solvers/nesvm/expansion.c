@@ -508,7 +508,8 @@ nesvm_status nv_nesvm_kernel_train(const nv_kernel_problem *kp, const nesvm_para
     nv_obj obj;
     kws ws;
     memset(&ws, 0, sizeof ws);
-    nesvm_status st = nv_obj_init_plain(&obj, &pb, nv_params_loss(prm), prm->epsilon, nv_params_l1(prm), bias, err);
+    const nv_loss inst = nv_params_loss_inst(prm);
+    nesvm_status st = nv_obj_init_plain(&obj, &pb, &inst, nv_params_l1(prm), bias, err);
     if (st != NESVM_OK) {
         res->exit_reason = NESVM_EXIT_NO_MEMORY;
         return st;

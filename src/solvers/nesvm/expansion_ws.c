@@ -581,8 +581,7 @@ static nesvm_status certify_stored(const nv_kernel_problem *kp, const nesvm_para
     if (st == NESVM_OK) st = nv_kmat_mul_exact(kp->K, kp->pos, n, cols, nc, V, 2, out, err);
     if (st == NESVM_OK) {
         const double b = bias ? res->b : 0.0;
-        /* the loss's instance (a tube's half-width, nv_loss_tube) */
-        const nv_loss inst = nv_loss_tube(nv_params_loss(prm), prm->epsilon), *l = &inst;
+        const nv_loss inst = nv_params_loss_inst(prm), *l = &inst;
         const int l1 = nv_params_l1(prm);
         /* the residual and the dual point a_i (its target term a_i t_i) by
          * the target's kind: 1 - y f and a = y d (signs), y - f and a = d (reals) */

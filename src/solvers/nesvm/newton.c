@@ -437,7 +437,8 @@ nesvm_status nv_nesvm_newton_train(const nv_binary_problem *pb, const nesvm_para
     newton_ws ws;
     memset(&ws, 0, sizeof ws);
     double *w = NULL, *g = NULL, *wbest = NULL;
-    nesvm_status st = nv_obj_init(&obj, pb, nv_params_loss(prm), prm->epsilon, nv_params_l1(prm), bias, prm->threads, err);
+    const nv_loss inst = nv_params_loss_inst(prm);
+    nesvm_status st = nv_obj_init(&obj, pb, &inst, nv_params_l1(prm), bias, prm->threads, err);
     if (st != NESVM_OK) {
         res->exit_reason = st == NESVM_ERR_NOMEM ? NESVM_EXIT_NO_MEMORY : NESVM_EXIT_NUMERIC;
         return st;

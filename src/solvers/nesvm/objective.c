@@ -15,13 +15,12 @@ void nv_obj_free(nv_obj *o)
     memset(o, 0, sizeof *o);
 }
 
-/* What both inits set: the loss's instance (the tube's half-width e) and
- * the targets' kind. */
-static void obj_setup(nv_obj *o, const nv_binary_problem *pb, const nv_loss *loss, int l1, int bias, double e)
+/* What both inits set: the loss's instance and the targets' kind. */
+static void obj_setup(nv_obj *o, const nv_binary_problem *pb, const nv_loss *loss, int l1, int bias)
 {
     memset(o, 0, sizeof *o);
     o->pb = pb;
-    o->inst = nv_loss_tube(loss, e);
+    o->inst = *loss;
     o->loss = &o->inst;
     o->l1 = l1;
     o->real = pb->target == NV_TARGET_REAL;
@@ -32,10 +31,10 @@ static void obj_setup(nv_obj *o, const nv_binary_problem *pb, const nv_loss *los
     NV_ASSERT(!o->real || (loss->target == NV_TARGET_REAL && (nv_obj_shift(o) || loss->lo == -loss->hi)));
 }
 
-nesvm_status nv_obj_init(nv_obj *o, const nv_binary_problem *pb, const nv_loss *loss, double e, int l1,
+nesvm_status nv_obj_init(nv_obj *o, const nv_binary_problem *pb, const nv_loss *loss, int l1,
                          int bias, int threads, nesvm_error *err)
 {
-    obj_setup(o, pb, loss, l1, bias, e);
+    obj_setup(o, pb, loss, l1, bias);
     int64_t n = pb->n;
     int32_t d = pb->X->d;
     size_t nn = (size_t)(n ? n : 1), dd = (size_t)(d ? d : 1);
@@ -116,10 +115,10 @@ nesvm_status nv_obj_comm_status(const nv_obj *o, nesvm_error *err)
     return nv_error(err, o->cst, "%s", o->cerr.message);
 }
 
-nesvm_status nv_obj_init_plain(nv_obj *o, const nv_binary_problem *pb, const nv_loss *loss, double e, int l1,
+nesvm_status nv_obj_init_plain(nv_obj *o, const nv_binary_problem *pb, const nv_loss *loss, int l1,
                                int bias, nesvm_error *err)
 {
-    obj_setup(o, pb, loss, l1, bias, e);
+    obj_setup(o, pb, loss, l1, bias);
     size_t nn = (size_t)(pb->n ? pb->n : 1);
     o->s = nv_malloc_array(nn, sizeof(double));
     o->m = nv_malloc_array(nn, sizeof(double));

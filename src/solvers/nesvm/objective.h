@@ -39,7 +39,7 @@ typedef struct nv_obj {
     int real;        /* real targets (pb->target NV_TARGET_REAL): s_i = 1, t_i = y_i */
     int tube;        /* real targets with a bounded domain (the epsilon-insensitive
                       * loss, u in [-1, 1]): balanced by the sign of alpha_i */
-    nv_loss inst;    /* the loss's instance (its tube's half-width: nv_loss_tube) */
+    nv_loss inst;    /* the loss's instance (its tube's half-width: nv_params_loss_inst) */
     int bias;
     nv_linalg_ws lw;
     double *s;       /* n smoothing scales s_i = max(||x_i||_inf, bias ? 1 : 0), 0 -> 1 */
@@ -69,8 +69,8 @@ typedef struct nv_obj_eval {
     double theta;    /* D's dual point is theta times the balanced alpha (nv_obj_balance) */
 } nv_obj_eval;
 
-/* e: the half-width of a tube loss's instance (nv_loss_tube; ignored by the others) */
-nesvm_status nv_obj_init(nv_obj *o, const nv_binary_problem *pb, const nv_loss *loss, double e, int l1, int bias,
+/* loss: the instance (nv_params_loss_inst: a tube's half-width set); copied */
+nesvm_status nv_obj_init(nv_obj *o, const nv_binary_problem *pb, const nv_loss *loss, int l1, int bias,
                          int threads, nesvm_error *err);
 void nv_obj_free(nv_obj *o);
 
@@ -112,7 +112,7 @@ static inline double nv_obj_dual_coef(const nv_obj *o, int64_t i, double rp, dou
  * the dual quadratic term themselves (kernel expansions): pb->X may be NULL,
  * s_i = 1, and only nv_obj_pass / _balance / _finish and the line search
  * may be used. */
-nesvm_status nv_obj_init_plain(nv_obj *o, const nv_binary_problem *pb, const nv_loss *loss, double e, int l1, int bias,
+nesvm_status nv_obj_init_plain(nv_obj *o, const nv_binary_problem *pb, const nv_loss *loss, int l1, int bias,
                                nesvm_error *err);
 
 /* The pieces of an evaluation.  nv_obj_pass: the per-sample sums at the
