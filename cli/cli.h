@@ -86,6 +86,7 @@ typedef struct train_opts {
     int metrics;         /* cv --metrics: per-class precision, recall, F1 and the confusion matrix */
     int find_c;          /* train -C (LIBLINEAR's): search C by cross-validation, no model */
     int c_given;         /* -c given (with -C: the first C) */
+    int liblinear;       /* --liblinear N: LIBLINEAR's -s N (train, cv); -1: not given */
     int distributed;     /* train --distributed: data-parallel over MPI ranks */
     void *mpi;           /* the same: the MPI state (distributed.c), NULL before cli_mpi_begin */
 } train_opts;
@@ -129,6 +130,12 @@ int train_opt(cli_args *a, train_opts *o);
 int train_opts_init(train_opts *o, const char *cmd);
 void train_opts_free(train_opts *o);
 void train_opts_help(FILE *f);
+
+/* --liblinear N's problem onto the params, once every option is read (train,
+ * cv): LIBLINEAR's -s N with its bias convention (no bias unless -B B > 0, then
+ * a regularized feature B) and its one-vs-rest; CLI_OK, or CLI_USAGE after
+ * printing why not (a type nesvm lacks, a conflicting option). */
+int train_opts_liblinear(const char *cmd, train_opts *o);
 
 /* Read DATA and train (saving to model_path) or cross-validate (o->folds > 0). */
 int run_training(const char *cmd, train_opts *o, const char *data, const char *model_path);

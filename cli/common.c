@@ -93,6 +93,7 @@ int train_opts_init(train_opts *o, const char *cmd)
     if (nesvm_params_create(&o->params, &err) != NESVM_OK) return cli_error(cmd, "%s", err.message);
     o->seed = 1;
     o->ck.every = 60;
+    o->liblinear = -1;
     return CLI_OK;
 }
 
@@ -187,8 +188,14 @@ void train_opts_help(FILE *f)
           "  -W FILE              sample weights, one per line (LIBLINEAR's -W): each row's\n"
           "                       C is multiplied by its weight; 0 leaves the row out\n"
           "LIBSVM and LIBLINEAR habits:\n"
-          "  -s 0                 C-SVC, the problem every solver here solves (other values:\n"
-          "                       an error naming what to use instead)\n"
+          "  -s 0|3               LIBSVM's -s: C-SVC (0), epsilon-SVR (3: --svm-type svr);\n"
+          "                       other values: an error naming what to use instead\n"
+          "  --liblinear N        train and cv: LIBLINEAR's -s N (1, 2, 3, 11, 12, 13) with\n"
+          "                       its bias convention (no bias unless -B B > 0, then a\n"
+          "                       feature B regularized with w), its C and one-vs-rest:\n"
+          "                       1/2: squared hinge (-B: nssvm, C doubled), 3: hinge\n"
+          "                       (-B: hyperpass), 11/12: squared tube, 13: tube (SVR: no\n"
+          "                       -B yet)\n"
           "  -h 0|1               shrinking (hyperpass); -h alone is this help\n"
           "Output:\n"
           "  --trace FILE         write one CSV row per iteration to FILE\n"
@@ -355,6 +362,79 @@ int train_opt_shrinking(cli_args *a, train_opts *o)
     return set_param(a, o->params, "shrinking", v) > 0 ? 1 : -1;
 }
 
+/* What LIBLINEAR's types nesvm lacks are, for the refusal. */
+static const char *liblinear_lacking(int t)
+{
+    switch (t) {
+    case 0: return "L2-regularized logistic regression";
+    case 4: return "Crammer and Singer's multiclass SVM";
+    case 5: return "L1-regularized squared hinge SVM";
+    case 6: return "L1-regularized logistic regression";
+    case 7: return "L2-regularized logistic regression (dual)";
+    case 21: return "one-class SVM";
+    default: return NULL;
+    }
+}
+
+static int liblinear_set(const char *cmd, nesvm_params *p, const char *name, const char *value)
+{
+    nesvm_error err = {0};
+    if (nesvm_params_set(p, name, value, &err) == NESVM_OK) return CLI_OK;
+    return cli_usage(cmd, "--liblinear: %s", err.message);
+}
+
+int train_opts_liblinear(const char *cmd, train_opts *o)
+{
+    const int t = o->liblinear;
+    if (t < 0) return CLI_OK;
+    const char *lacks = liblinear_lacking(t);
+    if (lacks) return cli_usage(cmd, "--liblinear %d (LIBLINEAR's -s %d, %s) is not supported: nesvm trains "
+                                     "LIBLINEAR's -s 1, 2, 3, 11, 12 and 13", t, t, lacks);
+    if (!((t >= 1 && t <= 3) || (t >= 11 && t <= 13)))
+        return cli_usage(cmd, "bad value '%d' for --liblinear (LIBLINEAR has no -s %d; nesvm trains its -s 1, 2, "
+                              "3, 11, 12 and 13)", t, t);
+    /* the problem is --liblinear's: no other spelling of it beside */
+    char svm_type[16], solver[16], loss[40], bias[40], c[40];
+    nesvm_params_get(o->params, "svm_type", svm_type, sizeof svm_type, NULL);
+    nesvm_params_get(o->params, "solver", solver, sizeof solver, NULL);
+    nesvm_params_get(o->params, "loss", loss, sizeof loss, NULL);
+    nesvm_params_get(o->params, "bias", bias, sizeof bias, NULL);
+    nesvm_params_get(o->params, "c", c, sizeof c, NULL);
+    if (strcmp(svm_type, "c") != 0 || strcmp(solver, "nesvm") != 0 || strcmp(loss, "auto") != 0)
+        return cli_usage(cmd, "--liblinear %d sets the problem and the solver: drop -s, --svm-type, --solver and "
+                              "--loss", t);
+    /* LIBLINEAR's bias: none unless -B B > 0, then a feature B regularized with w */
+    double B = 0;
+    if (strcmp(bias, "auto") != 0 && !cli_parse_double(bias, &B)) B = 0;
+    const int reg_bias = B > 0;
+    int rc = CLI_OK;
+    if (t <= 3) {
+        rc = liblinear_set(cmd, o->params, "multiclass", "ovr");
+        if (rc == CLI_OK && t <= 2 && reg_bias && o->find_c)
+            return cli_usage(cmd, "--liblinear %d -B %s -C: the search over C runs on NSSVM's C (twice "
+                                  "LIBLINEAR's): use --solver nssvm -B %s -C, or no -B", t, bias, bias);
+        if (rc == CLI_OK && t <= 2 && reg_bias) {
+            /* NSSVM's problem is LIBLINEAR's -s 2 -B with the paper's C = 2 C */
+            char c2[40];
+            snprintf(c2, sizeof c2, "%.17g", 2 * strtod(c, NULL));
+            rc = liblinear_set(cmd, o->params, "solver", "nssvm");
+            if (rc == CLI_OK) rc = liblinear_set(cmd, o->params, "c", c2);
+        } else if (rc == CLI_OK && t <= 2) {
+            rc = liblinear_set(cmd, o->params, "loss", "squared_hinge");
+        } else if (rc == CLI_OK && reg_bias) {
+            rc = liblinear_set(cmd, o->params, "solver", "hyperpass"); /* -s 3 -B: Hyperpass's problem */
+        }
+    } else {
+        if (reg_bias)
+            return cli_usage(cmd, "--liblinear %d -B %s: LIBLINEAR's regularized bias for SVR is not supported "
+                                  "yet; nesvm's --svm-type svr has a free bias (-B 1)", t, bias);
+        rc = liblinear_set(cmd, o->params, "svm_type", "svr");
+        if (rc == CLI_OK && t <= 12) rc = liblinear_set(cmd, o->params, "loss", "squared_epsilon_insensitive");
+    }
+    if (rc == CLI_OK && !reg_bias) rc = liblinear_set(cmd, o->params, "bias", "0");
+    return rc;
+}
+
 int train_opt(cli_args *a, train_opts *o)
 {
     const char *n = a->name;
@@ -424,9 +504,9 @@ int train_opt(cli_args *a, train_opts *o)
         static const char *const why[] = {
             NULL,
             "LIBSVM's -s 1 (nu-SVC) is not supported: use -s 0 with -c (C-SVC); for LIBLINEAR's -s 1 (L2-loss "
-            "dual) use --solver nssvm with -c twice LIBLINEAR's and -B 1",
-            "LIBSVM's -s 2 (one-class SVM) is not supported; for LIBLINEAR's -s 2 (L2-loss primal) use --solver "
-            "nssvm with -c twice LIBLINEAR's and -B 1",
+            "dual) use --liblinear 1",
+            "LIBSVM's -s 2 (one-class SVM) is not supported; for LIBLINEAR's -s 2 (L2-loss primal) use "
+            "--liblinear 2",
             NULL, /* LIBSVM's epsilon-SVR: --svm-type svr */
             "LIBSVM's -s 4 (nu-SVR) and LIBLINEAR's -s 4 (Crammer-Singer) are not supported: use -s 0 (C-SVC, "
             "one-vs-one or --multiclass ovr)"};
@@ -437,6 +517,21 @@ int train_opt(cli_args *a, train_opts *o)
         else cli_usage(a->cmd, "-s %lld is not supported: nesvm trains C-SVC (-s 0) and epsilon-SVR (-s 3) "
                                "with the solvers of --solver", t);
         return -1;
+    }
+    if (strcmp(n, "liblinear") == 0) {
+        long long t;
+        if (!(v = cli_value(a))) return -1;
+        if (strcmp(a->cmd, "train") != 0 && strcmp(a->cmd, "cv") != 0) {
+            cli_usage(a->cmd, "--liblinear is LIBLINEAR's train numbering, for nesvm train and cv: here use "
+                              "--svm-type, --loss, --solver and -B");
+            return -1;
+        }
+        if (!cli_parse_int(v, &t) || t < 0 || t > 100) {
+            cli_usage(a->cmd, "bad value '%s' for --liblinear (expected LIBLINEAR's -s: 1, 2, 3, 11, 12 or 13)", v);
+            return -1;
+        }
+        o->liblinear = (int)t;
+        return 1;
     }
     if (strcmp(n, "v") == 0) {
         long long k;

@@ -56,6 +56,7 @@ static int cv_command(const char *cmd, int argc, char **argv, train_opts *o)
         }
     }
     if (!data) return cli_usage(cmd, "missing DATA file");
+    if (train_opts_liblinear(cmd, o) != CLI_OK) return CLI_USAGE;
     int rc = o->distributed ? check_distributed(cmd, o, data) : CLI_OK;
     if (rc == CLI_OK && o->distributed && !o->mpi) rc = cli_mpi_begin(cmd, o);
     if (rc == CLI_OK) rc = run_training(cmd, o, data, NULL);

@@ -672,6 +672,7 @@ static int train_command(const char *cmd, int argc, char **argv, train_opts *op)
     if (npos == 0) {
         return cli_usage(cmd, "missing DATA file");
     }
+    if (train_opts_liblinear(cmd, op) != CLI_OK) return CLI_USAGE;
     char *model_path = NULL;
     if (npos == 2) {
         model_path = strdup(pos[1]);
