@@ -193,9 +193,8 @@ void train_opts_help(FILE *f)
           "  --liblinear N        train and cv: LIBLINEAR's -s N (1, 2, 3, 11, 12, 13) with\n"
           "                       its bias convention (no bias unless -B B > 0, then a\n"
           "                       feature B regularized with w), its C and one-vs-rest:\n"
-          "                       1/2: squared hinge (-B: nssvm, C doubled), 3: hinge\n"
-          "                       (-B: hyperpass), 11/12: squared tube, 13: tube (SVR: no\n"
-          "                       -B yet)\n"
+          "                       1/2: squared hinge, 11/12: squared tube (-B: nssvm, C\n"
+          "                       doubled), 3: hinge (-B: hyperpass), 13: tube (no -B yet)\n"
           "  -h 0|1               shrinking (hyperpass); -h alone is this help\n"
           "Output:\n"
           "  --trace FILE         write one CSV row per iteration to FILE\n"
@@ -407,29 +406,24 @@ int train_opts_liblinear(const char *cmd, train_opts *o)
     double B = 0;
     if (strcmp(bias, "auto") != 0 && !cli_parse_double(bias, &B)) B = 0;
     const int reg_bias = B > 0;
-    int rc = CLI_OK;
-    if (t <= 3) {
-        rc = liblinear_set(cmd, o->params, "multiclass", "ovr");
-        if (rc == CLI_OK && t <= 2 && reg_bias && o->find_c)
-            return cli_usage(cmd, "--liblinear %d -B %s -C: the search over C runs on NSSVM's C (twice "
-                                  "LIBLINEAR's): use --solver nssvm -B %s -C, or no -B", t, bias, bias);
-        if (rc == CLI_OK && t <= 2 && reg_bias) {
-            /* NSSVM's problem is LIBLINEAR's -s 2 -B with the paper's C = 2 C */
-            char c2[40];
-            snprintf(c2, sizeof c2, "%.17g", 2 * strtod(c, NULL));
-            rc = liblinear_set(cmd, o->params, "solver", "nssvm");
-            if (rc == CLI_OK) rc = liblinear_set(cmd, o->params, "c", c2);
-        } else if (rc == CLI_OK && t <= 2) {
-            rc = liblinear_set(cmd, o->params, "loss", "squared_hinge");
-        } else if (rc == CLI_OK && reg_bias) {
-            rc = liblinear_set(cmd, o->params, "solver", "hyperpass"); /* -s 3 -B: Hyperpass's problem */
-        }
-    } else {
-        if (reg_bias)
-            return cli_usage(cmd, "--liblinear %d -B %s: LIBLINEAR's regularized bias for SVR is not supported "
-                                  "yet; nesvm's --svm-type svr has a free bias (-B 1)", t, bias);
-        rc = liblinear_set(cmd, o->params, "svm_type", "svr");
-        if (rc == CLI_OK && t <= 12) rc = liblinear_set(cmd, o->params, "loss", "squared_epsilon_insensitive");
+    const int squared = t != 3 && t != 13, svr = t >= 11;
+    if (squared && reg_bias && o->find_c)
+        return cli_usage(cmd, "--liblinear %d -B %s -C: the search over C runs on NSSVM's C (twice "
+                              "LIBLINEAR's): use --solver nssvm -B %s -C, or no -B", t, bias, bias);
+    if (t == 13 && reg_bias)
+        return cli_usage(cmd, "--liblinear %d -B %s: LIBLINEAR's regularized bias for SVR is not supported "
+                              "yet; nesvm's --svm-type svr has a free bias (-B 1)", t, bias);
+    int rc = liblinear_set(cmd, o->params, svr ? "svm_type" : "multiclass", svr ? "svr" : "ovr");
+    if (rc == CLI_OK && squared)
+        rc = liblinear_set(cmd, o->params, "loss", svr ? "squared_epsilon_insensitive" : "squared_hinge");
+    if (rc == CLI_OK && squared && reg_bias) {
+        /* NSSVM's problem is LIBLINEAR's -s 2 (-s 11) -B with the paper's C = 2 C */
+        char c2[40];
+        snprintf(c2, sizeof c2, "%.17g", 2 * strtod(c, NULL));
+        rc = liblinear_set(cmd, o->params, "solver", "nssvm");
+        if (rc == CLI_OK) rc = liblinear_set(cmd, o->params, "c", c2);
+    } else if (rc == CLI_OK && reg_bias) {
+        rc = liblinear_set(cmd, o->params, "solver", "hyperpass"); /* -s 3 -B: Hyperpass's problem */
     }
     if (rc == CLI_OK && !reg_bias) rc = liblinear_set(cmd, o->params, "bias", "0");
     return rc;

@@ -61,7 +61,9 @@ static void usage(FILE *f)
           "  -C                   LIBLINEAR's search for C (linear models): C doubling from\n"
           "                       -c, or by default from 2^floor(log2(1 / (n max ||x||^2))),\n"
           "                       to 1024, each fold warm-started along the path; -v K folds\n"
-          "                       (default 5); prints the best C (no model is written)\n"
+          "                       (default 5); prints the best C (no model is written);\n"
+          "                       --svm-type svr also searches p as LIBLINEAR's -s 11 -C:\n"
+          "                       p = max |y| k/20, k = 19..0, a C path at each\n"
           "  --distributed        data-parallel training over the processes of mpirun\n"
           "                       (MPI builds): each reads its share of DATA (equal byte\n"
           "                       ranges of one file, or its own file DATA.0 ... DATA.N-1\n"
@@ -248,11 +250,15 @@ static int shared_weights(const char *cmd, const train_opts *o, int64_t n, doubl
 
 /* train -C: LIBLINEAR's search for C along a warm-started path, printed as
  * LIBLINEAR prints it: the highest cross-validation accuracy, or for a
- * regression the smallest mean squared error (LIBLINEAR's words for its SVR,
- * which also searches its epsilon p: ls-svr has none); the smallest C among
- * equal scores. */
+ * regression the smallest mean squared error (LIBLINEAR's words for its SVR);
+ * the smallest C among equal scores.  An epsilon-SVR also searches its tube
+ * p as LIBLINEAR's -s 11 -C does: p = max |y_i| k / 20 for k = 19 down to 0,
+ * a C path at each, the first of equal scores kept (ls-svr has no p). */
 static int find_c(const char *cmd, train_opts *o, nesvm_dataset *ds, FILE *info, progress_state *ps)
 {
+    char svm_type[16];
+    nesvm_params_get(o->params, "svm_type", svm_type, sizeof svm_type, NULL);
+    const int with_p = strcmp(svm_type, "svr") == 0;
     const int folds = o->folds > 0 ? o->folds : 5;
     const int64_t n = nesvm_dataset_rows(ds);
     double start;
@@ -267,27 +273,42 @@ static int find_c(const char *cmd, train_opts *o, nesvm_dataset *ds, FILE *info,
     double cs[200];
     int nc = 0;
     for (double c = start; nc < 200 && (nc == 0 || c <= 1024); c *= 2) cs[nc++] = c;
-    nesvm_metrics m[200];
+    double ymax = 0;
+    const double *y = nesvm_dataset_labels(ds);
+    for (int64_t i = 0; with_p && i < n; i++) ymax = fmax(ymax, fabs(y[i]));
+    nesvm_metrics m[200], bm = {0};
     nesvm_error err = {0};
     if (!o->quiet) fprintf(info, "Doing parameter search with %d-fold cross validation.\n", folds);
     const void *comm = o->distributed ? cli_mpi_comm(o) : NULL; /* the folds shared out */
-    if (nesvm_cross_validate_path_metrics(ds, o->params, folds, (uint64_t)o->seed, "c", cs, nc, 1, comm,
-                                          train_progress, ps, m, NULL, &err) != NESVM_OK) {
-        progress_end(ps);
-        return run_error(cmd, ps, o->trace, &err);
-    }
-    progress_end(ps);
     const int reg = nesvm_params_task(o->params) == NESVM_TASK_REGRESSION;
-    int best = 0;
-    for (int i = 0; i < nc; i++) {
-        if (reg ? m[i].mse < m[best].mse || (isnan(m[best].mse) && !isnan(m[i].mse))
-                : m[i].accuracy > m[best].accuracy)
-            best = i;
-        if (!o->quiet && reg) fprintf(info, "log2c=%7.2f\tMean squared error=%g\n", log2(cs[i]), m[i].mse);
-        else if (!o->quiet) fprintf(info, "log2c=%7.2f\trate=%g\n", log2(cs[i]), 100.0 * m[i].accuracy);
+    double bc = NAN, bp = NAN;
+    for (int k = with_p ? 19 : 0; k >= 0; k--) {
+        const double p = ymax * k / 20.0;
+        char pv[40];
+        snprintf(pv, sizeof pv, "%.17g", p);
+        if (with_p && nesvm_params_set(o->params, "epsilon", pv, &err) != NESVM_OK) return cli_error(cmd, "%s", err.message);
+        if (nesvm_cross_validate_path_metrics(ds, o->params, folds, (uint64_t)o->seed, "c", cs, nc, 1, comm,
+                                              train_progress, ps, m, NULL, &err) != NESVM_OK) {
+            progress_end(ps);
+            return run_error(cmd, ps, o->trace, &err);
+        }
+        progress_end(ps);
+        for (int i = 0; i < nc; i++) {
+            if (isnan(bc) || (reg ? m[i].mse < bm.mse || (isnan(bm.mse) && !isnan(m[i].mse))
+                                  : m[i].accuracy > bm.accuracy)) {
+                bm = m[i];
+                bc = cs[i];
+                bp = p;
+            }
+            if (o->quiet) continue;
+            if (with_p) fprintf(info, "log2c=%7.2f\tp=%7.2f\tMean squared error=%g\n", log2(cs[i]), p, m[i].mse);
+            else if (reg) fprintf(info, "log2c=%7.2f\tMean squared error=%g\n", log2(cs[i]), m[i].mse);
+            else fprintf(info, "log2c=%7.2f\trate=%g\n", log2(cs[i]), 100.0 * m[i].accuracy);
+        }
     }
-    if (reg) fprintf(info, "Best C = %g  CV MSE = %g\n", cs[best], m[best].mse);
-    else fprintf(info, "Best C = %g  CV accuracy = %g%%\n", cs[best], 100.0 * m[best].accuracy);
+    if (with_p) fprintf(info, "Best C = %g Best p = %g  CV MSE = %g\n", bc, bp, bm.mse);
+    else if (reg) fprintf(info, "Best C = %g  CV MSE = %g\n", bc, bm.mse);
+    else fprintf(info, "Best C = %g  CV accuracy = %g%%\n", bc, 100.0 * bm.accuracy);
     return CLI_OK;
 }
 

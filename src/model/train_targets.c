@@ -171,7 +171,7 @@ static nesvm_status check_classes(const double *classes, int k, nesvm_error *err
             return nv_error(
                 err, NESVM_ERR_DATA,
                 "the labels look like regression targets: %d distinct values, %d of them not integers "
-                "(%s, ...); nesvm trains classifiers, whose labels name classes",
+                "(%s, ...); a classifier's labels name classes: for a regression use --svm-type svr (or ls-svr)",
                 k, frac, lb);
         }
     }

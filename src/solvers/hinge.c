@@ -35,6 +35,46 @@ void nv_hinge_free(nv_hinge *h)
     h->ay = NULL;
 }
 
+nesvm_status nv_tube_split_init(nv_tube_split *s, const nv_binary_problem *pb, double e, nesvm_error *err)
+{
+    memset(s, 0, sizeof *s);
+    const int64_t n = pb->n;
+    const size_t m = (size_t)(n > 0 ? 2 * n : 1);
+    s->rows = nv_malloc_array(m, sizeof(int64_t));
+    s->y = nv_malloc_array(m, sizeof(double));
+    s->c = nv_malloc_array(m, sizeof(double));
+    s->t = nv_malloc_array(m, sizeof(double));
+    if (!s->rows || !s->y || !s->c || !s->t) {
+        nv_tube_split_free(s);
+        return nv_error(err, NESVM_ERR_NOMEM, "out of memory");
+    }
+    for (int64_t k = 0; k < n; k++) {
+        const int64_t r = pb->rows ? pb->rows[k] : k;
+        s->rows[k] = s->rows[n + k] = r;
+        s->y[k] = 1.0;
+        s->y[n + k] = -1.0;
+        s->c[k] = s->c[n + k] = pb->cost[k];
+        s->t[k] = pb->y[k] - e;
+        s->t[n + k] = -(pb->y[k] + e);
+    }
+    s->pb = *pb;
+    s->pb.rows = s->rows;
+    s->pb.n = 2 * n;
+    s->pb.y = s->y;
+    s->pb.cost = s->c;
+    s->pb.target = NV_TARGET_SIGN;
+    return NESVM_OK;
+}
+
+void nv_tube_split_free(nv_tube_split *s)
+{
+    nv_free(s->rows);
+    nv_free(s->y);
+    nv_free(s->c);
+    nv_free(s->t);
+    memset(s, 0, sizeof *s);
+}
+
 void nv_hinge_start(const nv_hinge *h, const nv_binary_problem *pb, double *w)
 {
     if (pb->w0)

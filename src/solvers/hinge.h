@@ -26,6 +26,8 @@ typedef struct nv_hinge {
     int32_t d;
     int64_t D;             /* d + 1 with a bias feature, else d */
     double B;              /* bias feature value, 0 = none */
+    const double *t;       /* each sample's threshold: its loss is max(0, t_i - y_i <z_i, w>)
+                            * (a tube's halves, nv_tube_split); NULL: 1, the hinge */
     double csum;           /* sum_i c_i (over every rank) */
     const nv_comm *comm;   /* data-parallel: the problem's ranks (pb->comm), else NULL */
     nv_linalg_ws lw;
@@ -38,6 +40,23 @@ typedef struct nv_hinge {
 nesvm_status nv_hinge_init(nv_hinge *h, const nv_binary_problem *pb, const nesvm_params *prm,
                            nesvm_error *err);
 void nv_hinge_free(nv_hinge *h);
+
+/* A regression's tube as two hinges: for e >= 0,
+ *   max(0, |y - f| - e) = max(0, (y - e) - f) + max(0, f - (y + e)),
+ * at most one term positive (and the squared tube the sum of the two squares),
+ * so the problem over n real targets is the hinge problem over 2n samples:
+ * sample k < n is row k with sign +1 and threshold y_k - e, sample n + k row
+ * k with sign -1 and threshold -(y_k + e), both of cost c_k.  pb (a REAL
+ * target) is copied into s->pb with the 2n samples (rows, signs, costs) and
+ * s->t the thresholds (nv_hinge.t); the start w0/b0 and comm are pb's.  Used
+ * by SSVM and NSSVM for the squared tube. */
+typedef struct nv_tube_split {
+    nv_binary_problem pb;
+    int64_t *rows;
+    double *y, *c, *t;
+} nv_tube_split;
+nesvm_status nv_tube_split_init(nv_tube_split *s, const nv_binary_problem *pb, double e, nesvm_error *err);
+void nv_tube_split_free(nv_tube_split *s);
 
 /* The starting point from pb->w0 / b0 (or 0): w has D entries. */
 void nv_hinge_start(const nv_hinge *h, const nv_binary_problem *pb, double *w);

@@ -12,12 +12,14 @@
 #define NESVM_USES "c eps eps_abs lambda mu nu continuation mu0 nu0 mu_star stage_eps method lipschitz " \
                    "basis basis_select kernel_memory restart loss epsilon"
 #define NEWTON_USES "c eps eps_abs lambda basis basis_select kernel_memory smooth_p scheme tau merit kernel_norm " \
-                    "basis_residual loss"
+                    "basis_residual loss epsilon"
 
 /* Each line: the positional fields of nv_solver up to `distributed`, then its
  * capabilities (solver.h; docs/solvers.md says why each family takes the
  * losses it takes). */
 #define CLASSIFICATION .tasks = "classification"
+/* SSVM and NSSVM's regression: the squared tube as two squared hinges (hinge.h) */
+#define SSVM_SVR "svr_squared_epsilon_insensitive_l2_regularized_bias"
 static const nv_solver solvers[] = {
     {"nesvm", {"c_svm_hinge_l2", "lp_svm_hinge_l1", "ls_svm_squared_l2", "ls_svr_squared_l2", "svr_epsilon_insensitive_l2"},
      nv_nesvm_linear_train,
@@ -33,12 +35,14 @@ static const nv_solver solvers[] = {
     {"pegasos", {"c_svm_hinge_l2_regularized_bias", NULL, NULL}, nv_pegasos_train, NULL, NULL,
      NV_KERNELS_NONE, -1.0, "c eps eps_abs lambda batch loss", "", 0, .has_c = 1, .loss = {"hinge", NULL, NULL},
      .loss_specific = 1, CLASSIFICATION, .memory = "kernel_memory", .certificate = 1},
-    {"ssvm", {"c_svm_squared_hinge_l2_regularized_bias", NULL, NULL}, nv_ssvm_train, NULL, NULL,
-     NV_KERNELS_RSVM, 1.0, NEWTON_USES, "", 1, .has_c = 1, .loss = {"squared_hinge", NULL, NULL},
-     .loss_specific = 1, CLASSIFICATION, .memory = "kernel_memory", .certificate = 1},
-    {"nssvm", {"c_svm_squared_hinge_l2_regularized_bias", NULL, NULL}, nv_nssvm_train, NULL, NULL,
-     NV_KERNELS_RSVM, 1.0, NEWTON_USES, "", 1, .has_c = 1, .loss = {"squared_hinge", NULL, NULL},
-     .loss_specific = 1, CLASSIFICATION, .memory = "kernel_memory", .certificate = 1},
+    {"ssvm", {"c_svm_squared_hinge_l2_regularized_bias", NULL, NULL, NULL, SSVM_SVR}, nv_ssvm_train, NULL, NULL,
+     NV_KERNELS_RSVM, 1.0, NEWTON_USES, "", 1, .has_c = 1,
+     .loss = {"squared_hinge", NULL, NULL, NULL, "squared_epsilon_insensitive"}, .loss_specific = 1,
+     .tasks = "classification regression", .memory = "kernel_memory", .certificate = 1},
+    {"nssvm", {"c_svm_squared_hinge_l2_regularized_bias", NULL, NULL, NULL, SSVM_SVR}, nv_nssvm_train, NULL, NULL,
+     NV_KERNELS_RSVM, 1.0, NEWTON_USES, "", 1, .has_c = 1,
+     .loss = {"squared_hinge", NULL, NULL, NULL, "squared_epsilon_insensitive"}, .loss_specific = 1,
+     .tasks = "classification regression", .memory = "kernel_memory", .certificate = 1},
     /* kernel only: the expansion over the selected training rows; no C
      * (early stopping regularizes), no loss (the hard-margin dual), no gap */
     {"gs", {"svm_dual_greedy_stagewise", NULL, NULL}, NULL, NULL, nv_gs_train, NV_KERNELS_GS, -1.0,

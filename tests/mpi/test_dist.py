@@ -254,6 +254,11 @@ def main():
                                                 "-e", "1e-10"], "reg", tmp)
         same_training("reg svr nesterov", ["--svm-type", "svr", "--method", "nesterov", "-e", "1e-7",
                                            "--max-iter", "200000"], "reg", tmp)
+        # NSSVM's squared tube (two squared hinges per row, each rank its rows')
+        same_training("reg svr nssvm", ["--svm-type", "svr", "--solver", "nssvm", "--loss",
+                                        "squared_epsilon_insensitive", "-e", "1e-10"], "reg", tmp)
+        same_training("reg svr nssvm scheme 3", ["--svm-type", "svr", "--solver", "nssvm", "--scheme", "3",
+                                                 "--loss", "squared_epsilon_insensitive", "-e", "1e-10"], "reg", tmp)
         # -W: one weight per row of the whole file, each process keeping its rows'
         with open(os.path.join(tmp, "w.txt"), "w") as f:
             f.writelines("%g\n" % (1 + (i % 5) * 0.5) for i in range(270))

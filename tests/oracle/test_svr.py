@@ -238,6 +238,93 @@ def main():
         report(ex == 'converged' and P >= P_l * (1 - 1e-9) and (basis < 450 or P <= P_l * 1.01),
                'rbf, basis %d: %s, P %.10g >= LIBSVM full kernel %.10g' % (basis, ex, P, P_l))
 
+    # SSVM and NSSVM's squared tube (two squared hinges, hinge.h), their
+    # problem 1/2 ||z||^2 + 1/2 sum_i c_i max(0, |y_i - z.[x_i, B]| - p)^2 with
+    # c_i = 2 C: LIBLINEAR's -s 11 with -B 1 (the bias feature regularized) and
+    # without a bias, objectives recomputed from both model files
+    Xd1 = np.hstack([Xd, np.ones((Xd.shape[0], 1))])
+    write_libsvm(data, Xd, yd)
+    for solver in ('ssvm', 'nssvm'):
+        for C in (0.1, 1.0, 10.0):
+            for B in (1, 0):
+                run(['liblinear-train', '-q', '-s', '11', '-c', str(C), '-p', '0.1', '-B', str(B or -1), '-e', '1e-10',
+                     data, peer])
+                run([nesvm, 'train', '--svm-type', 'svr', '--solver', solver, '--loss', 'squared_epsilon_insensitive',
+                     '-c', str(2 * C), '-p', '0.1', '-B', str(B), '-e', '1e-9', data, model])
+                ex, P, gap = nesvm_fields(model)
+                Z = Xd1 if B else Xd
+                Pl = primal(Z, yd, np.append(*model_w_b(peer, Xd.shape[1])) if B else model_w_b(peer, Xd.shape[1])[0],
+                            0.0, C, 0.1, 1)
+                w, b = model_w_b(model, Xd.shape[1])
+                Pm = primal(Z, yd, np.append(w, b) if B else w, 0.0, C, 0.1, 1)
+                report(ex == 'converged' and abs(P - Pm) <= 1e-9 * Pm and P <= Pl * (1 + 1e-7) and
+                       Pl >= P * (1 - gap) - 1e-12 * Pl,
+                       '%s squared tube, C %g, -B %d: %s (gap %.2g), P %.10g (its model %.10g), LIBLINEAR -s 11 %.10g'
+                       % (solver, C, B, ex, gap, P, Pm, Pl))
+    # their full kernel (--basis 0, the RKHS norm, Nystrom features of the whole
+    # set) with the regularized bias: L-BFGS-B on
+    #   1/2 beta'K beta + 1/2 v^2 + C sum_i max(0, |y_i - (K beta)_i - v| - p)^2
+    write_libsvm(data, Xf, yf)
+
+    def sqb_primal(z):
+        beta, v = z[:n], z[n]
+        Kb = Kf @ beta
+        res = yf - Kb - v
+        t = np.maximum(np.abs(res) - p, 0.0) * np.sign(res)
+        val = 0.5 * beta @ Kb + 0.5 * v * v + C * (t * t).sum()
+        return val, np.concatenate([Kb - 2 * C * (Kf @ t), [v - 2 * C * t.sum()]])
+    r = minimize(sqb_primal, np.zeros(n + 1), jac=True, method='L-BFGS-B',
+                 options={'maxiter': 100000, 'ftol': 1e-15, 'gtol': 1e-10})
+    for solver in ('ssvm', 'nssvm'):
+        run([nesvm, 'train', '--svm-type', 'svr', '--solver', solver, '--loss', 'squared_epsilon_insensitive',
+             '-t', 'rbf', '-g', str(g), '-c', str(2 * C), '-p', str(p), '--basis', '0', '-B', '1', '-e', '1e-9',
+             data, model])
+        ex, P, gap = nesvm_fields(model)
+        report(ex == 'converged' and P <= r.fun * (1 + 1e-6) and r.fun >= P * (1 - gap) - 1e-9 * r.fun,
+               '%s rbf full kernel, squared tube, -B 1: %s, P %.10g, L-BFGS-B %.10g' % (solver, ex, P, r.fun))
+
+    # train -C searches C and p as LIBLINEAR's -s 11 -C does (p = max |y| k / 20,
+    # k = 19..0): leave-one-out on 40 rows, three of its printed MSEs against
+    # leave-one-out by svm-train -s 3 -t 0 (the same problem with a free bias),
+    # and the best line the smallest printed MSE
+    Xs, ys = Xf[:40, :4], yf[:40] / 4
+    write_libsvm(data, Xs, ys)
+    out = run([nesvm, 'train', '--svm-type', 'svr', '-C', '-v', '40', '-e', '1e-9', data])
+    rows = [(float(a), float(b), float(c)) for a, b, c in
+            re.findall(r'^log2c=\s*(\S+)\tp=\s*(\S+)\tMean squared error=(\S+)$', out, re.M)]
+    mb = re.search(r'^Best C = (\S+) Best p = (\S+)  CV MSE = (\S+)$', out, re.M)
+    pm = np.abs(ys).max()
+    ps = sorted({r[1] for r in rows}, reverse=True)
+    report(len(ps) == 20 and abs(ps[0] - round(pm * 19 / 20, 2)) < 0.006 and ps[-1] == 0 and mb,
+           'train -C, svr: 20 values of p from %.3g (max |y| 19/20) to 0, and the best line: %r'
+           % (pm * 19 / 20, mb and mb.group(0)))
+    if rows and mb:
+        k = min(range(len(rows)), key=lambda i: rows[i][2])
+        report(float(mb.group(3)) == rows[k][2] and abs(np.log2(float(mb.group(1))) - rows[k][0]) < 0.006,
+               'train -C, svr: the best line is the smallest printed MSE (%g at log2c %g, p %g)'
+               % (rows[k][2], rows[k][0], rows[k][1]))
+        loo_x = os.path.join(tmp, 'loo.txt')
+        # points whose optimum is unique (C >= 1; at small C and a wide tube
+        # every residual is inside or at the bound, and the bias is any point of
+        # an interval: LIBSVM takes its middle)
+        pick = [r for r in rows if r[1] == 0 and r[0] in (0, 6)] + \
+            [r for r in rows if abs(r[1] - ps[14]) < 1e-9 and r[0] == 4]
+        report(len(pick) == 3, 'train -C, svr: the three points to check are printed: %r' % pick)
+        for lc, pp, mse in pick:
+            # p printed to 2 decimals: the exact grid value
+            pe = min((pm * k / 20 for k in range(20)), key=lambda v: abs(v - pp))
+            err = []
+            for j in range(40):
+                keep = np.arange(40) != j
+                write_libsvm(loo_x, Xs[keep], ys[keep])
+                run(['svm-train', '-q', '-s', '3', '-t', '0', '-c', repr(2.0 ** lc), '-p', repr(pe), '-e', '1e-9',
+                     loo_x, peer])
+                w, b = model_w_b(peer, Xs.shape[1])
+                err.append((ys[j] - Xs[j] @ w - b) ** 2)
+            ref = float(np.mean(err))
+            report(abs(mse - ref) <= 1e-3 * ref + 1e-9,
+                   'train -C, svr: leave-one-out MSE at log2c %g, p %.3g: %g, svm-train\'s %g' % (lc, pe, mse, ref))
+
     # predict prints LIBSVM's regression lines, true of its own output
     write_libsvm(data, Xf, yf)
     run([nesvm, 'train', '--svm-type', 'svr', '-p', '0.5', '-c', '1', data, model])

@@ -144,13 +144,17 @@ void nv_ssvm_free(nv_ssvm *s)
     memset(s, 0, sizeof *s);
 }
 
-/* The merit's loss part over this rank's rows at margins m (r = 1 - m). */
+/* Sample i's threshold: r_i = t_i - m_i (1 for a classification; a tube's
+ * halves, nv_tube_split). */
+static inline double thr(const nv_ssvm *s, int64_t i) { return s->h.t ? s->h.t[i] : 1.0; }
+
+/* The merit's loss part over this rank's rows at margins m (r = t - m). */
 static double merit_loss(const nv_ssvm *s, int merit, const double *m, double step, const double *hd)
 {
     const double p = s->p, *c = s->h.c;
     double sum = 0;
     for (int64_t i = 0; i < s->n; i++) {
-        double r = 1.0 - (hd ? m[i] + step * hd[i] : m[i]);
+        double r = thr(s, i) - (hd ? m[i] + step * hd[i] : m[i]);
         if (merit == NV_MERIT_F) {
             if (r > 0) sum += c[i] * r * r;
         } else if (s->nssvm) {
@@ -179,12 +183,12 @@ void nv_ssvm_eval(nv_ssvm *s)
     double asum = 0, aq = 0, loss = 0;
     s->nsv = 0;
     for (int64_t i = 0; i < n; i++) {
-        double r = 1.0 - s->m[i];
+        double r = thr(s, i) - s->m[i];
         double al = r > 0 ? c[i] * r : 0.0;
         s->a[i] = al;
         if (r > 0) {
             loss += c[i] * r * r;
-            asum += al;
+            asum += al * thr(s, i);
             aq += al * r; /* alpha^2 / c */
             s->nsv++;
         }
@@ -195,7 +199,7 @@ void nv_ssvm_eval(nv_ssvm *s)
     s->nJ = 0;
     s->nJ0 = 0;
     for (int64_t i = 0; i < n; i++) {
-        double r = 1.0 - s->m[i];
+        double r = thr(s, i) - s->m[i];
         double q = nv_psi(p, r), q1 = nv_psi1(p, r), w;
         if (s->nssvm) {
             s->a[i] = c[i] * q;
@@ -549,13 +553,32 @@ nesvm_status nv_ssvm_direction(nv_ssvm *s, int scheme, double cg_rtol, double *d
 
 /* ------------------------------------------------------------ training */
 
-static nesvm_status train(const nv_binary_problem *pb, const nesvm_params *prm, int nssvm,
+static nesvm_status train(const nv_binary_problem *pb0, const nesvm_params *prm, int nssvm,
                           const nv_progress_sink *sink, nv_binary_result *res, nesvm_error *err)
 {
     double t0 = nv_now();
+    /* a regression: its squared tube is two squared hinges with thresholds
+     * over twice the samples (hinge.h) */
+    const nv_binary_problem *pb = pb0;
+    nv_tube_split split;
+    memset(&split, 0, sizeof split);
+    nesvm_status st = NESVM_OK;
+    if (pb0->target == NV_TARGET_REAL) {
+        st = nv_tube_split_init(&split, pb0, prm->epsilon, err);
+        if (nv_comm_many(pb0->comm)) st = nv_comm_agree(pb0->comm, st, err);
+        if (st != NESVM_OK) {
+            nv_tube_split_free(&split);
+            return st;
+        }
+        pb = &split.pb;
+    }
     nv_ssvm s;
-    nesvm_status st = nv_ssvm_init(&s, pb, prm, nssvm, err);
-    if (st != NESVM_OK) return st;
+    st = nv_ssvm_init(&s, pb, prm, nssvm, err);
+    if (st != NESVM_OK) {
+        nv_tube_split_free(&split);
+        return st;
+    }
+    s.h.t = split.t;
     const int64_t n = s.n, D = s.D;
     double *d = nv_malloc_array((size_t)(D ? D : 1), sizeof(double));
     double *hd = nv_malloc_array((size_t)(n ? n : 1), sizeof(double));
@@ -565,8 +588,8 @@ static nesvm_status train(const nv_binary_problem *pb, const nesvm_params *prm, 
     if (st != NESVM_OK) goto out;
     /* the relative rule's scale: ||G_p(0)|| (margins 0) */
     for (int64_t i = 0; i < n; i++) {
-        double q = nv_psi(s.p, 1.0);
-        hd[i] = s.h.c[i] * (nssvm ? q : q * nv_psi1(s.p, 1.0));
+        double q = nv_psi(s.p, thr(&s, i));
+        hd[i] = s.h.c[i] * (nssvm ? q : q * nv_psi1(s.p, thr(&s, i)));
     }
     nv_hinge_xta(&s.h, hd, d);
     ssum(&s, d, D);
@@ -676,6 +699,7 @@ out:
     nv_free(hd);
     nv_free(wbest);
     nv_ssvm_free(&s);
+    nv_tube_split_free(&split);
     return st;
 }
 
