@@ -309,7 +309,8 @@ static nesvm_status header_nr_class(imp_reader *r, svm_header *h, nesvm_error *e
     nesvm_status st = nv_imp_nr_class(r, &h->k, err);
     if (st != NESVM_OK) return st;
     int k = h->k;
-    if (h->svr && k != 2) return FAIL("nr_class %d: a LIBSVM epsilon_svr model has nr_class 2 (svm-train writes 2 for a regression)", k);
+    if (h->svr && k != 2)
+        return FAIL("nr_class %d: a LIBSVM epsilon_svr model has nr_class 2 (svm-train writes 2 for a regression)", k);
     h->npair = (int64_t)k * (k - 1) / 2;
     if ((double)h->npair * 2.0 > r->size) /* rho's values: a number and a blank each */
         return FAIL("nr_class %d needs %lld rho values (one per pair of classes), more than a file of %.0f "
@@ -426,7 +427,8 @@ static nesvm_status read_header(imp_reader *r, svm_header *h, nesvm_error *err)
         return FAIL("the header has %s without %s", h->have_pa ? "probA" : "probB", h->have_pa ? "probB" : "probA");
     int64_t sum = 0;
     for (int c = 0; c < h->k && !h->svr; c++) sum += h->nsv[c];
-    if (!h->svr && sum != h->total) return FAIL("nr_sv sums to %lld, total_sv is %lld", (long long)sum, (long long)h->total);
+    if (!h->svr && sum != h->total)
+        return FAIL("nr_sv sums to %lld, total_sv is %lld", (long long)sum, (long long)h->total);
     if ((double)h->total * 2.0 * (h->k - 1) > r->size) /* k - 1 coefficients and blanks a support vector */
         return FAIL("total_sv %lld: as many support vectors of %d coefficient%s cannot fit in a file of %.0f bytes "
                     "(truncated, or a wrong total_sv)", (long long)h->total, h->k - 1, h->k == 2 ? "" : "s", r->size);
@@ -527,7 +529,8 @@ static nesvm_status write_svr(const imp_reader *r, const svm_header *h, const do
         weights(sv, coef, w);
     }
     nv_imp_put(t, "nr_submodel 1\n");
-    nv_imp_put_submodel(t, 0, -1, -1, -h->rho[0], NULL, lin ? "w" : "beta", lin ? w : none ? &zero : coef, nw);
+    const double *beta = lin ? w : none ? &zero : coef;
+    nv_imp_put_submodel(t, 0, -1, -1, -h->rho[0], NULL, lin ? "w" : "beta", beta, nw);
     nv_imp_put(t, "end\n");
     nv_free(w);
     return NESVM_OK;
