@@ -21,14 +21,22 @@ nesvm_status nesvm_model_export(const nesvm_model *m, const char *format, const 
     const int libsvm = strcmp(format, "libsvm") == 0;
     if (!libsvm && strcmp(format, "liblinear") != 0)
         return nv_error(err, NESVM_ERR_ARG, "unknown model format '%s' (expected libsvm or liblinear)", format);
-    if (m->task == NESVM_TASK_REGRESSION && libsvm)
-        return nv_error(err, NESVM_ERR_UNSUPPORTED,
-                        "a regression cannot be written for LIBSVM yet: linear epsilon-SVR models go to "
-                        "--format liblinear");
-    /* LIBLINEAR's regressions are the two SVRs (checked before the file is touched) */
+    /* the regressions each format has (checked before the file is touched):
+     * LIBSVM's epsilon_svr is the tube, LIBLINEAR's SVRs the tube and its square */
     const char *problem = m->task == NESVM_TASK_REGRESSION ? nesvm_model_problem(m) : NULL;
-    if (problem && strcmp(problem, "svr_epsilon_insensitive_l2") != 0 &&
-        strcmp(problem, "svr_squared_epsilon_insensitive_l2") != 0)
+    const int tube = problem && strcmp(problem, "svr_epsilon_insensitive_l2") == 0;
+    const int squared = problem && strcmp(problem, "svr_squared_epsilon_insensitive_l2") == 0;
+    if (libsvm && squared)
+        return nv_error(err, NESVM_ERR_UNSUPPORTED,
+                        "LIBSVM has no squared epsilon-insensitive loss (L2-loss SVR, problem %s): LIBLINEAR's "
+                        "-s 11 has it, for linear models (--format liblinear)",
+                        problem);
+    if (libsvm && problem && !tube)
+        return nv_error(err, NESVM_ERR_UNSUPPORTED,
+                        "a regression of problem %s cannot be written for LIBSVM (its epsilon_svr: "
+                        "svr_epsilon_insensitive_l2)",
+                        problem);
+    if (problem && !tube && !squared)
         return nv_error(err, NESVM_ERR_UNSUPPORTED,
                         "a regression of problem %s cannot be written for LIBLINEAR (its SVRs: "
                         "svr_epsilon_insensitive_l2, svr_squared_epsilon_insensitive_l2)",

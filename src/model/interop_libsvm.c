@@ -11,6 +11,20 @@
  * written in that class, with its coefficient of pair (c, d) in LIBSVM's row
  * d - 1 (d > c) or d (d < c).
  *
+ * Epsilon-SVR (task regression, problem svr_epsilon_insensitive_l2; the
+ * squared tube and LS-SVR are refused by nesvm_model_export): svm_type
+ * epsilon_svr, nr_class 2, one coefficient a support vector, no label or
+ * nr_sv line; decision(x) = sum_j coef_j K(sv_j, x) - rho with rho = -b.
+ * A kernel model's support vectors are its basis vectors of non-zero
+ * coefficient (any basis: full or reduced); a linear model writes
+ * kernel_type linear and w as its one support vector, of coefficient 1.
+ * The tube p is not in LIBSVM's file (svm-predict needs none).  Imported,
+ * an epsilon_svr file becomes nesvm's epsilon-SVR (solver nesvm, a free
+ * bias b = -rho, p 0.1: LIBSVM's default), its support vectors the basis
+ * (a linear kernel: w = sum coef_j sv_j); total_sv 0 (svm-train writes it
+ * when no vector is outside the tube) is a constant -rho.  A Laplace model
+ * (probA: svm-train -s 3 -b 1) is refused, as nu_svr and one_class are.
+ *
  * Import: svm_type c_svc (svm-train -s 0), any kernel but precomputed:
  * solver nesvm, problem c_svm_hinge_l2 (LIBSVM's C-SVC problem); pair
  * p = (i, j), i < j in label order, is sub-model p with pos i, neg j,
@@ -105,6 +119,23 @@ static void sv_coefs(const nesvm_model *m, int64_t nb, const int *cls, double *c
     }
 }
 
+/* The header's first lines: svm_type and the kernel with the parameters
+ * svm-train writes for it (gamma but for linear; degree for polynomial;
+ * coef0 for polynomial and sigmoid). */
+static void write_kernel_lines(const nesvm_model *m, FILE *f, const char *svm_type)
+{
+    const nesvm_params *p = nesvm_model_params(m);
+    char kern[16], g[64], d[64], r[64];
+    nesvm_params_get(p, "kernel", kern, sizeof kern, NULL);
+    nesvm_params_get(p, "gamma", g, sizeof g, NULL);
+    nesvm_params_get(p, "degree", d, sizeof d, NULL);
+    nesvm_params_get(p, "coef0", r, sizeof r, NULL);
+    fprintf(f, "svm_type %s\nkernel_type %s\n", svm_type, strcmp(kern, "poly") == 0 ? "polynomial" : kern);
+    if (strcmp(kern, "poly") == 0) fprintf(f, "degree %s\n", d);
+    if (strcmp(kern, "linear") != 0) fprintf(f, "gamma %s\n", g);
+    if (strcmp(kern, "poly") == 0 || strcmp(kern, "sigmoid") == 0) fprintf(f, "coef0 %s\n", r);
+}
+
 /* The file: the header (kernel, counts, rho, labels, sigmoids, nr_sv) and
  * the support vectors class by class; count[c] the vectors of class c. */
 static void write_svm_file(const nesvm_model *m, FILE *f, const int *cls, const double *coef, const double *rho,
@@ -113,16 +144,7 @@ static void write_svm_file(const nesvm_model *m, FILE *f, const int *cls, const 
     const int k = nesvm_model_classes(m), ns = nesvm_model_submodels(m);
     const nesvm_dataset *B = nesvm_model_basis(m);
     const int64_t nb = nesvm_dataset_rows(B);
-    const nesvm_params *p = nesvm_model_params(m);
-    char kern[16], g[64], d[64], r[64];
-    nesvm_params_get(p, "kernel", kern, sizeof kern, NULL);
-    nesvm_params_get(p, "gamma", g, sizeof g, NULL);
-    nesvm_params_get(p, "degree", d, sizeof d, NULL);
-    nesvm_params_get(p, "coef0", r, sizeof r, NULL);
-    fprintf(f, "svm_type c_svc\nkernel_type %s\n", strcmp(kern, "poly") == 0 ? "polynomial" : kern);
-    if (strcmp(kern, "poly") == 0) fprintf(f, "degree %s\n", d);
-    fprintf(f, "gamma %s\n", g);
-    if (strcmp(kern, "poly") == 0 || strcmp(kern, "sigmoid") == 0) fprintf(f, "coef0 %s\n", r);
+    write_kernel_lines(m, f, "c_svc");
     fprintf(f, "nr_class %d\ntotal_sv %lld\nrho", k, (long long)total);
     for (int s = 0; s < ns; s++) {
         fputc(' ', f);
@@ -165,8 +187,59 @@ static void write_svm_file(const nesvm_model *m, FILE *f, const int *cls, const 
         }
 }
 
+/* An epsilon-SVR (nesvm_model_export refused the other regressions): one
+ * coefficient a support vector, rho = -b.  A kernel model's support vectors
+ * are its basis vectors of non-zero coefficient; a linear model's one
+ * support vector is w itself with coefficient 1 (K(w, x) = w . x), its zero
+ * weights left out.  A model of no non-zero coefficient (or weight) has
+ * no support vector (total_sv 0, as svm-train writes it). */
+static void svr_export(const nesvm_model *m, FILE *f)
+{
+    const nesvm_dataset *B = nesvm_model_basis(m);
+    const double *beta;
+    int64_t nb;
+    double b;
+    nesvm_model_expansion(m, 0, &beta, &nb, &b, NULL, NULL, NULL);
+    int64_t total = 0;
+    for (int64_t j = 0; j < nb; j++) total += beta[j] != 0;
+    if (!B) total = total > 0; /* w: one vector */
+    write_kernel_lines(m, f, "epsilon_svr");
+    fprintf(f, "nr_class 2\ntotal_sv %lld\nrho ", (long long)total);
+    nv_interop_num(f, b == 0 ? 0.0 : -b);
+    fputs("\nSV\n", f);
+    if (!B && total) {
+        fputs("1 ", f);
+        for (int64_t j = 0; j < nb; j++)
+            if (beta[j] != 0) {
+                fprintf(f, "%lld:", (long long)j + 1);
+                nv_interop_num(f, beta[j]);
+                fputc(' ', f);
+            }
+        fputc('\n', f);
+        return;
+    }
+    const int64_t *ip = nesvm_dataset_indptr(B);
+    const int32_t *ix = nesvm_dataset_indices(B);
+    const double *vx = nesvm_dataset_values(B);
+    for (int64_t j = 0; j < nb; j++) {
+        if (beta[j] == 0) continue;
+        nv_interop_num(f, beta[j]);
+        fputc(' ', f);
+        for (int64_t q = ip[j]; q < ip[j + 1]; q++) {
+            fprintf(f, "%d:", ix[q] + 1);
+            nv_interop_num(f, vx[q]);
+            fputc(' ', f);
+        }
+        fputc('\n', f);
+    }
+}
+
 nesvm_status nv_libsvm_export(const nesvm_model *m, FILE *f, nesvm_error *err)
 {
+    if (nesvm_model_task(m) == NESVM_TASK_REGRESSION) {
+        svr_export(m, f);
+        return NESVM_OK;
+    }
     const nesvm_dataset *B = nesvm_model_basis(m);
     if (!B) return nv_error(err, NESVM_ERR_UNSUPPORTED, "a linear model has no support vectors for LIBSVM: use --format liblinear");
     if (strcmp(nesvm_model_multiclass(m), "ovr") == 0 && nesvm_model_classes(m) > 2)
@@ -208,6 +281,8 @@ done:
 
 /* The header as read so far (import_libsvm's step 1). */
 typedef struct svm_header {
+    int svr;                 /* svm_type epsilon_svr (else c_svc) */
+    int have_type;
     const char *kernel;      /* nesvm's name, NULL until kernel_type */
     double gamma, degree, coef0;
     int have_gamma, have_degree, have_coef0;
@@ -234,6 +309,8 @@ static nesvm_status header_nr_class(imp_reader *r, svm_header *h, nesvm_error *e
     nesvm_status st = nv_imp_nr_class(r, &h->k, err);
     if (st != NESVM_OK) return st;
     int k = h->k;
+    if (h->svr && k != 2)
+        return FAIL("nr_class %d: a LIBSVM epsilon_svr model has nr_class 2 (svm-train writes 2 for a regression)", k);
     h->npair = (int64_t)k * (k - 1) / 2;
     if ((double)h->npair * 2.0 > r->size) /* rho's values: a number and a blank each */
         return FAIL("nr_class %d needs %lld rho values (one per pair of classes), more than a file of %.0f "
@@ -273,8 +350,12 @@ static nesvm_status header_line(imp_reader *r, svm_header *h, nesvm_error *err)
     nesvm_status st;
     double v;
     if (strcmp(key, "svm_type") == 0) {
-        if (r->ntok != 2 || strcmp(r->tok[1], "c_svc") != 0)
-            return FAIL("svm_type %.40s: nesvm imports C-SVC models (svm-train -s 0) only", r->ntok > 1 ? r->tok[1] : "");
+        if (h->have_type) return FAIL("a second svm_type line");
+        h->have_type = 1;
+        h->svr = r->ntok == 2 && strcmp(r->tok[1], "epsilon_svr") == 0;
+        if (!h->svr && (r->ntok != 2 || strcmp(r->tok[1], "c_svc") != 0))
+            return FAIL("svm_type %.40s: nesvm imports C-SVC and epsilon-SVR models (svm-train -s 0 and -s 3) only",
+                        r->ntok > 1 ? r->tok[1] : "");
     } else if (strcmp(key, "kernel_type") == 0) {
         for (int i = 0; r->ntok == 2 && i < 4; i++)
             if (strcmp(r->tok[1], kernels[i][0]) == 0) h->kernel = kernels[i][1];
@@ -290,10 +371,17 @@ static nesvm_status header_line(imp_reader *r, svm_header *h, nesvm_error *err)
         return header_nr_class(r, h, err);
     } else if (strcmp(key, "total_sv") == 0) {
         if ((st = nv_imp_numbers(r, 1, &v, err)) != NESVM_OK) return st;
-        if (v < 1 || v > 1e12 || v != floor(v)) return FAIL("total_sv %.40s: expected a positive integer", r->tok[1]);
+        /* (svm-train writes total_sv 0 for a regression of no support vector) */
+        if (v < !h->svr || v > 1e12 || v != floor(v))
+            return FAIL("total_sv %.40s: expected %s", r->tok[1], h->svr ? "a count" : "a positive integer");
         h->total = (int64_t)v;
     } else if (strcmp(key, "rho") == 0 || strcmp(key, "probA") == 0 || strcmp(key, "probB") == 0 ||
                strcmp(key, "label") == 0 || strcmp(key, "nr_sv") == 0) {
+        if (h->svr && strcmp(key, "probA") == 0)
+            return FAIL("probA: the Laplace model of a LIBSVM epsilon-SVR (svm-train -s 3 -b 1) has no nesvm "
+                        "counterpart (delete the line to import the model's predictions without it)");
+        if (h->svr && strcmp(key, "rho") != 0)
+            return FAIL("'%s' in a LIBSVM epsilon_svr model (svm-train writes it for classifiers only)", key);
         if (h->k == 0) return FAIL("'%s' before 'nr_class'", r->tok[0]);
         if (strcmp(key, "label") == 0) {
             if ((st = nv_imp_labels(r, h->k, h->label, err)) == NESVM_OK) h->have_label = 1;
@@ -322,7 +410,8 @@ static nesvm_status read_header(imp_reader *r, svm_header *h, nesvm_error *err)
         if ((st = header_line(r, h, err)) != NESVM_OK) return st;
     if (more < 0) return st;
     const char *kernel = h->kernel;
-    if (!kernel || !h->k || h->total < 0 || !h->have_rho || !h->have_label || !h->have_nsv)
+    /* (a regression has no label, nr_sv, probA or probB line: header_line refused them) */
+    if (!kernel || !h->k || h->total < 0 || !h->have_rho || (!h->svr && (!h->have_label || !h->have_nsv)))
         return FAIL("the header lacks %s", !kernel ? "kernel_type" : !h->k ? "nr_class" : h->total < 0 ? "total_sv"
                                            : !h->have_rho ? "rho" : !h->have_label ? "label" : "nr_sv");
     const int poly = strcmp(kernel, "poly") == 0, lin = strcmp(kernel, "linear") == 0;
@@ -337,8 +426,9 @@ static nesvm_status read_header(imp_reader *r, svm_header *h, nesvm_error *err)
     if (h->have_pa != h->have_pb)
         return FAIL("the header has %s without %s", h->have_pa ? "probA" : "probB", h->have_pa ? "probB" : "probA");
     int64_t sum = 0;
-    for (int c = 0; c < h->k; c++) sum += h->nsv[c];
-    if (sum != h->total) return FAIL("nr_sv sums to %lld, total_sv is %lld", (long long)sum, (long long)h->total);
+    for (int c = 0; c < h->k && !h->svr; c++) sum += h->nsv[c];
+    if (!h->svr && sum != h->total)
+        return FAIL("nr_sv sums to %lld, total_sv is %lld", (long long)sum, (long long)h->total);
     if ((double)h->total * 2.0 * (h->k - 1) > r->size) /* k - 1 coefficients and blanks a support vector */
         return FAIL("total_sv %lld: as many support vectors of %d coefficient%s cannot fit in a file of %.0f bytes "
                     "(truncated, or a wrong total_sv)", (long long)h->total, h->k - 1, h->k == 2 ? "" : "s", r->size);
@@ -374,6 +464,78 @@ static nesvm_status read_svs(imp_reader *r, const svm_header *h, double *coef, i
     return NESVM_OK;
 }
 
+/* The kernel's parameters (kernels other than linear). */
+static void put_kernel_params(imp_text *t, const svm_header *h)
+{
+    nv_imp_put(t, "param gamma ");
+    nv_imp_put_num(t, h->gamma);
+    nv_imp_put(t, "\nparam degree ");
+    nv_imp_put_num(t, h->degree);
+    nv_imp_put(t, "\nparam coef0 ");
+    nv_imp_put_num(t, h->coef0);
+    nv_imp_put(t, "\n");
+}
+
+/* The support vectors as the basis (kernels other than linear). */
+static void put_basis(imp_text *t, const imp_svs *sv)
+{
+    nv_imp_put(t, "nr_basis %lld\nbasis\n", (long long)sv->n);
+    for (int64_t j = 0; j < sv->n; j++) {
+        nv_imp_put(t, "sv");
+        for (int64_t q = sv->ptr[j]; q < sv->ptr[j + 1]; q++) {
+            nv_imp_put(t, " %d:", sv->idx[q] + 1);
+            nv_imp_put_num(t, sv->val[q]);
+        }
+        nv_imp_put(t, "\n");
+    }
+}
+
+/* w = sum_q beta[q] sv_q into w[0..sv->d) (a linear kernel's weights). */
+static void weights(const imp_svs *sv, const double *beta, double *w)
+{
+    for (int32_t e = 0; e < sv->d; e++) w[e] = 0;
+    for (int64_t q = 0; q < sv->n; q++)
+        for (int64_t e = sv->ptr[q]; beta[q] != 0 && e < sv->ptr[q + 1]; e++) {
+            NV_ASSERT(sv->idx[e] >= 0 && sv->idx[e] < sv->d);
+            w[sv->idx[e]] += beta[q] * sv->val[e];
+        }
+}
+
+/* Step 3 of an epsilon_svr model: nesvm's epsilon-SVR (the tube, a free
+ * bias b = -rho; p not in the file: LIBSVM's default 0.1) of one sub-model,
+ * the coefficients (one a support vector) over the support vectors as its
+ * basis, or w = sum coef_q sv_q for the linear kernel.  A kernel model of
+ * no support vector (total_sv 0) gets one basis vector without entries of
+ * coefficient 0 (a model file's basis is not empty): f(x) = -rho all the
+ * same. */
+static nesvm_status write_svr(const imp_reader *r, const svm_header *h, const double *coef, const imp_svs *sv,
+                              imp_text *t, nesvm_error *err)
+{
+    const int lin = strcmp(h->kernel, "linear") == 0, none = !lin && h->total == 0;
+    static const double zero = 0.0;
+    const int64_t nw = lin ? sv->d : none ? 1 : h->total;
+    nesvm_status st = nv_imp_budget(r, lin, sv->d, sv->nnz, h->total, 2, 1, nw, err);
+    if (st != NESVM_OK) return st;
+    double *w = lin ? nv_malloc_array((size_t)(nw ? nw : 1), sizeof(double)) : NULL;
+    if (lin && !w) return nv_error(err, NESVM_ERR_NOMEM, "out of memory");
+    nv_imp_put_header_svr(t, "svr_epsilon_insensitive_l2", h->kernel, 1.0, "epsilon_insensitive", 0.1, sv->d);
+    if (none) {
+        put_kernel_params(t, h);
+        nv_imp_put(t, "nr_basis 1\nbasis\nsv\n");
+    } else if (!lin) {
+        put_kernel_params(t, h);
+        put_basis(t, sv);
+    } else {
+        weights(sv, coef, w);
+    }
+    nv_imp_put(t, "nr_submodel 1\n");
+    const double *beta = lin ? w : none ? &zero : coef;
+    nv_imp_put_submodel(t, 0, -1, -1, -h->rho[0], NULL, lin ? "w" : "beta", beta, nw);
+    nv_imp_put(t, "end\n");
+    nv_free(w);
+    return NESVM_OK;
+}
+
 /* Step 3, the nesvm model's text: the header and kernel parameters, the
  * basis (kernels other than linear), and the sub-models in LIBSVM's order
  * of pairs, from svclass[q] (each support vector's class) and coef. */
@@ -386,27 +548,9 @@ static nesvm_status write_model(const imp_reader *r, const svm_header *h, const 
     nesvm_status st = nv_imp_budget(r, lin, sv->d, sv->nnz, total, k, npair, lin ? sv->d : total, err);
     if (st != NESVM_OK) return st;
     nv_imp_put_header(t, "nesvm", "c_svm_hinge_l2", h->kernel, 0, k, h->label, sv->d);
-    if (!lin) {
-        nv_imp_put(t, "param gamma ");
-        nv_imp_put_num(t, h->gamma);
-        nv_imp_put(t, "\nparam degree ");
-        nv_imp_put_num(t, h->degree);
-        nv_imp_put(t, "\nparam coef0 ");
-        nv_imp_put_num(t, h->coef0);
-        nv_imp_put(t, "\n");
-    }
+    if (!lin) put_kernel_params(t, h);
     nv_imp_put(t, "param probability %d\n", h->have_pa);
-    if (!lin) {
-        nv_imp_put(t, "nr_basis %lld\nbasis\n", (long long)total);
-        for (int64_t j = 0; j < total; j++) {
-            nv_imp_put(t, "sv");
-            for (int64_t q = sv->ptr[j]; q < sv->ptr[j + 1]; q++) {
-                nv_imp_put(t, " %d:", sv->idx[q] + 1);
-                nv_imp_put_num(t, sv->val[q]);
-            }
-            nv_imp_put(t, "\n");
-        }
-    }
+    if (!lin) put_basis(t, sv);
     const int64_t nw = lin ? sv->d : total;
     double *w = nv_malloc_array((size_t)(nw ? nw : 1), sizeof(double));
     double *beta = nv_malloc_array((size_t)total, sizeof(double));
@@ -424,14 +568,7 @@ static nesvm_status write_model(const imp_reader *r, const svm_header *h, const 
                           : c == j ? coef[(size_t)q * (size_t)(k - 1) + (size_t)i]
                                    : 0.0;
             }
-            if (lin) {
-                for (int64_t e = 0; e < nw; e++) w[e] = 0;
-                for (int64_t q = 0; q < total; q++)
-                    for (int64_t e = sv->ptr[q]; beta[q] != 0 && e < sv->ptr[q + 1]; e++) {
-                        NV_ASSERT(sv->idx[e] >= 0 && sv->idx[e] < nw);
-                        w[sv->idx[e]] += beta[q] * sv->val[e];
-                    }
-            }
+            if (lin) weights(sv, beta, w);
             double prob[2] = {h->have_pa ? h->pa[p] : 0, h->have_pa ? h->pb[p] : 0};
             nv_imp_put_submodel(t, p, i, j, -h->rho[p], h->have_pa ? prob : NULL, lin ? "w" : "beta", lin ? w : beta, nw);
         }
@@ -459,13 +596,14 @@ nesvm_status nv_libsvm_import(imp_reader *r, imp_text *t, nesvm_error *err)
     }
     if (st == NESVM_OK) {
         int64_t j = 0;
-        for (int c = 0; c < h.k; c++)
+        for (int c = 0; c < h.k && !h.svr; c++)
             for (int64_t q = 0; q < h.nsv[c]; q++) svclass[j++] = c;
-        NV_ASSERT(j == h.total);
+        NV_ASSERT(j == h.total || h.svr);
         st = read_svs(r, &h, coef, &sv, err);
     }
-    /* 3. the nesvm model: pairs in LIBSVM's order */
-    if (st == NESVM_OK) st = write_model(r, &h, coef, svclass, &sv, t, err);
+    /* 3. the nesvm model: a regression, or pairs in LIBSVM's order */
+    if (st == NESVM_OK)
+        st = h.svr ? write_svr(r, &h, coef, &sv, t, err) : write_model(r, &h, coef, svclass, &sv, t, err);
     svm_header_free(&h);
     nv_free(coef);
     nv_free(svclass);

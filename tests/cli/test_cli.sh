@@ -1715,12 +1715,61 @@ for s in 11 12 13; do
             not_ok "import: LIBLINEAR -s $s -B $B" "values differ or a step failed"
     done
 done
-"$BIN" train -q --svm-type svr --basis 20 -t rbf "$T/reg5.txt" "$T/svk.model"
-expect_fail "export: a regression for LIBSVM" 1 "a regression cannot be written for LIBSVM yet: linear epsilon-SVR models go to --format liblinear" \
-    "$T/o.libsvm" -- "$BIN" export --format libsvm "$T/svk.model" "$T/o.libsvm"
+# epsilon-SVR and LIBSVM's epsilon_svr (svm-train -s 3), both ways: the same predicted values
+# (svm-predict prints 17 digits, nesvm the shortest exact ones: compared as numbers)
+for args in "-B 1" "-B 0" "-t rbf -g 0.1" "-t rbf -g 0.1 --basis 20" "-t poly -d 2 -r 1 -g 0.1" "-t rbf -p 2"; do
+    # shellcheck disable=SC2086
+    "$BIN" train -q -s 3 -p 0.1 $args "$T/reg5.txt" "$T/sv.model" &&
+        "$BIN" export --format libsvm "$T/sv.model" "$T/sv.libsvm" && grep -qx "svm_type epsilon_svr" "$T/sv.libsvm" &&
+        "$BIN" predict -q "$T/reg5.txt" "$T/sv.model" "$T/sv.pred" &&
+        svm-predict "$T/reg5.txt" "$T/sv.libsvm" "$T/sv.opred" >/dev/null && same_values "$T/sv.pred" "$T/sv.opred" &&
+        ok "export: epsilon-SVR ($args) for svm-predict, the same values" || not_ok "export: epsilon-SVR ($args) for LIBSVM" "values differ or a step failed"
+done
+grep -qx "total_sv 0" "$T/sv.libsvm" && ok "export: an epsilon-SVR without support vectors (-p 2) has total_sv 0" ||
+    not_ok "export: epsilon-SVR -p 2" "$(grep total_sv "$T/sv.libsvm")"
+for t in 0 1 2 3 "2 -p 2"; do
+    # shellcheck disable=SC2086
+    svm-train -q -s 3 -p 0.1 -d 2 -r 0.5 -c 2 -t $t "$T/reg5.txt" "$T/ie.orig" &&
+        svm-predict "$T/reg5.txt" "$T/ie.orig" "$T/ie.opred" >/dev/null &&
+        "$BIN" import "$T/ie.orig" "$T/ie.model" && "$BIN" predict -q "$T/reg5.txt" "$T/ie.model" "$T/ie.pred" &&
+        same_values "$T/ie.pred" "$T/ie.opred" && grep -qx "task regression" "$T/ie.model" &&
+        grep -qx "problem svr_epsilon_insensitive_l2" "$T/ie.model" &&
+        ok "import: svm-train -s 3 -t $t (epsilon_svr), the same values" || not_ok "import: svm-train -s 3 -t $t" "values differ or a step failed"
+done
+grep -qx "total_sv 0" "$T/ie.orig" && ok "import: svm-train's epsilon_svr of total_sv 0 (-p 2)" ||
+    not_ok "import: total_sv 0" "svm-train wrote $(grep total_sv "$T/ie.orig")"
+roundtrip "epsilon-SVR rbf, LIBSVM" libsvm "$T/reg5.txt" -s 3 -t rbf -g 0.1
+"$BIN" train -q --svm-type svr --loss squared_epsilon_insensitive "$T/reg5.txt" "$T/svq.model"
+expect_fail "export: the squared tube for LIBSVM" 1 "LIBSVM has no squared epsilon-insensitive loss (L2-loss SVR, problem svr_squared_epsilon_insensitive_l2): LIBLINEAR's -s 11 has it, for linear models (--format liblinear)" \
+    "$T/o.libsvm" -- "$BIN" export --format libsvm "$T/svq.model" "$T/o.libsvm"
+"$BIN" train -q --svm-type ls-svr "$T/reg5.txt" "$T/lsr.model"
+expect_fail "export: LS-SVR for LIBSVM" 1 "a regression of problem ls_svr_squared_l2 cannot be written for LIBSVM (its epsilon_svr: svr_epsilon_insensitive_l2)" \
+    "$T/o.libsvm" -- "$BIN" export --format libsvm "$T/lsr.model" "$T/o.libsvm"
+# a malformed epsilon_svr file: the line and what is wrong
+svm-train -q -s 3 -t 2 -g 0.1 "$T/reg5.txt" "$T/e.orig"
+bad_svr() { # NAME SED-SCRIPT MESSAGE
+    sed "$2" "$T/e.orig" >"$T/e.bad"
+    expect_fail "import: epsilon_svr, $1" 1 "e.bad:$3" "$T/o.model" -- "$BIN" import "$T/e.bad" "$T/o.model"
+}
+bad_svr "no rho" '/^rho/d' "6: the header lacks rho"
+bad_svr "nr_class 3" 's/^nr_class 2/nr_class 3/' "4: nr_class 3: a LIBSVM epsilon_svr model has nr_class 2 (svm-train writes 2 for a regression)"
+bad_svr "no coefficient" '8s/^[^ ]* //' "8: support vector 1: coefficient '1:"
+bad_svr "a bad index" '9s/ [0-9]*:/ x:/' "9: bad feature index 'x' (expected 1 to 2147483646)"
+bad_svr "a label line" 's/^nr_class 2/&\nlabel 1 -1/' "5: 'label' in a LIBSVM epsilon_svr model (svm-train writes it for classifiers only)"
+bad_svr "total_sv -1" 's/^total_sv .*/total_sv -1/' "5: total_sv -1: expected a count"
+bad_svr "a second svm_type" 's/^kernel_type/svm_type c_svc\n&/' "2: a second svm_type line"
+svm-train -q -s 3 -b 1 -t 2 "$T/reg5.txt" "$T/eb.orig"
+expect_fail "import: epsilon_svr -b 1 (a Laplace model)" 1 "eb.orig:7: probA: the Laplace model of a LIBSVM epsilon-SVR (svm-train -s 3 -b 1) has no nesvm counterpart" \
+    "$T/o.model" -- "$BIN" import "$T/eb.orig" "$T/o.model"
 svm-train -q -s 1 "$H" "$T/nu.orig"
-expect_fail "import: nu-SVC" 1 "svm_type nu_svc: nesvm imports C-SVC models (svm-train -s 0) only" "$T/o.model" -- \
+expect_fail "import: nu-SVC" 1 "svm_type nu_svc: nesvm imports C-SVC and epsilon-SVR models (svm-train -s 0 and -s 3) only" "$T/o.model" -- \
     "$BIN" import "$T/nu.orig" "$T/o.model"
+svm-train -q -s 4 "$T/reg5.txt" "$T/nur.orig"
+expect_fail "import: nu-SVR" 1 "svm_type nu_svr: nesvm imports C-SVC and epsilon-SVR models (svm-train -s 0 and -s 3) only" "$T/o.model" -- \
+    "$BIN" import "$T/nur.orig" "$T/o.model"
+svm-train -q -s 2 "$H" "$T/oc.orig"
+expect_fail "import: one-class" 1 "svm_type one_class: nesvm imports C-SVC and epsilon-SVR models (svm-train -s 0 and -s 3) only" "$T/o.model" -- \
+    "$BIN" import "$T/oc.orig" "$T/o.model"
 liblinear-train -q -s 0 "$H" "$T/lr.orig"
 expect_fail "import: logistic regression" 1 "solver_type L2R_LR: nesvm imports LIBLINEAR's L2-regularized SVMs" \
     "$T/o.model" -- "$BIN" import "$T/lr.orig" "$T/o.model"

@@ -17,7 +17,8 @@
  *     the same bytes;
  *   - an imported model exports back to the format it came from (where the
  *     model is representable there: every LIBLINEAR model, and every LIBSVM
- *     model but a linear kernel, which became a weight vector), and that
+ *     model but a linear-kernel classifier, which became a weight vector; a
+ *     linear epsilon_svr goes back as w, one support vector), and that
  *     file imports again; a second export and import gives the same bytes
  *     (the first may drop support vectors without coefficients and regroup
  *     them by the signs of their coefficients); from LIBLINEAR, the weights
@@ -113,10 +114,11 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
      * drop support vectors without a coefficient and regroup them by the
      * class their coefficients' signs give (what export writes); from then
      * on the file and the model stay the same */
-    /* LIBSVM's models import as solver nesvm, LIBLINEAR's as nssvm or hyperpass
-     * (the file's first line may follow empty lines) */
-    const int libsvm = strcmp(nesvm_model_solver(m), "nesvm") == 0;
-    if (!libsvm || nesvm_model_basis(m)) {
+    /* the format: the keyword of the file's first line (which may follow
+     * empty lines; an imported file has no other before it) */
+    const char *kl = memmem(data, size, "svm_type", 8), *kb = memmem(data, size, "solver_type", 11);
+    const int libsvm = kl && (!kb || kl < kb);
+    if (!libsvm || nesvm_model_basis(m) || nesvm_model_task(m) == NESVM_TASK_REGRESSION) {
         const char *fmt = libsvm ? "libsvm" : "liblinear";
         nesvm_model *mr[3] = {m, NULL, NULL};
         char *text[3] = {NULL, NULL, NULL};

@@ -346,6 +346,9 @@ static void test_model_task(void)
             CHECK(nesvm_model_export(back, "liblinear", "/nonexistent/x", &err) == NESVM_ERR_UNSUPPORTED);
             CHECK_CONTAINS(err.message, task == 1 ? "cannot be written for LIBLINEAR (its SVRs"
                                                   : "cannot be written for LIBSVM or LIBLINEAR");
+            CHECK(nesvm_model_export(back, "libsvm", "/nonexistent/x", &err) == NESVM_ERR_UNSUPPORTED);
+            CHECK_CONTAINS(err.message, task == 1 ? "cannot be written for LIBSVM (its epsilon_svr"
+                                                  : "cannot be written for LIBSVM or LIBLINEAR");
             nesvm_model *bad = NULL;
             /* a task's model file must have no classes and pos = neg = -1 */
             CHECK(load_edited(text, "nr_class 0\nlabels\n", "nr_class 2\nlabels 1 -1\n", &bad, &err) ==
