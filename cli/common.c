@@ -194,7 +194,7 @@ void train_opts_help(FILE *f)
           "                       its bias convention (no bias unless -B B > 0, then a\n"
           "                       feature B regularized with w), its C and one-vs-rest:\n"
           "                       1/2: squared hinge, 11/12: squared tube (-B: nssvm, C\n"
-          "                       doubled), 3: hinge (-B: hyperpass), 13: tube (no -B yet)\n"
+          "                       doubled), 3: hinge, 13: tube (-B: hyperpass)\n"
           "  -h 0|1               shrinking (hyperpass); -h alone is this help\n"
           "Output:\n"
           "  --trace FILE         write one CSV row per iteration to FILE\n"
@@ -410,9 +410,6 @@ int train_opts_liblinear(const char *cmd, train_opts *o)
     if (squared && reg_bias && o->find_c)
         return cli_usage(cmd, "--liblinear %d -B %s -C: the search over C runs on NSSVM's C (twice "
                               "LIBLINEAR's): use --solver nssvm -B %s -C, or no -B", t, bias, bias);
-    if (t == 13 && reg_bias)
-        return cli_usage(cmd, "--liblinear %d -B %s: LIBLINEAR's regularized bias for SVR is not supported "
-                              "yet; nesvm's --svm-type svr has a free bias (-B 1)", t, bias);
     int rc = liblinear_set(cmd, o->params, svr ? "svm_type" : "multiclass", svr ? "svr" : "ovr");
     if (rc == CLI_OK && squared)
         rc = liblinear_set(cmd, o->params, "loss", svr ? "squared_epsilon_insensitive" : "squared_hinge");
@@ -423,7 +420,7 @@ int train_opts_liblinear(const char *cmd, train_opts *o)
         rc = liblinear_set(cmd, o->params, "solver", "nssvm");
         if (rc == CLI_OK) rc = liblinear_set(cmd, o->params, "c", c2);
     } else if (rc == CLI_OK && reg_bias) {
-        rc = liblinear_set(cmd, o->params, "solver", "hyperpass"); /* -s 3 -B: Hyperpass's problem */
+        rc = liblinear_set(cmd, o->params, "solver", "hyperpass"); /* -s 3 (13) -B: Hyperpass's problem */
     }
     if (rc == CLI_OK && !reg_bias) rc = liblinear_set(cmd, o->params, "bias", "0");
     return rc;

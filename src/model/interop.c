@@ -15,6 +15,17 @@
 #include <string.h>
 #include <sys/stat.h>
 
+int nv_svr_problem(const char *problem)
+{
+    static const char *const names[] = {"svr_epsilon_insensitive_l2", "svr_squared_epsilon_insensitive_l2"};
+    for (int k = 0; k < 2; k++) {
+        const size_t n = strlen(names[k]);
+        if (strncmp(problem, names[k], n) == 0 && (!problem[n] || strcmp(problem + n, "_regularized_bias") == 0))
+            return k + 1;
+    }
+    return 0;
+}
+
 nesvm_status nesvm_model_export(const nesvm_model *m, const char *format, const char *path, nesvm_error *err)
 {
     if (!m || !format || !path) return nv_error(err, NESVM_ERR_ARG, "NULL argument to nesvm_model_export");
@@ -24,8 +35,8 @@ nesvm_status nesvm_model_export(const nesvm_model *m, const char *format, const 
     /* the regressions each format has (checked before the file is touched):
      * LIBSVM's epsilon_svr is the tube, LIBLINEAR's SVRs the tube and its square */
     const char *problem = m->task == NESVM_TASK_REGRESSION ? nesvm_model_problem(m) : NULL;
-    const int tube = problem && strcmp(problem, "svr_epsilon_insensitive_l2") == 0;
-    const int squared = problem && strcmp(problem, "svr_squared_epsilon_insensitive_l2") == 0;
+    const int tube = problem && nv_svr_problem(problem) == 1;
+    const int squared = problem && nv_svr_problem(problem) == 2;
     if (libsvm && squared)
         return nv_error(err, NESVM_ERR_UNSUPPORTED,
                         "LIBSVM has no squared epsilon-insensitive loss (L2-loss SVR, problem %s): LIBLINEAR's "
@@ -34,12 +45,13 @@ nesvm_status nesvm_model_export(const nesvm_model *m, const char *format, const 
     if (libsvm && problem && !tube)
         return nv_error(err, NESVM_ERR_UNSUPPORTED,
                         "a regression of problem %s cannot be written for LIBSVM (its epsilon_svr: "
-                        "svr_epsilon_insensitive_l2)",
+                        "svr_epsilon_insensitive_l2, with or without _regularized_bias)",
                         problem);
     if (problem && !tube && !squared)
         return nv_error(err, NESVM_ERR_UNSUPPORTED,
                         "a regression of problem %s cannot be written for LIBLINEAR (its SVRs: "
-                        "svr_epsilon_insensitive_l2, svr_squared_epsilon_insensitive_l2)",
+                        "svr_epsilon_insensitive_l2, svr_squared_epsilon_insensitive_l2, with or without "
+                        "_regularized_bias)",
                         problem);
     if (m->task != NESVM_TASK_CLASSIFICATION && m->task != NESVM_TASK_REGRESSION)
         return nv_error(err, NESVM_ERR_UNSUPPORTED,

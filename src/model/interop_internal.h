@@ -21,6 +21,11 @@ nesvm_status nv_libsvm_export(const nesvm_model *m, FILE *f, nesvm_error *err);
 nesvm_status nv_liblinear_export(const nesvm_model *m, FILE *f, nesvm_error *err);
 /* A number as the model files write it (nv_format_double). */
 void nv_interop_num(FILE *f, double v);
+/* An epsilon-SVR's problem name: 1 the tube (svr_epsilon_insensitive_l2,
+ * NESVM's free bias, or with _regularized_bias, Hyperpass's), 2 the squared
+ * tube (svr_squared_epsilon_insensitive_l2, or SSVM/NSSVM's with
+ * _regularized_bias), 0 another problem. */
+int nv_svr_problem(const char *problem);
 
 /* ---- import: the other tool's file, a line at a time */
 typedef struct imp_reader {

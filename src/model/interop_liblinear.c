@@ -46,7 +46,7 @@ static nesvm_status svr_export(const nesvm_model *m, FILE *f, nesvm_error *err)
 {
     const char *problem = nesvm_model_problem(m);
     /* (nesvm_model_export refused the other regressions) */
-    const char *solver = strcmp(problem, "svr_epsilon_insensitive_l2") == 0 ? "L2R_L1LOSS_SVR_DUAL" : "L2R_L2LOSS_SVR";
+    const char *solver = nv_svr_problem(problem) == 1 ? "L2R_L1LOSS_SVR_DUAL" : "L2R_L2LOSS_SVR";
     (void)err;
     const int32_t d = nesvm_model_features(m);
     double div, B = bias_feature(m, &div);

@@ -1,4 +1,5 @@
-/* hinge.c - row operations of the hinge-loss SVM without a free bias (Hyperpass, Pegasos). */
+/* hinge.c - row operations of the hinge-loss SVM without a free bias (Hyperpass, Pegasos), and the
+ * tube as two hinges (Hyperpass, SSVM, NSSVM). */
 #include "hinge.h"
 
 #include <math.h>
@@ -103,6 +104,18 @@ double nv_hinge_dot(nv_hinge *h, int64_t i, const double *w)
     double s = nv_row_dot(h->X, r, w) + (h->B > 0 ? h->B * w[h->d] : 0.0);
     h->dots++;
     return h->y[i] * s;
+}
+
+void nv_hinge_point_margins(nv_hinge *h, const double *w, double *out)
+{
+    nv_hinge_margins(h, w, out);
+    if (h->t)
+        for (int64_t i = 0; i < h->n; i++) out[i] += 1.0 - h->t[i];
+}
+
+double nv_hinge_point_dot(nv_hinge *h, int64_t i, const double *w)
+{
+    return nv_hinge_dot(h, i, w) + (h->t ? 1.0 - h->t[i] : 0.0);
 }
 
 void nv_hinge_axpy(nv_hinge *h, int64_t i, double a, double *out)

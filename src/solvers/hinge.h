@@ -63,6 +63,15 @@ void nv_hinge_start(const nv_hinge *h, const nv_binary_problem *pb, double *w);
 /* The model's (w, b) from a D-entry w: out has d entries. */
 void nv_hinge_result(const nv_hinge *h, const double *w, double *out, double *b);
 
+/* Sample i's threshold t_i (1 without h->t). */
+static inline double nv_hinge_thr(const nv_hinge *h, int64_t i) { return h->t ? h->t[i] : 1.0; }
+/* The margins of a point w shifted so that every sample's kink is at 1:
+ * y_i <z_i, w> + 1 - t_i, the loss max(0, 1 - m_i) (Hyperpass keeps these;
+ * without thresholds they are the plain margins).  Directions take the plain
+ * products below. */
+void nv_hinge_point_margins(nv_hinge *h, const double *w, double *out);
+double nv_hinge_point_dot(nv_hinge *h, int64_t i, const double *w);
+
 /* out[i] = y_i <z_i, w> for every sample (one threaded pass). */
 void nv_hinge_margins(nv_hinge *h, const double *w, double *out);
 /* y_i <z_i, w> for one sample. */

@@ -259,6 +259,9 @@ def main():
                                         "squared_epsilon_insensitive", "-e", "1e-10"], "reg", tmp)
         same_training("reg svr nssvm scheme 3", ["--svm-type", "svr", "--solver", "nssvm", "--scheme", "3",
                                                  "--loss", "squared_epsilon_insensitive", "-e", "1e-10"], "reg", tmp)
+        # Hyperpass's tube (its bound's rows carry their thresholds over the ranks)
+        same_training("reg svr hyperpass", ["--svm-type", "svr", "--solver", "hyperpass", "-B", "1", "-e", "1e-9"],
+                      "reg", tmp)
         # -W: one weight per row of the whole file, each process keeping its rows'
         with open(os.path.join(tmp, "w.txt"), "w") as f:
             f.writelines("%g\n" % (1 + (i % 5) * 0.5) for i in range(270))

@@ -261,6 +261,55 @@ def main():
                        Pl >= P * (1 - gap) - 1e-12 * Pl,
                        '%s squared tube, C %g, -B %d: %s (gap %.2g), P %.10g (its model %.10g), LIBLINEAR -s 11 %.10g'
                        % (solver, C, B, ex, gap, P, Pm, Pl))
+    # Hyperpass's tube (two hinges with thresholds, its cuts' constants sum
+    # c_i t_i): LIBLINEAR's -s 13 with -B 1 (the bias feature regularized)
+    # and without a bias, with and without shrinking.  LIBLINEAR's dual method
+    # stops short at large C (0.16% above at C = 10), so: as good as its point,
+    # its point no lower than Hyperpass's certified lower bound, and the
+    # optimum equal to the dual box QP's (no free bias:
+    #   max sum a_i y_i - p sum |a_i| - 1/2 ||Z'a||^2, |a_i| <= C)
+    # solved by scipy's L-BFGS-B
+    nd = len(yd)
+    for C in (0.1, 1.0, 10.0):
+        for B in (1, 0):
+            run(['liblinear-train', '-q', '-s', '13', '-c', str(C), '-p', '0.1', '-B', str(B or -1), '-e', '1e-10',
+                 data, peer])
+            Z = Xd1 if B else Xd
+            wl, bl = model_w_b(peer, Xd.shape[1])
+            Pl = primal(Z, yd, np.append(wl, bl) if B else wl, 0.0, C, 0.1, 0)
+
+            def neg_lin_dual(z, Z=Z):
+                a = z[:nd] - z[nd:]
+                v = Z.T @ a
+                ga = -(yd - Z @ v)
+                return -(a @ yd - 0.1 * z.sum() - 0.5 * v @ v), np.concatenate([ga + 0.1, -ga + 0.1])
+            rq = minimize(neg_lin_dual, np.zeros(2 * nd), jac=True, method='L-BFGS-B', bounds=[(0, C)] * (2 * nd),
+                          options={'maxiter': 100000, 'ftol': 1e-15, 'gtol': 1e-12})
+            Dq = -rq.fun
+            for shrink in ('1', '0'):
+                out = run([nesvm, 'train', '--svm-type', 'svr', '--solver', 'hyperpass', '-c', str(C), '-p', '0.1',
+                           '-B', str(B), '-h', shrink, '-e', '1e-9', data, model])
+                ex, P, gap = nesvm_fields(model)
+                w, b = model_w_b(model, Xd.shape[1])
+                Pm = primal(Z, yd, np.append(w, b) if B else w, 0.0, C, 0.1, 0)
+                report(ex == 'converged' and abs(P - Pm) <= 1e-9 * Pm and P <= Pl * (1 + 1e-7) and
+                       Pl >= P * (1 - gap) - 1e-12 * Pl and abs(P - Dq) <= 1e-6 * Dq,
+                       'hyperpass tube, C %g, -B %d, -h %s: %s (gap %.2g), P %.10g (its model %.10g), '
+                       'LIBLINEAR -s 13 %.10g, the dual QP by L-BFGS-B %.10g' % (C, B, shrink, ex, gap, P, Pm, Pl, Dq))
+    # the regularized-bias models export for the peers: the same values in
+    # liblinear-predict (-s 13 and -s 11 with their bias) and svm-predict (the tube)
+    exp, outs = os.path.join(tmp, 'exp.model'), [os.path.join(tmp, 'o%d.txt' % k) for k in range(2)]
+    for args, fmts in ((['--solver', 'hyperpass', '-B', '1'], ('liblinear', 'libsvm')),
+                       (['--solver', 'nssvm', '--loss', 'squared_epsilon_insensitive', '-B', '2'], ('liblinear',))):
+        run([nesvm, 'train', '-q', '--svm-type', 'svr', '-c', '1', '-p', '0.1'] + args + [data, model])
+        run([nesvm, 'predict', '-q', data, model, outs[0]])
+        for fmt in fmts:
+            run([nesvm, 'export', '--format', fmt, model, exp])
+            run(['liblinear-predict' if fmt == 'liblinear' else 'svm-predict', data, exp, outs[1]])
+            a_, b_ = np.loadtxt(outs[0]), np.loadtxt(outs[1])
+            report(np.abs(a_ - b_).max() <= 1e-12 * max(1.0, np.abs(a_).max()),
+                   'export --format %s of %s: the same values in its predict (%.2g)'
+                   % (fmt, ' '.join(args), np.abs(a_ - b_).max()))
     # their full kernel (--basis 0, the RKHS norm, Nystrom features of the whole
     # set) with the regularized bias: L-BFGS-B on
     #   1/2 beta'K beta + 1/2 v^2 + C sum_i max(0, |y_i - (K beta)_i - v| - p)^2

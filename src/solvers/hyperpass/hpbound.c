@@ -80,7 +80,7 @@ nesvm_status nv_hp_bound_at(nv_hinge *h, const double *m, const double *sqn, dou
     double b3 = 0;
     for (int64_t i = 0; i < n; i++) a[i] = m[i] < 1 ? h->c[i] : 0.0;
     for (int k = 0; k < K; k++) a[lst[k]] = 0;
-    for (int64_t i = 0; i < n; i++) b3 += a[i];
+    for (int64_t i = 0; i < n; i++) b3 += a[i] * nv_hinge_thr(h, i);
     nv_hinge_xta(h, a, s3);
     /* g3 alone: the three cut columns coincide; gamma_1 and gamma_2 get
      * constants that make them useless */
@@ -93,7 +93,7 @@ nesvm_status nv_hp_bound_at(nv_hinge *h, const double *m, const double *sqn, dou
         double t3 = nv_dot(tmp, s3, D);
         for (int y = 0; y < 3; y++) Q[(size_t)(K + y) * q + x] = Q[(size_t)x * q + (K + y)] = t3;
         for (int y = 0; y <= x; y++) Q[(size_t)y * q + x] = Q[(size_t)x * q + y] = nv_hinge_dot(h, lst[y], tmp);
-        r[x] = 1.0;
+        r[x] = nv_hinge_thr(h, lst[x]);
         cc[x] = h->c[lst[x]];
     }
     /* gamma_1, gamma_2 strictly dominated (so 0 at the optimum, not a tie) */
@@ -105,7 +105,7 @@ nesvm_status nv_hp_bound_at(nv_hinge *h, const double *m, const double *sqn, dou
         for (int64_t j = 0; j < D; j++) tmp[j] = g * s3[j];
         for (int x = 0; x < K; x++) {
             if (beta[x] != 0) nv_hinge_axpy(h, lst[x], beta[x], tmp);
-            dual += beta[x];
+            dual += beta[x] * r[x];
         }
         *bound = dual - 0.5 * nv_dot(tmp, tmp, D);
         if (wout) memcpy(wout, tmp, (size_t)D * sizeof(double));

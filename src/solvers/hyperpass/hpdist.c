@@ -13,6 +13,7 @@ void nv_hp_rows_free(nv_hp_rows *r)
     nv_free(r->idx);
     nv_free(r->val);
     nv_free(r->cost);
+    nv_free(r->thr);
     memset(r, 0, sizeof *r);
 }
 
@@ -148,18 +149,19 @@ nesvm_status nv_hp_select_global(nv_hinge *h, const int64_t *cand, int64_t nc, c
         for (int a = 0; a < K; a++)
             if (gk[a].rank == c->rank) mine++;
     }
-    /* the chosen rows, encoded: cost, count, then index, value pairs */
+    /* the chosen rows, encoded: cost, threshold, count, then index, value pairs */
     int64_t nenc = 0;
     if (st == NESVM_OK) {
-        enc = nv_malloc_array((size_t)(mine * (2 * (h->D + 1) + 2) + 1), sizeof(double));
+        enc = nv_malloc_array((size_t)(mine * (2 * (h->D + 1) + 3) + 1), sizeof(double));
         if (!enc) st = nv_error(err, NESVM_ERR_NOMEM, "out of memory");
         for (int64_t k = 0; enc && k < mine; k++) {
             int64_t i = ck[k].i;
             chosen[i] = 1;
-            int64_t cnt = row_entries(h, i, enc + nenc + 2);
+            int64_t cnt = row_entries(h, i, enc + nenc + 3);
             enc[nenc] = h->c[i];
-            enc[nenc + 1] = (double)cnt;
-            nenc += 2 + 2 * cnt;
+            enc[nenc + 1] = nv_hinge_thr(h, i);
+            enc[nenc + 2] = (double)cnt;
+            nenc += 3 + 2 * cnt;
             h->dots++;
         }
     }
@@ -170,15 +172,16 @@ nesvm_status nv_hp_select_global(nv_hinge *h, const int64_t *cand, int64_t nc, c
         /* decode in rank order */
         int64_t nnz = 0;
         for (int64_t at = 0, a = 0; a < K && at < tenc; a++) {
-            int64_t cnt = (int64_t)allenc[at + 1];
+            int64_t cnt = (int64_t)allenc[at + 2];
             nnz += cnt;
-            at += 2 + 2 * cnt;
+            at += 3 + 2 * cnt;
         }
         rows->ptr = nv_malloc_array((size_t)K + 1, sizeof(int64_t));
         rows->idx = nv_malloc_array((size_t)(nnz ? nnz : 1), sizeof(int64_t));
         rows->val = nv_malloc_array((size_t)(nnz ? nnz : 1), sizeof(double));
         rows->cost = nv_malloc_array((size_t)(K ? K : 1), sizeof(double));
-        if (!rows->ptr || !rows->idx || !rows->val || !rows->cost) {
+        rows->thr = nv_malloc_array((size_t)(K ? K : 1), sizeof(double));
+        if (!rows->ptr || !rows->idx || !rows->val || !rows->cost || !rows->thr) {
             nv_hp_rows_free(rows);
             st = nv_error(err, NESVM_ERR_NOMEM, "out of memory");
         } else {
@@ -187,13 +190,14 @@ nesvm_status nv_hp_select_global(nv_hinge *h, const int64_t *cand, int64_t nc, c
             int64_t at = 0, p = 0;
             for (int a = 0; a < K; a++) {
                 rows->cost[a] = allenc[at];
-                int64_t cnt = (int64_t)allenc[at + 1];
+                rows->thr[a] = allenc[at + 1];
+                int64_t cnt = (int64_t)allenc[at + 2];
                 for (int64_t k = 0; k < cnt; k++, p++) {
-                    rows->idx[p] = (int64_t)allenc[at + 2 + 2 * k];
-                    rows->val[p] = allenc[at + 3 + 2 * k];
+                    rows->idx[p] = (int64_t)allenc[at + 3 + 2 * k];
+                    rows->val[p] = allenc[at + 4 + 2 * k];
                 }
                 rows->ptr[a + 1] = p;
-                at += 2 + 2 * cnt;
+                at += 3 + 2 * cnt;
             }
         }
     }
@@ -359,7 +363,7 @@ nesvm_status nv_hp_bound_at_dist(nv_hinge *h, const double *m, const double *sqn
         double b3 = 0;
         for (int64_t i = 0; i < n; i++) {
             a[i] = m[i] < 1 && !chosen[i] ? h->c[i] : 0.0;
-            b3 += a[i];
+            b3 += a[i] * nv_hinge_thr(h, i);
         }
         nv_hinge_xta(h, a, s3);
         s3[D] = b3; /* the linear part's constant rides in the same reduction */
@@ -377,7 +381,7 @@ nesvm_status nv_hp_bound_at_dist(nv_hinge *h, const double *m, const double *sqn
                 double t3 = nv_hp_rows_dot(&rows, x, s3);
                 for (int y = 0; y < 3; y++) Q[(size_t)(K + y) * q + x] = Q[(size_t)x * q + (K + y)] = t3;
                 for (int y = 0; y <= x; y++) Q[(size_t)y * q + x] = Q[(size_t)x * q + y] = nv_hp_rows_dot2(&rows, y, x);
-                r[x] = 1.0;
+                r[x] = rows.thr[x];
                 cc[x] = rows.cost[x];
             }
             r[K] = r[K + 1] = -1.0;
@@ -388,7 +392,7 @@ nesvm_status nv_hp_bound_at_dist(nv_hinge *h, const double *m, const double *sqn
                 for (int64_t j = 0; j < D; j++) tmp[j] = g * s3[j];
                 for (int x = 0; x < K; x++) {
                     if (beta[x] != 0) nv_hp_rows_axpy(&rows, x, beta[x], tmp);
-                    dual += beta[x];
+                    dual += beta[x] * r[x];
                 }
                 *bound = dual - 0.5 * nv_dot(tmp, tmp, D);
                 if (wout) memcpy(wout, tmp, (size_t)D * sizeof(double));

@@ -20,13 +20,14 @@
 
 #include "../hinge.h"
 
-/* K rows y_i z_i (sparse: the bias feature is index d) and their costs. */
+/* K rows y_i z_i (sparse: the bias feature is index d), their costs and thresholds. */
 typedef struct nv_hp_rows {
     int K;
     int64_t *ptr;  /* K + 1 */
     int64_t *idx;
     double *val;
     double *cost;  /* K */
+    double *thr;   /* K: nv_hinge_thr */
 } nv_hp_rows;
 void nv_hp_rows_free(nv_hp_rows *r);
 double nv_hp_rows_dot(const nv_hp_rows *r, int a, const double *v);

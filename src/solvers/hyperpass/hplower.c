@@ -29,7 +29,7 @@ static void pick_la(hp *s, double *b3)
         int64_t out = nv_hp_nearest_offer(s->lbuf, &nl, NV_HP_MAX_LA, i, s->m, NULL);
         if (out >= 0 && s->m[out] < 1) {
             nv_hinge_axpy(&s->h, out, s->h.c[out], s->s3);
-            *b3 += s->h.c[out];
+            *b3 += s->h.c[out] * nv_hinge_thr(&s->h, out);
         }
     }
     s->K = (int)nl;
@@ -95,7 +95,7 @@ nesvm_status nv_hp_lower_bound(hp *s, double v, double *vout, int *qp_iters, nes
             Q[(size_t)(K + b) * q + a] = Q[(size_t)a * q + (K + b)] = nv_dot(s->tmp, col[b], D);
         for (int b = 0; b <= a; b++)
             Q[(size_t)b * q + a] = Q[(size_t)a * q + b] = nv_hinge_dot(&s->h, s->la[b], s->tmp);
-        s->r[a] = 1.0;
+        s->r[a] = nv_hinge_thr(&s->h, i);
         s->cc[a] = s->h.c[i];
     }
     s->r[K] = b1;
@@ -108,7 +108,7 @@ nesvm_status nv_hp_lower_bound(hp *s, double v, double *vout, int *qp_iters, nes
     for (int64_t j = 0; j < D; j++) s->wn[j] = g[0] * s->u1[j] + g[1] * s->wt[j] + g[2] * s->s3[j];
     for (int a = 0; a < K; a++) {
         if (s->beta[a] != 0) nv_hinge_axpy(&s->h, s->la[a], s->beta[a], s->wn);
-        dual += s->beta[a];
+        dual += s->beta[a] * s->r[a];
     }
     *vout = dual - 0.5 * nv_dot(s->wn, s->wn, D);
     return NESVM_OK;
@@ -135,7 +135,7 @@ nesvm_status nv_hp_lower_bound_dist(hp *s, double v, double *vout, int *qp_iters
         int64_t i = s->lbuf[k];
         if (!s->chosen[i] && s->m[i] < 1) {
             nv_hinge_axpy(&s->h, i, s->h.c[i], s->s3);
-            b3 += s->h.c[i];
+            b3 += s->h.c[i] * nv_hinge_thr(&s->h, i);
         }
     }
     double *red = s->red;
@@ -163,7 +163,7 @@ nesvm_status nv_hp_lower_bound_dist(hp *s, double v, double *vout, int *qp_iters
         for (int b = 0; b < 3; b++)
             Q[(size_t)(K + b) * q + a] = Q[(size_t)a * q + (K + b)] = nv_hp_rows_dot(&rows, a, col[b]);
         for (int b = 0; b <= a; b++) Q[(size_t)b * q + a] = Q[(size_t)a * q + b] = nv_hp_rows_dot2(&rows, b, a);
-        s->r[a] = 1.0;
+        s->r[a] = rows.thr[a];
         s->cc[a] = rows.cost[a];
     }
     s->r[K] = b1;
@@ -178,7 +178,7 @@ nesvm_status nv_hp_lower_bound_dist(hp *s, double v, double *vout, int *qp_iters
         for (int64_t j = 0; j < D; j++) s->wn[j] = g[0] * s->u1[j] + g[1] * s->wt[j] + g[2] * s->s3[j];
         for (int a = 0; a < K; a++) {
             if (s->beta[a] != 0) nv_hp_rows_axpy(&rows, a, s->beta[a], s->wn);
-            dual += s->beta[a];
+            dual += s->beta[a] * s->r[a];
         }
         *vout = dual - 0.5 * nv_dot(s->wn, s->wn, D);
     }

@@ -7,6 +7,11 @@
  *
  *     min_w  P(w) = 1/2 ||w||^2 + sum_i c_i max(0, 1 - y_i <z_i, w>)
  *
+ * and epsilon-SVR's tube (svr_epsilon_insensitive_l2_regularized_bias,
+ * LIBLINEAR's -s 13 -B) as the same problem over 2n samples with thresholds
+ * t_i in place of 1 (nv_tube_split); every margin m_i kept below is then
+ * y_i <z_i, w> + 1 - t_i, and the constants of the cuts sum c_i t_i.
+ *
  * the paper's f(w) = lambda/2 ||w||^2 + 1/N sum_i hinge_i times 1/lambda when
  * c_i = 1/(lambda N) (--lambda, or -c C: lambda = 1/(C N)).
  *
@@ -130,7 +135,7 @@ static void rebuild_sums(hp *s)
     if (s->na == s->n) {
         for (int64_t i = 0; i < s->n; i++) {
             s->dl[i] = s->cls[i] == CLS_S ? s->h.c[i] : 0.0;
-            s->cS += s->dl[i];
+            s->cS += s->dl[i] * nv_hinge_thr(&s->h, i);
         }
         nv_hinge_xta(&s->h, s->dl, s->sS);
         return;
@@ -140,7 +145,7 @@ static void rebuild_sums(hp *s)
         int64_t i = s->order[k];
         if (s->cls[i] == CLS_S) {
             nv_hinge_axpy(&s->h, i, s->h.c[i], s->sS);
-            s->cS += s->h.c[i];
+            s->cS += s->h.c[i] * nv_hinge_thr(&s->h, i);
         }
     }
 }
@@ -152,7 +157,7 @@ static void reclass(hp *s, int64_t i)
     if ((nc == CLS_S) != (s->cls[i] == CLS_S)) {
         double a = nc == CLS_S ? s->h.c[i] : -s->h.c[i];
         nv_hinge_axpy(&s->h, i, a, s->sS);
-        s->cS += a;
+        s->cS += a * nv_hinge_thr(&s->h, i);
     }
     s->cls[i] = (signed char)nc;
 }
@@ -195,11 +200,11 @@ static void grow(hp *s, double need, const double *wt_at)
     }
     for (int64_t k = s->na; k < target; k++) {
         int64_t i = s->order[k];
-        if (s->moved) s->m[i] = nv_hinge_dot(&s->h, i, s->w);
-        if (wt_at) s->mt[i] = nv_hinge_dot(&s->h, i, wt_at);
+        if (s->moved) s->m[i] = nv_hinge_point_dot(&s->h, i, s->w);
+        if (wt_at) s->mt[i] = nv_hinge_point_dot(&s->h, i, wt_at);
         if (s->cst[i]) {
             nv_hinge_axpy(&s->h, i, -s->h.c[i], s->sF);
-            s->cF -= s->h.c[i];
+            s->cF -= s->h.c[i] * nv_hinge_thr(&s->h, i);
         }
         s->cls[i] = CLS_I;
         reclass(s, i);
@@ -212,7 +217,7 @@ static void grow(hp *s, double need, const double *wt_at)
  * distances to the hyperplanes sorted, and an empty working set. */
 static void recenter(hp *s)
 {
-    if (s->na < s->n || s->moved) nv_hinge_margins(&s->h, s->w, s->m); /* else all are current */
+    if (s->na < s->n || s->moved) nv_hinge_point_margins(&s->h, s->w, s->m); /* else all are current */
     for (int64_t i = 0; i < s->n; i++) {
         s->cst[i] = s->m[i] < 1.0;
         s->dist[i] = s->sqn[i] > 0 ? fabs(1.0 - s->m[i]) / sqrt(s->sqn[i]) : INFINITY;
@@ -225,7 +230,7 @@ static void recenter(hp *s)
     for (int64_t k = 1; k < s->n; k++)
         NV_ASSERT(!(s->dist[s->order[k]] < s->dist[s->order[k - 1]]) || isnan(s->dist[s->order[k - 1]]));
     s->cF = 0;
-    for (int64_t i = 0; i < s->n; i++) s->cF += s->dl[i];
+    for (int64_t i = 0; i < s->n; i++) s->cF += s->dl[i] * nv_hinge_thr(&s->h, i);
     nv_hinge_xta(&s->h, s->dl, s->sF);
     memset(s->sS, 0, (size_t)s->D * sizeof(double));
     s->cS = 0;
@@ -238,7 +243,7 @@ static void recenter(hp *s)
 /* Drop the working set back to no ball: every sample works. */
 static void no_ball(hp *s)
 {
-    nv_hinge_margins(&s->h, s->w, s->m);
+    nv_hinge_point_margins(&s->h, s->w, s->m);
     for (int64_t i = 0; i < s->n; i++) {
         s->order[i] = i;
         s->cls[i] = (signed char)cls_of(s->m[i]);
@@ -254,12 +259,12 @@ static void no_ball(hp *s)
 static void work_margins(hp *s, const double *p, double *out)
 {
     if (s->na == s->n) {
-        nv_hinge_margins(&s->h, p, out);
+        nv_hinge_point_margins(&s->h, p, out);
         return;
     }
     for (int64_t k = 0; k < s->na; k++) {
         int64_t i = s->order[k];
-        out[i] = nv_hinge_dot(&s->h, i, p);
+        out[i] = nv_hinge_point_dot(&s->h, i, p);
     }
 }
 
@@ -357,7 +362,7 @@ static nesvm_status hp_begin(hp *s, hp_run *r, const nv_progress_sink *sink, dou
         if (st != NESVM_OK) return st;
     }
     memset(s->wt, 0, (size_t)D * sizeof(double)); /* w~_0 = 0, v_0 = 0 */
-    memset(s->mt, 0, (size_t)n * sizeof(double));
+    for (int64_t i = 0; i < n; i++) s->mt[i] = 1.0 - nv_hinge_thr(&s->h, i); /* w~'s margins (shifted) */
     no_ball(s);
     r->v = r->vbest = 0;
     double P0 = nv_hp_loss_at(s, s->m, s->w);
@@ -389,7 +394,7 @@ static nesvm_status hp_begin(hp *s, hp_run *r, const nv_progress_sink *sink, dou
         r->v = x[HP_V];
         r->vbest = x[HP_VBEST];
         no_ball(s);
-        nv_hinge_margins(&s->h, s->wt, s->mt);
+        nv_hinge_point_margins(&s->h, s->wt, s->mt);
         tr->best_p = x[HP_BEST_P];
         tr->best_d = r->vbest;
         tr->nsv_best = (int64_t)x[HP_NSV];
@@ -566,7 +571,7 @@ static nesvm_status hp_finish(hp *s, hp_run *r, nv_binary_result *res, nesvm_err
     const nv_comm *comm = r->comm;
     nv_track *tr = &r->tr;
     memcpy(s->w, r->wbest, (size_t)D * sizeof(double));
-    nv_hinge_margins(&s->h, s->w, s->m);
+    nv_hinge_point_margins(&s->h, s->w, s->m);
     double Pf = primal_all(s, s->w, s->m);
     double vb;
     /* at most max(sqrt(2n), n/16) samples, in [32, 256]: the Gram matrix
@@ -578,7 +583,7 @@ static nesvm_status hp_finish(hp *s, hp_run *r, nv_binary_result *res, nesvm_err
                            : nv_hp_bound_at(&s->h, s->m, s->sqn, rho, kfin, &vb, s->wn, err);
     if (st == NESVM_OK) {
         if (vb > r->vbest) r->vbest = vb;
-        nv_hinge_margins(&s->h, s->wn, s->mt);
+        nv_hinge_point_margins(&s->h, s->wn, s->mt);
         double Pn = primal_all(s, s->wn, s->mt);
         /* kept when lower, or equal to rounding: then it is the canonical
          * point (the band's exact minimizer, the same whatever the path) */
@@ -631,8 +636,32 @@ nesvm_status nv_hyperpass_train(const nv_binary_problem *pb, const nesvm_params 
     r.pb = pb;
     r.prm = prm;
     double t0 = nv_now();
-    nesvm_status st = hp_open(&s, &r, err);
-    if (st != NESVM_OK) return st;
+    /* a regression: the tube is two hinges with thresholds over twice the
+     * samples (hinge.h); the margins kept are shifted by 1 - t_i, so that
+     * every kink is at 1 (nv_hinge_point_margins) and the cuts' constants
+     * are sums of c_i t_i */
+    nv_tube_split split;
+    memset(&split, 0, sizeof split);
+    nesvm_status st = NESVM_OK;
+    if (pb->target == NV_TARGET_REAL) {
+        if (prm->warm_pegasos > 0)
+            return nv_error(err, NESVM_ERR_UNSUPPORTED,
+                            "Hyperpass's warm start by Pegasos (--warm-start pegasos:ITER) is a classifier's: drop it "
+                            "for --svm-type svr");
+        st = nv_tube_split_init(&split, pb, prm->epsilon, err);
+        if (nv_comm_many(pb->comm)) st = nv_comm_agree(pb->comm, st, err);
+        if (st != NESVM_OK) {
+            nv_tube_split_free(&split);
+            return st;
+        }
+        r.pb = &split.pb;
+    }
+    st = hp_open(&s, &r, err);
+    if (st != NESVM_OK) {
+        nv_tube_split_free(&split);
+        return st;
+    }
+    s.h.t = split.t;
     const int64_t D = s.D;
     st = hp_begin(&s, &r, sink, t0, err);
     for (int64_t t = 1; st == NESVM_OK; t++) {
@@ -668,5 +697,6 @@ nesvm_status nv_hyperpass_train(const nv_binary_problem *pb, const nesvm_params 
     nv_free(r.wbest);
     nv_free(r.state);
     hp_free(&s);
+    nv_tube_split_free(&split);
     return st;
 }
