@@ -120,8 +120,8 @@ static int easy_options(int argc, char **argv, easy_opts *e, int *help)
             e->ylo = v;
             e->yhi = v2;
             continue; /* easy's own: for nesvm scale */
-        } else if (strcmp(a.name, "log2c") == 0 || strcmp(a.name, "log2g") == 0 || strcmp(a.name, "log2n") == 0 ||
-                   strcmp(a.name, "log2p") == 0 || strcmp(a.name, "v") == 0) {
+        } else if (strcmp(a.name, "log2c") == 0 || strcmp(a.name, "log2g") == 0 ||
+                   strcmp(a.name, "log2n") == 0 || strcmp(a.name, "log2p") == 0 || strcmp(a.name, "v") == 0) {
             grid_only = 1;
             const char *v = cli_value(&a);
             int on = 0;
@@ -151,8 +151,9 @@ static int easy_options(int argc, char **argv, easy_opts *e, int *help)
         char type[16];
         nesvm_params_get(o.params, "svm_type", type, sizeof type, NULL);
         if (rc == CLI_OK && e->ylo && !e->reg)
-            rc = cli_usage(cmd, "-y scales a regression's targets (--svm-type svr or ls-svr): svm_type %s learns "
-                                "a %s", type, nesvm_task_str(nesvm_params_task(o.params)));
+            rc = cli_usage(cmd,
+                           "-y scales a regression's targets (--svm-type svr or ls-svr): svm_type %s learns a %s",
+                           type, nesvm_task_str(nesvm_params_task(o.params)));
         nesvm_params_get(o.params, "probability", probability, sizeof probability, NULL);
         e->prob = strcmp(probability, "1") == 0;
         if (e->kernel_given) nesvm_params_get(o.params, "kernel", e->kernel, sizeof e->kernel, NULL);
@@ -250,7 +251,8 @@ static int easy_predict_unscaled(const easy_files *f, const nesvm_scaling *sc)
     nesvm_read_options ro;
     nesvm_read_options_init(&ro);
     int rc = CLI_OK;
-    if (nesvm_model_load(f->model, &m, &err) != NESVM_OK || nesvm_dataset_read(f->tscaled, &ro, &ds, &err) != NESVM_OK) {
+    if (nesvm_model_load(f->model, &m, &err) != NESVM_OK ||
+        nesvm_dataset_read(f->tscaled, &ro, &ds, &err) != NESVM_OK) {
         rc = cli_error(cmd, "%s", err.message);
         goto done;
     }
@@ -299,8 +301,8 @@ done:
  * TRAIN.range).  Fails (printed) as nesvm scale does, or on the range file. */
 static int easy_scale(const easy_opts *e, const easy_files *f, const char *tr, nesvm_scaling **sc)
 {
-    char *sv[] = {"scale", "-l", "-1", "-u", "1", "-s", f->range, "-o", f->scaled, (char *)tr, NULL, NULL, NULL,
-                  NULL};
+    char *sv[] = {"scale", "-l", "-1", "-u", "1", "-s", f->range, "-o", f->scaled, (char *)tr,
+                  NULL, NULL, NULL, NULL};
     int sn = 10;
     if (e->ylo) { /* before TRAIN: -y's values are options' */
         sv[9] = "-y";
@@ -343,7 +345,7 @@ int cmd_easy(int argc, char **argv)
     /* 2. search (a scaled target's MSE is the original's over the map's slope squared) */
     if (!quiet) printf("Cross validation...\n");
     double lo, hi, mn, mx, unit = 1;
-    if (nesvm_scaling_labels(sc, &lo, &hi, &mn, &mx)) unit = ((mx - mn) / (hi - lo)) * ((mx - mn) / (hi - lo));
+    if (nesvm_scaling_labels(sc, &lo, &hi, &mn, &mx)) unit = (mx - mn) / (hi - lo) * ((mx - mn) / (hi - lo));
     if ((rc = easy_search(&e, &f, unit, cbuf, gbuf, pbuf)) != CLI_OK) goto done;
     /* 3. train */
     if (!quiet) printf("Training...\n");

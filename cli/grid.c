@@ -195,9 +195,9 @@ static int grid_value(const char *cmd, const char *name, const char *v, range r[
 
 int grid_check_value(const char *cmd, const char *name, const char *value, int *on)
 {
-    range r[4];
+    range r[4] = {{0, 0, 0, 0}};
     int folds, rc = grid_value(cmd, name, value, r, &folds);
-    if (on && rc == CLI_OK && strcmp(name, "v") != 0) *on = r[name[4] == 'c' ? 0 : name[4] == 'g' ? 1 : name[4] == 'n' ? 2 : 3].on;
+    if (on && rc == CLI_OK) *on = r[0].on || r[1].on || r[2].on || r[3].on; /* the one set */
     return rc;
 }
 
@@ -206,8 +206,10 @@ int grid_check_p(const char *cmd, const nesvm_params *params)
     char type[16];
     nesvm_params_get(params, "svm_type", type, sizeof type, NULL);
     if (strcmp(type, "svr") == 0) return CLI_OK;
-    return cli_usage(cmd, "-log2p searches epsilon-SVR's tube half-width (-p): it needs --svm-type svr (or -s 3), "
-                          "not svm_type %s", type);
+    return cli_usage(cmd,
+                     "-log2p searches epsilon-SVR's tube half-width (-p): it needs --svm-type svr (or -s 3), "
+                     "not svm_type %s",
+                     type);
 }
 
 /* One search (grid_run's state): the options, the data, the grid, the
@@ -266,7 +268,8 @@ static int grid_options(grid_search *s, int argc, char **argv, int *help)
         }
         if (strcmp(a.name, "log2c") == 0 || strcmp(a.name, "log2g") == 0 || strcmp(a.name, "log2n") == 0 ||
             strcmp(a.name, "log2p") == 0 || strcmp(a.name, "v") == 0) {
-            if (!(v = cli_value(&a)) || grid_value(cmd, a.name, v, s->r, &s->folds) != CLI_OK) return CLI_USAGE;
+            if (!(v = cli_value(&a)) || grid_value(cmd, a.name, v, s->r, &s->folds) != CLI_OK)
+                return CLI_USAGE;
             s->rn_given |= a.name[4] == 'n';
             continue;
         }
@@ -468,10 +471,11 @@ static int grid_score_pair(grid_search *s, int q)
         char atxt[40];
         snprintf(atxt, sizeof atxt, "%.17g", exp2(s->as[i]));
         char pt[240];
-        int len = s->rp->on ? snprintf(pt, sizeof pt, "%.17g,%.17g,%.17g,%s,%s,%s,%.17g\n", s->as[i], s->gv[jg],
-                                       s->pv[jp], s->ra->on ? atxt : "", s->rg->on ? gtxt : "", ptxt, s->score[k])
-                            : snprintf(pt, sizeof pt, "%.17g,%.17g,%s,%s,%.17g\n", s->as[i], s->gv[jg],
-                                       s->ra->on ? atxt : "", s->rg->on ? gtxt : "", s->score[k]);
+        const char *a = s->ra->on ? atxt : "", *g = s->rg->on ? gtxt : "";
+        int len = s->rp->on ? snprintf(pt, sizeof pt, "%.17g,%.17g,%.17g,%s,%s,%s,%.17g\n", s->as[i],
+                                       s->gv[jg], s->pv[jp], a, g, ptxt, s->score[k])
+                            : snprintf(pt, sizeof pt, "%.17g,%.17g,%s,%s,%.17g\n", s->as[i], s->gv[jg], a, g,
+                                       s->score[k]);
         if (s->root && status == CLI_OK && !grid_csv_add(&s->csv, pt, (size_t)len))
             status = cli_error(cmd, "out of memory");
     }

@@ -171,9 +171,9 @@ static int csv_point(csv_read *r, char *line, size_t len, int nl, const grid_hav
     }
     double lv[3], x, sc;
     int ok = nl && k == nf && !s;
-    for (int j = 0; ok && j < nlog; j++)
-        ok = cli_parse_double(field[j], &lv[j]) && (!field[nlog + j][0] || (cli_parse_double(field[nlog + j], &x) &&
-                                                                             x > 0));
+    for (int j = 0; ok && j < nlog; j++) /* log2 v, and v itself ('' when not searched) */
+        ok = cli_parse_double(field[j], &lv[j]) &&
+             (!field[nlog + j][0] || (cli_parse_double(field[nlog + j], &x) && x > 0));
     if (!ok) {
         for (int j = 1; j < k; j++) field[j][-1] = ','; /* the line as it was */
         if (s) s[-1] = ',';
