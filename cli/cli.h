@@ -14,13 +14,18 @@ int cmd_train(int argc, char **argv);
 int cmd_predict(int argc, char **argv);
 int cmd_cv(int argc, char **argv);
 int cmd_grid(int argc, char **argv);
-/* nesvm grid; best_out (3 entries: C or --max-iter, gamma, accuracy in % or a
- * regression's mean squared error) receives the best point instead of its line
- * being printed (NULL: printed) */
+/* nesvm grid; best_out (4 entries: C or --max-iter, gamma, accuracy in % or a
+ * regression's mean squared error, and epsilon-SVR's p when -log2p searched it,
+ * else NaN) receives the best point instead of its line being printed (NULL:
+ * printed) */
 int grid_run(int argc, char **argv, double *best_out);
-/* A value of nesvm grid's -log2c, -log2g, -log2n or -v (name without '-'):
- * CLI_OK, or CLI_USAGE after printing why not (as cmd). */
-int grid_check_value(const char *cmd, const char *name, const char *value);
+/* A value of nesvm grid's -log2c, -log2g, -log2n, -log2p or -v (name without
+ * '-'): CLI_OK, or CLI_USAGE after printing why not (as cmd); *on (may be
+ * NULL): a range that searches (not 'null'). */
+int grid_check_value(const char *cmd, const char *name, const char *value, int *on);
+/* -log2p's problem: CLI_OK for epsilon-SVR (svm_type svr), else CLI_USAGE
+ * after printing why not (as cmd). */
+int grid_check_p(const char *cmd, const nesvm_params *params);
 int cmd_easy(int argc, char **argv);
 int cmd_export(int argc, char **argv);
 int cmd_import(int argc, char **argv);

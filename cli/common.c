@@ -316,10 +316,10 @@ int cli_warn_uncertified(const char *cmd, const nesvm_model *m)
     if (!missed) return 0;
     nesvm_exit ex;
     double gap;
-    char eps[32], name[96];
+    char eps[32], name[96] = "";
     nesvm_model_training(m, worst, &ex, NULL, NULL, &gap, NULL);
     nesvm_params_get(nesvm_model_params(m), "eps", eps, sizeof eps, NULL);
-    submodel_name(m, worst, name, sizeof name);
+    if (nsub > 1) submodel_name(m, worst, name, sizeof name); /* a regression's one model has no classes */
     const char *hint = ex == NESVM_EXIT_MAX_ITER     ? "raise --max-iter"
                        : ex == NESVM_EXIT_TIME_LIMIT ? "raise --time-limit"
                        : ex == NESVM_EXIT_STALLED    ? "no decrease was left in double precision: a smaller -c "

@@ -4,6 +4,7 @@
  * the command of its own name, so its files and messages are that command's. */
 #include "cli.h"
 
+#include <math.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -17,12 +18,20 @@ static void usage(FILE *f)
           "  3. train with the best point: TRAIN.model (nesvm train);\n"
           "  4. with TEST: scale it with TRAIN's ranges (TEST.scale) and predict it\n"
           "     (TEST.predict), printing the accuracy (nesvm predict).\n"
-          "A regression (--svm-type ls-svr) searches the smallest cross-validation mean\n"
-          "squared error and prints the test's mean squared error and squared\n"
-          "correlation coefficient (the targets are not scaled).\n"
+          "A regression (--svm-type svr, -s 3, or ls-svr) searches the smallest\n"
+          "cross-validation mean squared error and prints the test's mean squared error\n"
+          "and squared correlation coefficient. Its targets are not scaled unless -y\n"
+          "says so (easy.py, for classification, has no -y); -log2p searches\n"
+          "epsilon-SVR's p with C and gamma (nesvm grid).\n"
           "The kernel is RBF unless -t says otherwise. Every option of 'nesvm grid' goes to\n"
           "the search, and those of 'nesvm train' to the training as well; -b 1 also makes\n"
           "the prediction print probabilities.\n\n"
+          "  -y YLOWER YUPPER     a regression: scale the targets to [YLOWER, YUPPER] too\n"
+          "                       (svm-scale -y; saved in TRAIN.range, TEST's targets\n"
+          "                       scaled alike): the search, the training and -p are in\n"
+          "                       the scaled units (the CSV and heat map too), while\n"
+          "                       TEST.predict, the test's mean squared error and the\n"
+          "                       best line's CV MSE are in the original units\n"
           "  -q                   quiet: only the best point and the accuracy\n"
           "  -h, --help           this help ('nesvm grid --help' lists the options)\n",
           f);
@@ -61,6 +70,8 @@ typedef struct easy_opts {
     int no_c;                  /* a solver without a C (gs): grid searches its basis functions */
     int prob;                  /* -b 1 */
     int reg;                   /* a regression: the search's score is the mean squared error */
+    int p_on;                  /* -log2p searches epsilon-SVR's p */
+    const char *ylo, *yhi;     /* -y YLOWER YUPPER (NULL: the targets are not scaled) */
     char kernel[16];
     argvec grid, train;        /* the options for grid (all) and for train (all but grid's own), as given */
 } easy_opts;
@@ -100,11 +111,22 @@ static int easy_options(int argc, char **argv, easy_opts *e, int *help)
             rc = cli_usage(cmd, "easy names its files after TRAIN (TRAIN.scale.grid.csv, TRAIN.scale.png): "
                                 "'%s' is nesvm grid's", argv[start]);
             continue;
-        } else if (strcmp(a.name, "log2c") == 0 || strcmp(a.name, "log2g") == 0 || strcmp(a.name, "log2n") == 0 ||
-                   strcmp(a.name, "v") == 0) {
+        } else if (strcmp(a.name, "y") == 0) {
+            const char *v = cli_value(&a), *v2 = v ? cli_value(&a) : NULL;
+            double lo, hi;
+            if (!v2) rc = CLI_USAGE;
+            else if (!cli_parse_double(v, &lo) || !cli_parse_double(v2, &hi) || !(lo < hi))
+                rc = cli_usage(cmd, "bad values '%s %s' for -y (expected YLOWER < YUPPER)", v, v2);
+            e->ylo = v;
+            e->yhi = v2;
+            continue; /* easy's own: for nesvm scale */
+        } else if (strcmp(a.name, "log2c") == 0 || strcmp(a.name, "log2g") == 0 ||
+                   strcmp(a.name, "log2n") == 0 || strcmp(a.name, "log2p") == 0 || strcmp(a.name, "v") == 0) {
             grid_only = 1;
             const char *v = cli_value(&a);
-            h = v && grid_check_value(cmd, a.name, v) == CLI_OK ? 1 : -1;
+            int on = 0;
+            h = v && grid_check_value(cmd, a.name, v, &on) == CLI_OK ? 1 : -1;
+            if (h > 0 && strcmp(a.name, "log2p") == 0) e->p_on = on;
         } else if (strcmp(a.name, "cold") == 0) {
             grid_only = 1;
         } else {
@@ -125,6 +147,13 @@ static int easy_options(int argc, char **argv, easy_opts *e, int *help)
         e->quiet = o.quiet;
         e->no_c = !cli_params_solver(o.params).has_c;
         e->reg = nesvm_params_task(o.params) == NESVM_TASK_REGRESSION;
+        if (e->p_on) rc = grid_check_p(cmd, o.params);
+        char type[16];
+        nesvm_params_get(o.params, "svm_type", type, sizeof type, NULL);
+        if (rc == CLI_OK && e->ylo && !e->reg)
+            rc = cli_usage(cmd,
+                           "-y scales a regression's targets (--svm-type svr or ls-svr): svm_type %s learns a %s",
+                           type, nesvm_task_str(nesvm_params_task(o.params)));
         nesvm_params_get(o.params, "probability", probability, sizeof probability, NULL);
         e->prob = strcmp(probability, "1") == 0;
         if (e->kernel_given) nesvm_params_get(o.params, "kernel", e->kernel, sizeof e->kernel, NULL);
@@ -135,10 +164,13 @@ static int easy_options(int argc, char **argv, easy_opts *e, int *help)
 
 /* -------------------------------------------------------------- search */
 /* nesvm grid on the scaled training data (easy's files and kernel first: the
- * user's options come after and win), and easy.py's "Best ..." line; the best
- * point's C (or max_iter) and gamma as text into cbuf and gbuf (40 bytes).
- * Fails (printed) as grid does, or with too many options. */
-static int easy_search(const easy_opts *e, const easy_files *f, char *cbuf, char *gbuf)
+ * user's options come after and win), and easy.py's "Best ..." line (the CV
+ * MSE times mse_unit: in the original units of scaled targets); the best
+ * point's C (or max_iter), gamma and p (with -log2p; else "") as text into
+ * cbuf, gbuf and pbuf (40 bytes).  Fails (printed) as grid does, or with too
+ * many options. */
+static int easy_search(const easy_opts *e, const easy_files *f, double mse_unit, char *cbuf, char *gbuf,
+                       char *pbuf)
 {
     argvec g = {{0}, 0};
     push(&g, "grid");
@@ -153,23 +185,31 @@ static int easy_search(const easy_opts *e, const easy_files *f, char *cbuf, char
     for (int k = 1; k < e->grid.n; k++) push(&g, e->grid.v[k]);
     push(&g, "-q");
     if (!push(&g, f->scaled)) return cli_usage("easy", "too many options");
-    double best[3];
+    double best[4];
     int rc = grid_run(g.n, g.v, best);
     if (rc != CLI_OK) return rc;
     snprintf(cbuf, 40, "%.17g", best[0]);
     snprintf(gbuf, 40, "%.17g", best[1]);
-    /* easy.py's line (a regression: the CV MSE, LIBLINEAR -C's words) */
+    pbuf[0] = '\0';
+    if (!isnan(best[3])) snprintf(pbuf, 40, "%.17g", best[3]);
+    /* easy.py's line (a regression: the CV MSE, LIBLINEAR -C's words; with
+     * -log2p, gridregression.py's p after gamma) */
     const char *what = e->reg ? "CV MSE" : "CV rate";
-    if (e->no_c) printf("Best max_iter=%s, g=%s %s=%g\n", cbuf, gbuf, what, best[2]);
-    else if (strcmp(e->kernel, "linear") == 0) printf("Best c=%s %s=%g\n", cbuf, what, best[2]);
-    else printf("Best c=%s, g=%s %s=%g\n", cbuf, gbuf, what, best[2]);
+    const double score = e->reg ? best[2] * mse_unit : best[2];
+    char ptxt[48] = "";
+    if (pbuf[0]) snprintf(ptxt, sizeof ptxt, ", p=%s", pbuf);
+    if (e->no_c) printf("Best max_iter=%s, g=%s%s %s=%g\n", cbuf, gbuf, ptxt, what, score);
+    else if (strcmp(e->kernel, "linear") == 0) printf("Best c=%s%s %s=%g\n", cbuf, ptxt, what, score);
+    else printf("Best c=%s, g=%s%s %s=%g\n", cbuf, gbuf, ptxt, what, score);
     return CLI_OK;
 }
 
 /* --------------------------------------------------------------- train */
-/* nesvm train on the scaled training data with the best point into the
- * model.  Fails (printed) as train does, or with too many options. */
-static int easy_train(const easy_opts *e, const easy_files *f, const char *cbuf, const char *gbuf)
+/* nesvm train on the scaled training data with the best point (pbuf: p, or
+ * "" when not searched) into the model.  Fails (printed) as train does, or
+ * with too many options. */
+static int easy_train(const easy_opts *e, const easy_files *f, const char *cbuf, const char *gbuf,
+                      const char *pbuf)
 {
     const int lin = strcmp(e->kernel, "linear") == 0;
     argvec t = {{0}, 0};
@@ -185,10 +225,96 @@ static int easy_train(const easy_opts *e, const easy_files *f, const char *cbuf,
         push(&t, "-g");
         push(&t, gbuf);
     }
+    if (pbuf[0]) {
+        push(&t, "-p");
+        push(&t, pbuf);
+    }
     push(&t, "-q");
     push(&t, f->scaled);
     if (!push(&t, f->model)) return cli_usage("easy", "too many options");
     return cmd_train(t.n, t.v);
+}
+
+/* ------------------------------------------------------------- predict */
+/* The test's prediction with scaled targets (-y): the model's predictions of
+ * TEST.scale mapped back to the original units (sc's labels' map inverted)
+ * into TEST.predict, and the mean squared error and squared correlation
+ * coefficient against TEST's targets in those units, in svm-predict's words.
+ * Fails (printed) on the model, the data, memory, the file. */
+static int easy_predict_unscaled(const easy_files *f, const nesvm_scaling *sc)
+{
+    const char *cmd = "easy";
+    nesvm_error err = {0};
+    nesvm_model *m = NULL;
+    nesvm_dataset *ds = NULL;
+    double *pred = NULL, *truth = NULL;
+    nesvm_read_options ro;
+    nesvm_read_options_init(&ro);
+    int rc = CLI_OK;
+    if (nesvm_model_load(f->model, &m, &err) != NESVM_OK ||
+        nesvm_dataset_read(f->tscaled, &ro, &ds, &err) != NESVM_OK) {
+        rc = cli_error(cmd, "%s", err.message);
+        goto done;
+    }
+    const int64_t n = nesvm_dataset_rows(ds);
+    pred = malloc(sizeof(double) * (size_t)(n + 1));
+    truth = malloc(sizeof(double) * (size_t)(n + 1));
+    if (!pred || !truth) {
+        rc = cli_error(cmd, "out of memory");
+        goto done;
+    }
+    if (nesvm_model_predict(m, ds, 1, pred, NULL, &err) != NESVM_OK) {
+        rc = cli_error(cmd, "%s", err.message);
+        goto done;
+    }
+    const double *scaled = nesvm_dataset_labels(ds);
+    for (int64_t i = 0; i < n; i++) {
+        pred[i] = nesvm_scaling_unscale_label(sc, pred[i]);
+        truth[i] = nesvm_scaling_unscale_label(sc, scaled[i]);
+    }
+    nv_atomic_file af;
+    char buf[32];
+    if (nv_atomic_open(&af, f->tpred, &err) != NESVM_OK) {
+        rc = cli_error(cmd, "%s", err.message);
+        goto done;
+    }
+    for (int64_t i = 0; i < n; i++) {
+        fputs(fmt_num(pred[i], buf), af.fp);
+        fputc('\n', af.fp);
+    }
+    if (nv_atomic_commit(&af, &err) != NESVM_OK) {
+        rc = cli_error(cmd, "%s", err.message);
+        goto done;
+    }
+    nesvm_metrics mt;
+    nesvm_metrics_compute(NESVM_TASK_REGRESSION, truth, pred, n, &mt, NULL);
+    cli_print_scores(stdout, 0, &mt);
+done:
+    free(pred);
+    free(truth);
+    nesvm_dataset_destroy(ds);
+    nesvm_model_destroy(m);
+    return rc;
+}
+
+/* 1. TRAIN scaled (its targets too with -y: then their map into *sc, from
+ * TRAIN.range).  Fails (printed) as nesvm scale does, or on the range file. */
+static int easy_scale(const easy_opts *e, const easy_files *f, const char *tr, nesvm_scaling **sc)
+{
+    char *sv[] = {"scale", "-l", "-1", "-u", "1", "-s", f->range, "-o", f->scaled, (char *)tr,
+                  NULL, NULL, NULL, NULL};
+    int sn = 10;
+    if (e->ylo) { /* before TRAIN: -y's values are options' */
+        sv[9] = "-y";
+        sv[10] = (char *)e->ylo;
+        sv[11] = (char *)e->yhi;
+        sv[12] = (char *)tr;
+        sn = 13;
+    }
+    int rc = cmd_scale(sn, sv);
+    if (rc != CLI_OK || !e->ylo) return rc;
+    nesvm_error err = {0};
+    return nesvm_scaling_load(f->range, sc, &err) == NESVM_OK ? CLI_OK : cli_error("easy", "%s", err.message);
 }
 
 int cmd_easy(int argc, char **argv)
@@ -207,33 +333,36 @@ int cmd_easy(int argc, char **argv)
     easy_files f = {local_name(tr, ".scale"), local_name(tr, ".range"), local_name(tr, ".scale.grid.csv"),
                     local_name(tr, ".scale.png"), local_name(tr, ".model"), te ? local_name(te, ".scale") : NULL,
                     te ? local_name(te, ".predict") : NULL};
-    char cbuf[40], gbuf[40];
+    char cbuf[40], gbuf[40], pbuf[40];
+    nesvm_scaling *sc = NULL;
     if (!f.scaled || !f.range || !f.csv || !f.png || !f.model || (te && (!f.tscaled || !f.tpred))) {
         rc = cli_error(cmd, "out of memory");
         goto done;
     }
     /* 1. scale TRAIN */
     if (!quiet) printf("Scaling training data...\n");
-    char *sv[] = {"scale", "-l", "-1", "-u", "1", "-s", f.range, "-o", f.scaled, (char *)tr, NULL};
-    if ((rc = cmd_scale(10, sv)) != CLI_OK) goto done;
-    /* 2. search */
+    if ((rc = easy_scale(&e, &f, tr, &sc)) != CLI_OK) goto done;
+    /* 2. search (a scaled target's MSE is the original's over the map's slope squared) */
     if (!quiet) printf("Cross validation...\n");
-    if ((rc = easy_search(&e, &f, cbuf, gbuf)) != CLI_OK) goto done;
+    double lo, hi, mn, mx, unit = 1;
+    if (nesvm_scaling_labels(sc, &lo, &hi, &mn, &mx)) unit = (mx - mn) / (hi - lo) * ((mx - mn) / (hi - lo));
+    if ((rc = easy_search(&e, &f, unit, cbuf, gbuf, pbuf)) != CLI_OK) goto done;
     /* 3. train */
     if (!quiet) printf("Training...\n");
-    if ((rc = easy_train(&e, &f, cbuf, gbuf)) != CLI_OK) goto done;
+    if ((rc = easy_train(&e, &f, cbuf, gbuf, pbuf)) != CLI_OK) goto done;
     if (!quiet) printf("Output model: %s\n", f.model);
     if (!te) goto done;
-    /* 4. scale TEST with TRAIN's ranges, predict it */
+    /* 4. scale TEST with TRAIN's ranges (its targets too with -y), predict it */
     if (!quiet) printf("Scaling testing data...\n");
     char *tv[] = {"scale", "-r", f.range, "-o", f.tscaled, (char *)te, NULL};
     if ((rc = cmd_scale(6, tv)) != CLI_OK) goto done;
     if (!quiet) printf("Testing...\n");
     char *pv[] = {"predict", prob ? "-b" : f.tscaled, prob ? "1" : f.model, prob ? f.tscaled : f.tpred,
                   prob ? f.model : NULL, prob ? f.tpred : NULL, NULL};
-    rc = cmd_predict(prob ? 6 : 4, pv);
+    rc = sc ? easy_predict_unscaled(&f, sc) : cmd_predict(prob ? 6 : 4, pv);
     if (rc == CLI_OK && !quiet) printf("Output prediction: %s\n", f.tpred);
 done:
+    nesvm_scaling_destroy(sc);
     free(f.scaled);
     free(f.range);
     free(f.csv);

@@ -22,7 +22,8 @@ static void usage(FILE *f)
           "the same folds at every point), and the best is printed as 'C gamma accuracy'.\n"
           "A regression (--svm-type ls-svr) is scored by the cross-validation mean squared\n"
           "error (unstratified folds, as svm-train -v): the best is the smallest, printed\n"
-          "as 'C gamma mse', and the CSV's last column is 'mse'.\n"
+          "as 'C gamma mse', and the CSV's last column is 'mse'. Epsilon-SVR (--svm-type\n"
+          "svr, -s 3) is scored likewise, and -log2p searches its p as well.\n"
           "With the linear kernel only C is searched. Along C each fold starts from its\n"
           "solution at the previous C (warm starts); with --threads N, N folds train at once.\n"
           "--solver gs has no C: it searches gamma and its number of basis functions\n"
@@ -35,6 +36,12 @@ static void usage(FILE *f)
           "  -log2g BEGIN,END,STEP  log2 gamma (default 3,-15,-2); 'null': no search (-g)\n"
           "  -log2n BEGIN,END,STEP  gs: log2 of the number of basis functions (default 4 to\n"
           "                       log2 of the training rows, by 1); 'null': --max-iter\n"
+          "  -log2p BEGIN,END,STEP  svr (-s 3): log2 of the tube's half-width p (-p), as\n"
+          "                       LIBSVM's gridregression.py (default null: p fixed at -p;\n"
+          "                       gridregression.py's -8,-1,1 makes the grid 8 times\n"
+          "                       larger); each (gamma, p) pair is one warm-started C path,\n"
+          "                       the CSV has the columns log2p and p, and the last line\n"
+          "                       is 'C gamma p mse'\n"
           "  --cold               every point from zero, as grid.py (no warm starts)\n"
           "  --distributed        share each point's folds out over the processes of mpirun\n"
           "                       (MPI builds); rank 0 writes the CSV; the same results\n"
@@ -43,7 +50,8 @@ static void usage(FILE *f)
           "                       current folder); one of another search is overwritten,\n"
           "                       with a warning\n"
           "  --png FILE           a heat map of the accuracy (or mean squared error) over\n"
-          "                       the grid (matplotlib, /usr/bin/python3)\n"
+          "                       the grid (matplotlib, /usr/bin/python3); with -log2p,\n"
+          "                       over C and gamma at the best point's p\n"
           "  -h, --help           this help\n\n",
           f);
     train_opts_help(f);
@@ -92,10 +100,11 @@ static int range_values(const range *r, double fixed, double *out, int cap)
     return n;
 }
 
-/* The search's settings: every parameter but the searched ones and threads,
- * in table order, and the class weights (-wLABEL). */
-static void settings(const nesvm_params *p, int folds, long long seed, int warm, const char *axis, char *out,
-                     size_t size)
+/* The search's settings: every parameter but the searched ones (the axis,
+ * gamma, and epsilon when p_on) and threads, in table order, and the class
+ * weights (-wLABEL). */
+static void settings(const nesvm_params *p, int folds, long long seed, int warm, const char *axis, int p_on,
+                     char *out, size_t size)
 {
     size_t len = (size_t)snprintf(out, size, "# settings folds=%d seed=%lld warm=%d", folds, seed, warm);
     char v[64], l[32], w[32];
@@ -103,7 +112,9 @@ static void settings(const nesvm_params *p, int folds, long long seed, int warm,
     const nv_param_def *t = nv_param_table(&count);
     for (int i = 0; i < count && len < size; i++) {
         const char *n = t[i].name;
-        if (strcmp(n, axis) == 0 || strcmp(n, "gamma") == 0 || strcmp(n, "threads") == 0) continue;
+        if (strcmp(n, axis) == 0 || strcmp(n, "gamma") == 0 || strcmp(n, "threads") == 0 ||
+            (p_on && strcmp(n, "epsilon") == 0))
+            continue;
         nesvm_params_get(p, n, v, sizeof v, NULL);
         len += (size_t)snprintf(out + len, size - len, " %s=%s", n, v);
     }
@@ -114,17 +125,23 @@ static void settings(const nesvm_params *p, int folds, long long seed, int warm,
 
 
 /* The heat map of the CSV's scores (its header's last column: accuracy, or a
- * regression's mse, drawn reversed so that the best is bright in both). */
-static int plot(const char *cmd, const char *csv, const char *png)
+ * regression's mse, drawn reversed so that the best is bright in both); with
+ * the column log2p, the points at log2 p = lp (the best point's), said in the
+ * title. */
+static int plot(const char *cmd, const char *csv, const char *png, const char *lp)
 {
     static const char *const script =
         "import sys, csv\n"
         "import matplotlib; matplotlib.use('Agg')\n"
         "import matplotlib.pyplot as plt\n"
         "rows = [r for r in csv.reader(l for l in open(sys.argv[1]) if not l.startswith('#'))]\n"
-        "xname, metric = rows[0][0], rows[0][4]; rows = rows[1:]\n"
+        "xname, metric, title = rows[0][0], rows[0][-1], sys.argv[3]\n"
+        "if rows[0][2] == 'log2p':\n"
+        "    title += ' at log2 p = %g (the best p)' % float(sys.argv[4])\n"
+        "    rows = [r for r in rows if r is rows[0] or abs(float(r[2]) - float(sys.argv[4])) < 1e-9]\n"
+        "rows = rows[1:]\n"
         "lc = sorted({float(r[0]) for r in rows}); lg = sorted({float(r[1]) for r in rows})\n"
-        "acc = {(float(r[0]), float(r[1])): float(r[4]) for r in rows}\n"
+        "acc = {(float(r[0]), float(r[1])): float(r[-1]) for r in rows}\n"
         "Z = [[acc.get((c, g), float('nan')) for c in lc] for g in lg]\n"
         "fig, ax = plt.subplots(figsize=(6, 4.5))\n"
         "hc = (lc[-1] - lc[0]) / (len(lc) - 1) / 2 if len(lc) > 1 else .5\n"
@@ -135,7 +152,7 @@ static int plot(const char *cmd, const char *csv, const char *png)
         "fig.colorbar(im, ax=ax, label='cross-validation mean squared error (lower is better)'\n"
         "             if metric == 'mse' else 'cross-validation accuracy (%)')\n"
         "ax.set_xlabel('log2 C' if xname == 'log2c' else 'log2 basis functions (max_iter)')\n"
-        "ax.set_ylabel('log2 gamma'); ax.set_title(sys.argv[3])\n"
+        "ax.set_ylabel('log2 gamma'); ax.set_title(title)\n"
         "fig.tight_layout(); fig.savefig(sys.argv[2], dpi=100)\n";
     pid_t pid = fork();
     if (pid < 0) return cli_error(cmd, "cannot start /usr/bin/python3 for --png: %s", strerror(errno));
@@ -143,7 +160,7 @@ static int plot(const char *cmd, const char *csv, const char *png)
         /* matplotlib's traceback is not shown: the message below says what failed */
         FILE *null = freopen("/dev/null", "w", stderr);
         (void)null;
-        execl("/usr/bin/python3", "python3", "-c", script, csv, png, "nesvm grid", (char *)NULL);
+        execl("/usr/bin/python3", "python3", "-c", script, csv, png, "nesvm grid", lp, (char *)NULL);
         _exit(127);
     }
     int status = 0;
@@ -156,9 +173,9 @@ static int plot(const char *cmd, const char *csv, const char *png)
     return CLI_OK;
 }
 
-/* The value of -log2c, -log2g, -log2n or -v into its range or the folds;
- * CLI_USAGE after printing why not. */
-static int grid_value(const char *cmd, const char *name, const char *v, range *rc, range *rg, range *rn, int *folds)
+/* The value of -log2c, -log2g, -log2n, -log2p or -v into its range (r: C,
+ * gamma, n, p) or the folds; CLI_USAGE after printing why not. */
+static int grid_value(const char *cmd, const char *name, const char *v, range r[4], int *folds)
 {
     if (strcmp(name, "v") == 0) {
         long long k;
@@ -167,7 +184,7 @@ static int grid_value(const char *cmd, const char *name, const char *v, range *r
         *folds = (int)k;
         return CLI_OK;
     }
-    range *t = name[4] == 'c' ? rc : name[4] == 'g' ? rg : rn;
+    range *t = &r[name[4] == 'c' ? 0 : name[4] == 'g' ? 1 : name[4] == 'n' ? 2 : 3], *rn = &r[2];
     if (!parse_range(v, t))
         return cli_usage(cmd, "bad value '%s' for -%s (expected BEGIN,END,STEP with STEP towards END, "
                               "at most 1000 steps, or null)", v, name);
@@ -176,11 +193,23 @@ static int grid_value(const char *cmd, const char *name, const char *v, range *r
     return CLI_OK;
 }
 
-int grid_check_value(const char *cmd, const char *name, const char *value)
+int grid_check_value(const char *cmd, const char *name, const char *value, int *on)
 {
-    range r[3];
-    int folds;
-    return grid_value(cmd, name, value, &r[0], &r[1], &r[2], &folds);
+    range r[4] = {{0, 0, 0, 0}};
+    int folds, rc = grid_value(cmd, name, value, r, &folds);
+    if (on && rc == CLI_OK) *on = r[0].on || r[1].on || r[2].on || r[3].on; /* the one set */
+    return rc;
+}
+
+int grid_check_p(const char *cmd, const nesvm_params *params)
+{
+    char type[16];
+    nesvm_params_get(params, "svm_type", type, sizeof type, NULL);
+    if (strcmp(type, "svr") == 0) return CLI_OK;
+    return cli_usage(cmd,
+                     "-log2p searches epsilon-SVR's tube half-width (-p): it needs --svm-type svr (or -s 3), "
+                     "not svm_type %s",
+                     type);
 }
 
 /* One search (grid_run's state): the options, the data, the grid, the
@@ -189,23 +218,26 @@ typedef struct grid_search {
     const char *cmd;
     train_opts o;
     const char *data, *out, *png;
-    range rc, rg, rn; /* -log2c, -log2g, -log2n */
+    range r[4];       /* -log2c, -log2g, -log2n, -log2p */
+    range *rg, *rp;   /* gamma's and p's: &r[1], &r[3] */
     range *ra;        /* the first axis's: rc, or rn for a solver without C */
     int folds, rn_given, warm, no_c, root; /* no_c: a solver without C (gs) */
     const char *axis, *an; /* the first axis: "c" and "log2c", or "max_iter" and "log2n" */
     char *csv_default;
     nesvm_dataset *ds;
     long long rows;
-    double a0, g0;               /* the axis's and gamma's values when not searched */
-    double as[1001], gv[1001];   /* log2 of the axis's and gamma's values */
-    int na, ng, n, resumed;      /* n = na ng points, resumed of them from the CSV */
+    double a0, g0, p0;           /* the axis's, gamma's and p's values when not searched */
+    double as[1001], gv[1001], pv[1001]; /* log2 of the axis's, gamma's and p's values */
+    int na, ng, np, nq;          /* the values of each; nq = ng np (gamma, p) pairs, each one path */
+    int n, resumed;              /* n = na nq points (point i nq + q: value i of the axis, pair q =
+                                    jg np + jp), resumed of them from the CSV */
     int reg;                     /* a regression: scored by the mean squared error (lower is better) */
     double *score, *vals;        /* per point: accuracy (%), or MSE; a path's values */
     nesvm_metrics *pm;           /* a path's figures */
     unsigned char *have;         /* per point: scored (here or in the CSV) */
     int *idx;                    /* the path's order: the axis's values ascending */
     grid_csv csv;
-    char sets[8192], header[64];
+    char sets[8192], header[80];
     int best;                    /* the best point so far (-1: none) */
     long long iters, trained;
     struct timespec t0;
@@ -235,8 +267,8 @@ static int grid_options(grid_search *s, int argc, char **argv, int *help)
             return CLI_OK;
         }
         if (strcmp(a.name, "log2c") == 0 || strcmp(a.name, "log2g") == 0 || strcmp(a.name, "log2n") == 0 ||
-            strcmp(a.name, "v") == 0) {
-            if (!(v = cli_value(&a)) || grid_value(cmd, a.name, v, &s->rc, &s->rg, &s->rn, &s->folds) != CLI_OK)
+            strcmp(a.name, "log2p") == 0 || strcmp(a.name, "v") == 0) {
+            if (!(v = cli_value(&a)) || grid_value(cmd, a.name, v, s->r, &s->folds) != CLI_OK)
                 return CLI_USAGE;
             s->rn_given |= a.name[4] == 'n';
             continue;
@@ -275,9 +307,10 @@ static int grid_plan(grid_search *s)
     const int no_c = s->no_c = !cli_params_solver(s->o.params).has_c;
     s->axis = no_c ? "max_iter" : "c";
     s->an = no_c ? "log2n" : "log2c";
-    s->ra = no_c ? &s->rn : &s->rc;
-    if (strcmp(kernel, "linear") == 0) s->rg.on = 0;
-    if (!s->ra->on && !s->rg.on)
+    s->ra = no_c ? &s->r[2] : &s->r[0];
+    if (s->rp->on && grid_check_p(cmd, s->o.params) != CLI_OK) return CLI_USAGE;
+    if (strcmp(kernel, "linear") == 0) s->rg->on = 0;
+    if (!s->ra->on && !s->rg->on && !s->rp->on)
         return cli_usage(cmd, "nothing to search: %s",
                          strcmp(kernel, "linear") != 0 ? (no_c ? "-log2n and -log2g are null" : "-log2c and -log2g are null")
                          : no_c ? "the linear kernel has no gamma and -log2n is null"
@@ -316,19 +349,26 @@ static int grid_read(grid_search *s)
     if (rst != NESVM_OK) return cli_error(cmd, "%s", err.message);
     s->rows = (long long)nesvm_dataset_rows(s->ds);
     if (s->no_c && !s->rn_given) /* up to every training row of a fold: GS-SVM has converged by then */
-        s->rn.end = fmax(s->rn.begin, ceil(log2((double)s->rows * (s->folds - 1) / s->folds)));
+        s->r[2].end = fmax(s->r[2].begin, ceil(log2((double)s->rows * (s->folds - 1) / s->folds)));
     char cur[64];
     nesvm_params_get(s->o.params, s->axis, cur, sizeof cur, NULL);
     cli_parse_double(cur, &s->a0);
     nesvm_params_get(s->o.params, "gamma", cur, sizeof cur, NULL);
     cli_parse_double(cur, &s->g0);
+    nesvm_params_get(s->o.params, "epsilon", cur, sizeof cur, NULL);
+    cli_parse_double(cur, &s->p0);
     s->na = range_values(s->ra, s->a0 > 0 ? log2(s->a0) : 0, s->as, 1001);
-    s->ng = range_values(&s->rg, s->g0 > 0 ? log2(s->g0) : 0, s->gv, 1001);
-    settings(s->o.params, s->folds, s->o.seed, s->warm, s->axis, s->sets, sizeof s->sets);
+    s->ng = range_values(s->rg, s->g0 > 0 ? log2(s->g0) : 0, s->gv, 1001);
+    s->np = range_values(s->rp, s->p0 > 0 ? log2(s->p0) : 0, s->pv, 1001);
+    s->nq = s->ng * s->np;
+    settings(s->o.params, s->folds, s->o.seed, s->warm, s->axis, s->rp->on, s->sets, sizeof s->sets);
     s->reg = nesvm_params_task(s->o.params) == NESVM_TASK_REGRESSION;
-    snprintf(s->header, sizeof s->header, "%s,log2g,%s,gamma,%s", s->an, s->axis,
-             s->reg ? "mse" : "accuracy");
-    s->n = s->na * s->ng;
+    const char *metric = s->reg ? "mse" : "accuracy";
+    if (s->rp->on)
+        snprintf(s->header, sizeof s->header, "%s,log2g,log2p,%s,gamma,p,%s", s->an, s->axis, metric);
+    else
+        snprintf(s->header, sizeof s->header, "%s,log2g,%s,gamma,%s", s->an, s->axis, metric);
+    s->n = s->na * s->nq;
     s->score = malloc(sizeof(double) * (size_t)s->n);
     s->have = calloc((size_t)s->n, 1);
     s->vals = malloc(sizeof(double) * (size_t)s->na);
@@ -355,8 +395,9 @@ static int grid_resume(grid_search *s)
         snprintf(data_line, sizeof data_line,
                  "# nesvm grid 2 rows=%lld features=%d fingerprint=%016llx data=%.300s", s->rows, features,
                  (unsigned long long)hash, s->data);
-        const grid_id id = {s->rows, features, hash, s->sets, s->header, s->reg};
-        const grid_have g = {s->as, s->gv, s->na, s->ng, s->have, s->score, &s->resumed};
+        const grid_id id = {s->rows, features, hash, s->sets, s->header, s->reg, s->rp->on};
+        const grid_have g = {s->as, s->gv, s->rp->on ? s->pv : NULL, s->na, s->ng, s->np, s->have, s->score,
+                             &s->resumed};
         grid_csv *csv = &s->csv;
         struct stat st;
         if (!grid_csv_add(csv, data_line, strlen(data_line)) || !grid_csv_add(csv, "\n", 1) ||
@@ -382,44 +423,64 @@ static int grid_resume(grid_search *s)
 }
 
 /* ------------------------------------------------------------- search */
-/* Score gamma j's points the CSV did not have: the first axis's values as one
- * path (each fold warm-starts from the smaller value), each new point added
- * to the CSV in the order of the axis, which is then saved (an interrupted
- * search resumes from there).  Fails (printed) on a training, memory, the CSV. */
-static int grid_score_gamma(grid_search *s, int j, const char *gtxt)
+/* Where pair q is ("log2g G", "log2p P", both, or "" when neither is
+ * searched), into out. */
+static void pair_text(const grid_search *s, int q, char *out, size_t size)
+{
+    out[0] = '\0';
+    if (s->rg->on) snprintf(out, size, "log2g %g", s->gv[q / s->np]);
+    size_t len = strlen(out);
+    if (s->rp->on) snprintf(out + len, size - len, "%slog2p %g", len ? " " : "", s->pv[q % s->np]);
+}
+
+/* Score pair q's points (gamma q / np, p q % np) the CSV did not have: the
+ * first axis's values as one path (each fold warm-starts from the smaller
+ * value), each new point added to the CSV in the order of the axis, which is
+ * then saved (an interrupted search resumes from there).  Fails (printed) on
+ * a training, memory, the CSV. */
+static int grid_score_pair(grid_search *s, int q)
 {
     const char *cmd = s->cmd;
-    const int na = s->na, ng = s->ng;
+    const int na = s->na, nq = s->nq, jg = q / s->np, jp = q % s->np;
     int status = CLI_OK;
     nesvm_error err = {0};
-    if (s->rg.on) nesvm_params_set(s->o.params, "gamma", gtxt, NULL);
+    char gtxt[40], ptxt[40], where[80];
+    snprintf(gtxt, sizeof gtxt, "%.17g", exp2(s->gv[jg]));
+    snprintf(ptxt, sizeof ptxt, "%.17g", exp2(s->pv[jp]));
+    if (s->rg->on) nesvm_params_set(s->o.params, "gamma", gtxt, NULL);
+    if (s->rp->on) nesvm_params_set(s->o.params, "epsilon", ptxt, NULL);
     int64_t it[1001];
     /* the task's figures along the path (distributed: the folds shared out) */
     const void *comm = s->o.distributed ? cli_mpi_comm(&s->o) : NULL;
     if (nesvm_cross_validate_path_metrics(s->ds, s->o.params, s->folds, (uint64_t)s->o.seed, s->axis, s->vals,
-                                          na, s->warm, comm, NULL, NULL, s->pm, it, &err) != NESVM_OK)
-        return s->rg.on ? cli_error(cmd, "log2g %g: %s", s->gv[j], err.message) : cli_error(cmd, "%s", err.message);
+                                          na, s->warm, comm, NULL, NULL, s->pm, it, &err) != NESVM_OK) {
+        pair_text(s, q, where, sizeof where);
+        return where[0] ? cli_error(cmd, "%s: %s", where, err.message) : cli_error(cmd, "%s", err.message);
+    }
     for (int i = 0; i < na; i++) {
         s->iters += it[i];
         s->trained += it[i] > 0;
     }
-    /* the row's new points, in the order of -log2c */
+    /* the pair's new points, in the order of -log2c */
     for (int i = 0; i < na; i++) {
-        int k = i * ng + j;
+        int k = i * nq + q;
         if (s->have[k]) continue;
         int pos = 0;
         while (s->idx[pos] != i) pos++;
         s->score[k] = s->reg ? s->pm[pos].mse : 100.0 * s->pm[pos].accuracy;
         char atxt[40];
         snprintf(atxt, sizeof atxt, "%.17g", exp2(s->as[i]));
-        char pt[200];
-        int len = snprintf(pt, sizeof pt, "%.17g,%.17g,%s,%s,%.17g\n", s->as[i], s->gv[j], s->ra->on ? atxt : "",
-                           s->rg.on ? gtxt : "", s->score[k]);
+        char pt[240];
+        const char *a = s->ra->on ? atxt : "", *g = s->rg->on ? gtxt : "";
+        int len = s->rp->on ? snprintf(pt, sizeof pt, "%.17g,%.17g,%.17g,%s,%s,%s,%.17g\n", s->as[i],
+                                       s->gv[jg], s->pv[jp], a, g, ptxt, s->score[k])
+                            : snprintf(pt, sizeof pt, "%.17g,%.17g,%s,%s,%.17g\n", s->as[i], s->gv[jg], a, g,
+                                       s->score[k]);
         if (s->root && status == CLI_OK && !grid_csv_add(&s->csv, pt, (size_t)len))
             status = cli_error(cmd, "out of memory");
     }
-    for (int i = 0; i < na; i++) s->have[i * ng + j] = 1;
-    /* the CSV after every gamma: an interrupted search resumes from there */
+    for (int i = 0; i < na; i++) s->have[i * nq + q] = 1;
+    /* the CSV after every pair: an interrupted search resumes from there */
     if (s->root && status == CLI_OK) status = grid_csv_save(cmd, &s->csv);
     if (s->o.distributed) status = cli_mpi_bcast_rc(&s->o, status);
     return status;
@@ -433,30 +494,30 @@ static int grid_better(const grid_search *s, int k, int b)
     return s->reg ? x < y || (isnan(y) && !isnan(x)) : x > y;
 }
 
-/* Gamma j's points into the best one (grid.py's choice: the best rate, or
- * the smallest mean squared error; among equal scores at one gamma, the
- * smallest C; across gammas, the first met), each printed with the best so
- * far. */
-static void grid_note_gamma(grid_search *s, int j)
+/* Pair q's points into the best one (grid.py's choice: the best rate, or the
+ * smallest mean squared error; among equal scores at one pair of gamma and
+ * p, the smallest C; across pairs, the first met), each printed with the
+ * best so far. */
+static void grid_note_pair(grid_search *s, int q)
 {
-    const int ng = s->ng;
+    const int nq = s->nq;
     int best = s->best;
     for (int i = 0; i < s->na; i++) {
-        int k = i * ng + j;
+        int k = i * nq + q;
         if (best < 0 || grid_better(s, k, best) ||
-            (s->score[k] == s->score[best] && k % ng == best % ng && s->as[i] < s->as[best / ng]))
+            (s->score[k] == s->score[best] && k % nq == best % nq && s->as[i] < s->as[best / nq]))
             best = k;
         if (!s->o.quiet) {
-            char at[64] = "", bt[64] = "";
+            char at[128] = "", bt[128] = "", qt[80];
             if (s->ra->on) {
                 snprintf(at, sizeof at, "%s %g", s->an, s->as[i]);
-                snprintf(bt, sizeof bt, "%s %g", s->an, s->as[best / ng]);
+                snprintf(bt, sizeof bt, "%s %g", s->an, s->as[best / nq]);
             }
-            if (s->rg.on) {
-                size_t la = strlen(at), lb = strlen(bt);
-                snprintf(at + la, sizeof at - la, "%slog2g %g", la ? " " : "", s->gv[j]);
-                snprintf(bt + lb, sizeof bt - lb, "%slog2g %g", lb ? " " : "", s->gv[best % ng]);
-            }
+            size_t la = strlen(at), lb = strlen(bt);
+            pair_text(s, q, qt, sizeof qt);
+            if (qt[0]) snprintf(at + la, sizeof at - la, "%s%s", la ? " " : "", qt);
+            pair_text(s, best % nq, qt, sizeof qt);
+            if (qt[0]) snprintf(bt + lb, sizeof bt - lb, "%s%s", lb ? " " : "", qt);
             if (s->reg) /* svm-train -v's words */
                 printf("%s: Cross Validation Mean squared error = %g (best: %s, %g)\n", at, s->score[k], bt,
                        s->score[best]);
@@ -467,8 +528,8 @@ static void grid_note_gamma(grid_search *s, int j)
     s->best = best;
 }
 
-/* Every gamma in turn: its missing points scored, its points noted.  Fails
- * (printed) as grid_score_gamma. */
+/* Every pair of gamma and p in turn (p the inner loop): its missing points
+ * scored, its points noted.  Fails (printed) as grid_score_pair. */
 static int grid_points(grid_search *s)
 {
     const int na = s->na;
@@ -483,16 +544,14 @@ static int grid_points(grid_search *s)
     for (int i = 0; i < na; i++) s->vals[i] = s->ra->on ? exp2(s->as[s->idx[i]]) : s->a0;
     s->best = -1;
     clock_gettime(CLOCK_MONOTONIC, &s->t0);
-    for (int j = 0; j < s->ng; j++) {
-        char gtxt[40];
-        snprintf(gtxt, sizeof gtxt, "%.17g", exp2(s->gv[j]));
+    for (int q = 0; q < s->nq; q++) {
         int missing = 0;
-        for (int i = 0; i < na; i++) missing += !s->have[i * s->ng + j];
+        for (int i = 0; i < na; i++) missing += !s->have[i * s->nq + q];
         if (missing) {
-            int status = grid_score_gamma(s, j, gtxt);
+            int status = grid_score_pair(s, q);
             if (status != CLI_OK) return status;
         }
-        grid_note_gamma(s, j);
+        grid_note_pair(s, q);
     }
     return CLI_OK;
 }
@@ -503,7 +562,7 @@ static int grid_points(grid_search *s)
  * grid.py's last line), the heat map.  Fails (printed) on the CSV or --png. */
 static int grid_finish(grid_search *s, int status, double *best_out)
 {
-    const int ng = s->ng, best = s->best;
+    const int nq = s->nq, best = s->best;
     if (s->root && status == CLI_OK) status = grid_csv_close(s->cmd, &s->csv);
     if (s->o.distributed) status = cli_mpi_bcast_rc(&s->o, status);
     if (status != CLI_OK || best < 0) return status;
@@ -515,16 +574,24 @@ static int grid_finish(grid_search *s, int status, double *best_out)
                s->no_c ? "trainings that converged serve the larger --max-iter"
                : s->warm ? "warm starts along C" : "cold starts");
     /* grid.py's last line: best C (gs: basis functions), gamma and rate (a
-     * regression: mean squared error) */
-    const double bc = s->ra->on ? exp2(s->as[best / ng]) : s->a0, bg = s->rg.on ? exp2(s->gv[best % ng]) : s->g0;
+     * regression: mean squared error); gridregression.py's with p searched:
+     * C, gamma, p and mean squared error */
+    const int jg = best % nq / s->np, jp = best % nq % s->np;
+    const double bc = s->ra->on ? exp2(s->as[best / nq]) : s->a0, bg = s->rg->on ? exp2(s->gv[jg]) : s->g0;
+    const double bp = exp2(s->pv[jp]);
     if (best_out) { /* the caller prints it */
         best_out[0] = bc;
         best_out[1] = bg;
         best_out[2] = s->score[best];
+        best_out[3] = s->rp->on ? bp : NAN;
+    } else if (s->rp->on) {
+        printf("%.17g %.17g %.17g %g\n", bc, bg, bp, s->score[best]);
     } else {
         printf("%.17g %.17g %g\n", bc, bg, s->score[best]);
     }
-    if (s->png && s->root) status = plot(s->cmd, s->out, s->png);
+    char lp[40];
+    snprintf(lp, sizeof lp, "%.17g", s->pv[jp]);
+    if (s->png && s->root) status = plot(s->cmd, s->out, s->png, lp);
     if (s->o.distributed) status = cli_mpi_bcast_rc(&s->o, status);
     return status;
 }
@@ -534,9 +601,12 @@ int grid_run(int argc, char **argv, double *best_out)
     grid_search *s = calloc(1, sizeof *s);
     if (!s) return cli_error("grid", "out of memory");
     s->cmd = "grid";
-    s->rc = (range){1, -5, 15, 2};
-    s->rg = (range){1, 3, -15, -2};
-    s->rn = (range){1, 4, 0, 1};
+    s->r[0] = (range){1, -5, 15, 2};
+    s->r[1] = (range){1, 3, -15, -2};
+    s->r[2] = (range){1, 4, 0, 1};
+    s->r[3] = (range){0, -8, -1, 1};
+    s->rg = &s->r[1];
+    s->rp = &s->r[3];
     s->folds = 5;
     s->warm = 1;
     int status = train_opts_init(&s->o, s->cmd) != CLI_OK ? CLI_ERROR : cli_mpi_early(s->cmd, &s->o, argc, argv);

@@ -78,7 +78,7 @@ static void first_difference(const char *a, const char *b, char *out_a, char *ou
 }
 
 /* Why a CSV is not resumed. */
-enum { CSV_SAME, CSV_NOT_GRID, CSV_OLDER, CSV_OTHER_DATA, CSV_OTHER_SETTINGS };
+enum { CSV_SAME, CSV_NOT_GRID, CSV_OLDER, CSV_OTHER_DATA, CSV_OTHER_SETTINGS, CSV_OTHER_P };
 
 /* A CSV being read back: the line, why it is not this search's (if it is
  * not), and the first words that differ. */
@@ -134,6 +134,10 @@ static int csv_header(csv_read *r, const char *line, int nl)
                          "'%s'): give another --out, or remove the file to search afresh",
                          r->c->path, r->lineno, id->regression ? "classification" : "regression", other,
                          id->regression ? "regression" : "classification", mine);
+    /* p searched there and not here, or the reverse: another search (its
+     * settings differ too, by epsilon), said as such */
+    const int has_p = strncmp(strchr(line, ',') ? strchr(line, ',') + 1 : "", "log2g,log2p,", 12) == 0;
+    if (r->why == CSV_OTHER_SETTINGS && has_p != id->with_p) r->why = CSV_OTHER_P;
     if (r->why == CSV_SAME && (!nl || strcmp(line, id->header) != 0))
         return cli_error(r->cmd,
                          "%s:%ld: expected the header '%s', not '%.60s': the CSV was changed or "
@@ -142,51 +146,65 @@ static int csv_header(csv_read *r, const char *line, int nl)
     return CLI_OK;
 }
 
+/* The index of v among the n values of an axis (log2), -1 if none. */
+static int axis_index(const double *vals, int n, double v)
+{
+    for (int i = 0; i < n; i++)
+        if (fabs(vals[i] - v) < 1e-9) return i;
+    return -1;
+}
+
 /* A point (len bytes, its newline taken off; nl: it had one): log2 of the
- * first axis, log2 gamma, the axis and gamma ('' when not searched), the
- * score; into the text and into g (each grid point's first).  Fails
- * (printed) on a damaged point or without memory. */
+ * first axis, log2 gamma, (log2 p,) the axis, gamma (and p) ('' when not
+ * searched), the score; into the text and into g (each grid point's first).
+ * Fails (printed) on a damaged point or without memory. */
 static int csv_point(csv_read *r, char *line, size_t len, int nl, const grid_have *g)
 {
     const char *cmd = r->cmd, *path = r->c->path;
-    char *field[5], *s = line;
+    const int nlog = r->id->with_p ? 3 : 2, nf = 2 * nlog + 1; /* the log2 columns, all columns */
+    char *field[7], *s = line;
     int k = 0;
-    for (; k < 5 && s; k++) {
+    for (; k < nf && s; k++) {
         field[k] = s;
         s = strchr(s, ',');
         if (s) *s++ = '\0';
     }
-    double la, lg, x, sc;
-    if (!nl || k != 5 || s || !cli_parse_double(field[0], &la) || !cli_parse_double(field[1], &lg) ||
-        (field[2][0] && (!cli_parse_double(field[2], &x) || x <= 0)) ||
-        (field[3][0] && (!cli_parse_double(field[3], &x) || x <= 0))) {
+    double lv[3], x, sc;
+    int ok = nl && k == nf && !s;
+    for (int j = 0; ok && j < nlog; j++) /* log2 v, and v itself ('' when not searched) */
+        ok = cli_parse_double(field[j], &lv[j]) &&
+             (!field[nlog + j][0] || (cli_parse_double(field[nlog + j], &x) && x > 0));
+    if (!ok) {
         for (int j = 1; j < k; j++) field[j][-1] = ','; /* the line as it was */
         if (s) s[-1] = ',';
         return cli_error(cmd,
-                         "%s:%ld: '%.60s' is not a point (%s: five numbers and a newline): the CSV "
+                         "%s:%ld: '%.60s' is not a point (%s: %s numbers and a newline): the CSV "
                          "was changed or damaged; remove it to search afresh",
-                         path, r->lineno, line, r->id->header);
+                         path, r->lineno, line, r->id->header, nf == 7 ? "seven" : "five");
     }
-    if (r->id->regression && (!cli_parse_double(field[4], &sc) || sc < 0))
+    if (r->id->regression && (!cli_parse_double(field[nf - 1], &sc) || sc < 0))
         return cli_error(cmd,
                          "%s:%ld: mean squared error '%.40s' is not a number >= 0: the CSV was changed or "
                          "damaged; remove it to search afresh",
-                         path, r->lineno, field[4]);
-    if (!r->id->regression && (!cli_parse_double(field[4], &sc) || sc < 0 || sc > 100))
+                         path, r->lineno, field[nf - 1]);
+    if (!r->id->regression && (!cli_parse_double(field[nf - 1], &sc) || sc < 0 || sc > 100))
         return cli_error(cmd,
                          "%s:%ld: accuracy '%.40s' is not a number from 0 to 100: the CSV was "
                          "changed or damaged; remove it to search afresh",
-                         path, r->lineno, field[4]);
-    for (int j = 1; j < 5; j++) field[j][-1] = ',';
+                         path, r->lineno, field[nf - 1]);
+    for (int j = 1; j < nf; j++) field[j][-1] = ',';
     line[len] = '\n';
     if (!grid_csv_add(r->c, line, len + 1)) return cli_error(cmd, "out of memory");
-    for (int i = 0; i < g->na; i++)
-        for (int j = 0; j < g->ng; j++)
-            if (fabs(g->as[i] - la) < 1e-9 && fabs(g->gv[j] - lg) < 1e-9 && !g->have[i * g->ng + j]) {
-                g->have[i * g->ng + j] = 1;
-                g->score[i * g->ng + j] = sc;
-                (*g->resumed)++;
-            }
+    const int i = axis_index(g->as, g->na, lv[0]), jg = axis_index(g->gv, g->ng, lv[1]);
+    const int jp = g->pv ? axis_index(g->pv, g->np, lv[2]) : 0;
+    if (i >= 0 && jg >= 0 && jp >= 0) {
+        const size_t at = ((size_t)i * (size_t)g->ng + (size_t)jg) * (size_t)g->np + (size_t)jp;
+        if (!g->have[at]) {
+            g->have[at] = 1;
+            g->score[at] = sc;
+            (*g->resumed)++;
+        }
+    }
     return CLI_OK;
 }
 
@@ -211,6 +229,12 @@ static void csv_warn(const csv_read *r)
                 "nesvm %s: warning: '%s' holds a search with other settings (%s): it is overwritten by a "
                 "new search\n",
                 cmd, path, diff);
+    } else if (r->why == CSV_OTHER_P) {
+        fprintf(stderr,
+                "nesvm %s: warning: '%s' holds a search %s, and this one %s: it is overwritten by a new "
+                "search\n",
+                cmd, path, r->id->with_p ? "with p fixed (no column log2p)" : "over p (column log2p)",
+                r->id->with_p ? "searches p (-log2p)" : "has p fixed (-p)");
     } else if (r->why == CSV_OLDER) {
         fprintf(stderr,
                 "nesvm %s: warning: '%s' was written by an older nesvm grid, without a fingerprint of "
@@ -268,7 +292,7 @@ int grid_csv_resume(const char *cmd, grid_csv *c, const grid_id *id, const grid_
     if (r.why != CSV_SAME) {
         /* searched afresh: the file's points are not taken */
         c->len = head;
-        memset(g->have, 0, (size_t)g->na * (size_t)g->ng);
+        memset(g->have, 0, (size_t)g->na * (size_t)g->ng * (size_t)g->np);
         *g->resumed = 0;
         csv_warn(&r);
     }

@@ -22,21 +22,24 @@ typedef struct grid_csv {
  * fingerprint) and the settings' line; the header of the points, whose last
  * column names the search's metric: "accuracy" (a classification, in %,
  * from 0 to 100) or "mse" (a regression: the cross-validation mean squared
- * error, >= 0). */
+ * error, >= 0); with_p: epsilon-SVR's tube (p) is searched, and every point
+ * has its log2 p and p (the header's third and sixth columns). */
 typedef struct grid_id {
     long long rows;
     int features;
     uint64_t hash;
     const char *settings, *header;
     int regression; /* the metric is "mse" */
+    int with_p;     /* the columns log2p and p */
 } grid_id;
 
 /* The grid a CSV's points are matched to: log2 of the first axis's na
- * values and of gamma's ng values; per point (i ng + j), whether it is
+ * values, of gamma's ng values and of p's np values (pv: NULL and np = 1
+ * without the columns of p); per point (i ng np + jg np + jp), whether it is
  * scored and its score (accuracy in %, or MSE); how many were resumed. */
 typedef struct grid_have {
-    const double *as, *gv;
-    int na, ng;
+    const double *as, *gv, *pv;
+    int na, ng, np;
     unsigned char *have;
     double *score;
     int *resumed;
@@ -53,10 +56,11 @@ int grid_csv_close(const char *cmd, grid_csv *c);
 /* Resume from the CSV at c->path (a regular file): when it holds this search
  * (the same data and settings), its points go to g (each grid point's first)
  * and its lines to c->text after the three lines of id, to be written again
- * with the new points.  Another search's CSV, an older nesvm's or a file
+ * with the new points.  Another search's CSV (other data, other settings,
+ * or p searched in one and not in the other), an older nesvm's or a file
  * that is no grid CSV is not resumed: a warning says that it is overwritten.
  * Errors (printed; the file is left as it is): a damaged point (not five
- * numbers, an accuracy outside [0, 100], a mean squared error below 0), a
+ * numbers, or seven with p, an accuracy outside [0, 100], a mean squared error below 0), a
  * damaged header, and a CSV of the other task (a classification's for a
  * regression search, or the reverse), whatever its data and settings. */
 int grid_csv_resume(const char *cmd, grid_csv *c, const grid_id *id, const grid_have *g);

@@ -225,6 +225,16 @@ NESVM_API nesvm_status nesvm_scaling_load(const char *path, nesvm_scaling **out,
 NESVM_API void nesvm_scaling_destroy(nesvm_scaling *sc);
 /** The number of features the scaling has ranges for (its largest index; 0 for NULL). */
 NESVM_API int32_t nesvm_scaling_features(const nesvm_scaling *sc);
+/** Whether the scaling maps the labels (svm-scale -y): 1 with the labels' range when it was
+ * fitted (*y_min < *y_max) and their scaled range (*y_lower < *y_upper); 0 when it does not (no
+ * -y, every label equal at fit time, or NULL), the outputs then left as they are (each may be
+ * NULL). */
+NESVM_API int nesvm_scaling_labels(const nesvm_scaling *sc, double *y_lower, double *y_upper,
+                                   double *y_min, double *y_max);
+/** A value in the scaled labels' units (a scaled label, or a regression's prediction made on
+ * them) back in the original units: the inverse of the labels' map, y_lower to y_min and
+ * y_upper to y_max; v itself when the scaling does not map the labels. */
+NESVM_API double nesvm_scaling_unscale_label(const nesvm_scaling *sc, double v);
 
 /* ------------------------------------------------------------------ params */
 

@@ -160,6 +160,24 @@ static double map(double v, double mn, double mx, double lo, double hi)
     return lo + (hi - lo) * ((v - mn) / (mx - mn));
 }
 
+int nesvm_scaling_labels(const nesvm_scaling *sc, double *y_lower, double *y_upper, double *y_min,
+                         double *y_max)
+{
+    if (!sc || !sc->has_y || !(sc->y_min < sc->y_max)) return 0;
+    if (y_lower) *y_lower = sc->y_lower;
+    if (y_upper) *y_upper = sc->y_upper;
+    if (y_min) *y_min = sc->y_min;
+    if (y_max) *y_max = sc->y_max;
+    return 1;
+}
+
+double nesvm_scaling_unscale_label(const nesvm_scaling *sc, double v)
+{
+    /* the labels' map with its ends swapped */
+    return nesvm_scaling_labels(sc, NULL, NULL, NULL, NULL) ? map(v, sc->y_lower, sc->y_upper, sc->y_min, sc->y_max)
+                                                            : v;
+}
+
 nesvm_status nesvm_scaling_apply(const nesvm_scaling *sc, const nesvm_dataset *ds,
                                  nesvm_dataset **out, nesvm_error *err)
 {

@@ -225,6 +225,33 @@ static void check_solver_info(const nesvm_dataset *ds)
     CHECK(nesvm_solver_describe("gs", &big.si, NULL) == NESVM_OK && big.after[0] == 0x5a && big.si.certificate == 0);
 }
 
+/* The labels' scaling (svm-scale -y) read back and inverted: the ends map to
+ * the ends, the middle to the middle; no -y or equal labels: no map. */
+static void check_label_scaling(void)
+{
+    double x[3] = {0, 1, 2}, y[3] = {25, 346, 185.5}, same[3] = {4, 4, 4};
+    nesvm_dataset *ds = NULL, *eq = NULL;
+    nesvm_scaling *sc = NULL, *sx = NULL, *se = NULL;
+    CHECK(nesvm_dataset_wrap_dense(3, 1, x, y, &ds, NULL) == NESVM_OK);
+    CHECK(nesvm_dataset_wrap_dense(3, 1, x, same, &eq, NULL) == NESVM_OK);
+    CHECK(nesvm_scaling_fit(ds, -1, 1, -1, 1, &sc, NULL) == NESVM_OK);
+    CHECK(nesvm_scaling_fit(ds, -1, 1, 0, 0, &sx, NULL) == NESVM_OK);
+    CHECK(nesvm_scaling_fit(eq, -1, 1, 0, 1, &se, NULL) == NESVM_OK);
+    double lo = 0, hi = 0, mn = 0, mx = 0;
+    CHECK(nesvm_scaling_labels(sc, &lo, &hi, &mn, &mx) == 1 && lo == -1 && hi == 1 && mn == 25 && mx == 346);
+    CHECK(nesvm_scaling_unscale_label(sc, -1) == 25 && nesvm_scaling_unscale_label(sc, 1) == 346 &&
+          nesvm_scaling_unscale_label(sc, 0) == 185.5 && nesvm_scaling_unscale_label(sc, 3) == 667);
+    CHECK(nesvm_scaling_labels(sx, &lo, NULL, NULL, NULL) == 0 && lo == -1 &&
+          nesvm_scaling_unscale_label(sx, 0.25) == 0.25);
+    CHECK(nesvm_scaling_labels(se, NULL, NULL, NULL, NULL) == 0 && nesvm_scaling_unscale_label(se, 4) == 4);
+    CHECK(nesvm_scaling_labels(NULL, NULL, NULL, NULL, NULL) == 0 && nesvm_scaling_unscale_label(NULL, 7) == 7);
+    nesvm_scaling_destroy(sc);
+    nesvm_scaling_destroy(sx);
+    nesvm_scaling_destroy(se);
+    nesvm_dataset_destroy(ds);
+    nesvm_dataset_destroy(eq);
+}
+
 int main(void)
 {
     make();
@@ -601,6 +628,7 @@ int main(void)
         CHECK(strcmp(nesvm_exit_str(NESVM_EXIT_MAX_ITER), "max-iter") == 0);
     }
     check_class_weights();
+    check_label_scaling();
     check_solver_info(csr);
     nesvm_model_destroy(m1);
     nesvm_model_destroy(m2);
