@@ -479,8 +479,12 @@ static int run_cv(run *r)
 static void print_summary(const run *r, const nesvm_model *m, const nesvm_stats *st)
 {
     FILE *info = r->info;
-    fprintf(info, "classes %d, binary models %d, iterations %lld, time %.3f s\n", nesvm_model_classes(m),
-            st->n_submodels, (long long)st->iterations, st->seconds);
+    if (nesvm_model_task(m) == NESVM_TASK_CLASSIFICATION)
+        fprintf(info, "classes %d, binary models %d, iterations %lld, time %.3f s\n", nesvm_model_classes(m),
+                st->n_submodels, (long long)st->iterations, st->seconds);
+    else /* a regression has no classes */
+        fprintf(info, "%s, iterations %lld, time %.3f s\n", nesvm_task_str(nesvm_model_task(m)),
+                (long long)st->iterations, st->seconds);
     if (!cli_solver_info(nesvm_model_solver(m)).certificate) {
         /* GS-SVM, the one solver without a certificate, has no primal: its
          * objective is the dual loss (10) */

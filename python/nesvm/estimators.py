@@ -663,7 +663,7 @@ class NewtonSVC(_NesvmClassifier):
     def _solver(self):
         # the registry's solvers of this problem (ssvm, nssvm): the squared hinge, kernel features
         infos = [_core.solver_info(s) for s in _core.solver_names()]
-        newton = [i["name"] for i in infos if i["losses"] == ["squared_hinge"] and i["kernels"] == "features"]
+        newton = [i["name"] for i in infos if "squared_hinge" in i["losses"] and i["kernels"] == "features"]
         if self.solver not in newton:
             raise ValueError("solver must be %s, got %r" % (" or ".join("'%s'" % s for s in newton), self.solver))
         return self.solver

@@ -15,17 +15,6 @@
 #include <string.h>
 #include <sys/stat.h>
 
-int nv_svr_problem(const char *problem)
-{
-    static const char *const names[] = {"svr_epsilon_insensitive_l2", "svr_squared_epsilon_insensitive_l2"};
-    for (int k = 0; k < 2; k++) {
-        const size_t n = strlen(names[k]);
-        if (strncmp(problem, names[k], n) == 0 && (!problem[n] || strcmp(problem + n, "_regularized_bias") == 0))
-            return k + 1;
-    }
-    return 0;
-}
-
 nesvm_status nesvm_model_export(const nesvm_model *m, const char *format, const char *path, nesvm_error *err)
 {
     if (!m || !format || !path) return nv_error(err, NESVM_ERR_ARG, "NULL argument to nesvm_model_export");

@@ -268,3 +268,14 @@ void nv_imp_put_submodel(imp_text *t, int s, int pos, int neg, double b, const d
     nv_imp_put(t, "\n%s\n", what);
     for (int64_t j = 0; j < n; j++) put_num_sep(t, w[j], '\n');
 }
+
+int nv_svr_problem(const char *problem)
+{
+    static const char *const names[] = {"svr_epsilon_insensitive_l2", "svr_squared_epsilon_insensitive_l2"};
+    for (int k = 0; k < 2; k++) {
+        const size_t n = strlen(names[k]);
+        if (strncmp(problem, names[k], n) == 0 && (!problem[n] || strcmp(problem + n, "_regularized_bias") == 0))
+            return k + 1;
+    }
+    return 0;
+}

@@ -270,6 +270,14 @@ int nv_pairs_next(nv_pairs *p, int *i, int *j)
 nesvm_status nv_targets_costs(const nv_targets *t, const nesvm_params *params, double *cw, nesvm_error *err)
 {
     if (t->task != NESVM_TASK_CLASSIFICATION) {
+        double label, weight;
+        if (nesvm_params_class_weight(params, 0, &label, &weight)) {
+            char lb[32];
+            nv_format_double(label, lb);
+            return nv_error(err, NESVM_ERR_ARG,
+                            "class weights (-w%s) are a classifier's: a %s has no classes (sample weights: -W FILE)",
+                            lb, nesvm_task_str(t->task));
+        }
         cw[0] = params->lambda > 0 ? 1.0 : params->c;
         if (params->lambda > 0 || (cw[0] >= NV_COST_MIN && cw[0] <= NV_COST_MAX)) return NESVM_OK;
         char cb[32];

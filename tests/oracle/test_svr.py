@@ -20,7 +20,13 @@ constant target.  An RBF kernel: the full kernel (stored, and on the fly)
 against LIBSVM -s 3 -t 2 with a bias, against the dual box QP solved by
 scipy's L-BFGS-B without one, the squared tube against its primal by
 L-BFGS-B; a reduced basis no lower than LIBSVM's full kernel's optimum, within
-1% of it with 450 of 500 rows.  `nesvm predict` prints LIBSVM's regression lines, checked
+1% of it with 450 of 500 rows.  SSVM and NSSVM's squared tube against LIBLINEAR -s 11
+(with -B 1 and without a bias) and the full kernel's primal by L-BFGS-B; Hyperpass's tube
+against LIBLINEAR -s 13 and the dual box QP by L-BFGS-B; the regularized-bias models'
+exports identical in liblinear-predict / svm-predict.  Least absolute deviation (p = 0,
+large C) bracketed by GLPK's LP optimum; weights of 2 equal to repeated rows for every
+solver of the tube; train -C's p search (LIBLINEAR's grid of p) against leave-one-out by
+svm-train.  `nesvm predict` prints LIBSVM's regression lines, checked
 against numpy on its own output.  Data: scikit-learn's diabetes set (scaled
 to [-1, 1], targets scaled by 1/100) and Friedman #1 (500 x 10, standardized,
 centred targets).
@@ -29,6 +35,7 @@ centred targets).
 """
 import os
 import re
+import subprocess
 import sys
 import tempfile
 
@@ -76,6 +83,29 @@ def model_w_b(path, d):
 def primal(X, y, w, b, C, p, squared):
     r = np.maximum(np.abs(y - X @ w - b) - p, 0.0)
     return 0.5 * w @ w + C * ((r * r).sum() if squared else r.sum())
+
+
+def lad_glpk(X, y, path):
+    """Least absolute deviation, min sum_i |y_i - x_i.w - b| over w and b, as
+    an LP (x_i.w + b + u_i - v_i = y_i, u, v >= 0) in CPLEX LP format solved by
+    GLPK's glpsol: the optimum and its w."""
+    n, d = X.shape
+    with open(path, 'w') as f:
+        f.write('Minimize\n obj:' + ''.join(' + u%d + v%d' % (i, i) for i in range(n)) + '\nSubject To\n')
+        for i in range(n):
+            f.write(' c%d:' % i + ''.join(' %+.17g w%d' % (X[i, j], j) for j in range(d) if X[i, j] != 0) +
+                    ' + b + u%d - v%d = %.17g\n' % (i, i, y[i]))
+        f.write('Bounds\n' + ''.join(' w%d free\n' % j for j in range(d)) + ' b free\nEnd\n')
+    out = subprocess.run(['glpsol', '--lp', path, '-o', path + '.sol'], check=True, capture_output=True,
+                         text=True).stdout
+    if 'OPTIMAL' not in out.upper():
+        raise RuntimeError('glpsol did not find the optimum:\n' + out)
+    sol = open(path + '.sol').read()
+    obj = float(re.search(r'Objective:\s+obj\s+=\s+([-0-9.eE+]+)', sol).group(1))
+    w = np.zeros(d)
+    for m in re.finditer(r'^\s*\d+\s+w(\d+)\s+\S+\s+([-0-9.eE+]+)', sol, re.M):
+        w[int(m.group(1))] = float(m.group(2))
+    return obj, w
 
 
 def nesvm_fields(path):
@@ -373,6 +403,41 @@ def main():
             ref = float(np.mean(err))
             report(abs(mse - ref) <= 1e-3 * ref + 1e-9,
                    'train -C, svr: leave-one-out MSE at log2c %g, p %.3g: %g, svm-train\'s %g' % (lc, pe, mse, ref))
+
+    # closed form by an LP: p = 0 and a large C is least absolute deviation.
+    # nesvm's certified point (relative gap e) has C sum|r| <= P <= (1 + e) P*
+    # and P* <= C LAD + 1/2 ||w_LAD||^2, so LAD <= sum|r| <= (1 + e)(LAD +
+    # ||w_LAD||^2 / (2C)); GLPK's glpsol solves the LP
+    write_libsvm(data, Xd, yd)
+    lad, wlad = lad_glpk(Xd, yd, os.path.join(tmp, 'lad.lp'))
+    for C in (100.0, 1e4):
+        run([nesvm, 'train', '-q', '--svm-type', 'svr', '-p', '0', '-c', str(C), '-e', '1e-9', data, model])
+        ex, P, gap = nesvm_fields(model)
+        w, b = model_w_b(model, Xd.shape[1])
+        sr = np.abs(yd - Xd @ w - b).sum()
+        hi = (1 + 1e-9) * (lad + 0.5 * wlad @ wlad / C)
+        report(ex == 'converged' and lad * (1 - 1e-12) <= sr <= hi * (1 + 1e-12),
+               'p = 0, C %g: least absolute deviation %.10g <= nesvm sum|r| %.10g <= %.10g (GLPK LP)'
+               % (C, lad, sr, hi))
+    # sample weights: a weight of 2 is the row repeated (-W), for every solver
+    # of the tube: the objectives equal within the two runs' certified gaps
+    # (-e 1e-10; the stored single-precision kernel's, 1e-6)
+    wfile, dup = os.path.join(tmp, 'w.txt'), os.path.join(tmp, 'dup.txt')
+    rng = np.random.default_rng(5)
+    twice = rng.random(len(yd)) < 0.3
+    np.savetxt(wfile, np.where(twice, 2.0, 1.0))
+    write_libsvm(dup, np.vstack([Xd, Xd[twice]]), np.concatenate([yd, yd[twice]]))
+    for args in (['-B', '1'], ['-B', '0', '--method', 'dcd'], ['--solver', 'hyperpass', '-B', '1'],
+                 ['--solver', 'nssvm', '--loss', 'squared_epsilon_insensitive'],
+                 ['-t', 'rbf', '-g', '0.5', '-B', '1']):
+        e = '1e-6' if '-t' in args else '1e-10'
+        run([nesvm, 'train', '-q', '--svm-type', 'svr', '-c', '1', '-e', e, '-W', wfile] + args + [data, model])
+        ex1, P1, g1 = nesvm_fields(model)
+        run([nesvm, 'train', '-q', '--svm-type', 'svr', '-c', '1', '-e', e] + args + [dup, model])
+        ex2, P2, g2 = nesvm_fields(model)
+        report(ex1 == ex2 == 'converged' and abs(P1 - P2) <= (max(g1, g2) + 1e-12) * P2,
+               'weights of 2 = repeated rows (%s): P %.12g and %.12g (gaps %.2g, %.2g)'
+               % (' '.join(args), P1, P2, g1, g2))
 
     # predict prints LIBSVM's regression lines, true of its own output
     write_libsvm(data, Xf, yf)

@@ -131,9 +131,9 @@ static void check_solver_info(const nesvm_dataset *ds)
         nesvm_error err = {0};
         CHECK_MSG(nesvm_solver_describe(names[k], &si, &err) == NESVM_OK, "%s: %s", names[k], err.message);
         CHECK(si.size == sizeof si && strcmp(si.name, names[k]) == 0);
-        /* nesvm has the regression models (ls-svr, svr) too, ssvm and nssvm
-         * epsilon-SVR's squared tube */
-        const int reg = k == 0 || k == 3 || k == 4;
+        /* nesvm has the regression models (ls-svr, svr) too, hyperpass
+         * epsilon-SVR's tube, ssvm and nssvm its squared tube */
+        const int reg = k == 0 || k == 1 || k == 3 || k == 4;
         CHECK_MSG(strcmp(si.tasks, reg ? "classification regression" : "classification") == 0, "%s: tasks %s",
                   names[k], si.tasks);
         nesvm_params *p;
