@@ -26,7 +26,8 @@ against LIBLINEAR -s 13 and the dual box QP by L-BFGS-B; the regularized-bias mo
 exports identical in liblinear-predict / svm-predict.  Least absolute deviation (p = 0,
 large C) bracketed by GLPK's LP optimum; weights of 2 equal to repeated rows for every
 solver of the tube; train -C's p search (LIBLINEAR's grid of p) against leave-one-out by
-svm-train.  `nesvm predict` prints LIBSVM's regression lines, checked
+svm-train; a kernel tube's checkpoint (SIGINT) resumed to a fresh run's optimum.
+`nesvm predict` prints LIBSVM's regression lines, checked
 against numpy on its own output.  Data: scikit-learn's diabetes set (scaled
 to [-1, 1], targets scaled by 1/100) and Friedman #1 (500 x 10, standardized,
 centred targets).
@@ -438,6 +439,33 @@ def main():
         report(ex1 == ex2 == 'converged' and abs(P1 - P2) <= (max(g1, g2) + 1e-12) * P2,
                'weights of 2 = repeated rows (%s): P %.12g and %.12g (gaps %.2g, %.2g)'
                % (' '.join(args), P1, P2, g1, g2))
+
+    # a checkpoint of the kernel tube (SIGINT once the first checkpoint is
+    # written, every 0.01 s) resumed to the same certified optimum as a run
+    # from scratch (5,000 rows of Friedman #1: over a second of training)
+    import signal
+    import time
+    X5, y5 = make_friedman1(n_samples=5000, n_features=10, noise=1.0, random_state=0)
+    write_libsvm(data, X5, y5)
+    ck = os.path.join(tmp, 'svr.ckpt')
+    kargs = ['--svm-type', 'svr', '-t', 'rbf', '-g', '0.1', '-c', '1', '-p', '0.1', '--method', 'newton', '-e', '1e-6']
+    proc = subprocess.Popen([nesvm, 'train', '-q', '--checkpoint', ck, '--checkpoint-every', '0.01'] + kargs +
+                            [data, model], stdout=subprocess.DEVNULL, stderr=subprocess.PIPE, text=True)
+    t_end = time.time() + 120
+    while proc.poll() is None and time.time() < t_end:
+        if os.path.exists(ck):
+            proc.send_signal(signal.SIGINT)
+            break
+        time.sleep(0.001)
+    err_ = proc.communicate()[1]
+    r_ = subprocess.run([nesvm, 'train', '--resume', ck] + kargs + [data, model], capture_output=True, text=True)
+    ex1, P1, g1 = nesvm_fields(model)
+    run([nesvm, 'train', '-q'] + kargs + [data, model])
+    ex2, P2, g2 = nesvm_fields(model)
+    report(proc.returncode == 130 and 'continue it with --resume' in err_ and r_.returncode == 0 and
+           ex1 == ex2 == 'converged' and abs(P1 - P2) <= (max(g1, g2) + 1e-12) * P2,
+           'checkpoint (SIGINT: exit %s) and --resume (exit %d): P %.12g, from scratch %.12g'
+           % (proc.returncode, r_.returncode, P1, P2))
 
     # predict prints LIBSVM's regression lines, true of its own output
     write_libsvm(data, Xf, yf)
