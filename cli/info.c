@@ -44,11 +44,14 @@ int cmd_info(int argc, char **argv)
     size_t plen = strlen(problem);
     if (strncmp(problem, "c_svm_", 6) == 0 && plen > 9 && strcmp(problem + plen - 3, "_l2") == 0)
         snprintf(cwhat, sizeof cwhat, "C-SVM: L2 + %.*s loss", (int)(plen - 9), problem + 6);
-    else if (strncmp(problem, "svr_", 4) == 0 && plen > 7 && strcmp(problem + plen - 3, "_l2") == 0) {
-        /* epsilon-SVR's svr_LOSS_l2, its tube's half-width in param epsilon */
+    else if (strncmp(problem, "svr_", 4) == 0 && strstr(problem, "_l2")) {
+        /* epsilon-SVR's svr_LOSS_l2 (and _regularized_bias: Hyperpass's,
+         * SSVM/NSSVM's), its tube's half-width in param epsilon */
         char eps[32] = "?";
         nesvm_params_get(nesvm_model_params(m), "epsilon", eps, sizeof eps, NULL);
-        snprintf(cwhat, sizeof cwhat, "epsilon-SVR: L2 + %.*s loss, tube %s", (int)(plen - 7), problem + 4, eps);
+        const int rb = plen > 17 && strcmp(problem + plen - 17, "_regularized_bias") == 0;
+        snprintf(cwhat, sizeof cwhat, "epsilon-SVR: L2 + %.*s loss, tube %s%s", (int)(strstr(problem, "_l2") - problem - 4),
+                 problem + 4, eps, rb ? ", regularized bias" : "");
     } else
         snprintf(cwhat, sizeof cwhat, "%s", problem);
     const char *what = strcmp(problem, "lp_svm_hinge_l1") == 0   ? "LP-SVM: L1 norm + hinge loss"

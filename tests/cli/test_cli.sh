@@ -1824,6 +1824,11 @@ run "$BIN" info "$T/s3.model"
     grep -q "(problem svr_epsilon_insensitive_l2, epsilon-SVR: L2 + epsilon_insensitive loss, tube 0.2)" "$T/.out" &&
     ok "info on an epsilon-SVR model: its problem and tube" ||
     not_ok "info on an epsilon-SVR model" "exit $RC, $(grep -m1 '^solver' "$T/.out")"
+run "$BIN" train -q -s 3 --solver hyperpass -B 1 "$H" "$T/s3h.model"
+run "$BIN" info "$T/s3h.model"
+[ "$RC" -eq 0 ] && grep -q "(problem svr_epsilon_insensitive_l2_regularized_bias, epsilon-SVR: L2 + epsilon_insensitive loss, tube 0.1, regularized bias)" "$T/.out" &&
+    ok "info on Hyperpass's epsilon-SVR model: the regularized bias" ||
+    not_ok "info on Hyperpass's epsilon-SVR model" "exit $RC, $(grep -m1 '^solver' "$T/.out")"
 expect_fail "train -s 7" 2 "-s 7 is not supported: nesvm trains C-SVC (-s 0) and epsilon-SVR (-s 3)" "$T/o.model" -- \
     "$BIN" train -s 7 "$H" "$T/o.model"
 run "$BIN" train --solver hyperpass -h 0 "$H" "$T/h0.model"
