@@ -193,8 +193,10 @@ class SVR(_KernelParams, _FittedState, RegressorMixin, BaseEstimator):
     one is computed on the fly).
 
     Fitted, in scikit-learn's layout: support_ (the training rows with a nonzero
-    coefficient), support_vectors_, dual_coef_ (1 x n_SV: alpha_i - alpha_i^*,
-    so that predict(x) = dual_coef_ @ K(support_vectors_, x) + intercept_),
+    coefficient), support_vectors_, dual_coef_ (1 x n_SV, the expansion's
+    coefficients: predict(x) = dual_coef_ @ K(support_vectors_, x) + intercept_;
+    LIBSVM's alpha_i - alpha_i^* where the kernel matrix is well conditioned, one
+    of many expansions of the same f where it is not: docs/python.md),
     intercept_ (1,), coef_ (kernel='linear' only), n_support_, fit_status_
     (0: certified; 1: stopped short, with a ConvergenceWarning), n_iter_ (Newton
     iterations), shape_fit_, n_features_in_; and gap_ (the certified relative
