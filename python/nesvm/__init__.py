@@ -6,8 +6,8 @@
 
 Estimators: SVC (NESVM: C-SVM, LP-SVM, LS-SVM, kernels), LinearSVC (the
 fastest linear solver for the loss), HyperpassSVC, NewtonSVC (SSVM/NSSVM,
-full or reduced kernel), GreedySVC (GS-SVM); LinearSVR (epsilon-SVR on
-scikit-learn's LinearSVR problem).  Functions mirroring the CLI:
+full or reduced kernel), GreedySVC (GS-SVM); LinearSVR and SVR (epsilon-SVR on
+scikit-learn's LinearSVR and SVR problems).  Functions mirroring the CLI:
 train, cross_validate, cross_validate_path (grid's warm-started path),
 read_libsvm, write_libsvm, load_model, import_model (LIBSVM/LIBLINEAR models;
 Model.export writes them).
@@ -19,6 +19,6 @@ __all__ = ["Dataset", "Model", "NesvmError", "Params", "cross_validate", "cross_
            "load_model", "read_libsvm", "solver_info", "solver_names", "train", "version", "write_libsvm"]
 from .estimators import SVC, GreedySVC, HyperpassSVC, LinearSVC, NewtonSVC  # noqa: E402
 
-from .regressors import LinearSVR  # noqa: E402
+from .regressors import SVR, LinearSVR  # noqa: E402
 
-__all__ += ["SVC", "GreedySVC", "HyperpassSVC", "LinearSVC", "LinearSVR", "NewtonSVC"]
+__all__ += ["SVC", "GreedySVC", "HyperpassSVC", "LinearSVC", "LinearSVR", "NewtonSVC", "SVR"]

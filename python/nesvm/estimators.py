@@ -72,7 +72,123 @@ class _Verbose:
         return False
 
 
-class _NesvmClassifier(ClassifierMixin, BaseEstimator):
+class _KernelParams:
+    """kernel, degree, gamma and coef0 as nesvm takes them, with scikit-learn's
+    meaning (gamma='scale' and 'auto' computed as scikit-learn does); shared by the
+    kernel classifiers and SVR.  _sklearn_twin names scikit-learn's estimator that
+    has the kernels nesvm lacks (precomputed, callables)."""
+
+    _sklearn_twin = "sklearn.svm.SVC"
+
+    def _gamma_value(self, X):
+        """gamma as a number for X (X None: only checked)."""
+        g = self.gamma
+        if isinstance(g, str) and X is None and g in ("scale", "auto"):
+            return None
+        if isinstance(g, str):
+            if g == "scale":
+                if sp.issparse(X):
+                    mean = np.asarray(X.mean())
+                    var = X.multiply(X).mean() - mean**2
+                else:
+                    var = X.var()
+                return 1.0 / (X.shape[1] * var) if var != 0 else 1.0
+            if g == "auto":
+                return 1.0 / X.shape[1]
+            raise ValueError("gamma must be 'scale', 'auto' or a positive number, got %r" % (g,))
+        if isinstance(g, bool) or not isinstance(g, numbers.Real) or not 0 < g < np.inf:
+            raise ValueError("gamma must be 'scale', 'auto' or a positive number, got %r" % (g,))
+        return float(g)
+
+    def _kernel_params(self, X):
+        k = self.kernel
+        if isinstance(k, str) and k == "precomputed" or callable(k):
+            what = "kernel='precomputed'" if isinstance(k, str) else "a callable kernel (%r)" % (k,)
+            raise ValueError("%s is not supported by nesvm (precomputed kernels come with issue 33): use kernel="
+                             "'linear', 'poly', 'rbf' or 'sigmoid', or scikit-learn's %s, which takes it"
+                             % (what, self._sklearn_twin))
+        if k not in _KERNELS:
+            raise ValueError("kernel must be one of %s, got %r" % (", ".join(_KERNELS), k))
+        # every parameter checked, whether the kernel uses it or not (as scikit-learn)
+        g = self._gamma_value(X if k != "linear" else None)
+        d, c0 = self.degree, self.coef0
+        if isinstance(d, bool) or not isinstance(d, numbers.Integral) or not 0 <= d <= 1000:
+            raise ValueError("degree must be an integer in [0, 1000], got %r" % (d,))
+        if isinstance(c0, bool) or not isinstance(c0, numbers.Real) or not np.isfinite(c0):
+            raise ValueError("coef0 must be a finite number, got %r" % (c0,))
+        out = {"kernel": k}
+        if k != "linear":
+            out["gamma"] = g
+        if k == "poly":
+            out["degree"] = int(d)
+        if k in ("poly", "sigmoid"):
+            out["coef0"] = float(c0)
+        return out
+
+
+class _FittedState:
+    """The fitted state that predict reads as one object, self._fitted (its
+    .model the nesvm Model), installed in one step; pickling through the model
+    file's text.  Per estimator: _fit(X, y, sample_weight) -> (fitted, {fitted
+    attribute: value}) leaving self untouched, and _restore(model) -> the
+    fitted object of an unpickled model."""
+
+    def fit(self, X, y, sample_weight=None):
+        """Train on X (array or sparse matrix, n_samples x n_features) and y (labels
+        for a classifier, real targets for a regressor).
+
+        The fitted state of a previous fit stays in place (and in use by predict
+        in other threads) until the new one is complete; it is then replaced in
+        one step.  A fit that fails or is interrupted leaves the estimator
+        unfitted."""
+        try:
+            fitted, attrs = self._fit(X, y, sample_weight)
+        except BaseException:
+            self._unfit()
+            raise
+        self._install(fitted, attrs)
+        return self
+
+    def _install(self, fitted, attrs):
+        """Replace the fitted state by a new one: one dict update (one step under
+        the GIL, so a predict in another thread reads the old _fitted or the new),
+        then the old fit's attributes the new one has not (coef_ after a linear
+        fit replaced by a kernel fit, feature_names_in_) are removed."""
+        attrs = dict(attrs, _fitted=fitted)
+        stale = [a for a in vars(self) if _fitted_attribute(a) and a not in attrs]
+        self.__dict__.update(attrs)
+        for a in stale:
+            self.__dict__.pop(a, None)
+
+    def _unfit(self):
+        for a in [a for a in vars(self) if _fitted_attribute(a)]:
+            self.__dict__.pop(a, None)
+
+    def _state(self):
+        st = self.__dict__.get("_fitted")
+        if st is None:
+            raise NotFittedError("This %s instance is not fitted yet. Call 'fit' with appropriate arguments "
+                                 "before using this estimator." % type(self).__name__)
+        return st
+
+    def __getstate__(self):
+        state = dict(self.__dict__)
+        st = state.pop("_fitted", None)
+        if st is not None:
+            state["_model_text"] = st.model.to_bytes()
+        return state
+
+    def __setstate__(self, state):
+        state = dict(state)
+        text = state.pop("_model_text", None)
+        for old in ("_model_labels", "_orient"):  # pickled by earlier versions; derived again below
+            state.pop(old, None)
+        self.__dict__.update(state)
+        if text is not None:
+            self._fitted = self._restore(_core.Model.from_bytes(text))
+
+
+class _NesvmClassifier(_KernelParams, _FittedState, ClassifierMixin, BaseEstimator):
     """Shared fit/predict of the nesvm estimators (not for direct use)."""
 
     _solver = "nesvm"
@@ -87,36 +203,6 @@ class _NesvmClassifier(ClassifierMixin, BaseEstimator):
         return getattr(self, "kernel", "linear") != "linear"
 
     # --- shared pieces
-    def _gamma_value(self, X):
-        g = self.gamma
-        if isinstance(g, str):
-            if g == "scale":
-                if sp.issparse(X):
-                    mean = np.asarray(X.mean())
-                    var = X.multiply(X).mean() - mean**2
-                else:
-                    var = X.var()
-                return 1.0 / (X.shape[1] * var) if var != 0 else 1.0
-            if g == "auto":
-                return 1.0 / X.shape[1]
-            raise ValueError("gamma must be 'scale', 'auto' or a positive number, got %r" % (g,))
-        if not isinstance(g, numbers.Real) or not g > 0:
-            raise ValueError("gamma must be 'scale', 'auto' or a positive number, got %r" % (g,))
-        return float(g)
-
-    def _kernel_params(self, X):
-        k = self.kernel
-        if k not in _KERNELS:
-            raise ValueError("kernel must be one of %s, got %r (nesvm has no precomputed or callable kernels)"
-                             % (", ".join(_KERNELS), k))
-        out = {"kernel": k}
-        if k != "linear":
-            out["gamma"] = self._gamma_value(X)
-        if k == "poly":
-            out["degree"] = int(self.degree)
-        if k in ("poly", "sigmoid"):
-            out["coef0"] = float(self.coef0)
-        return out
 
     def _common_params(self):
         out = {"solver": self._solver, "threads": _threads(self.n_jobs), "seed": _seed(self.random_state)}
@@ -150,21 +236,6 @@ class _NesvmClassifier(ClassifierMixin, BaseEstimator):
             return out
         raise ValueError("class_weight must be None, 'balanced' or a dict, got %r" % (cw,))
 
-    def fit(self, X, y, sample_weight=None):
-        """Train on X (array or sparse matrix, n_samples x n_features) and labels y.
-
-        The fitted state of a previous fit stays in place (and in use by predict
-        in other threads) until the new one is complete; it is then replaced in
-        one step.  A fit that fails or is interrupted leaves the estimator
-        unfitted."""
-        try:
-            fitted, attrs = self._fit(X, y, sample_weight)
-        except BaseException:
-            self._unfit()
-            raise
-        self._install(fitted, attrs)
-        return self
-
     def _fit(self, X, y, sample_weight):
         """(_Fitted, {fitted attribute: value}) of a fit, leaving self untouched."""
         _core._check_sparse(X)  # before scipy walks a corrupt matrix's arrays
@@ -196,21 +267,6 @@ class _NesvmClassifier(ClassifierMixin, BaseEstimator):
         fitted = _Fitted(model, classes, X.shape[1], codes)
         attrs.update(self._fitted_attributes(fitted, X, y_idx))
         return fitted, attrs
-
-    def _install(self, fitted, attrs):
-        """Replace the fitted state by a new one: one dict update (one step under
-        the GIL, so a predict in another thread reads the old _fitted or the new),
-        then the old fit's attributes the new one has not (coef_ after a linear
-        fit replaced by a kernel fit, feature_names_in_) are removed."""
-        attrs = dict(attrs, _fitted=fitted)
-        stale = [a for a in vars(self) if _fitted_attribute(a) and a not in attrs]
-        self.__dict__.update(attrs)
-        for a in stale:
-            self.__dict__.pop(a, None)
-
-    def _unfit(self):
-        for a in [a for a in vars(self) if _fitted_attribute(a)]:
-            self.__dict__.pop(a, None)
 
     @staticmethod
     def _fitted_attributes(fitted, X, y_idx):
@@ -254,14 +310,7 @@ class _NesvmClassifier(ClassifierMixin, BaseEstimator):
             out["n_support_"] = np.bincount(y_idx[rows], minlength=len(classes)).astype(np.int32)
         return out
 
-    # --- the fitted state predict reads: one _Fitted, read once per call
-    def _state(self):
-        st = self.__dict__.get("_fitted")
-        if st is None:
-            raise NotFittedError("This %s instance is not fitted yet. Call 'fit' with appropriate arguments "
-                                 "before using this estimator." % type(self).__name__)
-        return st
-
+    # --- the fitted state predict reads: one _Fitted, read once per call (_FittedState)
     @property
     def _model(self):
         return self._state().model
@@ -359,23 +408,9 @@ class _NesvmClassifier(ClassifierMixin, BaseEstimator):
         labels, _ = st.model.predict(X, threads=_threads(self.n_jobs))
         return st.classes[st.class_index(labels)]
 
-    # pickling: the model through its file's text
-    def __getstate__(self):
-        state = dict(self.__dict__)
-        st = state.pop("_fitted", None)
-        if st is not None:
-            state["_model_text"] = st.model.to_bytes()
-        return state
-
-    def __setstate__(self, state):
-        state = dict(state)
-        text = state.pop("_model_text", None)
-        for old in ("_model_labels", "_orient"):  # pickled by earlier versions; derived again below
-            state.pop(old, None)
-        self.__dict__.update(state)
-        if text is not None:
-            model = _core.Model.from_bytes(text)
-            self._fitted = _Fitted(model, self.classes_, getattr(self, "n_features_in_", model.n_features))
+    # pickling (_FittedState): the model through its file's text
+    def _restore(self, model):
+        return _Fitted(model, self.classes_, getattr(self, "n_features_in_", model.n_features))
 
     def save_model(self, path):
         """The fitted model as a nesvm model file (`nesvm predict` reads it).  Its
