@@ -470,6 +470,22 @@ def ll_cell(ll):
             "end": "did not reach (-e down to %g)"}[sel["why"]] % sel["eps"]
 
 
+def split_text(pts):
+    """Where the time goes: nesvm's printed reading and solver seconds, and
+    LIBLINEAR's fastest run of the points (its start-up, reading and a few
+    iterations: an upper bound on what it spends before solving)."""
+    rt = [p["nesvm"]["info"].get("read_time") for p in pts if p["nesvm"]]
+    st = [p["nesvm"]["info"].get("solve_time") for p in pts if p["nesvm"]]
+    ll = [(r["wall"], r["argv"][2], r["info"].get("iterations")) for p in pts for x in p["ll"].values()
+          for _, r in x["sweep"] if r["status"] == "ok"]
+    if None in rt or None in st or not rt or not ll:
+        return ""
+    rng = lambda v: f"{min(v):.3g}" if min(v) == max(v) else f"{min(v):.3g}-{max(v):.3g}"  # noqa: E731
+    w, s, its = min(ll)
+    return (f"nesvm's printed reading time: {rng(rt)} s, solver time: {rng(st)} s; LIBLINEAR's fastest run: "
+            f"{w:.3g} s (-s {s}, {its} iteration(s); start-up, reading and those iterations).")
+
+
 def pbest_text(p):
     pb = "—" if p["p_best"] is None else f"{p['p_best']:.10g} ({p['p_from']})"
     return f"P_best {pb}, certified to {fg(p['cert'])} by nesvm's lower bound"
@@ -501,7 +517,7 @@ def linear_section(raw, data, out, meta):
                 summary.append((f"linear {loss}: nesvm <= 0.5x LIBLINEAR -s {s} to 1e-3", data,
                                 ll["target"][0], ll["target"][1]))
         L += ["", "LIBLINEAR's -e sweeps (time, recomputed gap to P_best): "
-              + " | ".join(f"-s {s}: {sweep_cells(p, s)}" for s in p["ll"]) + ".", ""]
+              + " | ".join(f"-s {s}: {sweep_cells(p, s)}" for s in p["ll"]) + ". " + split_text([p]), ""]
     return L, summary
 
 
@@ -528,7 +544,7 @@ def sweep_section(raw, data, Cs, meta):
         v = [p["ll"][s]["target"][1] for p in pts]
         verdict = all_points(v) if len(pts) == len(Cs) else ("missed" if "missed" in v else "not measured")
         L += ["", f"{v.count('met')} of {len(Cs)} C met, {v.count('missed')} missed, "
-              f"{len(Cs) - v.count('met') - v.count('missed')} not measured: {mark(verdict)}.", ""]
+              f"{len(Cs) - v.count('met') - v.count('missed')} not measured: {mark(verdict)}. " + split_text(pts), ""]
         summary.append((f"C sweep {loss}: no C where nesvm is slower than LIBLINEAR -s {s}", data,
                         f"{v.count('met')} of {len(Cs)} C met", verdict))
         series[loss] = pts
@@ -586,7 +602,24 @@ def commands(raw, out):
     return L + ["```", ""]
 
 
-def sessions_text(meta):
+def session_loads(raw, session):
+    """(min, median, max) of the 1-minute load at the start of the session's
+    processes (records started within its minutes), or None."""
+    lo, hi = session["started"].replace(" ", "T"), session.get("finished", "9999").replace(" ", "T") + ":59"
+    v = sorted(r["load"] for k, r in raw.items() if k != "__meta__" and r.get("load") is not None
+               and lo <= r.get("started", "") <= hi)
+    return (v[0], v[len(v) // 2], v[-1]) if v else None
+
+
+def load_text(loads):
+    if not loads:
+        return ""
+    return (f" **1-minute load at the start of its processes: {loads[0]:g} to {loads[2]:g} (median "
+            f"{loads[1]:g}; the run's own process counts about 1 of it, on 2 cores shared with other "
+            "agents).**")
+
+
+def sessions_text(meta, raw):
     L = []
     for x in meta.get("sessions", []):
         w = x.get("wait")
@@ -596,19 +629,22 @@ def sessions_text(meta):
         L.append(f"- {x['started']} to {x.get('finished', '? (interrupted)')}: rows {', '.join(x['rows'])}"
                  f"{' (--quick)' if x.get('quick') else ''}{' (--big)' if x.get('big') else ''}, "
                  f"--timeout {x['timeout']:g}{wt}. `uptime` at the start: `{x.get('uptime_start', '?')}`; "
-                 f"at the end: `{x.get('uptime_end', '?')}`.")
+                 f"at the end: `{x.get('uptime_end', '?')}`." + load_text(session_loads(raw, x)))
     return L or ["- none recorded"]
 
 
 def report(out, raw, meta):
     m = meta.get("machine", {})
-    descs = sorted({v["nesvm"] for v in raw.values() if isinstance(v, dict) and v.get("nesvm")})
+    descs = sorted({v["nesvm"] for k, v in raw.items() if isinstance(v, dict) and v.get("nesvm")
+                    and "|ref " not in k})
     L = ["# epsilon-SVR rows (issue 32): nesvm against LIBLINEAR and LIBSVM", "",
          "Produced by `bench/svr_row.py` (method in its docstring; do not edit by hand). "
          f"Machine: {m.get('cpu', '?')}, {m.get('cores', '?')} cores, {m.get('mem_gib', 0):.1f} GiB, "
          f"{m.get('system', '?')}; liblinear-tools {m.get('packages', {}).get('liblinear-tools', '?')}, "
-         f"libsvm-tools {m.get('packages', {}).get('libsvm-tools', '?')}. nesvm: " + "; ".join(descs) + ".", "",
-         "Sessions:", ""] + sessions_text(meta) + [
+         f"libsvm-tools {m.get('packages', {}).get('libsvm-tools', '?')}. nesvm (timed runs): " + "; ".join(descs)
+         + " (the -e 1e-6 references may come from an earlier session's cache in bench/data/pbest: their "
+         "command lines are below).", "",
+         "Sessions:", ""] + sessions_text(meta, raw) + [
          "", "Times: process wall seconds, reading included, one thread (OMP_NUM_THREADS = OPENBLAS_NUM_THREADS = "
          "1, nesvm --threads 1), one process at a time; a run under 1 s is run 3 times and the median shown; "
          "`> T`: stopped short at T s. Gaps: (P - P_best) / P_best with P recomputed by numpy from the model file. "
