@@ -70,10 +70,10 @@ def _sklearn_split(loader, scale):
     return prep
 
 
-def _synthetic(kind):
+def _synthetic(kind, **kw):
     def prep(d):
         from lib.synthetic import generate
-        generate(kind, d)
+        generate(kind, d, **kw)
     return prep
 
 
@@ -149,6 +149,17 @@ DATASETS = {ds.name: ds for ds in [
             "(bench/lib/synthetic.py sparse-wide: 5,000 + 1,000 rows, 100,000 features, about 500 "
             "non-zeros per row (0.5% density), otherwise as synth-sparse; seed 3)",
             prepare=_synthetic("sparse-wide")),
+    Dataset("synth-sparse-reg", "seeded text-like sparse regression (bench/lib/synthetic.py sparse-reg: "
+            "200,000 + 20,000 rows, 100,000 features, about 50 non-zeros per row, rows as synth-sparse's, "
+            "real targets x.w* + N(0, 0.2^2) with a sparse w* (2,000 features) scaled to unit score "
+            "deviation; seed 4)", prepare=_synthetic("sparse-reg"), extra={"task": "regression"}),
+    Dataset("synth-sparse-reg-20k", "synth-sparse-reg's generator with 20,000 + 5,000 rows (seed 4; idf "
+            "and the scale of w* from its own 20,000 training rows)", prepare=_synthetic("sparse-reg-20k"),
+            extra={"task": "regression"}),
+    *[Dataset(f"friedman1-{n // 1000}k", f"scikit-learn's make_friedman1({n:,}, n_features=10, noise=1.0, "
+              "random_state=0); test: 5,000 rows with random_state=1 (bench/lib/synthetic.py friedman1)",
+              prepare=_synthetic("friedman1", train=n), extra={"task": "regression"})
+      for n in (2_000, 20_000, 100_000)],
     Dataset("synth-dense", "seeded dense set (bench/lib/synthetic.py dense: 50,000 + 10,000 rows, "
             "500 Gaussian features in 25 correlated clusters, labels from a linear model plus noise)",
             prepare=_synthetic("dense")),
@@ -192,7 +203,10 @@ class Data:
             meta[f"nnz_{s}"] = int(X.nnz)
             meta[f"bytes_{s}"] = os.path.getsize(self.path(name, s))
             dims.append(X.shape[1])
-            if s == "train":
+            if s == "train" and ds.extra.get("task") == "regression":
+                meta["task"] = "regression"
+                meta["target_mean"], meta["target_std"] = float(y.mean()), float(y.std())
+            elif s == "train":
                 meta["classes"] = sorted(float(c) for c in np.unique(y))
         meta["d"] = int(max(dims))
         with open(mfile + ".tmp", "w") as f:

@@ -31,17 +31,52 @@ def _ndigits(maxval):
     return max(1, len(str(int(maxval))))
 
 
-def format_rows(labels, indptr, indices, values, decimals=6):
+def _label_tokens(labels, label_decimals):
+    """(n, width) byte matrix and mask of the labels: integers as they are
+    (label_decimals = 0), else real targets in fixed point with
+    ``label_decimals`` digits after the point, trailing zeros trimmed ("0"
+    for a target that rounds to zero)."""
+    if label_decimals == 0:
+        labels = np.asarray(labels, dtype=np.int64)
+        n = labels.shape[0]
+        wl = 1 + _ndigits(np.abs(labels).max() if n else 0)
+        L = np.zeros((n, wl), dtype=np.uint8)
+        ML = np.zeros((n, wl), dtype=bool)
+        L[:, 0] = ord("-")
+        ML[:, 0] = labels < 0
+        L[:, 1:], ML[:, 1:] = _digits(np.abs(labels), wl - 1)
+        return L, ML
+    scale = 10 ** label_decimals
+    q = np.rint(np.asarray(labels, dtype=np.float64) * scale).astype(np.int64)
+    n = q.shape[0]
+    aq = np.abs(q)
+    ipart, fpart = aq // scale, aq % scale
+    wn = _ndigits(ipart.max() if n else 0)
+    wl = 1 + wn + 1 + label_decimals
+    L = np.zeros((n, wl), dtype=np.uint8)
+    ML = np.zeros((n, wl), dtype=bool)
+    L[:, 0] = ord("-")
+    ML[:, 0] = q < 0
+    L[:, 1:1 + wn], ML[:, 1:1 + wn] = _digits(ipart, wn)
+    fd = (fpart[:, None] // 10 ** np.arange(label_decimals - 1, -1, -1, dtype=np.int64)) % 10
+    L[:, 1 + wn] = ord(".")
+    ML[:, 1 + wn] = fpart != 0
+    L[:, 2 + wn:] = (fd + _ZERO).astype(np.uint8)
+    ML[:, 2 + wn:] = np.flip(np.cumsum(np.flip(fd != 0, axis=1), axis=1) > 0, axis=1)
+    return L, ML
+
+
+def format_rows(labels, indptr, indices, values, decimals=6, label_decimals=0):
     """Bytes of the LIBSVM text of rows given in CSR form.
 
-    labels: integer array (n,); indptr (n+1,) starting at any offset;
+    labels: integer array (n,), or real targets written in fixed point with
+    ``label_decimals`` > 0 digits; indptr (n+1,) starting at any offset;
     indices: 0-based column indices (written +1), ascending within a row;
     values: floats.  Returns a ``bytes`` object ending with a newline.
     """
-    labels = np.asarray(labels, dtype=np.int64)
+    n = np.asarray(labels).shape[0]
     indptr = np.asarray(indptr, dtype=np.int64)
     indptr = indptr - indptr[0]
-    n = labels.shape[0]
     scale = 10 ** decimals
     q = np.rint(np.asarray(values, dtype=np.float64) * scale).astype(np.int64)
     keep = q != 0
@@ -83,12 +118,8 @@ def format_rows(labels, indptr, indices, values, decimals=6):
         E[:, c + 1:c + 1 + decimals] = (fd + _ZERO).astype(np.uint8)
         ME[:, c + 1:c + 1 + decimals] = keepf
 
-    wl = 1 + _ndigits(np.abs(labels).max() if n else 0)
-    L = np.zeros((n, wl), dtype=np.uint8)
-    ML = np.zeros((n, wl), dtype=bool)
-    L[:, 0] = ord("-")
-    ML[:, 0] = labels < 0
-    L[:, 1:], ML[:, 1:] = _digits(np.abs(labels), wl - 1)
+    L, ML = _label_tokens(labels, label_decimals)
+    wl = L.shape[1]
 
     w = max(we, wl)
     total = nnz + 2 * n
@@ -105,8 +136,9 @@ def format_rows(labels, indptr, indices, values, decimals=6):
     return B[M].tobytes()
 
 
-def write_libsvm(path, labels, X, decimals=6, chunk_nnz=2_000_000):
-    """Write labels (ints) and scipy CSR matrix X to ``path`` atomically."""
+def write_libsvm(path, labels, X, decimals=6, chunk_nnz=2_000_000, label_decimals=0):
+    """Write labels (ints; real targets with label_decimals > 0) and scipy
+    CSR matrix X to ``path`` atomically."""
     X = X.tocsr()
     X.sort_indices()
     n = X.shape[0]
@@ -119,17 +151,18 @@ def write_libsvm(path, labels, X, decimals=6, chunk_nnz=2_000_000):
             stop = min(max(stop, start + 1), n)
             a, b = X.indptr[start], X.indptr[stop]
             f.write(format_rows(labels[start:stop], X.indptr[start:stop + 1],
-                                X.indices[a:b], X.data[a:b], decimals))
+                                X.indices[a:b], X.data[a:b], decimals, label_decimals))
             start = stop
     os.replace(tmp, path)
 
 
-def write_dense(path, labels, A, decimals=6, chunk_rows=20000):
+def write_dense(path, labels, A, decimals=6, chunk_rows=20000, label_decimals=0):
     """Write labels and a dense 2-D array (zeros left out) atomically."""
     import scipy.sparse as sp
     tmp = path + ".tmp"
     with open(tmp, "wb") as f:
         for s in range(0, A.shape[0], chunk_rows):
             C = sp.csr_matrix(A[s:s + chunk_rows])
-            f.write(format_rows(labels[s:s + chunk_rows], C.indptr, C.indices, C.data, decimals))
+            f.write(format_rows(labels[s:s + chunk_rows], C.indptr, C.indices, C.data, decimals,
+                                label_decimals))
     os.replace(tmp, path)

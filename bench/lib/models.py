@@ -185,3 +185,36 @@ def read_npz(path):
     if coef.shape[0] != 1 or classes.shape[0] != 2:
         raise ModelError(f"{path}: expected a binary linear model")
     return LinearModel(coef[0].astype(float), float(np.ravel(z["intercept"])[0]), float(classes[1]))
+
+
+def read_linear_svr(path):
+    """(w, b) of a linear regression model: nesvm's (``task regression``,
+    ``kernel linear``; its ``problem`` line is kept as ``.problem``) or
+    LIBLINEAR's -s 11/12/13 (``solver_type L2R_..._SVR[_DUAL]``; with ``bias`` >= 0
+    the last weight times the bias is b).  f(x) = w.x + b is the prediction."""
+    lines = [t for t in _lines(path) if t]
+    head = {}
+    i = 0
+    while i < len(lines) and lines[i][0] != "w":
+        head.setdefault(lines[i][0], lines[i][1:])
+        i += 1
+    d = int(head["nr_feature"][0])
+    if "nesvm_model" in head:
+        if head.get("task") != ["regression"] or head.get("kernel") != ["linear"]:
+            raise ModelError(f"{path}: not a linear nesvm regression model")
+        w = np.array([float(t[0]) for t in lines[i + 1:i + 1 + d]])
+        if w.shape[0] != d or lines[i + 1 + d] != ["end"]:
+            raise ModelError(f"{path}: truncated weight block")
+        m = LinearModel(w, float(head["b"][0]), None)
+        m.problem = head.get("problem", [None])[0]
+        return m
+    if "_SVR" not in head.get("solver_type", [""])[0]:
+        raise ModelError(f"{path}: solver_type {head.get('solver_type')} is not LIBLINEAR's SVR")
+    bias = float(head["bias"][0])
+    rows = d + (1 if bias >= 0 else 0)
+    w = np.array([float(t[0]) for t in lines[i + 1:i + 1 + rows]])
+    if w.shape[0] != rows:
+        raise ModelError(f"{path}: truncated weight block")
+    m = LinearModel(w[:d], bias * w[d] if bias >= 0 else 0.0, None)
+    m.problem = head["solver_type"][0]
+    return m

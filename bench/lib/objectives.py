@@ -7,6 +7,9 @@ model's (w, b) on the training set (never taken from a tool's print).
     lp_hinge_l1      ||w||_1 + C sum_i max(0, 1 - y_i (w.x_i + b))          (LP-SVM)
     ls_squared_l2    1/2 ||w||^2 + C sum_i (1 - y_i (w.x_i + b))^2          (LS-SVM)
 
+and epsilon-SVR's (svr_primal, real targets y_i, tube half-width p):
+1/2 ||w||^2 + C sum_i max(0, |y_i - w.x_i - b| - p), or with the squares.
+
 (b is free and unregularized in every family but hinge_nobias, where b = 0,
 and sqhinge_regbias.)
 
@@ -62,6 +65,22 @@ def accuracy(X, labels, model):
     m = model.resized(X.shape[1])
     pred_pos = (X @ m.w + m.b) > 0
     return float(np.mean(pred_pos == (np.asarray(labels) == m.pos_label)))
+
+
+def svr_primal(X, y, model, C, p, squared):
+    """epsilon-SVR's primal at a linear model (w, b): 1/2 ||w||^2 + C sum_i
+    max(0, |y_i - w.x_i - b| - p), or the sum of its squares (``squared``:
+    LIBLINEAR -s 11/12, nesvm's svr_squared_epsilon_insensitive_l2)."""
+    m = model.resized(X.shape[1])
+    r = np.maximum(0.0, np.abs(np.asarray(y) - (X @ m.w + m.b)) - p)
+    return 0.5 * float(m.w @ m.w) + C * float(r @ r if squared else r.sum())
+
+
+def mse(X, y, model):
+    """Mean squared error of the linear model's predictions w.x + b on (X, y)."""
+    m = model.resized(X.shape[1])
+    e = np.asarray(y) - (X @ m.w + m.b)
+    return float(e @ e) / e.shape[0]
 
 
 def rel_gap(p, p_best):

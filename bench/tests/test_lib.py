@@ -372,6 +372,112 @@ def _():
 
 
 
+@check("synthetic sparse: the refactoring for sparse-reg left the classification rows unchanged (a digest of "
+       "the output before it)")
+def _():
+    import hashlib
+    from lib import synthetic
+    (y, X), (yt, Xt) = synthetic.sparse_text(**dict(synthetic.SPARSE_DEFAULTS, train=500, test=50, d=5000))
+    h = hashlib.sha256()
+    for a in (X.data, X.indices, X.indptr, y, Xt.data, Xt.indices, yt):
+        h.update(np.ascontiguousarray(a).tobytes())
+    assert h.hexdigest() == "1e48f7b1f58a47ab74462c2ed40536769ffc9609a233bb02499eb4adbc72d610", h.hexdigest()
+
+
+@check("synthetic sparse-reg and friedman1: seeded, real targets y = x.w* + N(0, 0.2^2) with unit score "
+       "deviation; Friedman #1 as scikit-learn's")
+def _():
+    from sklearn.datasets import make_friedman1
+    from lib import synthetic
+    p = dict(synthetic.SPARSE_REG, train=3000, test=200)
+    (y, X), (yt, Xt), w = synthetic.sparse_regression(**p)
+    (y2, X2), _, _ = synthetic.sparse_regression(**p)
+    assert X.shape == (3000, 100_000) and Xt.shape == (200, 100_000) and (X != X2).nnz == 0 and (y == y2).all()
+    assert 45 <= X.getnnz(axis=1).mean() <= 55 and np.allclose(np.sqrt(X.multiply(X).sum(axis=1)), 1.0)
+    assert abs((X @ w).std() - 1.0) < 1e-12 and (w != 0).sum() == 2000
+    e = np.concatenate([y - X @ w, yt - Xt @ w])
+    assert abs(e.std() - 0.2) < 0.01 and abs(e.mean()) < 0.01, (e.mean(), e.std())
+    (fy, fX), (fyt, fXt) = synthetic.friedman1(300, 50)
+    rX, ry = make_friedman1(300, n_features=10, noise=1.0, random_state=0)
+    assert (fX == rX).all() and (fy == ry).all() and fXt.shape == (50, 10)
+    assert not np.allclose(fXt, make_friedman1(50, n_features=10, noise=1.0, random_state=0)[0])
+
+
+@check("writer, models and objectives of regression: real targets in fixed point, nesvm's and LIBLINEAR's "
+       "SVR models, the tube and squared tube by hand")
+def _():
+    Xr = sp.csr_matrix(np.array([[0.5, 0.0], [0.0, 0.0], [1.0, 2.0]]))
+    got = format_rows(np.array([1.5, -0.0000004, -12.25]), Xr.indptr, Xr.indices, Xr.data,
+                      label_decimals=6).decode()
+    assert got == "1.5 1:0.5\n0\n-12.25 1:1 2:2\n", repr(got)
+    got = format_rows(np.array([-0.4, 3.0, 0.000001]), Xr.indptr, Xr.indices, Xr.data, label_decimals=6)
+    assert got.decode().split("\n")[:3] == ["-0.4 1:0.5", "3", "0.000001 1:1 2:2"], got
+    nes = write("svr.model", "nesvm_model 3\nsolver nesvm\nproblem svr_squared_epsilon_insensitive_l2\n"
+                "kernel linear\nmulticlass ovo\nnr_class 0\nlabels\nnr_feature 2\ntask regression\n"
+                "param svm_type svr\nnr_submodel 1\nsubmodel 0 pos -1 neg -1 exit converged iterations 6 "
+                "primal 1 gap 0.0004\nb 0.25\nw\n0.5\n-1\nend\n")
+    m = models.read_linear_svr(nes)
+    assert list(m.w) == [0.5, -1.0] and m.b == 0.25 and m.problem == "svr_squared_epsilon_insensitive_l2"
+    ll = write("ll_svr.model", "solver_type L2R_L1LOSS_SVR_DUAL\nnr_class 2\nnr_feature 2\nbias 2\nw\n"
+               "0.5 \n-1 \n0.125 \n")
+    m2 = models.read_linear_svr(ll)
+    assert list(m2.w) == [0.5, -1.0] and m2.b == 0.25
+    try:
+        models.read_linear_svr(write("cls.model", "solver_type L2R_L2LOSS_SVC_DUAL\nnr_class 2\nlabel 1 -1\n"
+                                     "nr_feature 2\nbias -1\nw\n0.5 \n-1 \n"))
+        raise AssertionError("a classifier was read as a regression model")
+    except models.ModelError:
+        pass
+    # f = [0.5, 0, 0.5 - 2] + 0.25 = [0.5, 0.25, -1.25]; y = [1, 0.2, -1]: |r| = [0.5, 0.05, 0.25]
+    # p = 0.1: tube [0.4, 0, 0.15] (sum 0.55, squares 0.16 + 0.0225 = 0.1825); ||w||^2 = 1.25
+    yr = np.array([1.0, 0.2, -1.0])
+    assert abs(objectives.svr_primal(Xr, yr, m, 2.0, 0.1, False) - (0.625 + 2 * 0.55)) < 1e-12
+    assert abs(objectives.svr_primal(Xr, yr, m, 2.0, 0.1, True) - (0.625 + 2 * 0.1825)) < 1e-12
+    assert abs(objectives.mse(Xr, yr, m) - (0.25 + 0.0025 + 0.0625) / 3) < 1e-12
+
+
+@check("svr_row.py: command lines, LIBLINEAR's cap facts, the ratio and MSE targets, every-C verdicts, "
+       "the order of the commands")
+def _():
+    import svr_row as sr
+    a = sr.nesvm_linear_argv("b/nesvm", "sq", 0.01, 1e-3, 300, "tr", "m")
+    assert a == ["b/nesvm", "train", "--liblinear", "11", "-c", "0.01", "-p", "0.1", "-e", "0.001", "--threads",
+                 "1", "--time-limit", "300", "tr", "m"], a
+    assert sr.nesvm_linear_argv("n", "l1", 1, 1e-6, 30, "t", "m")[2:4] == ["--liblinear", "13"]
+    assert sr.liblinear_argv(12, 1000.0, 1e-5, "t", "m") == ["liblinear-train", "-s", "12", "-c", "1000", "-p",
+                                                            "0.1", "-e", "1e-05", "t", "m"]
+    k = sr.kernel_argv("nesvm", "n", 300, "t", "m")
+    assert k[2:] == ["-s", "3", "-p", "0.1", "-t", "2", "-g", "0.1", "-c", "1", "-e", "1e-3", "--threads", "1",
+                     "--time-limit", "300", "t", "m"], k
+    assert sr.kernel_argv("libsvm", "n", 300, "t", "m")[-4:] == ["-m", "1000", "t", "m"]
+    info = {"iterations": 1000}
+    sr.ll_cap_facts(11, "iter 1000 act", info)
+    assert info == {"iterations": 1000, "exit": "max-iter", "unshrinks": 0}, info
+    info = {"iterations": 999}
+    sr.ll_cap_facts(11, "", info)
+    assert info == {"iterations": 999}
+    info = {"iterations": 40}
+    sr.ll_cap_facts(13, "..*..*\noptimization finished", info)
+    assert info["unshrinks"] == 2 and "exit" not in info
+    sel = lambda reached, why, t=2.0: {"reached": reached, "why": why, "time": t, "eps": 1e-3}  # noqa: E731
+    assert sr.ll_target(0.5, True, sel(True, "reached"), 0.5) == ("0.25", "met")
+    assert sr.ll_target(1.5, True, sel(True, "reached"), 0.5) == ("0.75", "missed")
+    assert sr.ll_target(1.5, True, sel(False, "cap"), 0.5) == ("LIBLINEAR did not reach", "met")
+    assert sr.ll_target(300, False, sel(False, "end"), 0.5)[1] == "not measured"
+    assert sr.ll_target(0.5, True, sel(False, "open"), 0.5)[1] == "not measured"
+    assert sr.ll_target(3.0, True, sel(False, "failed", 360.0), 1.0) == ("< 0.00833", "met")
+    assert sr.mse_target(10.1, 10.0)[1] == "met" and sr.mse_target(10.11, 10.0)[1] == "missed"
+    assert sr.mse_target(5.0, 10.0) == (-0.5, "met") and sr.mse_target(None, 1.0)[1] == "not measured"
+    assert sr.all_points(["met", "met"]) == "met" and sr.all_points(["met", "missed", "not measured"]) == "missed"
+    assert sr.all_points(["met", "not measured"]) == "not measured" and sr.all_points([]) == "not measured"
+    keys = ["d|sq|C=100|nesvm", "d|sq|C=1|liblinear -s 11 e=0.001", "d|sq|C=1|liblinear -s 11 e=0.1",
+            "d|sq|C=1|ref nesvm -e 1e-6", "d|sq|C=1|nesvm", "d|sq|C=0.01|nesvm", "d|sq|C=1|liblinear -s 12 e=0.1"]
+    assert sorted(keys, key=sr.key_order) == [
+        "d|sq|C=0.01|nesvm", "d|sq|C=1|nesvm", "d|sq|C=1|ref nesvm -e 1e-6", "d|sq|C=1|liblinear -s 11 e=0.1",
+        "d|sq|C=1|liblinear -s 11 e=0.001", "d|sq|C=1|liblinear -s 12 e=0.1", "d|sq|C=100|nesvm"]
+    assert sr.short_argv([os.path.join(sr.ROOT, "build", "nesvm"), "/o/work/m"], "/o") == "build/nesvm OUT/work/m"
+    assert sr.quiet_enough(0.99) and not sr.quiet_enough(1.0)
+
 @check("output parsers: kernel runs (nesvm full kernel, gs, LIBSVM's Total nSV)")
 def _():
     full = tools.parse_nesvm_spec("nesvm -t 2 -g {gamma}", 1, 0.02)
