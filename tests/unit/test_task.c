@@ -193,6 +193,11 @@ static void test_regression(void)
     CHECK(nv_pairs_next(&pr, &i, &j) && i == -1 && j == -1);
     CHECK(!nv_pairs_next(&pr, &i, &j));
     double cw[1] = {0};
+    /* class weights have no class to weigh in a regression: refused, not ignored */
+    CHECK(nv_targets_costs(&t, p, cw, &err) == NESVM_ERR_ARG);
+    CHECK_CONTAINS(err.message, "class weights (-w1.5) are a classifier's: a regression has no classes");
+    nesvm_params_destroy(p);
+    p = params_with("c", "4");
     CHECK(nv_targets_costs(&t, p, cw, &err) == NESVM_OK);
     CHECK(cw[0] == 4);
     nv_subproblem sp;
