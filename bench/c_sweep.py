@@ -222,7 +222,11 @@ def p_best_of(cands):
 
 # ---- runs ---------------------------------------------------------------------------------------
 
-class Sweep:
+class RunStore:
+    """A sweep's state kept across runs: OUT/raw.json (read at start, saved
+    after every run), the work folder, the data sets and nesvm's description
+    (c_sweep.py's Sweep, svr_row.py's Bench)."""
+
     def __init__(self, out, nesvm, timeout, ref_timeout, redo, log=print):
         self.out, self.nesvm, self.log = out, nesvm, log
         self.timeout, self.ref_timeout, self.redo = timeout, ref_timeout, set(redo)
@@ -241,6 +245,8 @@ class Sweep:
             json.dump(self.raw, f, indent=1, sort_keys=True)
         os.replace(self.raw_path + ".tmp", self.raw_path)
 
+
+class Sweep(RunStore):
     def ctx(self, name, C):
         return {"train": self.data.path(name, "train"), "test": None, "d": self.data.meta(name)["d"],
                 "C": C, "gamma": None, "nesvm_bin": self.nesvm, "seed": 1, "trace": None}

@@ -78,7 +78,6 @@ sys.path.insert(0, HERE)
 import c_sweep as cs  # noqa: E402
 from lib import machine, models, objectives, proc  # noqa: E402
 from lib import tools as T  # noqa: E402
-from lib.datasets import Data  # noqa: E402
 
 ROWS = ("linear", "csweep", "kernel")
 LOSSES = {"sq": dict(nesvm=11, linear=(11, 12), sweep=11, squared=True,
@@ -219,25 +218,7 @@ def wait_quiet(minutes, log):
             "loads": polls, "uptime": uptime()}
 
 
-class Bench:
-    def __init__(self, out, nesvm, timeout, ref_timeout, redo, log=print):
-        self.out, self.nesvm, self.log = out, nesvm, log
-        self.timeout, self.ref_timeout, self.redo = timeout, ref_timeout, set(redo)
-        self.raw_path = os.path.join(out, "raw.json")
-        self.raw = {}
-        if os.path.exists(self.raw_path):
-            with open(self.raw_path) as f:
-                self.raw = json.load(f)
-        self.work = os.path.join(out, "work")
-        self.data = Data(os.path.join(HERE, "data"), log=log)
-        self.redone = set()
-        self.nesvm_desc = machine.nesvm_description(nesvm, ROOT)
-
-    def save(self):
-        with open(self.raw_path + ".tmp", "w") as f:
-            json.dump(self.raw, f, indent=1, sort_keys=True)
-        os.replace(self.raw_path + ".tmp", self.raw_path)
-
+class Bench(cs.RunStore):
     def execute(self, argv, rundir, timeout, adapter, s=None):
         """One process in a fresh ``rundir`` (model file 'model'); its record."""
         os.makedirs(rundir, exist_ok=True)

@@ -136,6 +136,18 @@ static void write_kernel_lines(const nesvm_model *m, FILE *f, const char *svm_ty
     if (strcmp(kern, "poly") == 0 || strcmp(kern, "sigmoid") == 0) fprintf(f, "coef0 %s\n", r);
 }
 
+/* Basis vector j's features as a support vector line's "index:value" pairs,
+ * and the line's end. */
+static void put_sv_features(FILE *f, const int64_t *ip, const int32_t *ix, const double *vx, int64_t j)
+{
+    for (int64_t q = ip[j]; q < ip[j + 1]; q++) {
+        fprintf(f, "%d:", ix[q] + 1);
+        nv_interop_num(f, vx[q]);
+        fputc(' ', f);
+    }
+    fputc('\n', f);
+}
+
 /* The file: the header (kernel, counts, rho, labels, sigmoids, nr_sv) and
  * the support vectors class by class; count[c] the vectors of class c. */
 static void write_svm_file(const nesvm_model *m, FILE *f, const int *cls, const double *coef, const double *rho,
@@ -178,12 +190,7 @@ static void write_svm_file(const nesvm_model *m, FILE *f, const int *cls, const 
                 nv_interop_num(f, coef[(size_t)row * (size_t)nb + (size_t)j]);
                 fputc(' ', f);
             }
-            for (int64_t q = ip[j]; q < ip[j + 1]; q++) {
-                fprintf(f, "%d:", ix[q] + 1);
-                nv_interop_num(f, vx[q]);
-                fputc(' ', f);
-            }
-            fputc('\n', f);
+            put_sv_features(f, ip, ix, vx, j);
         }
 }
 
@@ -225,12 +232,7 @@ static void svr_export(const nesvm_model *m, FILE *f)
         if (beta[j] == 0) continue;
         nv_interop_num(f, beta[j]);
         fputc(' ', f);
-        for (int64_t q = ip[j]; q < ip[j + 1]; q++) {
-            fprintf(f, "%d:", ix[q] + 1);
-            nv_interop_num(f, vx[q]);
-            fputc(' ', f);
-        }
-        fputc('\n', f);
+        put_sv_features(f, ip, ix, vx, j);
     }
 }
 
