@@ -132,8 +132,8 @@ static int cmp_cand(const void *a, const void *b)
 }
 
 /* The first working set: the rows with a warm start's non-zero coefficient,
- * then rows at random (partial Fisher-Yates, seeded) up to m, then one row of
- * each class if a class is still missing.  Returns |S|. */
+ * then rows at random (partial Fisher-Yates, seeded) up to m, then (signs)
+ * one row of each class if a class is still missing.  Returns |S|. */
 static int64_t first_set(const nv_kernel_problem *kp, const nesvm_params *prm, int64_t m, char *in, int64_t *S,
                          int64_t *perm)
 {
@@ -158,7 +158,7 @@ static int64_t first_set(const nv_kernel_problem *kp, const nesvm_params *prm, i
             S[ns++] = perm[k];
         }
     }
-    int havep = 0, haven = 0;
+    int havep = kp->target != NV_TARGET_SIGN, haven = havep; /* real targets: no classes */
     for (int64_t k = 0; k < ns; k++) {
         havep |= kp->y[S[k]] > 0;
         haven |= kp->y[S[k]] < 0;
@@ -174,106 +174,6 @@ static int64_t first_set(const nv_kernel_problem *kp, const nesvm_params *prm, i
     return ns;
 }
 
-/* f[0..n) = K[:, supp(beta)] beta over the problem's rows: from the stored
- * matrix, or from the column cache (the missing columns computed in blocks
- * first).  cols: n scratch entries; cval: 2 n scratch entries. */
-static nesvm_status margins(const nv_kernel_problem *kp, const double *beta, int64_t *cols, double *cval,
-                            double *f, nesvm_error *err)
-{
-    nv_kcache *kc = kp->kc;
-    const int64_t n = kp->n;
-    int64_t nc = 0;
-    for (int64_t i = 0; i < n; i++) {
-        if (beta[i] == 0) continue;
-        cval[nc] = beta[i];
-        cols[nc++] = kp->pos ? kp->pos[i] : i;
-    }
-    /* a stored matrix (one-vs-one pairs sharing it) holds single precision:
-     * the certificate's margins compute their values in double */
-    if (!kc) return nv_kmat_mul_exact(kp->K, kp->pos, n, cols, nc, cval, 1, f, err);
-    memset(f, 0, (size_t)n * sizeof(double));
-    nesvm_status st = nv_kcache_fill(kc, cols, nc, kp->groups, kp->ngroups, err);
-    for (int64_t c = 0; c < nc && st == NESVM_OK; c++) {
-        const double *col;
-        st = nv_kcache_column(kc, cols[c], kp->pos, kp->pos ? n : 0, kp->groups, kp->ngroups, &col, err);
-        if (st != NESVM_OK) return st;
-        const double bc = cval[c];
-        for (int64_t a = 0; a < n; a++) f[a] += bc * col[a];
-    }
-    return st;
-}
-
-/* The dual value of the point a (ay = a y, its entries in [0, c]) made
- * feasible: with a free bias sum a_i y_i = 0 by scaling the larger class's
- * side down, then at its best along t a (t in [0, min c_i / a_i] keeps the
- * box and a'y = 0) for
- *     D(a) = sum a_i - 1/2 (a y)' K (a y)  <=  min P  (weak duality),
- * K (a y) from the double-precision columns (g). */
-static nesvm_status dual_value(const nv_kernel_problem *kp, int bias, double *ay, int64_t *cols, double *cval,
-                               double *g, double *D, nesvm_error *err)
-{
-    const int64_t n = kp->n;
-    double side[2] = {0, 0};
-    for (int64_t i = 0; i < n; i++) side[kp->y[i] > 0] += kp->y[i] * ay[i];
-    if (bias && side[0] != side[1]) {
-        const int big = side[1] > side[0];
-        const double s = side[!big] / side[big];
-        for (int64_t i = 0; i < n; i++)
-            if ((kp->y[i] > 0) == big) ay[i] *= s;
-    }
-    nesvm_status st = margins(kp, ay, cols, cval, g, err);
-    if (st != NESVM_OK) return st;
-    double asum = 0, aqa = 0, tmax = INFINITY;
-    for (int64_t i = 0; i < n; i++) {
-        double a = kp->y[i] * ay[i];
-        NV_ASSERT(a >= 0 && a <= kp->cost[i]); /* in the box (clipped, then scaled by at most 1) */
-        asum += a;
-        aqa += ay[i] * g[i];
-        if (a > 0 && kp->cost[i] / a < tmax) tmax = kp->cost[i] / a;
-    }
-    double t = aqa > 0 ? asum / aqa : 1.0;
-    t = t > tmax ? tmax : (t > 0 ? t : 0.0);
-    *D = t * asum - 0.5 * t * t * aqa;
-    return NESVM_OK;
-}
-
-/* The whole problem's certificate with double-precision kernel columns (the
- * sub-problems' K_SS is single precision: their P and bound are those of a
- * rounded kernel, which at C = 1e4 put the true gap at 2.5e-4 where theirs
- * said 1e-6).  f = K beta (margins).  P = 1/2 beta'f + sum c_i max(0, r_i),
- * against the better dual_value of two dual points: the sub-problem's own
- * (the one of its bound, extended by zeros: feasible here, and now valued
- * with double-precision columns), and a = y beta clipped to [0, c] (at the
- * smoothed optimum beta_i = y_i c_i u_i, u in [0, 1]).
- * Into res: primal P, lower_bound D, gap (nv_certify). */
-static nesvm_status certify_double(const nv_kernel_problem *kp, int bias, const double *beta, double b,
-                                   const double *sub_ay, const double *f, int64_t *cols, double *cval, double *ay,
-                                   double *g, nv_binary_result *res, nesvm_error *err)
-{
-    const int64_t n = kp->n;
-    double quad = 0, loss = 0, best = -INFINITY;
-    for (int64_t i = 0; i < n; i++) {
-        double ri = 1.0 - kp->y[i] * (f[i] + b);
-        if (ri > 0) loss += kp->cost[i] * ri;
-        quad += beta[i] * f[i];
-    }
-    const double P = 0.5 * quad + loss;
-    nesvm_status st = NESVM_OK;
-    for (int k = 0; k < 2 && st == NESVM_OK; k++) {
-        for (int64_t i = 0; i < n; i++) {
-            double a = kp->y[i] * (k == 0 ? sub_ay[i] : beta[i]);
-            ay[i] = (a < 0 ? 0.0 : (a > kp->cost[i] ? kp->cost[i] : a)) * kp->y[i];
-        }
-        double D = -INFINITY;
-        st = dual_value(kp, bias, ay, cols, cval, g, &D, err);
-        if (st == NESVM_OK && D > best) best = D;
-    }
-    if (st != NESVM_OK) return st;
-    res->primal = P;
-    res->lower_bound = best;
-    return nv_certify(P, best, &res->gap, err);
-}
-
 /* A working-set training's arrays (n entries each unless said). */
 typedef struct ws_run {
     char *in, *left;           /* row in S; row left S once (never leaves again) */
@@ -285,6 +185,15 @@ typedef struct ws_run {
     double *fs;                /* S's margins K beta in double precision (the sub-problem's f0) */
     double *wfull;             /* checkpoints: the whole point, or NULL */
     ws_cand *cand;             /* rows outside S violating their margins */
+    /* epsilon-SVR's tube (real targets): half-width p, |S| at most smax (K_SS
+     * within kernel_memory), the margins f updated from the columns of the
+     * coefficients that changed since fb (f = K fb), products on fly */
+    int tube;
+    double p;
+    int64_t smax;
+    double *fb, *d;
+    nv_kmat fly;
+    nv_ws_cert cert;
 } ws_run;
 
 static void ws_free(ws_run *w)
@@ -308,6 +217,9 @@ static void ws_free(ws_run *w)
     nv_free(w->fs);
     nv_free(w->wfull);
     nv_free(w->cand);
+    nv_free(w->fb);
+    nv_free(w->d);
+    nv_kmat_free(&w->fly);
 }
 
 static nesvm_status ws_alloc(ws_run *w, int64_t n, int ckpt, nesvm_error *err)
@@ -323,7 +235,7 @@ static nesvm_status ws_alloc(ws_run *w, int64_t n, int ckpt, nesvm_error *err)
     w->bs = nv_malloc_array(nn, sizeof(double));
     w->ws = nv_malloc_array(nn, sizeof(double));
     w->beta = nv_calloc(nn, sizeof(double));
-    w->f = nv_malloc_array(nn, sizeof(double));
+    w->f = w->tube ? nv_calloc(nn, sizeof(double)) : nv_malloc_array(nn, sizeof(double));
     w->cval = nv_malloc_array(2 * nn, sizeof(double));
     w->ay = nv_malloc_array(nn, sizeof(double));
     w->g = nv_malloc_array(nn, sizeof(double));
@@ -332,10 +244,37 @@ static nesvm_status ws_alloc(ws_run *w, int64_t n, int ckpt, nesvm_error *err)
     w->fs = nv_malloc_array(nn, sizeof(double));
     w->wfull = ckpt ? nv_malloc_array(nn, sizeof(double)) : NULL;
     w->cand = nv_malloc_array(nn, sizeof(ws_cand));
+    if (w->tube) {
+        w->fb = nv_calloc(nn, sizeof(double));
+        w->d = nv_malloc_array(nn, sizeof(double));
+    }
     if (!w->in || !w->left || !w->S || !w->tmp || !w->idx || !w->ys || !w->cs || !w->bs || !w->ws || !w->beta ||
-        !w->f || !w->cval || !w->ay || !w->g || !w->sdual || !w->sub_ay || !w->fs || !w->cand || (ckpt && !w->wfull))
+        !w->f || !w->cval || !w->ay || !w->g || !w->sdual || !w->sub_ay || !w->fs || !w->cand ||
+        (ckpt && !w->wfull) || (w->tube && (!w->fb || !w->d)))
         return nv_error(err, NESVM_ERR_NOMEM, "out of memory for the working set (n=%lld)", (long long)n);
     return NESVM_OK;
+}
+
+/* The tube's settings: p, |S| at most smax rows (K_SS's floats within
+ * kernel_memory, at least 2), and on a column cache the products' on-the-fly
+ * matrix over its rows (its values not cached: 1 MB of memory requested, so
+ * none stored). */
+static nesvm_status ws_tube_init(ws_run *w, const nv_kernel_problem *kp, const nesvm_params *prm, nesvm_error *err)
+{
+    w->p = nv_params_loss_inst(prm).conj_e;
+    const double fit = floor(sqrt(prm->kernel_memory * 1048576.0 / sizeof(float)));
+    w->smax = fit >= (double)kp->n ? kp->n : (fit < 2 ? 2 : (int64_t)fit);
+    w->cert = (nv_ws_cert){kp, &w->fly, w->tmp, w->cval, w->d, w->g, w->ay};
+    if (!kp->kc) return NESVM_OK;
+    const nv_kcache *kc = kp->kc;
+    return nv_kmat_init(&w->fly, &kc->k, kc->X, kc->rows, kc->n, 0.0, prm->threads, NULL, err);
+}
+
+/* A row's residual beyond its margin: the hinge's 1 - y (f + b), the tube's
+ * |y - f - b| - p (positive: the row violates; it has a loss). */
+static inline double ws_resid(const nv_kernel_problem *kp, const ws_run *w, int64_t i, double b)
+{
+    return w->tube ? fabs(kp->y[i] - (w->f[i] + b)) - w->p : 1.0 - kp->y[i] * (w->f[i] + b);
 }
 
 /* S's kernel matrix K_SS into km: computed from the column cache's rows
@@ -374,22 +313,24 @@ static int ws_sub_matrix(const nv_kernel_problem *kp, const nesvm_params *prm, c
 }
 
 /* Step 5: the violators join (the worst first, at most max(|S|, WS_INIT)),
- * settled rows leave (once); when most rows would be in S, all are.
- * Returns the new |S|. */
+ * settled rows leave (once); when most rows would be in S, all are.  The
+ * tube: settled means inside the tube by WS_DROP p, and S grows to at most
+ * smax rows (while the rows that stay leave room; else by WS_INIT rows, for
+ * a K_SS computed on the fly).  Returns the new |S|. */
 static int64_t ws_update_set(const nv_kernel_problem *kp, ws_run *w, int64_t ns, int64_t nv, double b)
 {
     const int64_t n = kp->n;
-    if (ns + nv >= NV_NESVM_WS_FULL * (double)n) {
+    if (ns + nv >= NV_NESVM_WS_FULL * (double)n && (!w->tube || n <= w->smax)) {
         for (int64_t i = 0; i < n; i++) w->S[i] = i;
         return n;
     }
     qsort(w->cand, (size_t)nv, sizeof(ws_cand), cmp_cand);
     int64_t add = nv, cap = ns > NV_NESVM_WS_INIT ? ns : NV_NESVM_WS_INIT;
-    if (add > cap) add = cap;
+    const double drop = w->tube ? NV_NESVM_WS_DROP * w->p : NV_NESVM_WS_DROP;
     int64_t keep = 0;
     for (int64_t k = 0; k < ns; k++) {
         int64_t i = w->S[k];
-        if (w->beta[i] == 0 && !w->left[i] && 1.0 - kp->y[i] * (w->f[i] + b) < -NV_NESVM_WS_DROP) {
+        if (w->beta[i] == 0 && !w->left[i] && ws_resid(kp, w, i, b) < -drop) {
             w->left[i] = 1;
             w->in[i] = 0;
             continue;
@@ -397,6 +338,8 @@ static int64_t ws_update_set(const nv_kernel_problem *kp, ws_run *w, int64_t ns,
         w->S[keep++] = i;
     }
     ns = keep;
+    if (w->tube && w->smax - ns < cap) cap = w->smax - ns > 0 ? w->smax - ns : NV_NESVM_WS_INIT;
+    if (add > cap) add = cap;
     for (int64_t k = 0; k < add; k++) {
         w->in[w->cand[k].i] = 1;
         w->S[ns++] = w->cand[k].i;
@@ -405,27 +348,79 @@ static int64_t ws_update_set(const nv_kernel_problem *kp, ws_run *w, int64_t ns,
     return ns;
 }
 
+/* Steps 3 and 4 after a round: every row's margin (the tube: updated by the
+ * columns of the coefficients that changed), the violators outside S into
+ * w->cand (*nv of them), and the whole problem's certificate in double
+ * precision into res. */
+static nesvm_status ws_check(const nv_kernel_problem *kp, ws_run *w, int bias, int64_t ns, double b,
+                             nv_binary_result *res, int64_t *nv, nesvm_error *err)
+{
+    const int64_t n = kp->n;
+    nesvm_status st;
+    if (w->tube) {
+        for (int64_t i = 0; i < n; i++) w->sub_ay[i] = w->beta[i] - w->fb[i];
+        st = nv_ws_tube_mul(&w->cert, w->sub_ay, w->sub_ay, err);
+        for (int64_t i = 0; st == NESVM_OK && i < n; i++) w->f[i] += w->sub_ay[i];
+        memcpy(w->fb, w->beta, (size_t)n * sizeof(double));
+    } else {
+        st = nv_ws_margins(kp, w->beta, w->tmp, w->cval, w->f, err);
+    }
+    if (st != NESVM_OK) return st;
+    *nv = 0;
+    for (int64_t i = 0; i < n; i++) {
+        double ri = ws_resid(kp, w, i, b);
+        if (!w->in[i] && ri > 0) w->cand[(*nv)++] = (ws_cand){ri, i};
+    }
+    memset(w->sub_ay, 0, (size_t)n * sizeof(double));
+    for (int64_t k = 0; k < ns; k++) w->sub_ay[w->S[k]] = w->sdual[k];
+    if (w->tube) return nv_ws_certify_tube(&w->cert, bias, w->p, w->beta, b, w->sub_ay, w->f, res, err);
+    return nv_ws_certify_hinge(kp, bias, w->beta, b, w->sub_ay, w->f, w->tmp, w->cval, w->ay, w->g, res, err);
+}
+
+/* Step 2's sub-problem on S from the current point: its rows, labels,
+ * costs, warm start and exact margins gathered. */
+static nv_kernel_problem ws_sub_problem(const nv_kernel_problem *kp, ws_run *w, int64_t ns, double b, int warm,
+                                        int have_f)
+{
+    for (int64_t k = 0; k < ns; k++) {
+        int64_t i = w->S[k];
+        NV_ASSERT(i >= 0 && i < kp->n && (k == 0 || w->S[k - 1] < i)); /* S: distinct rows, sorted */
+        w->idx[k] = kp->pos ? kp->pos[i] : i;
+        w->ys[k] = kp->y[i];
+        w->cs[k] = kp->cost[i];
+        w->bs[k] = w->beta[i];
+        w->fs[k] = have_f ? w->f[i] : 0.0;
+    }
+    nv_kernel_problem sub = {kp->K, w->idx, ns, w->ys, w->cs, warm ? w->bs : NULL, b, NULL, NULL, 0, 0, kp->target,
+                             have_f ? w->fs : NULL};
+    return sub;
+}
+
 static nesvm_status ws_train(const nv_kernel_problem *kp, const nesvm_params *prm, const nv_progress_sink *sink,
                              nv_binary_result *res, nesvm_error *err)
 {
     const double t0 = nv_now();
     const int64_t n = kp->n;
     const int bias = nv_params_bias(prm);
-    NV_ASSERT(kp->target == NV_TARGET_SIGN); /* the hinge's working set (nv_nesvm_ws_takes): y = +-1 */
     size_t nn = (size_t)(n ? n : 1);
     ws_run w;
     memset(&w, 0, sizeof w);
+    /* the hinge on signs, the tube on real targets (nv_nesvm_ws_takes) */
+    w.tube = nv_params_loss(prm) == nv_loss_find("epsilon_insensitive");
+    NV_ASSERT(kp->target == (w.tube ? NV_TARGET_REAL : NV_TARGET_SIGN));
     nesvm_status st = ws_alloc(&w, n, sink && sink->ckpt, err);
+    if (st == NESVM_OK && w.tube) st = ws_tube_init(&w, kp, prm, err);
     memset(res->w, 0, nn * sizeof(double));
     res->b = 0;
     res->iterations = 0;
     res->primal = res->lower_bound = res->gap = NAN;
     res->exit_reason = NESVM_EXIT_MAX_ITER;
     if (st != NESVM_OK) {
-        res->exit_reason = NESVM_EXIT_NO_MEMORY;
+        res->exit_reason = st == NESVM_ERR_NOMEM ? NESVM_EXIT_NO_MEMORY : NESVM_EXIT_NUMERIC;
         goto out;
     }
-    int64_t ns = first_set(kp, prm, NV_NESVM_WS_INIT, w.in, w.S, w.tmp);
+    int64_t ns = first_set(kp, prm, w.tube && w.smax < NV_NESVM_WS_INIT ? w.smax : NV_NESVM_WS_INIT, w.in, w.S,
+                           w.tmp);
     if (kp->beta0) memcpy(w.beta, kp->beta0, nn * sizeof(double));
     double b = kp->beta0 && bias ? kp->b0 : 0.0;
     int64_t iters = 0;
@@ -435,19 +430,9 @@ static nesvm_status ws_train(const nv_kernel_problem *kp, const nesvm_params *pr
     while (1) {
         /* 2. the problem on S, from the current point: S's rows of the
          * stored matrix, or a matrix of S's rows */
-        for (int64_t k = 0; k < ns; k++) {
-            int64_t i = w.S[k];
-            NV_ASSERT(i >= 0 && i < n && (k == 0 || w.S[k - 1] < i)); /* S: distinct rows, sorted */
-            w.idx[k] = kp->pos ? kp->pos[i] : i;
-            w.ys[k] = kp->y[i];
-            w.cs[k] = kp->cost[i];
-            w.bs[k] = w.beta[i];
-            w.fs[k] = have_f ? w.f[i] : 0.0;
-        }
         nv_kmat km;
         memset(&km, 0, sizeof km);
-        nv_kernel_problem sub = {kp->K, w.idx, ns, w.ys, w.cs, warm ? w.bs : NULL, b, NULL, NULL, 0, 0, kp->target,
-                                 have_f ? w.fs : NULL};
+        nv_kernel_problem sub = ws_sub_problem(kp, &w, ns, b, warm, have_f);
         if (ws_sub_matrix(kp, prm, sink, &w, ns, b, iters, t0, &tick, &km, res, &st, err)) break;
         if (st != NESVM_OK) break;
         if (km.n > 0) {
@@ -490,24 +475,17 @@ static nesvm_status ws_train(const nv_kernel_problem *kp, const nesvm_params *pr
         b = bias ? r.b : 0.0;
         if (st != NESVM_OK) break;
         /* the sub-problem's dual point (solver.h, nv_binary_result.dual) in its box
-         * 0 <= a <= c, to the rounding of theta a' */
+         * (0 <= a <= c; the tube's |a| <= c), to the rounding of theta a' */
         for (int64_t k = 0; k < ns; k++)
-            NV_ASSERT(w.ys[k] * w.sdual[k] >= 0 && w.ys[k] * w.sdual[k] <= w.cs[k] * (1 + 1e-12));
-        /* 3. every row's margin from the support's columns */
-        st = margins(kp, w.beta, w.tmp, w.cval, w.f, err);
-        if (st != NESVM_OK) break;
-        have_f = 1;
-        /* 4. the whole problem's certificate, in double precision */
+            NV_ASSERT(w.tube ? fabs(w.sdual[k]) <= w.cs[k] * (1 + 1e-12)
+                             : w.ys[k] * w.sdual[k] >= 0 && w.ys[k] * w.sdual[k] <= w.cs[k] * (1 + 1e-12));
+        /* 3 and 4. every row's margin, the violators, the whole problem's
+         * certificate in double precision */
         int64_t nv = 0;
-        for (int64_t i = 0; i < n; i++) {
-            double ri = 1.0 - kp->y[i] * (w.f[i] + b);
-            if (!w.in[i] && ri > 0) w.cand[nv++] = (ws_cand){ri, i};
-        }
-        memset(w.sub_ay, 0, nn * sizeof(double));
-        for (int64_t k = 0; k < ns; k++) w.sub_ay[w.S[k]] = w.sdual[k];
-        st = certify_double(kp, bias, w.beta, b, w.sub_ay, w.f, w.tmp, w.cval, w.ay, w.g, res, err);
+        st = ws_check(kp, &w, bias, ns, b, res, &nv, err);
+        have_f = st == NESVM_OK;
         if (st != NESVM_OK) {
-            res->exit_reason = NESVM_EXIT_NUMERIC;
+            if (st != NESVM_ERR_NOMEM) res->exit_reason = NESVM_EXIT_NUMERIC;
             break;
         }
         if (res->gap <= prm->eps) {
@@ -542,87 +520,19 @@ static nesvm_status ws_train(const nv_kernel_problem *kp, const nesvm_params *pr
     for (int64_t i = 0; i < n; i++) res->n_sv += w.beta[i] != 0;
     if (st == NESVM_ERR_NOMEM) res->exit_reason = NESVM_EXIT_NO_MEMORY;
 out:
+    res->kernel_evals += w.fly.evals;
     res->seconds = nv_now() - t0;
     ws_free(&w);
     return st;
 }
 
-/* The certificate of a solve on a stored (single-precision) kernel matrix,
- * again with double-precision kernel values: one pass of nv_kmat_mul_exact
- * over the columns of beta and of the dual point d = a y of the solver's
- * bound (res->dual) gives m = K beta and g = K d, and with the loss l (loss.h)
- *   L2 norm  P = 1/2 beta'm + sum c_i l(r_i),  D = sum a t - sum c_i l*(a_i/c_i) - 1/2 d'g
- *   L1 norm  P = ||beta||_1 + sum c_i l(r_i),  D = the best multiple theta <= 1/max(1, ||g||_inf)
- *            of sum a - sum c_i l*(a_i/c_i) (the hinge: sum a / max(1, ||g||_inf))
- * (r_i = 1 - y_i (m_i + b), a = y d, t = 1 for sign targets; r_i = y_i - m_i - b,
- * a = d, t = y for real ones; the L1 dual point scaled into ||K(a y)||_inf <= 1).
- * The solver's own P and bound are the rounded kernel's: on small problems
- * they claimed eps = 1e-3 where the gap was 1.01e-3.  A training that
- * converged on the rounded kernel but not here ends "stalled".  The loss is
- * the training's instance (a tube's half-width: with the registry's e = 0
- * an epsilon-SVR's P read 1152.5 where its optimum is 924.71). */
-static nesvm_status certify_stored(const nv_kernel_problem *kp, const nesvm_params *prm, nv_binary_result *res,
-                                   nesvm_error *err)
+int nv_nesvm_ws_takes(const nesvm_params *p)
 {
-    const int64_t n = kp->n;
-    const int bias = nv_params_bias(prm);
-    size_t nn = (size_t)(n ? n : 1);
-    int64_t *cols = nv_malloc_array(nn, sizeof(int64_t));
-    double *V = nv_malloc_array(2 * nn, sizeof(double)), *out = nv_malloc_array(2 * nn, sizeof(double));
-    nesvm_status st = cols && V && out ? NESVM_OK : nv_error(err, NESVM_ERR_NOMEM, "out of memory");
-    int64_t nc = 0;
-    for (int64_t i = 0; st == NESVM_OK && i < n; i++) {
-        if (res->w[i] == 0 && res->dual[i] == 0) continue;
-        cols[nc] = kp->pos ? kp->pos[i] : i;
-        V[2 * nc] = res->w[i];
-        V[2 * nc + 1] = res->dual[i];
-        nc++;
-    }
-    if (st == NESVM_OK) st = nv_kmat_mul_exact(kp->K, kp->pos, n, cols, nc, V, 2, out, err);
-    if (st == NESVM_OK) {
-        const double b = bias ? res->b : 0.0;
-        const nv_loss inst = nv_params_loss_inst(prm), *l = &inst;
-        const int l1 = nv_params_l1(prm);
-        /* the residual and the dual point a_i (its target term a_i t_i) by
-         * the target's kind: 1 - y f and a = y d (signs), y - f and a = d (reals) */
-        const int real = kp->target == NV_TARGET_REAL;
-        double reg = 0, loss = 0, asum = 0, aa = 0, ae = 0, dg = 0, ginf = 0;
-        for (int64_t i = 0; i < n; i++) {
-            const double m = out[2 * i], g = out[2 * i + 1];
-            const double ri = real ? kp->y[i] - (m + b) : 1.0 - kp->y[i] * (m + b);
-            const double a = real ? res->dual[i] : kp->y[i] * res->dual[i];
-            reg += l1 ? fabs(res->w[i]) : 0.5 * res->w[i] * m;
-            loss += kp->cost[i] * nv_loss_value(l, ri, 1.0);
-            asum += real ? a * kp->y[i] : a;
-            aa += nv_loss_conj(l, a, kp->cost[i]);
-            ae += l->conj_e * fabs(a);
-            dg += res->dual[i] * g;
-            if (fabs(g) > ginf) ginf = fabs(g);
-        }
-        const double P = reg + loss;
-        double D, th;
-        if (!l1)
-            D = asum - aa - 0.5 * dg;
-        else if (l->conj_q == 0) /* linear in theta: the largest admissible */
-            D = (asum - aa) / (ginf > 1 ? ginf : 1.0);
-        else /* theta (asum - ae) - theta^2 (aa - ae): the conjugate's two parts */
-            D = nv_loss_dual_scale(asum - ae, 2.0 * (aa - ae), 0.0, 1.0 / (ginf > 1 ? ginf : 1.0), &th);
-        res->primal = P;
-        res->lower_bound = D;
-        st = nv_certify(P, D, &res->gap, err);
-        if (st != NESVM_OK) res->exit_reason = NESVM_EXIT_NUMERIC;
-        else if (res->exit_reason == NESVM_EXIT_CONVERGED && res->gap > prm->eps)
-            res->exit_reason = NESVM_EXIT_STALLED;
-    }
-    nv_free(cols);
-    nv_free(V);
-    nv_free(out);
-    return st;
-}
-
-int nv_nesvm_ws_takes(const nv_loss *loss, int l1)
-{
-    return loss == nv_loss_find("hinge") && !l1;
+    const nv_loss *loss = nv_params_loss(p);
+    if (nv_params_l1(p)) return 0;
+    if (loss == nv_loss_find("hinge")) return p->method != NV_METHOD_NESTEROV;
+    return loss == nv_loss_find("epsilon_insensitive") &&
+           (p->method == NV_METHOD_AUTO || p->method == NV_METHOD_DCD) && nv_kx_smo_params(p);
 }
 
 nesvm_status nv_nesvm_expansion_train(const nv_kernel_problem *kp, const nesvm_params *prm,
@@ -637,7 +547,7 @@ nesvm_status nv_nesvm_expansion_train(const nv_kernel_problem *kp, const nesvm_p
     double *keep = res->dual;
     res->dual = dual;
     nesvm_status st = nv_nesvm_kernel_train(kp, prm, sink, res, err);
-    if (st == NESVM_OK) st = certify_stored(kp, prm, res, err);
+    if (st == NESVM_OK) st = nv_kx_certify_stored(kp, prm, res, err);
     res->dual = keep;
     nv_free(dual);
     return st;
