@@ -299,7 +299,7 @@ nesvm_status nv_kplan_train(nv_kplan *kp, const nv_solver *solver, const nesvm_d
     case NV_KPLAN_EXPANSION: {
         int pair[2] = {sp->i, sp->j};
         nv_kernel_problem kpb = {&kp->km, sp->rows, cnt, sp->y, sp->cost, pb->w0, pb->b0,
-                                 NULL, NULL, 0, 0, pb->target, NULL};
+                                 NULL, NULL, 0, 0, pb->target, NULL, 0, 0};
         nv_kmat own;
         memset(&own, 0, sizeof own);
         kpb.ws = kp->ws;

@@ -12,7 +12,7 @@
 #include <string.h>
 
 nesvm_status nv_ws_margins(const nv_kernel_problem *kp, const double *beta, int64_t *cols, double *cval,
-                            double *f, nesvm_error *err)
+                           double *f, nesvm_error *err)
 {
     nv_kcache *kc = kp->kc;
     const int64_t n = kp->n;
@@ -184,6 +184,64 @@ nesvm_status nv_kx_certify_stored(const nv_kernel_problem *kp, const nesvm_param
 
 /* ------------------------------------------------------------------ the tube */
 
+/* Tiles of the on-the-fly product: TILE_R rows x TILE_C columns (1 MB of
+ * doubles, within the caches while they are computed, mapped and used). */
+#define TILE_R 128
+#define TILE_C 512
+
+/* out[0..n) = K[rows, cols[0..nc)] cval on the fly (c->fly's rows), tile by
+ * tile: each tile's kernel values (nv_kernel_block_fast: dgemm and the
+ * kernel's map, the RBF kernel's exponential vectorized) go into out at
+ * once, where a 64 MB block of nv_kmat_mul leaves the caches three times.
+ * Friedman #1, 20,000 rows: 13 ns a value so, 8 ns by tiles with the C
+ * library's exp (56% of the training in it), about 3 ns with kfast.c's. */
+static nesvm_status tube_mul_fly(nv_ws_cert *c, int64_t nc, double *out, nesvm_error *err)
+{
+    const nv_kernel_problem *kp = c->kp;
+    const nv_kmat *km = c->fly;
+    const int64_t n = kp->n;
+    memset(out, 0, (size_t)n * sizeof(double));
+    if (nc == 0) return NESVM_OK;
+    int64_t xr[TILE_R], zr[TILE_C];
+    double xs[TILE_R], zs[TILE_C];
+    double *buf = nv_malloc_array((size_t)TILE_R * TILE_C, sizeof(double));
+    if (!buf) return nv_error(err, NESVM_ERR_NOMEM, "out of memory for a kernel block");
+    nesvm_status st = NESVM_OK;
+    for (int64_t c0 = 0; c0 < nc && st == NESVM_OK; c0 += TILE_C) {
+        const int64_t w = nc - c0 < TILE_C ? nc - c0 : TILE_C;
+        for (int64_t b = 0; b < w; b++) {
+            zr[b] = km->rows[c->cols[c0 + b]];
+            zs[b] = km->sq[c->cols[c0 + b]];
+        }
+        for (int64_t r0 = 0; r0 < n && st == NESVM_OK; r0 += TILE_R) {
+            const int64_t h = n - r0 < TILE_R ? n - r0 : TILE_R;
+            for (int64_t a = 0; a < h; a++) {
+                const int64_t p = kp->pos ? kp->pos[r0 + a] : r0 + a;
+                xr[a] = km->rows[p];
+                xs[a] = km->sq[p];
+            }
+            st = nv_kernel_block_fast(&km->k, km->X, xr, h, xs, km->X, zr, w, zs, buf, w, km->threads, err);
+            for (int64_t a = 0; st == NESVM_OK && a < h; a++) {
+                /* four partial sums: independent chains (a fixed order) */
+                const double *row = buf + a * w, *v = c->cval + c0;
+                double s0 = 0, s1 = 0, s2 = 0, s3 = 0;
+                int64_t b = 0;
+                for (; b + 4 <= w; b += 4) {
+                    s0 += row[b] * v[b];
+                    s1 += row[b + 1] * v[b + 1];
+                    s2 += row[b + 2] * v[b + 2];
+                    s3 += row[b + 3] * v[b + 3];
+                }
+                for (; b < w; b++) s0 += row[b] * v[b];
+                out[r0 + a] += (s0 + s1) + (s2 + s3);
+            }
+        }
+    }
+    c->fly->evals += n * nc;
+    nv_free(buf);
+    return st;
+}
+
 nesvm_status nv_ws_tube_mul(nv_ws_cert *c, const double *v, double *out, nesvm_error *err)
 {
     const nv_kernel_problem *kp = c->kp;
@@ -195,7 +253,7 @@ nesvm_status nv_ws_tube_mul(nv_ws_cert *c, const double *v, double *out, nesvm_e
         c->cols[nc++] = kp->pos ? kp->pos[i] : i;
     }
     if (kp->K) return nv_kmat_mul_exact(kp->K, kp->pos, n, c->cols, nc, c->cval, 1, out, err);
-    return nv_kmat_mul(c->fly, kp->pos, n, c->cols, nc, c->cval, 1, out, err);
+    return tube_mul_fly(c, nc, out, err);
 }
 
 /* The tube's dual value at the point d (|d_k| <= c_k, in place) made

@@ -71,6 +71,9 @@ typedef struct ksmo {
     const double *t;    /* m thresholds (the tube's), or NULL: 1 (the hinge) */
     const double *yr;   /* the tube: the n real targets, else NULL */
     double p;           /* the tube's half-width */
+    double r, d0;       /* the tube in a working set (kp->keep_sum): sum beta, kept, and
+                         * the offset of P and D (kp->d0); else 0 */
+    int keep_sum;
     int bias;
     double *a, *G, *kd; /* dual point, gradient Q a - t, diagonal of K (m each) */
     int64_t *act;       /* active variables (shrinking): the first nact */
@@ -235,12 +238,12 @@ static int cmp_zb(const void *x, const void *y)
  * max(0, t_i - y_i (f_i + b)) over the variables (the tube's two hinges a
  * row), whose slope in b is sum_{y=-1, z_i < b} c_i - sum_{y=+1, z_i > b} c_i
  * with the breakpoints z_i = y_i t_i - f_i (the hinge: y_i - f_i; the tube:
- * y_k -+ p - f_k): the first breakpoint where the slope reaches 0 (a weighted
- * median). */
+ * y_k -+ p - f_k), plus r (kp->keep_sum): the first breakpoint where the
+ * slope reaches 0 (a weighted median). */
 static double best_bias(ksmo *s, const double *f)
 {
     const int64_t m = s->m;
-    double slope = 0;
+    double slope = s->r; /* the tube in a working set: P's term b sum beta */
     for (int64_t i = 0; i < m; i++) {
         s->zb[2 * i] = s->y[i] * thr(s, i) - f[row_of(s, i)];
         s->zb[2 * i + 1] = s->c[i];
@@ -259,7 +262,8 @@ static double best_bias(ksmo *s, const double *f)
  * dual value of beta itself (feasible: |beta_k| <= c_k, sum beta = 0),
  *     D = sum_k beta_k y_k - p sum_k |beta_k| - 1/2 beta'K beta,
  * which is the doubled dual's value where a_k a_{n+k} = 0 and above it
- * elsewhere.  Returns b. */
+ * elsewhere.  With the others held (kp->keep_sum) sum beta = r and P has
+ * the bias's term b r (its Lagrangian's); both offset by d0.  Returns b. */
 static double tube_evaluate(ksmo *s, double *beta, double *f, nv_obj_eval *e)
 {
     const int64_t n = s->n;
@@ -280,8 +284,8 @@ static double tube_evaluate(ksmo *s, double *beta, double *f, nv_obj_eval *e)
         if (r > 0) loss += s->c[k] * r;
     }
     memset(e, 0, sizeof *e);
-    e->P = e->Fmu = 0.5 * quad + loss;
-    e->D = e->Dmu = lin - 0.5 * quad;
+    e->P = e->Fmu = 0.5 * quad + loss + b * s->r + s->d0;
+    e->D = e->Dmu = lin - 0.5 * quad + s->d0;
     e->nsv = nsv;
     e->nbound = nb;
     e->theta = 1.0;
@@ -337,7 +341,10 @@ static void smo_start(ksmo *s, const double *beta0, const double *f0)
     }
     if (s->t) /* the tube: beta_k = a_k - a_{n+k} */
         for (int64_t k = 0; k < n; k++) moved |= s->a[k] - s->a[n + k] != (beta0 ? beta0[k] : 0.0);
-    if (s->bias) {
+    if (s->keep_sum) { /* the sum is the constraint's: kept as it is */
+        s->r = 0;
+        for (int64_t k = 0; k < n; k++) s->r += s->a[k] - s->a[n + k];
+    } else if (s->bias) {
         double side[2] = {0, 0};
         for (int64_t i = 0; i < m; i++) side[s->y[i] > 0] += s->a[i];
         /* balanced to rounding: an SMO point (y'a = 0 up to its sums' rounding) */
@@ -424,6 +431,8 @@ static nesvm_status ksmo_init(ksmo *s, ksmo_mem *mm, const nv_kernel_problem *kp
         s->c = mm->ts.c;
         s->t = mm->ts.t;
         s->yr = kp->y;
+        s->keep_sum = kp->keep_sum && s->bias;
+        s->d0 = kp->d0;
     }
     const size_t mn = (size_t)(s->m ? s->m : 1);
     if (!s->t) mm->pos = nv_malloc_array(nn, sizeof(int64_t));

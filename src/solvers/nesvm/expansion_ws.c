@@ -47,38 +47,15 @@
  * found the sub-problem's bound, of the rounded kernel, claiming 1e-6 where
  * the true gap was 2.5e-4).
  */
-#include "expansion.h"
+#include "expansion_ws.h"
 
 #include <math.h>
 #include <stdlib.h>
 #include <string.h>
 
-/* The sub-problems' progress and checkpoints, in the whole problem's units:
- * iterations and time continue across rounds, and a checkpoint's point has
- * n coefficients (zero outside S). */
-typedef struct ws_sink {
-    const nv_progress_sink *outer;
-    int64_t iter0;     /* iterations of the earlier rounds */
-    double t0_shift;   /* seconds from the training's start to this round's */
-    const int64_t *S;  /* this round's rows */
-    int64_t ns, n;
-    double *wfull;     /* n: the point in the whole problem's units */
-    struct ws_tick *tick;
-} ws_sink;
-
-/* The last progress reported, sent again (with the time since the start)
- * between the blocks of a round's K_SS, so that the progress line moves and
- * a cancel is heard while a large matrix is computed. */
-typedef struct ws_tick {
-    const nv_progress_sink *outer;
-    double t0;
-    nesvm_progress last;
-    int have;
-} ws_tick;
-
-static int ws_tick_fn(void *ctx)
+int nv_ws_tick_fn(void *ctx)
 {
-    ws_tick *t = ctx;
+    nv_ws_tick *t = ctx;
     if (!t->outer || !t->outer->fn) return 0;
     nesvm_progress q;
     if (t->have) {
@@ -97,7 +74,7 @@ static int ws_tick_fn(void *ctx)
 
 static int ws_progress(const nesvm_progress *pg, void *user)
 {
-    const ws_sink *w = user;
+    const nv_ws_sink *w = user;
     nesvm_progress q = *pg;
     q.iteration += w->iter0;
     q.elapsed += w->t0_shift;
@@ -108,8 +85,8 @@ static int ws_progress(const nesvm_progress *pg, void *user)
 
 static int ws_checkpoint(void *ctx, const nv_snapshot *snap, int stopping)
 {
-    ws_sink *w = ctx;
-    memset(w->wfull, 0, (size_t)w->n * sizeof(double));
+    nv_ws_sink *w = ctx;
+    memcpy(w->wfull, w->base, (size_t)w->n * sizeof(double));
     for (int64_t k = 0; k < w->ns && k < snap->nw; k++) w->wfull[w->S[k]] = snap->w[k];
     nv_snapshot s = *snap;
     s.w = w->wfull;
@@ -118,24 +95,26 @@ static int ws_checkpoint(void *ctx, const nv_snapshot *snap, int stopping)
     return w->outer->ckpt(w->outer->ckpt_ctx, &s, stopping);
 }
 
-/* Descending residuals (qsort on (residual, index) pairs; ties: lower index). */
-typedef struct ws_cand {
-    double r;
-    int64_t i;
-} ws_cand;
-
-static int cmp_cand(const void *a, const void *b)
+void nv_ws_sub_sink(nv_ws_sink *w, nv_progress_sink *sub)
 {
-    const ws_cand *x = a, *y = b;
+    const nv_progress_sink *sink = w->outer;
+    *sub = *sink;
+    sub->fn = sink->fn ? ws_progress : NULL;
+    sub->user = w;
+    sub->ckpt = sink->ckpt ? ws_checkpoint : NULL;
+    sub->ckpt_ctx = w;
+    sub->resume = NULL;
+}
+
+int nv_ws_cmp_cand(const void *a, const void *b)
+{
+    const nv_ws_cand *x = a, *y = b;
     if (x->r != y->r) return x->r > y->r ? -1 : 1;
     return x->i < y->i ? -1 : x->i > y->i;
 }
 
-/* The first working set: the rows with a warm start's non-zero coefficient,
- * then rows at random (partial Fisher-Yates, seeded) up to m, then (signs)
- * one row of each class if a class is still missing.  Returns |S|. */
-static int64_t first_set(const nv_kernel_problem *kp, const nesvm_params *prm, int64_t m, char *in, int64_t *S,
-                         int64_t *perm)
+int64_t nv_ws_first_set(const nv_kernel_problem *kp, const nesvm_params *prm, int64_t m, char *in, int64_t *S,
+                        int64_t *perm)
 {
     const int64_t n = kp->n;
     int64_t ns = 0;
@@ -184,16 +163,7 @@ typedef struct ws_run {
     double *sdual, *sub_ay;    /* the sub-problem's dual point, and spread over n */
     double *fs;                /* S's margins K beta in double precision (the sub-problem's f0) */
     double *wfull;             /* checkpoints: the whole point, or NULL */
-    ws_cand *cand;             /* rows outside S violating their margins */
-    /* epsilon-SVR's tube (real targets): half-width p, |S| at most smax (K_SS
-     * within kernel_memory), the margins f updated from the columns of the
-     * coefficients that changed since fb (f = K fb), products on fly */
-    int tube;
-    double p;
-    int64_t smax;
-    double *fb, *d;
-    nv_kmat fly;
-    nv_ws_cert cert;
+    nv_ws_cand *cand;          /* rows outside S violating their margins */
 } ws_run;
 
 static void ws_free(ws_run *w)
@@ -217,9 +187,6 @@ static void ws_free(ws_run *w)
     nv_free(w->fs);
     nv_free(w->wfull);
     nv_free(w->cand);
-    nv_free(w->fb);
-    nv_free(w->d);
-    nv_kmat_free(&w->fly);
 }
 
 static nesvm_status ws_alloc(ws_run *w, int64_t n, int ckpt, nesvm_error *err)
@@ -235,7 +202,7 @@ static nesvm_status ws_alloc(ws_run *w, int64_t n, int ckpt, nesvm_error *err)
     w->bs = nv_malloc_array(nn, sizeof(double));
     w->ws = nv_malloc_array(nn, sizeof(double));
     w->beta = nv_calloc(nn, sizeof(double));
-    w->f = w->tube ? nv_calloc(nn, sizeof(double)) : nv_malloc_array(nn, sizeof(double));
+    w->f = nv_malloc_array(nn, sizeof(double));
     w->cval = nv_malloc_array(2 * nn, sizeof(double));
     w->ay = nv_malloc_array(nn, sizeof(double));
     w->g = nv_malloc_array(nn, sizeof(double));
@@ -243,56 +210,22 @@ static nesvm_status ws_alloc(ws_run *w, int64_t n, int ckpt, nesvm_error *err)
     w->sub_ay = nv_malloc_array(nn, sizeof(double));
     w->fs = nv_malloc_array(nn, sizeof(double));
     w->wfull = ckpt ? nv_malloc_array(nn, sizeof(double)) : NULL;
-    w->cand = nv_malloc_array(nn, sizeof(ws_cand));
-    if (w->tube) {
-        w->fb = nv_calloc(nn, sizeof(double));
-        w->d = nv_malloc_array(nn, sizeof(double));
-    }
+    w->cand = nv_malloc_array(nn, sizeof(nv_ws_cand));
     if (!w->in || !w->left || !w->S || !w->tmp || !w->idx || !w->ys || !w->cs || !w->bs || !w->ws || !w->beta ||
-        !w->f || !w->cval || !w->ay || !w->g || !w->sdual || !w->sub_ay || !w->fs || !w->cand ||
-        (ckpt && !w->wfull) || (w->tube && (!w->fb || !w->d)))
+        !w->f || !w->cval || !w->ay || !w->g || !w->sdual || !w->sub_ay || !w->fs || !w->cand || (ckpt && !w->wfull))
         return nv_error(err, NESVM_ERR_NOMEM, "out of memory for the working set (n=%lld)", (long long)n);
     return NESVM_OK;
 }
 
-/* The tube's settings: p, |S| at most smax rows (K_SS's floats within
- * kernel_memory, at least 2), and on a column cache the products' on-the-fly
- * matrix over its rows (its values not cached: 1 MB of memory requested, so
- * none stored). */
-static nesvm_status ws_tube_init(ws_run *w, const nv_kernel_problem *kp, const nesvm_params *prm, nesvm_error *err)
-{
-    w->p = nv_params_loss_inst(prm).conj_e;
-    const double fit = floor(sqrt(prm->kernel_memory * 1048576.0 / sizeof(float)));
-    w->smax = fit >= (double)kp->n ? kp->n : (fit < 2 ? 2 : (int64_t)fit);
-    w->cert = (nv_ws_cert){kp, &w->fly, w->tmp, w->cval, w->d, w->g, w->ay};
-    if (!kp->kc) return NESVM_OK;
-    const nv_kcache *kc = kp->kc;
-    return nv_kmat_init(&w->fly, &kc->k, kc->X, kc->rows, kc->n, 0.0, prm->threads, NULL, err);
-}
-
-/* A row's residual beyond its margin: the hinge's 1 - y (f + b), the tube's
- * |y - f - b| - p (positive: the row violates; it has a loss). */
-static inline double ws_resid(const nv_kernel_problem *kp, const ws_run *w, int64_t i, double b)
-{
-    return w->tube ? fabs(kp->y[i] - (w->f[i] + b)) - w->p : 1.0 - kp->y[i] * (w->f[i] + b);
-}
-
-/* S's kernel matrix K_SS into km: computed from the column cache's rows
- * (kp->kc, watched for the time limit and the callback's cancel), or S's
- * rows gathered from the stored matrix when they fit kernel_memory (km
- * left empty: the sub-problem reads the stored matrix).  Returns 1 when the
- * training stops here (res->exit_reason: the time limit, *st NESVM_OK; or the
- * callback's cancel, *st NESVM_ERR_CANCELLED, after the stop's checkpoint),
- * else 0 with *st the status. */
-static int ws_sub_matrix(const nv_kernel_problem *kp, const nesvm_params *prm, const nv_progress_sink *sink,
-                         ws_run *w, int64_t ns, double b, int64_t iters, double t0, ws_tick *tick, nv_kmat *km,
-                         nv_binary_result *res, nesvm_status *st, nesvm_error *err)
+int nv_ws_sub_matrix(const nv_kernel_problem *kp, const nesvm_params *prm, const nv_progress_sink *sink,
+                     int64_t *idx, int64_t ns, const double *beta, double b, int64_t iters, double t0,
+                     nv_ws_tick *tick, nv_kmat *km, nv_binary_result *res, nesvm_status *st, nesvm_error *err)
 {
     *st = NESVM_OK;
     if (kp->kc) {
-        for (int64_t k = 0; k < ns; k++) w->idx[k] = kp->kc->rows[w->idx[k]];
-        nv_kwatch watch = {prm->time_limit > 0 ? t0 + prm->time_limit : 0, sink ? ws_tick_fn : NULL, tick};
-        *st = nv_kmat_init(km, &kp->kc->k, kp->kc->X, w->idx, ns, prm->kernel_memory, prm->threads, &watch, err);
+        for (int64_t k = 0; k < ns; k++) idx[k] = kp->kc->rows[idx[k]];
+        nv_kwatch watch = {prm->time_limit > 0 ? t0 + prm->time_limit : 0, sink ? nv_ws_tick_fn : NULL, tick};
+        *st = nv_kmat_init(km, &kp->kc->k, kp->kc->X, idx, ns, prm->kernel_memory, prm->threads, &watch, err);
         if (*st == NESVM_ERR_CANCELLED && watch.deadline > 0 && nv_now() >= watch.deadline) {
             *st = NESVM_OK; /* the time limit, inside K_SS: the last round's point */
             res->exit_reason = NESVM_EXIT_TIME_LIMIT;
@@ -301,36 +234,34 @@ static int ws_sub_matrix(const nv_kernel_problem *kp, const nesvm_params *prm, c
         if (*st == NESVM_ERR_CANCELLED) { /* the callback's cancel: the checkpoint of a stop */
             res->exit_reason = NESVM_EXIT_CANCELLED;
             if (sink->ckpt) {
-                nv_snapshot snap = {w->beta, kp->n, b, iters, NULL, 0};
+                nv_snapshot snap = {beta, kp->n, b, iters, NULL, 0};
                 sink->ckpt(sink->ckpt_ctx, &snap, 1);
             }
             return 1;
         }
     } else if (kp->K->K && (double)ns * (double)ns * sizeof(float) <= prm->kernel_memory * 1048576.0) {
-        *st = nv_kmat_gather(kp->K, w->idx, ns, km, err); /* contiguous rows for the products */
+        *st = nv_kmat_gather(kp->K, idx, ns, km, err); /* contiguous rows for the products */
     }
     return 0;
 }
 
 /* Step 5: the violators join (the worst first, at most max(|S|, WS_INIT)),
- * settled rows leave (once); when most rows would be in S, all are.  The
- * tube: settled means inside the tube by WS_DROP p, and S grows to at most
- * smax rows (while the rows that stay leave room; else by WS_INIT rows, for
- * a K_SS computed on the fly).  Returns the new |S|. */
+ * settled rows leave (once); when most rows would be in S, all are.
+ * Returns the new |S|. */
 static int64_t ws_update_set(const nv_kernel_problem *kp, ws_run *w, int64_t ns, int64_t nv, double b)
 {
     const int64_t n = kp->n;
-    if (ns + nv >= NV_NESVM_WS_FULL * (double)n && (!w->tube || n <= w->smax)) {
+    if (ns + nv >= NV_NESVM_WS_FULL * (double)n) {
         for (int64_t i = 0; i < n; i++) w->S[i] = i;
         return n;
     }
-    qsort(w->cand, (size_t)nv, sizeof(ws_cand), cmp_cand);
+    qsort(w->cand, (size_t)nv, sizeof(nv_ws_cand), nv_ws_cmp_cand);
     int64_t add = nv, cap = ns > NV_NESVM_WS_INIT ? ns : NV_NESVM_WS_INIT;
-    const double drop = w->tube ? NV_NESVM_WS_DROP * w->p : NV_NESVM_WS_DROP;
+    if (add > cap) add = cap;
     int64_t keep = 0;
     for (int64_t k = 0; k < ns; k++) {
         int64_t i = w->S[k];
-        if (w->beta[i] == 0 && !w->left[i] && ws_resid(kp, w, i, b) < -drop) {
+        if (w->beta[i] == 0 && !w->left[i] && 1.0 - kp->y[i] * (w->f[i] + b) < -NV_NESVM_WS_DROP) {
             w->left[i] = 1;
             w->in[i] = 0;
             continue;
@@ -338,8 +269,6 @@ static int64_t ws_update_set(const nv_kernel_problem *kp, ws_run *w, int64_t ns,
         w->S[keep++] = i;
     }
     ns = keep;
-    if (w->tube && w->smax - ns < cap) cap = w->smax - ns > 0 ? w->smax - ns : NV_NESVM_WS_INIT;
-    if (add > cap) add = cap;
     for (int64_t k = 0; k < add; k++) {
         w->in[w->cand[k].i] = 1;
         w->S[ns++] = w->cand[k].i;
@@ -348,32 +277,22 @@ static int64_t ws_update_set(const nv_kernel_problem *kp, ws_run *w, int64_t ns,
     return ns;
 }
 
-/* Steps 3 and 4 after a round: every row's margin (the tube: updated by the
- * columns of the coefficients that changed), the violators outside S into
- * w->cand (*nv of them), and the whole problem's certificate in double
+/* Steps 3 and 4 after a round: every row's margin, the violators outside S
+ * into w->cand (*nv of them), and the whole problem's certificate in double
  * precision into res. */
 static nesvm_status ws_check(const nv_kernel_problem *kp, ws_run *w, int bias, int64_t ns, double b,
                              nv_binary_result *res, int64_t *nv, nesvm_error *err)
 {
     const int64_t n = kp->n;
-    nesvm_status st;
-    if (w->tube) {
-        for (int64_t i = 0; i < n; i++) w->sub_ay[i] = w->beta[i] - w->fb[i];
-        st = nv_ws_tube_mul(&w->cert, w->sub_ay, w->sub_ay, err);
-        for (int64_t i = 0; st == NESVM_OK && i < n; i++) w->f[i] += w->sub_ay[i];
-        memcpy(w->fb, w->beta, (size_t)n * sizeof(double));
-    } else {
-        st = nv_ws_margins(kp, w->beta, w->tmp, w->cval, w->f, err);
-    }
+    nesvm_status st = nv_ws_margins(kp, w->beta, w->tmp, w->cval, w->f, err);
     if (st != NESVM_OK) return st;
     *nv = 0;
     for (int64_t i = 0; i < n; i++) {
-        double ri = ws_resid(kp, w, i, b);
-        if (!w->in[i] && ri > 0) w->cand[(*nv)++] = (ws_cand){ri, i};
+        double ri = 1.0 - kp->y[i] * (w->f[i] + b);
+        if (!w->in[i] && ri > 0) w->cand[(*nv)++] = (nv_ws_cand){ri, i};
     }
     memset(w->sub_ay, 0, (size_t)n * sizeof(double));
     for (int64_t k = 0; k < ns; k++) w->sub_ay[w->S[k]] = w->sdual[k];
-    if (w->tube) return nv_ws_certify_tube(&w->cert, bias, w->p, w->beta, b, w->sub_ay, w->f, res, err);
     return nv_ws_certify_hinge(kp, bias, w->beta, b, w->sub_ay, w->f, w->tmp, w->cval, w->ay, w->g, res, err);
 }
 
@@ -392,7 +311,7 @@ static nv_kernel_problem ws_sub_problem(const nv_kernel_problem *kp, ws_run *w, 
         w->fs[k] = have_f ? w->f[i] : 0.0;
     }
     nv_kernel_problem sub = {kp->K, w->idx, ns, w->ys, w->cs, warm ? w->bs : NULL, b, NULL, NULL, 0, 0, kp->target,
-                             have_f ? w->fs : NULL};
+                             have_f ? w->fs : NULL, 0, 0};
     return sub;
 }
 
@@ -403,37 +322,33 @@ static nesvm_status ws_train(const nv_kernel_problem *kp, const nesvm_params *pr
     const int64_t n = kp->n;
     const int bias = nv_params_bias(prm);
     size_t nn = (size_t)(n ? n : 1);
+    NV_ASSERT(kp->target == NV_TARGET_SIGN); /* the hinge's working set (nv_nesvm_ws_takes): y = +-1 */
     ws_run w;
     memset(&w, 0, sizeof w);
-    /* the hinge on signs, the tube on real targets (nv_nesvm_ws_takes) */
-    w.tube = nv_params_loss(prm) == nv_loss_find("epsilon_insensitive");
-    NV_ASSERT(kp->target == (w.tube ? NV_TARGET_REAL : NV_TARGET_SIGN));
     nesvm_status st = ws_alloc(&w, n, sink && sink->ckpt, err);
-    if (st == NESVM_OK && w.tube) st = ws_tube_init(&w, kp, prm, err);
     memset(res->w, 0, nn * sizeof(double));
     res->b = 0;
     res->iterations = 0;
     res->primal = res->lower_bound = res->gap = NAN;
     res->exit_reason = NESVM_EXIT_MAX_ITER;
     if (st != NESVM_OK) {
-        res->exit_reason = st == NESVM_ERR_NOMEM ? NESVM_EXIT_NO_MEMORY : NESVM_EXIT_NUMERIC;
+        res->exit_reason = NESVM_EXIT_NO_MEMORY;
         goto out;
     }
-    int64_t ns = first_set(kp, prm, w.tube && w.smax < NV_NESVM_WS_INIT ? w.smax : NV_NESVM_WS_INIT, w.in, w.S,
-                           w.tmp);
+    int64_t ns = nv_ws_first_set(kp, prm, NV_NESVM_WS_INIT, w.in, w.S, w.tmp);
     if (kp->beta0) memcpy(w.beta, kp->beta0, nn * sizeof(double));
     double b = kp->beta0 && bias ? kp->b0 : 0.0;
     int64_t iters = 0;
     int warm = kp->beta0 != NULL, have_f = 0;
     double last_gap = INFINITY;
-    ws_tick tick = {sink, t0, {0}, 0};
+    nv_ws_tick tick = {sink, t0, {0}, 0};
     while (1) {
         /* 2. the problem on S, from the current point: S's rows of the
          * stored matrix, or a matrix of S's rows */
         nv_kmat km;
         memset(&km, 0, sizeof km);
         nv_kernel_problem sub = ws_sub_problem(kp, &w, ns, b, warm, have_f);
-        if (ws_sub_matrix(kp, prm, sink, &w, ns, b, iters, t0, &tick, &km, res, &st, err)) break;
+        if (nv_ws_sub_matrix(kp, prm, sink, w.idx, ns, w.beta, b, iters, t0, &tick, &km, res, &st, err)) break;
         if (st != NESVM_OK) break;
         if (km.n > 0) {
             sub.K = &km;
@@ -448,16 +363,9 @@ static nesvm_status ws_train(const nv_kernel_problem *kp, const nesvm_params *pr
             nv_kmat_free(&km);
             break;
         }
-        ws_sink wsk = {sink, iters, nv_now() - t0, w.S, ns, n, w.wfull, &tick};
+        nv_ws_sink wsk = {sink, iters, nv_now() - t0, w.S, ns, n, w.wfull, w.beta, &tick};
         nv_progress_sink ssink;
-        if (sink) {
-            ssink = *sink;
-            ssink.fn = sink->fn ? ws_progress : NULL;
-            ssink.user = &wsk;
-            ssink.ckpt = sink->ckpt ? ws_checkpoint : NULL;
-            ssink.ckpt_ctx = &wsk;
-            ssink.resume = NULL;
-        }
+        if (sink) nv_ws_sub_sink(&wsk, &ssink);
         nv_binary_result r;
         memset(&r, 0, sizeof r);
         r.w = w.ws;
@@ -475,10 +383,9 @@ static nesvm_status ws_train(const nv_kernel_problem *kp, const nesvm_params *pr
         b = bias ? r.b : 0.0;
         if (st != NESVM_OK) break;
         /* the sub-problem's dual point (solver.h, nv_binary_result.dual) in its box
-         * (0 <= a <= c; the tube's |a| <= c), to the rounding of theta a' */
+         * 0 <= a <= c, to the rounding of theta a' */
         for (int64_t k = 0; k < ns; k++)
-            NV_ASSERT(w.tube ? fabs(w.sdual[k]) <= w.cs[k] * (1 + 1e-12)
-                             : w.ys[k] * w.sdual[k] >= 0 && w.ys[k] * w.sdual[k] <= w.cs[k] * (1 + 1e-12));
+            NV_ASSERT(w.ys[k] * w.sdual[k] >= 0 && w.ys[k] * w.sdual[k] <= w.cs[k] * (1 + 1e-12));
         /* 3 and 4. every row's margin, the violators, the whole problem's
          * certificate in double precision */
         int64_t nv = 0;
@@ -520,7 +427,6 @@ static nesvm_status ws_train(const nv_kernel_problem *kp, const nesvm_params *pr
     for (int64_t i = 0; i < n; i++) res->n_sv += w.beta[i] != 0;
     if (st == NESVM_ERR_NOMEM) res->exit_reason = NESVM_EXIT_NO_MEMORY;
 out:
-    res->kernel_evals += w.fly.evals;
     res->seconds = nv_now() - t0;
     ws_free(&w);
     return st;
@@ -538,6 +444,7 @@ int nv_nesvm_ws_takes(const nesvm_params *p)
 nesvm_status nv_nesvm_expansion_train(const nv_kernel_problem *kp, const nesvm_params *prm,
                                       const nv_progress_sink *sink, nv_binary_result *res, nesvm_error *err)
 {
+    if ((kp->kc || kp->ws) && kp->target == NV_TARGET_REAL) return nv_ws_tube_train(kp, prm, sink, res, err);
     if (kp->kc || kp->ws) return ws_train(kp, prm, sink, res, err);
     if (!kp->K->K) return nv_nesvm_kernel_train(kp, prm, sink, res, err); /* on the fly: double already */
     /* a stored matrix: the certificate again in double precision */
