@@ -205,7 +205,7 @@ static nesvm_status tube_mul_fly(nv_ws_cert *c, int64_t nc, double *out, nesvm_e
     int64_t xr[TILE_R], zr[TILE_C];
     double xs[TILE_R], zs[TILE_C];
     double *buf = nv_malloc_array((size_t)TILE_R * TILE_C, sizeof(double));
-    if (!buf) return nv_error(err, NESVM_ERR_NOMEM, "out of memory for a kernel block");
+    if (!buf) return nv_error(err, NESVM_ERR_NOMEM, "out of memory for kernel buffers");
     nesvm_status st = NESVM_OK;
     for (int64_t c0 = 0; c0 < nc && st == NESVM_OK; c0 += TILE_C) {
         const int64_t w = nc - c0 < TILE_C ? nc - c0 : TILE_C;
