@@ -2,8 +2,8 @@
  * expansion_ws.h - what the two working sets share (not installed): the
  * C-SVM's (expansion_ws.c) and epsilon-SVR's tube (expansion_wst.c).  Their
  * rounds solve a sub-problem on the rows of S through nv_nesvm_kernel_train;
- * these report its progress and checkpoints in the whole problem's units,
- * draw the first set and compute the rounds' K_SS.
+ * these (expansion_wsc.c) report its progress and checkpoints in the whole
+ * problem's units, draw the first set and compute the rounds' K_SS.
  */
 #ifndef NESVM_EXPANSION_WS_H
 #define NESVM_EXPANSION_WS_H
