@@ -25,7 +25,9 @@ summary that it ran on the working set (`working set (R rounds)`):
   - a warm start: a training interrupted with a checkpoint, resumed from it
     (its coefficients and bias start the rounds), at the same optimum;
   - --method newton keeps the operator path (no working set) on the same
-    problem, at the same optimum.
+    problem, at the same optimum;
+  - closed forms: a tube wider than every target (every coefficient 0,
+    P = 0), a constant target (P = 0: the bias inside the tube everywhere).
 
     test_svr_ws.py NESVM_BINARY
 """
@@ -181,6 +183,19 @@ def main():
     report(ex == ex2 == 'converged' and rw >= 1 and rr >= 1 and abs(Pw - Pr) <= 1e-7 * Pr and
            abs(Pw - P_file) <= 1e-9 * Pw and np.abs(fw - fr2).max() <= 1e-3,
            '-W, weight 2 = the row twice: P %.12g and %.12g, predictions within %.2g' % (Pw, Pr, np.abs(fw - fr2).max()))
+
+    # closed forms: a tube wider than every target (beta = 0, P = 0); a
+    # constant target (b inside the tube at every row, P = 0, converged: the
+    # bias in the middle of its flat interval)
+    write_libsvm(data, X, y)
+    (S, beta, b, ex, P_file, gap), rounds, D, _, _ = train(['-c', '10', '-p', str(1.01 * np.abs(y).max())], X)
+    report(ex == 'converged' and rounds == 1 and np.all(beta == 0) and P_file == 0,
+           'p > max |y|: every coefficient 0 (%d non-zero), P %g, %s' % ((beta != 0).sum(), P_file, ex))
+    write_libsvm(data, X, np.full(len(y), 2.5))
+    (S, beta, b, ex, P_file, gap), rounds, D, _, _ = train(['-c', '10', '-p', '0.1'], X)
+    f = kern(X, S) @ beta + b if len(beta) else np.full(len(y), b)
+    report(ex == 'converged' and P_file == 0 and np.abs(f - 2.5).max() <= 0.1,
+           'a constant target: %s, P %g, max |f - 2.5| = %g' % (ex, P_file, np.abs(f - 2.5).max()))
 
     # a warm start (--init is for linear models): a training interrupted
     # (SIGINT) once it has written its first periodic checkpoint (every 0.2

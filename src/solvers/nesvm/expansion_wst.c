@@ -139,7 +139,10 @@ static int cmp_zb(const void *x, const void *y)
 
 /* The best bias for the margins f: the weighted median of the breakpoints
  * y_k - p - f_k (weight c_k, where the loss's slope in b rises from -c_k to
- * 0) and y_k + p - f_k (from 0 to c_k). */
+ * 0) and y_k + p - f_k (from 0 to c_k); where the slope is 0 between two
+ * breakpoints (the loss flat there: a constant target inside the tube) the
+ * middle of that interval, whose loss does not hang on the rounding of an
+ * end's. */
 static double wst_bias(const nv_kernel_problem *kp, wst_run *w)
 {
     const int64_t n = kp->n;
@@ -153,6 +156,7 @@ static double wst_bias(const nv_kernel_problem *kp, wst_run *w)
     qsort(w->zb, (size_t)(2 * n), 2 * sizeof(double), cmp_zb);
     for (int64_t k = 0; k < 2 * n; k++) {
         slope += w->zb[2 * k + 1];
+        if (slope == 0 && k + 1 < 2 * n) return 0.5 * (w->zb[2 * k] + w->zb[2 * k + 2]);
         if (slope >= 0) return w->zb[2 * k];
     }
     return n > 0 ? w->zb[2 * (2 * n - 1)] : 0.0;
