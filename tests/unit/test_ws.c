@@ -294,6 +294,22 @@ static void tube(int64_t n, double C, double p, double gamma, int bias, double m
               "warm from C/4: exit %d gap %g, %lld rounds (cold %lld), P %.17g, bound %.17g (cold P %.17g)",
               rd.exit_reason, rd.gap, (long long)rd.rounds, (long long)rb.rounds, Pd, rd.lower_bound, Pb);
     CHECK_REL(Pd, rd.primal, 1e-10);
+    /* from a point whose sum is not 0 (every coefficient of one sign halved,
+     * and one beyond its bound): made feasible, then the same optimum */
+    double *bu = malloc(bytes);
+    for (int64_t i = 0; i < n; i++) bu[i] = bb[i] > 0 ? 0.5 * bb[i] : bb[i];
+    bu[0] = 3 * C;
+    memset(bc, 0, bytes);
+    nv_binary_result re = {.w = bc};
+    pc.cost = cost;
+    pc.beta0 = bu;
+    CHECK_MSG(nv_nesvm_expansion_train(&pc, prm, NULL, &re, &err) == NESVM_OK, "%s", err.message);
+    double Pe = tube_primal(X, y, n, gamma, C, p, bc, re.b);
+    CHECK_MSG(re.exit_reason == NESVM_EXIT_CONVERGED && re.lower_bound <= Pb * (1 + 1e-12) &&
+                  rb.lower_bound <= Pe * (1 + 1e-12),
+              "warm from an infeasible point: exit %d gap %g, P %.17g, bound %.17g (cold P %.17g)", re.exit_reason,
+              re.gap, Pe, re.lower_bound, Pb);
+    free(bu);
     printf("# tube n %lld C %g p %g bias %d mem %g: %lld rounds (warm %lld), %lld support vectors (%lld free), "
            "P %.10g / %.10g\n",
            (long long)n, C, p, bias, mem, (long long)rb.rounds, (long long)rd.rounds, (long long)nsv, (long long)nfree,

@@ -307,7 +307,9 @@ static void wst_guess(const nv_kernel_problem *kp, wst_run *w, int bias, double 
     }
 }
 
-/* The start: beta0 (a warm start) and its margins, or zero; S as step 1. */
+/* The start: beta0 (a warm start: clipped to the box, and with a bias sum
+ * beta = 0 by scaling the larger sign's side down, as the decomposition
+ * keeps the sum its start has) and its margins, or zero; S as step 1. */
 static nesvm_status wst_start(const nv_kernel_problem *kp, const nesvm_params *prm, wst_run *w, int bias, double *b,
                               int64_t *ns, nesvm_error *err)
 {
@@ -318,9 +320,17 @@ static nesvm_status wst_start(const nv_kernel_problem *kp, const nesvm_params *p
                               w->perm);
         return NESVM_OK;
     }
+    double side[2] = {0, 0};
     for (int64_t i = 0; i < n; i++) { /* in the box (a checkpoint's point is) */
         const double c = kp->cost[i], v = kp->beta0[i];
         w->beta[i] = v < -c ? -c : (v > c ? c : v);
+        side[w->beta[i] > 0] += fabs(w->beta[i]);
+    }
+    if (bias && side[0] != side[1] && fabs(side[0] - side[1]) > 1e-12 * (side[0] + side[1])) {
+        const int big = side[1] > side[0];
+        const double s = side[!big] / side[big];
+        for (int64_t i = 0; i < n; i++)
+            if ((w->beta[i] > 0) == big && w->beta[i] != 0) w->beta[i] *= s;
     }
     nesvm_status st = nv_ws_tube_mul(&w->cert, w->beta, w->f, err);
     if (st != NESVM_OK) return st;
