@@ -513,10 +513,14 @@ static void print_summary(const run *r, const nesvm_model *m, const nesvm_stats 
     if (nesvm_model_basis(m)) {
         fprintf(info, "kernel %s, basis %lld vectors, non-zero coefficients %lld of %lld\n", nesvm_model_kernel(m),
                 (long long)nesvm_dataset_rows(nesvm_model_basis(m)), nnz, all);
-        if (st->kernel_matrix == 2 || st->kernel_matrix == 4)
-            fprintf(info, "kernel evaluations %lld, %s: kernel columns computed %lld, cache hits %lld\n",
-                    (long long)st->kernel_evals, st->kernel_matrix == 2 ? "working set" : "SMO",
+        if (st->kernel_matrix == 2)
+            fprintf(info, "kernel evaluations %lld, working set (%lld round%s): kernel columns computed %lld, "
+                          "cache hits %lld\n",
+                    (long long)st->kernel_evals, (long long)st->ws_rounds, st->ws_rounds == 1 ? "" : "s",
                     (long long)st->kernel_columns, (long long)st->cache_hits);
+        else if (st->kernel_matrix == 4)
+            fprintf(info, "kernel evaluations %lld, SMO: kernel columns computed %lld, cache hits %lld\n",
+                    (long long)st->kernel_evals, (long long)st->kernel_columns, (long long)st->cache_hits);
         else if (st->kernel_columns == 0)
             fprintf(info, "kernel evaluations %lld, %s\n", (long long)st->kernel_evals,
                     st->kernel_matrix == 1   ? "kernel matrix stored (single precision)"

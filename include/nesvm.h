@@ -470,6 +470,8 @@ typedef struct nesvm_stats {
     int64_t comm_calls;     /**< nesvm_train_distributed: collective calls this rank made (MPI
                                  reductions and broadcasts); else 0 */
     int64_t comm_bytes;     /**< the same: bytes this rank contributed to them; else 0 */
+    int64_t ws_rounds;      /**< nesvm's working set (kernel_matrix 2 or 3): its rounds (sub-problems
+                                 solved), summed over sub-problems; else 0 */
     /* new fields go here, at the end (see "Growing structs" above) */
 } nesvm_stats;
 

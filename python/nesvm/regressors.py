@@ -17,9 +17,9 @@ SVR solves scikit-learn's SVR problem (LIBSVM's -s 3) exactly,
 
     min 1/2 ||f||_K^2 + C sum_i s_i max(0, |y_i - f(x_i) - b| - epsilon),
 
-f in the kernel's space and a free bias b, by NESVM's Newton method on the
-smoothed tube over the full kernel (`nesvm train -s 3 -p EPSILON`), to the
-certified relative duality gap tol.  kernel='linear' is trained as the kernel
+f in the kernel's space and a free bias b, on the full kernel by NESVM's
+working set for the tube (each round's sub-problem solved by the kernel SMO;
+`nesvm train -s 3 -p EPSILON`), to the certified relative duality gap tol.  kernel='linear' is trained as the kernel
 x.x' (nesvm's poly kernel of degree 1, gamma 1, coef0 0: the same numbers), so
 that support vectors and dual coefficients exist as in scikit-learn.
 
@@ -179,27 +179,29 @@ class _FittedSVR:
 
 class SVR(_KernelParams, _FittedState, RegressorMixin, BaseEstimator):
     """Kernel epsilon-SVR on scikit-learn's SVR problem (LIBSVM -s 3): the full
-    kernel with a free bias, by NESVM's Newton method on the smoothed tube, to a
-    certified relative duality gap.
+    kernel with a free bias, by NESVM's working set for the tube (the kernel SMO
+    on each round's rows), to a certified relative duality gap.
 
     Parameters are scikit-learn's SVR (1.2): kernel ('linear', 'poly', 'rbf';
     'sigmoid' and 'poly' with coef0 < 0 are refused at fit: not positive
     semi-definite, no certificate), degree, gamma ('scale', 'auto' or a number > 0), coef0, tol (the
     relative duality gap nesvm certifies, in [1e-15, 1)), C, epsilon, shrinking
-    (accepted, no effect: nesvm's Newton method has no shrinking), cache_size
-    (accepted, no effect: nesvm keeps the kernel matrix whole in kernel_memory),
-    verbose, max_iter (Newton iterations; -1: no limit); and nesvm's n_jobs
+    (accepted, no effect: the working set's SMO always shrinks), cache_size
+    (accepted, no effect: the working set's kernel block is bounded by
+    kernel_memory),
+    verbose, max_iter (the working set's SMO epochs of |S| steps, summed over
+    its rounds; -1: no limit); and nesvm's n_jobs
     (threads; None: 1) and kernel_memory (MB for the kernel matrix; a larger
     one is computed on the fly).
 
     Fitted, in scikit-learn's layout: support_ (the training rows with a nonzero
     coefficient), support_vectors_, dual_coef_ (1 x n_SV, the expansion's
     coefficients: predict(x) = dual_coef_ @ K(support_vectors_, x) + intercept_;
-    LIBSVM's alpha_i - alpha_i^* where the kernel matrix is well conditioned, one
-    of many expansions of the same f where it is not: docs/python.md),
+    the dual's alpha_i - alpha_i^* as LIBSVM's: inside the box [-C s_i, C s_i],
+    summing to 0),
     intercept_ (1,), coef_ (kernel='linear' only), n_support_, fit_status_
-    (0: certified; 1: stopped short, with a ConvergenceWarning), n_iter_ (Newton
-    iterations), shape_fit_, n_features_in_; and gap_ (the certified relative
+    (0: certified; 1: stopped short, with a ConvergenceWarning), n_iter_ (SMO
+    epochs), shape_fit_, n_features_in_; and gap_ (the certified relative
     gap)."""
 
     _sklearn_twin = "sklearn.svm.SVR"

@@ -93,6 +93,16 @@ nesvm_status nv_kernel_block(const nv_kernel *k, const nesvm_dataset *X, const i
                              int64_t nx, const double *xsq, const nesvm_dataset *Z,
                              const int64_t *zrows, int64_t nz, const double *zsq, double *out,
                              int64_t ldo, int threads, nesvm_error *err);
+/* nv_kernel_block with the RBF kernel's exponential computed by kfast.c's
+ * vectorized polynomial (within 1 ulp of exp; xsq and zsq required): for
+ * products of many values that are not the model's own (epsilon-SVR's
+ * working-set margins and certificate, expansion_wst.c).  Other kernels:
+ * nv_kernel_block. */
+nesvm_status nv_kernel_block_fast(const nv_kernel *k, const nesvm_dataset *X, const int64_t *xrows, int64_t nx,
+                                  const double *xsq, const nesvm_dataset *Z, const int64_t *zrows, int64_t nz,
+                                  const double *zsq, double *out, int64_t ldo, int threads, nesvm_error *err);
+/* x[j] = exp(x[j]) for x[j] <= 0 by kfast.c's polynomial (the unit test's). */
+void nv_exp_block(double *x, int64_t n);
 
 /*
  * Kernel features: a dense n x r matrix Phi with Phi Phi^T = K (or K_nB for

@@ -25,10 +25,11 @@ void nv_kplan_choose(nv_kplan *kp, const nv_solver *solver, const nesvm_params *
         /* a full kernel is solved on its expansion coefficients with K as an
          * operator (stored or on the fly) */
         kp->kind = NV_KPLAN_EXPANSION;
-        /* C-SVM by Newton or SMO: a working set (expansion_ws.c) */
+        /* C-SVM by Newton or SMO, epsilon-SVR's tube by SMO: a working set
+         * (expansion_ws.c) */
         const nv_loss *loss = nv_params_loss(params);
         const int l1 = nv_params_l1(params);
-        kp->ws = nv_nesvm_ws_takes(loss, l1) && params->method != NV_METHOD_NESTEROV;
+        kp->ws = nv_nesvm_ws_takes(params);
         kp->shared_k = (double)n * (double)n * sizeof(float) <= params->kernel_memory * 1048576.0;
         /* not convex: LIBSVM's dual by SMO on the column cache */
         kp->smo = nv_smo_takes(loss, l1) && !nv_kernel_psd(&kp->kk);
@@ -55,9 +56,9 @@ nesvm_status nv_kplan_check(const nv_kplan *kp, const nesvm_params *params, nesv
      * its kernels go through features, nv_kplan_choose) */
     if (kp->kind == NV_KPLAN_EXPANSION && params->method == NV_METHOD_DCD && !nv_kx_smo_params(params))
         return nv_error(err, NESVM_ERR_UNSUPPORTED,
-                        "--method dcd on a full kernel solves the C-SVM with the hinge under the L2 norm, exact "
-                        "(SMO): not --loss %s, not a fixed smoothing (--mu, --mu-star, --continuation paper); "
-                        "use --method newton",
+                        "--method dcd on a full kernel solves the C-SVM with the hinge or epsilon-SVR's tube under "
+                        "the L2 norm, exact (SMO): not --loss %s, not a fixed smoothing (--mu, --mu-star, "
+                        "--continuation paper); use --method newton",
                         nv_params_loss(params)->name);
     if (!kp->kernel || nv_kernel_psd(&kp->kk) || kp->kind == NV_KPLAN_CACHE || kp->smo) return NESVM_OK;
     if (kp->kind == NV_KPLAN_FEATURES && !features_rkhs(kp, params)) return NESVM_OK;
@@ -298,7 +299,7 @@ nesvm_status nv_kplan_train(nv_kplan *kp, const nv_solver *solver, const nesvm_d
     case NV_KPLAN_EXPANSION: {
         int pair[2] = {sp->i, sp->j};
         nv_kernel_problem kpb = {&kp->km, sp->rows, cnt, sp->y, sp->cost, pb->w0, pb->b0,
-                                 NULL, NULL, 0, 0, pb->target, NULL};
+                                 NULL, NULL, 0, 0, pb->target, NULL, 0, 0};
         nv_kmat own;
         memset(&own, 0, sizeof own);
         kpb.ws = kp->ws;

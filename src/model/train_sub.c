@@ -68,6 +68,7 @@ static void stats_add(nesvm_stats *stats, const nv_binary_result *res)
     stats->n_sv += res->n_sv;
     stats->dots += res->dots;
     stats->row_updates += res->axpys;
+    stats->ws_rounds += res->rounds;
 }
 
 void nv_path_free(nv_path *p)

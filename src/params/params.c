@@ -94,7 +94,7 @@ static const nv_param_def table[] = {
     {"multiclass", NV_PT_WORD, F(multiclass), "ovo", 0, 0, 0, 0, multiclass_words, "ovo or ovr", NV_S_ALL,
      0, "multiclass", "ovo|ovr", "one-vs-one or one-vs-rest"},
     {"method", NV_PT_WORD, F(method), "auto", 0, 0, 0, 0, method_words, "newton, nesterov, dcd or auto",
-     NV_S_SOME, 0, "method", "auto|newton|nesterov|dcd", "how NESVM minimizes: truncated Newton on the smoothed objective, the paper's Nesterov steps (33)-(35), the exact problem's dual (linear, L2 norm, one process: coordinate descent; a full kernel's C-SVM: SMO on the working set), or auto: dcd for a full kernel's C-SVM and where the Newton matrix does not fit, else newton"},
+     NV_S_SOME, 0, "method", "auto|newton|nesterov|dcd", "how NESVM minimizes: truncated Newton on the smoothed objective, the paper's Nesterov steps (33)-(35), the exact problem's dual (linear, L2 norm, one process: coordinate descent; a full kernel's C-SVM or epsilon-SVR: SMO on the working set), or auto: dcd for a full kernel's C-SVM or epsilon-SVR and where the Newton matrix does not fit, else newton"},
     {"lipschitz", NV_PT_WORD, F(lipschitz), "power", 0, 0, 0, 0, lipschitz_words, "power or paper",
      NV_S_SOME, 0, "lipschitz", "power|paper", "Nesterov step size from a power-iteration estimate, or eq. (48)"},
     {"progress_every", NV_PT_I64, F(progress_every), "1", 1, INFINITY, 0, 0, NULL, "an integer > 0",

@@ -77,6 +77,14 @@ typedef struct nv_kernel_problem {
     int target;          /* NV_TARGET_SIGN or NV_TARGET_REAL (nv_binary_problem) */
     const double *f0;    /* with beta0: K beta0 over the n rows in double precision
                           * (the working set's exact margins), or NULL */
+    /* epsilon-SVR's working set (expansion_wst.c): 1 when the rows are part of
+     * a larger problem whose other coefficients are held, so that the bias's
+     * constraint keeps sum beta at beta0's (not 0) and the objective has the
+     * bias's term b sum beta; the evaluations are offset by d0 (the held
+     * coefficients' part of the whole dual), so that P and D are of the
+     * whole problem's scale.  0 and 0 otherwise. */
+    int keep_sum;
+    double d0;
 } nv_kernel_problem;
 
 /* A solver's state at an iteration boundary, for checkpoints: the point to

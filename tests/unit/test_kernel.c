@@ -7,6 +7,7 @@
 #include "check.h"
 
 #include <stdlib.h>
+#include <string.h>
 
 #define NX 37
 #define NZ 23
@@ -118,8 +119,46 @@ int main(void)
                             }
                         CHECK_MSG(worst <= 1e-12, "kernel %d X %d Z %d sub %d threads %d: error %g",
                                   kt, a, b, sub, threads, worst);
+                        /* kfast.c's block: the RBF kernel's exp within 1 ulp
+                         * (the same dots), the others the same values */
+                        double fast[NX * (NZ + 2)];
+                        CHECK(nv_kernel_block_fast(&k, X, xr, nx, xsq, Z, zr, nz, zsq, fast, NZ + 2, threads,
+                                                   NULL) == NESVM_OK);
+                        double far = 0;
+                        for (int i = 0; i < nx; i++)
+                            for (int j = 0; j < nz; j++) {
+                                const double u = out[i * (NZ + 2) + j], v = fast[i * (NZ + 2) + j];
+                                far = fmax(far, fabs(u - v) / (fabs(u) > 0 ? fabs(u) : 1.0));
+                            }
+                        CHECK_MSG(kt == NV_KERNEL_RBF ? far <= 2.3e-16 : far == 0,
+                                  "fast kernel %d X %d Z %d sub %d: relative difference %g", kt, a, b, sub, far);
                     }
                 }
+    }
+    /* kfast.c's exp against the C library's: within 1 ulp over [-745, 0]
+     * (exactly 1 at 0, 0 below the smallest normal number's logarithm) */
+    {
+        enum { NE = 200000 };
+        static double ex[NE];
+        uint64_t se = 17;
+        for (int i = 0; i < NE; i++) {
+            const double u = nv_rng_uniform(&se);
+            ex[i] = i % 4 == 0 ? -745.2 * u : (i % 4 == 1 ? -2.0 * u : (i % 4 == 2 ? -40.0 * u : -1e-8 * u));
+        }
+        ex[0] = 0;
+        ex[1] = -708.39;
+        ex[2] = -708.4;
+        ex[3] = -5e-324;
+        static double ey[NE];
+        memcpy(ey, ex, sizeof ex);
+        nv_exp_block(ey, NE);
+        int64_t bad = 0;
+        for (int i = 0; i < NE; i++) {
+            const double want = exp(ex[i]);
+            if (want < 2.2250738585072014e-308) bad += ey[i] != 0 && fabs(ey[i] - want) > 2.3e-308;
+            else bad += fabs(ey[i] - want) > nextafter(want, 2.0) - want; /* 1 ulp */
+        }
+        CHECK_MSG(bad == 0 && ey[0] == 1.0 && ey[2] == 0.0, "exp: %lld of %d beyond 1 ulp", (long long)bad, NE);
     }
     /* kernel features on X's rows (RBF and poly) */
     for (int kt = 1; kt <= 2; kt++) {

@@ -71,14 +71,14 @@ static void one(int64_t n, int q, double flip, double C, double gamma, uint64_t 
     CHECK(nv_kmat_init(&km, &k, ds, NULL, n, 4096, 1, NULL, &err) == NESVM_OK && km.K);
     double *ba = calloc((size_t)n, sizeof(double)), *bb = calloc((size_t)n, sizeof(double));
     nv_binary_result ra = {.w = ba}, rb = {.w = bb};
-    nv_kernel_problem pa = {&km, NULL, n, y, cost, NULL, 0, NULL, NULL, 0, 0, NV_TARGET_SIGN, NULL};
+    nv_kernel_problem pa = {&km, NULL, n, y, cost, NULL, 0, NULL, NULL, 0, 0, NV_TARGET_SIGN, NULL, 0, 0};
     CHECK_MSG(nv_nesvm_kernel_train(&pa, p, NULL, &ra, &err) == NESVM_OK, "%s", err.message);
     CHECK(ra.exit_reason == NESVM_EXIT_CONVERGED && ra.gap <= 1e-6);
 
     /* the same on a working set of kernel columns */
     nv_kcache kc;
     CHECK(nv_kcache_init(&kc, &k, ds, NULL, n, NULL, 1, 4096, 4096, 1, &err) == NESVM_OK);
-    nv_kernel_problem pb = {NULL, NULL, n, y, cost, NULL, 0, &kc, NULL, 0, 0, NV_TARGET_SIGN, NULL};
+    nv_kernel_problem pb = {NULL, NULL, n, y, cost, NULL, 0, &kc, NULL, 0, 0, NV_TARGET_SIGN, NULL, 0, 0};
     CHECK_MSG(nv_nesvm_expansion_train(&pb, p, NULL, &rb, &err) == NESVM_OK, "%s", err.message);
     /* the working set certifies in double precision (issue 29): converged means a
      * gap <= 1e-6 of the kernel itself; a sub-problem certified on its single-
@@ -170,9 +170,175 @@ static void watch(void)
     free_toy(&t);
 }
 
+/* epsilon-SVR's P(beta, b) = 1/2 beta'K beta + C sum max(0, |y - f - b| - p)
+ * by the naive kernel, in double precision. */
+static double tube_primal(const double *X, const double *y, int64_t n, double gamma, double C, double p,
+                          const double *beta, double b)
+{
+    double R = 0, loss = 0;
+    for (int64_t i = 0; i < n; i++) {
+        double f = 0;
+        for (int64_t j = 0; j < n; j++) {
+            if (beta[j] == 0) continue;
+            double e0 = X[2 * i] - X[2 * j], e1 = X[2 * i + 1] - X[2 * j + 1];
+            f += beta[j] * exp(-gamma * (e0 * e0 + e1 * e1));
+        }
+        R += beta[i] * f;
+        double r = fabs(y[i] - f - b) - p;
+        if (r > 0) loss += C * r;
+    }
+    return 0.5 * R + loss;
+}
+
+/* epsilon-SVR's tube on the working set (expansion_wst.c) against the whole
+ * problem on the stored matrix by Newton (the operator path, --method
+ * newton, certified in double precision): the working set converged, its P
+ * the naive kernel's, each lower bound below the other's P, the two
+ * solutions within the gaps' distance in the RKHS norm (P is 1-strongly
+ * convex in w); at least min_rounds rounds of at most `mem` MB matrices; a
+ * warm start from its own solution ends in one round, from the solution at
+ * C / 4 in fewer rounds than a cold start, at the same optimum. */
+static void tube(int64_t n, double C, double p, double gamma, int bias, double mem, uint64_t seed,
+                 int64_t min_rounds)
+{
+    toy t;
+    make_board(&t, n, 3, 0.0, seed);
+    double *X = t.X, *y = t.y;
+    uint64_t s = seed * 7 + 1;
+    for (int64_t i = 0; i < n; i++) /* a smooth target and uniform noise */
+        y[i] = sin(6 * X[2 * i]) + cos(4 * X[2 * i + 1]) + (urand(&s) - 0.5);
+    nesvm_params *prm;
+    nesvm_params_create(&prm, NULL);
+    nesvm_params_set(prm, "svm_type", "svr", NULL);
+    char pv[32], mv[32];
+    snprintf(pv, sizeof pv, "%.17g", p);
+    snprintf(mv, sizeof mv, "%.17g", mem);
+    nesvm_params_set(prm, "epsilon", pv, NULL);
+    nesvm_params_set(prm, "kernel_memory", mv, NULL);
+    nesvm_params_set(prm, "bias", bias ? "1" : "0", NULL);
+    nesvm_params_set(prm, "eps", "1e-6", NULL);
+    nv_params_resolve(prm);
+    CHECK(nv_nesvm_ws_takes(prm));
+    double *cost = malloc(sizeof(double) * (size_t)n);
+    for (int64_t i = 0; i < n; i++) cost[i] = C;
+    nv_kernel k = {NV_KERNEL_RBF, gamma, 0, 3};
+    nesvm_error err = {0};
+    size_t bytes = sizeof(double) * (size_t)n;
+    double *ba = calloc(1, bytes), *bb = calloc(1, bytes), *bc = calloc(1, bytes), *bw = calloc(1, bytes);
+
+    /* the whole problem by Newton on the stored matrix */
+    nesvm_params *pn;
+    nesvm_params_copy(prm, &pn, NULL);
+    nesvm_params_set(pn, "method", "newton", NULL);
+    nesvm_params_set(pn, "kernel_memory", "4096", NULL);
+    nv_params_resolve(pn);
+    CHECK(!nv_nesvm_ws_takes(pn));
+    nv_kmat km;
+    CHECK(nv_kmat_init(&km, &k, t.ds, NULL, n, 4096, 1, NULL, &err) == NESVM_OK && km.K);
+    nv_binary_result ra = {.w = ba};
+    nv_kernel_problem pa = {&km, NULL, n, y, cost, NULL, 0, NULL, NULL, 0, 0, NV_TARGET_REAL, NULL, 0, 0};
+    CHECK_MSG(nv_nesvm_expansion_train(&pa, pn, NULL, &ra, &err) == NESVM_OK, "%s", err.message);
+    /* (Newton's smoothed tube may stall short of 1e-6: its bound still is one) */
+    CHECK_MSG(ra.gap <= 1e-3 && ra.rounds == 0, "exit %d gap %g", ra.exit_reason, ra.gap);
+
+    /* the working set on kernel columns */
+    nv_kcache kc;
+    CHECK(nv_kcache_init(&kc, &k, t.ds, NULL, n, NULL, 1, mem, mem, 1, &err) == NESVM_OK);
+    nv_binary_result rb = {.w = bb};
+    nv_kernel_problem pb = {NULL, NULL, n, y, cost, NULL, 0, &kc, NULL, 0, 1, NV_TARGET_REAL, NULL, 0, 0};
+    CHECK_MSG(nv_nesvm_expansion_train(&pb, prm, NULL, &rb, &err) == NESVM_OK, "%s", err.message);
+    CHECK_MSG(rb.exit_reason == NESVM_EXIT_CONVERGED && rb.gap <= 1e-6, "exit %d gap %g", rb.exit_reason, rb.gap);
+    CHECK_MSG(rb.rounds >= min_rounds, "n %lld: %lld rounds, want >= %lld", (long long)n, (long long)rb.rounds,
+              (long long)min_rounds);
+    CHECK(bias || rb.b == 0);
+    double Pa = tube_primal(X, y, n, gamma, C, p, ba, ra.b), Pb = tube_primal(X, y, n, gamma, C, p, bb, rb.b);
+    /* the working set's P is the kernel's, in double precision (to the
+     * rounding of sums of C-sized terms) */
+    CHECK_REL(Pb, rb.primal, 1e-10);
+    CHECK_REL(Pa, ra.primal, 1e-10);
+    CHECK_MSG(rb.lower_bound <= Pa * (1 + 1e-12) && ra.lower_bound <= Pb * (1 + 1e-12),
+              "bounds %.17g %.17g, P %.17g %.17g", rb.lower_bound, ra.lower_bound, Pa, Pb);
+    double lo = ra.lower_bound > rb.lower_bound ? ra.lower_bound : rb.lower_bound;
+    double d2 = rkhs_dist2(X, n, gamma, ba, bb);
+    CHECK_MSG(0.5 * d2 <= (Pa - lo) + (Pb - lo) + 1e-9 * Pa, "||w_a - w_b||^2 = %g, gaps %g %g", d2, Pa - lo, Pb - lo);
+    int64_t nsv = 0, nfree = 0;
+    for (int64_t i = 0; i < n; i++) {
+        nsv += bb[i] != 0;
+        nfree += bb[i] != 0 && fabs(bb[i]) < C;
+        CHECK(fabs(bb[i]) <= C);
+    }
+
+    /* warm: from its own solution (one round), from C / 4's (fewer rounds) */
+    nv_binary_result rc = {.w = bc};
+    nv_kernel_problem pc = pb;
+    pc.beta0 = bb;
+    pc.b0 = rb.b;
+    CHECK_MSG(nv_nesvm_expansion_train(&pc, prm, NULL, &rc, &err) == NESVM_OK, "%s", err.message);
+    CHECK_MSG(rc.exit_reason == NESVM_EXIT_CONVERGED && rc.rounds == 1 && rc.primal <= rb.primal * (1 + 1e-12),
+              "warm from the solution: exit %d, %lld rounds, P %.17g (cold %.17g)", rc.exit_reason,
+              (long long)rc.rounds, rc.primal, rb.primal);
+    double *c4 = malloc(bytes);
+    for (int64_t i = 0; i < n; i++) c4[i] = C / 4;
+    nv_binary_result rw = {.w = bw};
+    nv_kernel_problem pw = pb;
+    pw.cost = c4;
+    CHECK(nv_nesvm_expansion_train(&pw, prm, NULL, &rw, &err) == NESVM_OK && rw.exit_reason == NESVM_EXIT_CONVERGED);
+    memset(bc, 0, bytes);
+    nv_binary_result rd = {.w = bc};
+    pc.beta0 = bw;
+    pc.b0 = rw.b;
+    CHECK_MSG(nv_nesvm_expansion_train(&pc, prm, NULL, &rd, &err) == NESVM_OK, "%s", err.message);
+    double Pd = tube_primal(X, y, n, gamma, C, p, bc, rd.b);
+    CHECK_MSG(rd.exit_reason == NESVM_EXIT_CONVERGED && rd.gap <= 1e-6 && rd.rounds <= rb.rounds &&
+                  rd.lower_bound <= Pb * (1 + 1e-12) && rb.lower_bound <= Pd * (1 + 1e-12),
+              "warm from C/4: exit %d gap %g, %lld rounds (cold %lld), P %.17g, bound %.17g (cold P %.17g)",
+              rd.exit_reason, rd.gap, (long long)rd.rounds, (long long)rb.rounds, Pd, rd.lower_bound, Pb);
+    CHECK_REL(Pd, rd.primal, 1e-10);
+    /* from a point whose sum is not 0 (every coefficient of one sign halved,
+     * and one beyond its bound): made feasible, then the same optimum */
+    double *bu = malloc(bytes);
+    for (int64_t i = 0; i < n; i++) bu[i] = bb[i] > 0 ? 0.5 * bb[i] : bb[i];
+    bu[0] = 3 * C;
+    memset(bc, 0, bytes);
+    nv_binary_result re = {.w = bc};
+    pc.cost = cost;
+    pc.beta0 = bu;
+    CHECK_MSG(nv_nesvm_expansion_train(&pc, prm, NULL, &re, &err) == NESVM_OK, "%s", err.message);
+    double Pe = tube_primal(X, y, n, gamma, C, p, bc, re.b);
+    CHECK_MSG(re.exit_reason == NESVM_EXIT_CONVERGED && re.lower_bound <= Pb * (1 + 1e-12) &&
+                  rb.lower_bound <= Pe * (1 + 1e-12),
+              "warm from an infeasible point: exit %d gap %g, P %.17g, bound %.17g (cold P %.17g)", re.exit_reason,
+              re.gap, Pe, re.lower_bound, Pb);
+    free(bu);
+    printf("# tube n %lld C %g p %g bias %d mem %g: %lld rounds (warm %lld), %lld support vectors (%lld free), "
+           "P %.10g / %.10g\n",
+           (long long)n, C, p, bias, mem, (long long)rb.rounds, (long long)rd.rounds, (long long)nsv, (long long)nfree,
+           Pb, Pa);
+    nv_kcache_free(&kc);
+    nv_kmat_free(&km);
+    free(ba);
+    free(bb);
+    free(bc);
+    free(bw);
+    free(c4);
+    free(cost);
+    nesvm_params_destroy(pn);
+    nesvm_params_destroy(prm);
+    free_toy(&t);
+}
+
 int main(void)
 {
     watch();
+    /* epsilon-SVR: most rows outside the tube, at their bounds (rounds of
+     * 2,000 rows and the bound guess); a wide tube, few support vectors; K_SS
+     * within 1 MB (rounds of 512 rows); no bias; large C (free support
+     * vectors: the whole problem) */
+    tube(3000, 1, 0.05, 10, 1, 4096, 21, 3);
+    tube(3000, 10, 0.4, 10, 1, 4096, 22, 2);
+    tube(1500, 1, 0.3, 10, 1, 1, 23, 3);
+    tube(1500, 1, 0.1, 10, 0, 1, 24, 3);
+    tube(800, 1000, 0.1, 10, 1, 4096, 25, 1);
     /* few support vectors among 4,000 rows: the set grows round by round */
     one(4000, 4, 0.0, 100, 40, 11, 3);
     one(3000, 3, 0.0, 1, 20, 12, 2);

@@ -79,4 +79,41 @@ int nv_kx_dual(const nv_kernel_problem *kp, const nesvm_params *prm);
 nesvm_status nv_kx_smo_train(const nv_kernel_problem *kp, const nesvm_params *prm, const nv_progress_sink *sink,
                              nv_binary_result *res, nesvm_error *err);
 
+/* ---- expansion_cert.c: the certificates in double precision */
+
+/* f[0..n) = K[:, supp(beta)] beta over the problem's rows: from the stored
+ * matrix (values computed in double), or from the column cache (the missing
+ * columns computed in blocks first).  cols: n scratch entries; cval: 2 n. */
+nesvm_status nv_ws_margins(const nv_kernel_problem *kp, const double *beta, int64_t *cols, double *cval,
+                           double *f, nesvm_error *err);
+/* The C-SVM's working-set certificate (expansion_cert.c, above the function). */
+nesvm_status nv_ws_certify_hinge(const nv_kernel_problem *kp, int bias, const double *beta, double b,
+                                 const double *sub_ay, const double *f, int64_t *cols, double *cval, double *ay,
+                                 double *g, nv_binary_result *res, nesvm_error *err);
+/* A solve on a stored single-precision matrix certified again in double
+ * precision (nv_nesvm_expansion_train). */
+nesvm_status nv_kx_certify_stored(const nv_kernel_problem *kp, const nesvm_params *prm, nv_binary_result *res,
+                                  nesvm_error *err);
+
+/* epsilon-SVR's working set: products with double-precision kernel values
+ * and no cache (most rows are support vectors: their columns would be n^2
+ * doubles), from kp->K's data (nv_kmat_mul_exact) or, on kp->kc, from fly, an
+ * on-the-fly nv_kmat over the cache's rows (kernel blocks by dgemm).
+ * Scratch: cols n, cval 2 n, d, g and ay n each. */
+typedef struct nv_ws_cert {
+    const nv_kernel_problem *kp;
+    nv_kmat *fly;
+    int64_t *cols;
+    double *cval, *d, *g, *ay;
+} nv_ws_cert;
+/* out[0..n) = K[:, supp(v)] v over the problem's rows (out may be v). */
+nesvm_status nv_ws_tube_mul(nv_ws_cert *c, const double *v, double *out, nesvm_error *err);
+/* The whole problem's certificate at (beta, b) with margins f = K beta:
+ *     P = 1/2 beta'f + sum_k c_k max(0, |y_k - f_k - b| - p)
+ * against the better dual value (the tube's dual, |d_k| <= c_k, sum d = 0
+ * with a bias) of the sub-problem's dual point sub_d extended by zeros and
+ * of beta, each clipped to the box.  Into res: primal, lower_bound, gap. */
+nesvm_status nv_ws_certify_tube(nv_ws_cert *c, int bias, double p, const double *beta, double b,
+                                const double *sub_d, const double *f, nv_binary_result *res, nesvm_error *err);
+
 #endif

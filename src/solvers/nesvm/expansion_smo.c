@@ -12,6 +12,18 @@
  *     max  D(a) = sum_i a_i - 1/2 a'Q a   over 0 <= a_i <= c_i (and y'a = 0 with a bias).
  * Its gradient G = Q a - 1 is kept up to date; K beta = y (G + 1).
  *
+ * epsilon-SVR's tube (real targets y, loss max(0, |y - f| - p)) is the same
+ * problem over 2n samples, as LIBSVM solves it: max(0, |y - f| - p) =
+ * max(0, (y - p) - f) + max(0, f - (y + p)), so variable k < n is row k with
+ * sign +1 and threshold t_k = y_k - p, variable n + k row k with sign -1 and
+ * threshold t_{n+k} = -(y_k + p) (hinge.h's nv_tube_split), and the hinge's
+ * 1 becomes t_i:
+ *     max  sum_i a_i t_i - 1/2 a'Q a,   0 <= a_i <= c_i (y'a = 0 with a bias),
+ * G = Q a - t, beta_k = a_k - a_{n+k}.  Variable n + k reads row k of the
+ * stored matrix (its position is k's): no copy.  Collapsed to beta this is
+ * the tube's dual max sum beta_k y_k - p sum |beta_k| - 1/2 beta'K beta,
+ * |beta_k| <= c_k (sum beta = 0), whose value at beta the certificate takes.
+ *
  * With a bias every step moves a pair (Fan, Chen and Lin, JMLR 2005: the
  * second-order choice of smo.c, here on the rows of the stored matrix):
  * i the most violating index of I_up, j the pair partner of largest
@@ -40,6 +52,7 @@
  * solution from exact margins: kp->f0, smo_start).
  */
 #include "expansion.h"
+#include "../hinge.h"
 #include "../smo/smo.h"
 
 #include <math.h>
@@ -51,15 +64,26 @@
 typedef struct ksmo {
     const float *K;     /* the stored matrix, row-major, ld columns */
     int64_t ld;
-    const int64_t *pos; /* n positions into K */
-    int64_t n;
-    const double *y, *c;
+    const int64_t *pos; /* m positions into K (the tube's n + k: row k's) */
+    int64_t n;          /* rows */
+    int64_t m;          /* variables: n (the hinge), 2 n (the tube) */
+    const double *y, *c; /* m signs and costs */
+    const double *t;    /* m thresholds (the tube's), or NULL: 1 (the hinge) */
+    const double *yr;   /* the tube: the n real targets, else NULL */
+    double p;           /* the tube's half-width */
+    double r, d0;       /* the tube in a working set (kp->keep_sum): sum beta, kept, and
+                         * the offset of P and D (kp->d0); else 0 */
+    int keep_sum;
     int bias;
-    double *a, *G, *kd; /* dual point, gradient Q a - 1, diagonal of K */
+    double *a, *G, *kd; /* dual point, gradient Q a - t, diagonal of K (m each) */
     int64_t *act;       /* active variables (shrinking): the first nact */
     int64_t nact;
-    double *zb;         /* 2 n scratch: breakpoints and weights for the bias */
+    double *zb;         /* 2 m scratch: breakpoints and weights for the bias */
 } ksmo;
+
+/* Variable i's threshold t_i (the hinge's 1) and row. */
+static inline double thr(const ksmo *s, int64_t i) { return s->t ? s->t[i] : 1.0; }
+static inline int64_t row_of(const ksmo *s, int64_t i) { return i < s->n ? i : i - s->n; }
 
 static inline const float *krow(const ksmo *s, int64_t i) { return s->K + s->pos[i] * s->ld; }
 static inline float kval(const float *row, const ksmo *s, int64_t t) { return row[s->pos[t]]; }
@@ -79,11 +103,11 @@ static void grad_add(ksmo *s, int64_t i, double coef)
 }
 
 /* All variables active again: G of the shrunk ones rebuilt from the rows of
- * the non-zero a (G_t = -1 + y_t sum_j y_j a_j K_jt). */
+ * the non-zero a (G_t = -t_t + y_t sum_j y_j a_j K_jt). */
 static void unshrink(ksmo *s)
 {
-    const int64_t n = s->n, nact = s->nact;
-    for (int64_t k = nact; k < n; k++) s->G[s->act[k]] = -1.0;
+    const int64_t n = s->m, nact = s->nact;
+    for (int64_t k = nact; k < n; k++) s->G[s->act[k]] = -thr(s, s->act[k]);
     for (int64_t j = 0; j < n && nact < n; j++) {
         if (s->a[j] == 0) continue;
         const float *row = krow(s, j);
@@ -181,8 +205,8 @@ static double coord_step(ksmo *s)
  * than the current violation interval leave the active set.  With a bias
  * the test is LIBSVM's (-y G beyond gmax for I_low-only variables, below
  * gmin for I_up-only ones); without, a variable at a bound with a
- * projected gradient of zero and |G| > m. */
-static void shrink(ksmo *s, double gmax, double gmin, double m)
+ * projected gradient of zero and |G| > viol. */
+static void shrink(ksmo *s, double gmax, double gmin, double viol)
 {
     int64_t k = 0;
     while (k < s->nact) {
@@ -193,7 +217,7 @@ static void shrink(ksmo *s, double gmax, double gmin, double m)
             const int u = up(s, t), l = low(s, t);
             out = (u && !l && v < gmin) || (l && !u && v > gmax);
         } else {
-            out = proj_grad(s, t) == 0 && (s->a[t] <= 0 || s->a[t] >= s->c[t]) && fabs(s->G[t]) > m;
+            out = proj_grad(s, t) == 0 && (s->a[t] <= 0 || s->a[t] >= s->c[t]) && fabs(s->G[t]) > viol;
         }
         if (out) {
             s->act[k] = s->act[--s->nact];
@@ -210,31 +234,69 @@ static int cmp_zb(const void *x, const void *y)
     return a < b ? -1 : a > b;
 }
 
-/* The best bias for the margins f = K beta: minimizes sum c_i max(0, 1 -
- * y_i (f_i + b)), whose slope in b is sum_{y=-1, z_i < b} c_i - sum_{y=+1,
- * z_i > b} c_i with the breakpoints z_i = y_i - f_i: the first breakpoint
- * where the slope reaches 0 (a weighted median). */
+/* The best bias for the margins f = K beta (n rows): minimizes sum_i c_i
+ * max(0, t_i - y_i (f_i + b)) over the variables (the tube's two hinges a
+ * row), whose slope in b is sum_{y=-1, z_i < b} c_i - sum_{y=+1, z_i > b} c_i
+ * with the breakpoints z_i = y_i t_i - f_i (the hinge: y_i - f_i; the tube:
+ * y_k -+ p - f_k), plus r (kp->keep_sum): the first breakpoint where the
+ * slope reaches 0 (a weighted median). */
 static double best_bias(ksmo *s, const double *f)
 {
-    const int64_t n = s->n;
-    double slope = 0;
-    for (int64_t i = 0; i < n; i++) {
-        s->zb[2 * i] = s->y[i] - f[i];
+    const int64_t m = s->m;
+    double slope = s->r; /* the tube in a working set: P's term b sum beta */
+    for (int64_t i = 0; i < m; i++) {
+        s->zb[2 * i] = s->y[i] * thr(s, i) - f[row_of(s, i)];
         s->zb[2 * i + 1] = s->c[i];
         if (s->y[i] > 0) slope -= s->c[i];
     }
-    qsort(s->zb, (size_t)n, 2 * sizeof(double), cmp_zb);
-    for (int64_t k = 0; k < n; k++) {
+    qsort(s->zb, (size_t)m, 2 * sizeof(double), cmp_zb);
+    for (int64_t k = 0; k < m; k++) {
         slope += s->zb[2 * k + 1];
         if (slope >= 0) return s->zb[2 * k];
     }
-    return n > 0 ? s->zb[2 * (n - 1)] : 0.0;
+    return m > 0 ? s->zb[2 * (m - 1)] : 0.0;
+}
+
+/* The tube's evaluation (smo_evaluate): beta_k = a_k - a_{n+k}, f_k =
+ * G_k + t_k (the +1 half's), beta'K beta = sum_i a_i (G_i + t_i), and the
+ * dual value of beta itself (feasible: |beta_k| <= c_k, sum beta = 0),
+ *     D = sum_k beta_k y_k - p sum_k |beta_k| - 1/2 beta'K beta,
+ * which is the doubled dual's value where a_k a_{n+k} = 0 and above it
+ * elsewhere.  With the others held (kp->keep_sum) sum beta = r and P has
+ * the bias's term b r (its Lagrangian's); both offset by d0.  Returns b. */
+static double tube_evaluate(ksmo *s, double *beta, double *f, nv_obj_eval *e)
+{
+    const int64_t n = s->n;
+    double quad = 0, lin = 0;
+    int64_t nsv = 0, nb = 0;
+    for (int64_t i = 0; i < s->m; i++) quad += s->a[i] * (s->G[i] + s->t[i]);
+    for (int64_t k = 0; k < n; k++) {
+        beta[k] = s->a[k] - s->a[n + k];
+        f[k] = s->G[k] + s->t[k];
+        lin += beta[k] * s->yr[k] - s->p * fabs(beta[k]);
+        nsv += beta[k] != 0;
+        nb += fabs(beta[k]) >= s->c[k];
+    }
+    const double b = s->bias ? best_bias(s, f) : 0.0;
+    double loss = 0;
+    for (int64_t k = 0; k < n; k++) {
+        const double r = fabs(s->yr[k] - (f[k] + b)) - s->p;
+        if (r > 0) loss += s->c[k] * r;
+    }
+    memset(e, 0, sizeof *e);
+    e->P = e->Fmu = 0.5 * quad + loss + b * s->r + s->d0;
+    e->D = e->Dmu = lin - 0.5 * quad + s->d0;
+    e->nsv = nsv;
+    e->nbound = nb;
+    e->theta = 1.0;
+    return b;
 }
 
 /* The certificate at a: P(beta = a y, best b) and D(a), into e; beta and
- * the margins f into beta, f.  Returns b. */
+ * the margins f (n rows each) into beta, f.  Returns b. */
 static double smo_evaluate(ksmo *s, double *beta, double *f, nv_obj_eval *e)
 {
+    if (s->t) return tube_evaluate(s, beta, f, e);
     const int64_t n = s->n;
     double quad = 0, asum = 0;
     int64_t nsv = 0, nb = 0;
@@ -261,36 +323,42 @@ static double smo_evaluate(ksmo *s, double *beta, double *f, nv_obj_eval *e)
     return b;
 }
 
-/* The start: a = y beta0 clipped to the box, and with a bias y'a = 0 by
- * scaling the larger side down (a feasible dual point); G = y f0 - 1 from
- * the exact margins f0 = K beta0 when a is y beta0 (a warm start from the
+/* The start: a = y beta0 clipped to the box (the tube: a_k = beta0_k and
+ * a_{n+k} = -beta0_k where positive), and with a bias y'a = 0 by scaling
+ * the larger side down (a feasible dual point); G = y f0 - t from the exact
+ * margins f0 = K beta0 when a gives beta0 back (a warm start from the
  * working set's last point: the float matrix's rounding does not enter),
  * else from the rows of a's non-zero entries. */
 static void smo_start(ksmo *s, const double *beta0, const double *f0)
 {
-    const int64_t n = s->n;
+    const int64_t n = s->n, m = s->m;
     int moved = 0;
-    for (int64_t i = 0; i < n; i++) {
-        double v = beta0 ? s->y[i] * beta0[i] : 0.0;
+    for (int64_t i = 0; i < m; i++) {
+        double v = beta0 ? s->y[i] * beta0[row_of(s, i)] : 0.0;
         s->a[i] = v < 0 ? 0.0 : (v > s->c[i] ? s->c[i] : v);
-        moved |= s->a[i] != v;
-        s->G[i] = -1.0;
+        if (!s->t) moved |= s->a[i] != v;
+        s->G[i] = -thr(s, i);
     }
-    if (s->bias) {
+    if (s->t) /* the tube: beta_k = a_k - a_{n+k} */
+        for (int64_t k = 0; k < n; k++) moved |= s->a[k] - s->a[n + k] != (beta0 ? beta0[k] : 0.0);
+    if (s->keep_sum) { /* the sum is the constraint's: kept as it is */
+        s->r = 0;
+        for (int64_t k = 0; k < n; k++) s->r += s->a[k] - s->a[n + k];
+    } else if (s->bias) {
         double side[2] = {0, 0};
-        for (int64_t i = 0; i < n; i++) side[s->y[i] > 0] += s->a[i];
+        for (int64_t i = 0; i < m; i++) side[s->y[i] > 0] += s->a[i];
         /* balanced to rounding: an SMO point (y'a = 0 up to its sums' rounding) */
         if (fabs(side[0] - side[1]) > 1e-12 * (side[0] + side[1])) {
             const int big = side[1] > side[0];
             const double r = side[!big] / side[big];
-            for (int64_t i = 0; i < n; i++)
+            for (int64_t i = 0; i < m; i++)
                 if ((s->y[i] > 0) == big) s->a[i] *= r;
             moved = 1;
         }
     }
     if (f0 && beta0 && !moved) { /* f0 is K beta0: without beta0 (a = 0) it says nothing */
-        for (int64_t i = 0; i < n; i++) s->G[i] = s->y[i] * f0[i] - 1.0;
-        s->nact = n;
+        for (int64_t i = 0; i < m; i++) s->G[i] = s->y[i] * f0[row_of(s, i)] - thr(s, i);
+        s->nact = m;
         return;
     }
     s->nact = 0; /* G of every variable from the rows of the non-zero a */
@@ -304,13 +372,88 @@ int nv_kx_dual(const nv_kernel_problem *kp, const nesvm_params *prm)
 
 int nv_kx_smo_params(const nesvm_params *prm)
 {
-    return nv_params_loss(prm) == nv_loss_find("hinge") && !nv_params_l1(prm) && prm->mu == 0 &&
-           prm->mu_star == 0 && prm->continuation == NV_CONT_ADAPTIVE;
+    const nv_loss *l = nv_params_loss(prm);
+    return (l == nv_loss_find("hinge") || l == nv_loss_find("epsilon_insensitive")) && !nv_params_l1(prm) &&
+           prm->mu == 0 && prm->mu_star == 0 && prm->continuation == NV_CONT_ADAPTIVE;
 }
 
 int nv_kx_smo_takes(const nv_kernel_problem *kp, const nesvm_params *prm)
 {
-    return kp->K && kp->K->K && kp->target == NV_TARGET_SIGN && nv_kx_smo_params(prm);
+    /* the hinge on signs, the tube on real targets */
+    const int tube = nv_params_loss(prm) == nv_loss_find("epsilon_insensitive");
+    return kp->K && kp->K->K && kp->target == (tube ? NV_TARGET_REAL : NV_TARGET_SIGN) && nv_kx_smo_params(prm);
+}
+
+/* The SMO's arrays (m variables): the tube's doubled samples from
+ * nv_tube_split (positions, signs, costs and thresholds over 2 n; n + k
+ * shares row k's position), the hinge's positions. */
+typedef struct ksmo_mem {
+    nv_tube_split ts;
+    int64_t *pos;
+    double *beta, *f, *best;
+} ksmo_mem;
+
+static void ksmo_free(ksmo *s, ksmo_mem *mm)
+{
+    nv_tube_split_free(&mm->ts);
+    nv_free(mm->pos);
+    nv_free(s->a);
+    nv_free(s->G);
+    nv_free(s->kd);
+    nv_free(s->act);
+    nv_free(s->zb);
+    nv_free(mm->beta);
+    nv_free(mm->f);
+    nv_free(mm->best);
+}
+
+static nesvm_status ksmo_init(ksmo *s, ksmo_mem *mm, const nv_kernel_problem *kp, const nesvm_params *prm,
+                              nesvm_error *err)
+{
+    const int64_t n = kp->n;
+    memset(s, 0, sizeof *s);
+    memset(mm, 0, sizeof *mm);
+    s->K = kp->K->K;
+    s->ld = kp->K->n;
+    s->n = s->m = n;
+    s->y = kp->y;
+    s->c = kp->cost;
+    s->bias = nv_params_bias(prm);
+    const size_t nn = (size_t)(n ? n : 1);
+    nesvm_status st = NESVM_OK;
+    if (kp->target == NV_TARGET_REAL) { /* the tube: 2 n hinges */
+        s->p = nv_params_loss_inst(prm).conj_e;
+        nv_binary_problem pb = {NULL, kp->pos, n, kp->y, kp->cost, NULL, 0.0, NULL, NV_TARGET_REAL};
+        st = nv_tube_split_init(&mm->ts, &pb, s->p, err);
+        if (st != NESVM_OK) return st;
+        s->m = 2 * n;
+        s->y = mm->ts.y;
+        s->c = mm->ts.c;
+        s->t = mm->ts.t;
+        s->yr = kp->y;
+        s->keep_sum = kp->keep_sum && s->bias;
+        s->d0 = kp->d0;
+    }
+    const size_t mn = (size_t)(s->m ? s->m : 1);
+    if (!s->t) mm->pos = nv_malloc_array(nn, sizeof(int64_t));
+    s->a = nv_malloc_array(mn, sizeof(double));
+    s->G = nv_malloc_array(mn, sizeof(double));
+    s->kd = nv_malloc_array(mn, sizeof(double));
+    s->act = nv_malloc_array(mn, sizeof(int64_t));
+    s->zb = nv_malloc_array(2 * mn, sizeof(double));
+    mm->beta = nv_malloc_array(nn, sizeof(double));
+    mm->f = nv_malloc_array(nn, sizeof(double));
+    mm->best = nv_malloc_array(nn, sizeof(double));
+    if ((!s->t && !mm->pos) || !s->a || !s->G || !s->kd || !s->act || !s->zb || !mm->beta || !mm->f || !mm->best)
+        return nv_error(err, NESVM_ERR_NOMEM, "out of memory for the kernel dual method (n=%lld)", (long long)n);
+    if (!s->t)
+        for (int64_t i = 0; i < n; i++) mm->pos[i] = kp->pos ? kp->pos[i] : i;
+    s->pos = s->t ? mm->ts.rows : mm->pos;
+    for (int64_t i = 0; i < s->m; i++) {
+        s->kd[i] = nv_kmat_diag(kp->K, s->pos[i]);
+        s->act[i] = i;
+    }
+    return NESVM_OK;
 }
 
 nesvm_status nv_kx_smo_train(const nv_kernel_problem *kp, const nesvm_params *prm, const nv_progress_sink *sink,
@@ -319,59 +462,39 @@ nesvm_status nv_kx_smo_train(const nv_kernel_problem *kp, const nesvm_params *pr
     const double t0 = nv_now();
     const int64_t n = kp->n;
     NV_ASSERT(nv_kx_smo_takes(kp, prm));
-    const size_t nn = (size_t)(n ? n : 1);
     ksmo s;
-    memset(&s, 0, sizeof s);
-    s.K = kp->K->K;
-    s.ld = kp->K->n;
-    s.n = n;
-    s.y = kp->y;
-    s.c = kp->cost;
-    s.bias = nv_params_bias(prm);
-    int64_t *pos = nv_malloc_array(nn, sizeof(int64_t));
-    s.a = nv_malloc_array(nn, sizeof(double));
-    s.G = nv_malloc_array(nn, sizeof(double));
-    s.kd = nv_malloc_array(nn, sizeof(double));
-    s.act = nv_malloc_array(nn, sizeof(int64_t));
-    s.zb = nv_malloc_array(2 * nn, sizeof(double));
-    double *beta = nv_malloc_array(nn, sizeof(double)), *f = nv_malloc_array(nn, sizeof(double));
-    double *best = nv_malloc_array(nn, sizeof(double));
-    nesvm_status st = NESVM_OK;
-    if (!pos || !s.a || !s.G || !s.kd || !s.act || !s.zb || !beta || !f || !best) {
-        st = nv_error(err, NESVM_ERR_NOMEM, "out of memory for the kernel dual method (n=%lld)", (long long)n);
+    ksmo_mem mm;
+    nesvm_status st = ksmo_init(&s, &mm, kp, prm, err);
+    if (st != NESVM_OK) {
         res->exit_reason = NESVM_EXIT_NO_MEMORY;
         goto out;
     }
-    for (int64_t i = 0; i < n; i++) {
-        pos[i] = kp->pos ? kp->pos[i] : i;
-        s.kd[i] = nv_kmat_diag(kp->K, pos[i]);
-        s.act[i] = i;
-    }
-    s.pos = pos;
+    const int64_t m = s.m;
+    double *beta = mm.beta, *f = mm.f, *best = mm.best;
     smo_start(&s, kp->beta0, kp->f0);
     nv_track tr;
     nv_track_init(&tr, prm, sink, (int32_t)n, best, t0);
-    for (int64_t i = 0; i < n; i++) best[i] = s.a[i] * s.y[i];
+    for (int64_t i = 0; i < n; i++) best[i] = s.t ? s.a[i] - s.a[n + i] : s.a[i] * s.y[i];
     tr.bbest = s.bias ? kp->b0 : 0.0;
     nv_obj_eval e;
     double b = smo_evaluate(&s, beta, f, &e);
-    nv_track_info info = {0.0, NAN, NAN, 0, 1, n, 0, 0, NAN, NAN};
+    nv_track_info info = {0.0, NAN, NAN, 0, 1, m, 0, 0, NAN, NAN};
     if (nv_track_iterate(&tr, &e, beta, b, &info, &st, err)) goto done;
     /* the active set's tolerance: solved to tol, then all variables return
      * and the tolerance shrinks tenfold below the violation reached (as
      * dcd.c); the certificate when the whole set is solved to tol, and at
-     * least every 10 |S| steps */
+     * least every 10 m steps */
     double tol = NV_NESVM_DCD_TOL0;
     int64_t steps = 0, since = 0, last = 0;
-    const int64_t every = n < 1000 ? n : 1000; /* shrink after this many steps */
+    const int64_t every = m < 1000 ? m : 1000; /* shrink after this many steps */
     for (;;) {
         double gmax = 0, gmin = 0;
         const double v = s.bias ? pair_step(&s, &gmax, &gmin) : coord_step(&s);
         steps++;
         since++;
-        int check = steps - last >= 10 * n;
+        int check = steps - last >= 10 * m;
         if (v <= tol) {
-            if (s.nact == n) { /* a warm start may be well below tol already */
+            if (s.nact == m) { /* a warm start may be well below tol already */
                 tol = 0.1 * (v < tol ? v : tol);
                 check = 1;
             }
@@ -383,11 +506,11 @@ nesvm_status nv_kx_smo_train(const nv_kernel_problem *kp, const nesvm_params *pr
         }
         if (!check) continue;
         last = steps;
-        if (s.nact < n) unshrink(&s); /* the certificate needs every G */
+        if (s.nact < m) unshrink(&s); /* the certificate needs every G */
         b = smo_evaluate(&s, beta, f, &e);
-        /* an iteration is |S| steps (an epoch, as dcd.c's), so that the
+        /* an iteration is m steps (an epoch, as dcd.c's), so that the
          * iterations, --max-iter and warm starts count work */
-        if (steps / n > tr.iter) tr.iter = steps / n;
+        if (steps / m > tr.iter) tr.iter = steps / m;
         /* each evaluation certifies itself: P and D of one gradient G, which
          * holds the rounding of the single-precision rows its steps added
          * (and, warm from exact margins, none of the start's), so that two
@@ -406,18 +529,10 @@ nesvm_status nv_kx_smo_train(const nv_kernel_problem *kp, const nesvm_params *pr
     }
 done:
     nv_track_result(&tr, res);
-    if (res->dual)
-        for (int64_t i = 0; i < n; i++) res->dual[i] = s.a[i] * s.y[i];
+    if (res->dual) /* beta: a y (the tube: a_k - a_{n+k}) */
+        for (int64_t i = 0; i < n; i++) res->dual[i] = s.t ? s.a[i] - s.a[n + i] : s.a[i] * s.y[i];
 out:
     res->seconds = nv_now() - t0;
-    nv_free(pos);
-    nv_free(s.a);
-    nv_free(s.G);
-    nv_free(s.kd);
-    nv_free(s.act);
-    nv_free(s.zb);
-    nv_free(beta);
-    nv_free(f);
-    nv_free(best);
+    ksmo_free(&s, &mm);
     return st;
 }

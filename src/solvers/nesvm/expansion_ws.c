@@ -47,232 +47,11 @@
  * found the sub-problem's bound, of the rounded kernel, claiming 1e-6 where
  * the true gap was 2.5e-4).
  */
-#include "expansion.h"
+#include "expansion_ws.h"
 
 #include <math.h>
 #include <stdlib.h>
 #include <string.h>
-
-/* The sub-problems' progress and checkpoints, in the whole problem's units:
- * iterations and time continue across rounds, and a checkpoint's point has
- * n coefficients (zero outside S). */
-typedef struct ws_sink {
-    const nv_progress_sink *outer;
-    int64_t iter0;     /* iterations of the earlier rounds */
-    double t0_shift;   /* seconds from the training's start to this round's */
-    const int64_t *S;  /* this round's rows */
-    int64_t ns, n;
-    double *wfull;     /* n: the point in the whole problem's units */
-    struct ws_tick *tick;
-} ws_sink;
-
-/* The last progress reported, sent again (with the time since the start)
- * between the blocks of a round's K_SS, so that the progress line moves and
- * a cancel is heard while a large matrix is computed. */
-typedef struct ws_tick {
-    const nv_progress_sink *outer;
-    double t0;
-    nesvm_progress last;
-    int have;
-} ws_tick;
-
-static int ws_tick_fn(void *ctx)
-{
-    ws_tick *t = ctx;
-    if (!t->outer || !t->outer->fn) return 0;
-    nesvm_progress q;
-    if (t->have) {
-        q = t->last;
-    } else { /* nothing reported yet: iteration 0 of the first binary problem */
-        memset(&q, 0, sizeof q);
-        q.size = sizeof q;
-        q.submodel = t->outer->submodel;
-        q.n_submodels = t->outer->n_submodels;
-        q.primal = q.best_primal = q.smoothed = q.lower_bound = q.gap = q.mu = q.lipschitz = NAN;
-        q.step = q.residual = q.grad_norm = NAN;
-    }
-    q.elapsed = nv_now() - t->t0;
-    return t->outer->fn(&q, t->outer->user);
-}
-
-static int ws_progress(const nesvm_progress *pg, void *user)
-{
-    const ws_sink *w = user;
-    nesvm_progress q = *pg;
-    q.iteration += w->iter0;
-    q.elapsed += w->t0_shift;
-    w->tick->last = q;
-    w->tick->have = 1;
-    return w->outer->fn(&q, w->outer->user);
-}
-
-static int ws_checkpoint(void *ctx, const nv_snapshot *snap, int stopping)
-{
-    ws_sink *w = ctx;
-    memset(w->wfull, 0, (size_t)w->n * sizeof(double));
-    for (int64_t k = 0; k < w->ns && k < snap->nw; k++) w->wfull[w->S[k]] = snap->w[k];
-    nv_snapshot s = *snap;
-    s.w = w->wfull;
-    s.nw = w->n;
-    s.iteration += w->iter0;
-    return w->outer->ckpt(w->outer->ckpt_ctx, &s, stopping);
-}
-
-/* Descending residuals (qsort on (residual, index) pairs; ties: lower index). */
-typedef struct ws_cand {
-    double r;
-    int64_t i;
-} ws_cand;
-
-static int cmp_cand(const void *a, const void *b)
-{
-    const ws_cand *x = a, *y = b;
-    if (x->r != y->r) return x->r > y->r ? -1 : 1;
-    return x->i < y->i ? -1 : x->i > y->i;
-}
-
-/* The first working set: the rows with a warm start's non-zero coefficient,
- * then rows at random (partial Fisher-Yates, seeded) up to m, then one row of
- * each class if a class is still missing.  Returns |S|. */
-static int64_t first_set(const nv_kernel_problem *kp, const nesvm_params *prm, int64_t m, char *in, int64_t *S,
-                         int64_t *perm)
-{
-    const int64_t n = kp->n;
-    int64_t ns = 0;
-    if (kp->beta0)
-        for (int64_t i = 0; i < n; i++)
-            if (kp->beta0[i] != 0) {
-                in[i] = 1;
-                S[ns++] = i;
-            }
-    for (int64_t i = 0; i < n; i++) perm[i] = i;
-    uint64_t rs = prm->seed ^ UINT64_C(0x3057A9E1) ^ (uint64_t)n;
-    for (int64_t k = 0; k < n && ns < m; k++) {
-        int64_t j = k + (int64_t)(nv_rng_uniform(&rs) * (double)(n - k));
-        if (j >= n) j = n - 1;
-        int64_t t = perm[k];
-        perm[k] = perm[j];
-        perm[j] = t;
-        if (!in[perm[k]]) {
-            in[perm[k]] = 1;
-            S[ns++] = perm[k];
-        }
-    }
-    int havep = 0, haven = 0;
-    for (int64_t k = 0; k < ns; k++) {
-        havep |= kp->y[S[k]] > 0;
-        haven |= kp->y[S[k]] < 0;
-    }
-    for (int64_t i = 0; i < n && (!havep || !haven); i++) {
-        if (in[i] || (kp->y[i] > 0 ? havep : haven)) continue;
-        in[i] = 1;
-        S[ns++] = i;
-        if (kp->y[i] > 0) havep = 1;
-        else haven = 1;
-    }
-    qsort(S, (size_t)ns, sizeof(int64_t), nv_cmp_i64);
-    return ns;
-}
-
-/* f[0..n) = K[:, supp(beta)] beta over the problem's rows: from the stored
- * matrix, or from the column cache (the missing columns computed in blocks
- * first).  cols: n scratch entries; cval: 2 n scratch entries. */
-static nesvm_status margins(const nv_kernel_problem *kp, const double *beta, int64_t *cols, double *cval,
-                            double *f, nesvm_error *err)
-{
-    nv_kcache *kc = kp->kc;
-    const int64_t n = kp->n;
-    int64_t nc = 0;
-    for (int64_t i = 0; i < n; i++) {
-        if (beta[i] == 0) continue;
-        cval[nc] = beta[i];
-        cols[nc++] = kp->pos ? kp->pos[i] : i;
-    }
-    /* a stored matrix (one-vs-one pairs sharing it) holds single precision:
-     * the certificate's margins compute their values in double */
-    if (!kc) return nv_kmat_mul_exact(kp->K, kp->pos, n, cols, nc, cval, 1, f, err);
-    memset(f, 0, (size_t)n * sizeof(double));
-    nesvm_status st = nv_kcache_fill(kc, cols, nc, kp->groups, kp->ngroups, err);
-    for (int64_t c = 0; c < nc && st == NESVM_OK; c++) {
-        const double *col;
-        st = nv_kcache_column(kc, cols[c], kp->pos, kp->pos ? n : 0, kp->groups, kp->ngroups, &col, err);
-        if (st != NESVM_OK) return st;
-        const double bc = cval[c];
-        for (int64_t a = 0; a < n; a++) f[a] += bc * col[a];
-    }
-    return st;
-}
-
-/* The dual value of the point a (ay = a y, its entries in [0, c]) made
- * feasible: with a free bias sum a_i y_i = 0 by scaling the larger class's
- * side down, then at its best along t a (t in [0, min c_i / a_i] keeps the
- * box and a'y = 0) for
- *     D(a) = sum a_i - 1/2 (a y)' K (a y)  <=  min P  (weak duality),
- * K (a y) from the double-precision columns (g). */
-static nesvm_status dual_value(const nv_kernel_problem *kp, int bias, double *ay, int64_t *cols, double *cval,
-                               double *g, double *D, nesvm_error *err)
-{
-    const int64_t n = kp->n;
-    double side[2] = {0, 0};
-    for (int64_t i = 0; i < n; i++) side[kp->y[i] > 0] += kp->y[i] * ay[i];
-    if (bias && side[0] != side[1]) {
-        const int big = side[1] > side[0];
-        const double s = side[!big] / side[big];
-        for (int64_t i = 0; i < n; i++)
-            if ((kp->y[i] > 0) == big) ay[i] *= s;
-    }
-    nesvm_status st = margins(kp, ay, cols, cval, g, err);
-    if (st != NESVM_OK) return st;
-    double asum = 0, aqa = 0, tmax = INFINITY;
-    for (int64_t i = 0; i < n; i++) {
-        double a = kp->y[i] * ay[i];
-        NV_ASSERT(a >= 0 && a <= kp->cost[i]); /* in the box (clipped, then scaled by at most 1) */
-        asum += a;
-        aqa += ay[i] * g[i];
-        if (a > 0 && kp->cost[i] / a < tmax) tmax = kp->cost[i] / a;
-    }
-    double t = aqa > 0 ? asum / aqa : 1.0;
-    t = t > tmax ? tmax : (t > 0 ? t : 0.0);
-    *D = t * asum - 0.5 * t * t * aqa;
-    return NESVM_OK;
-}
-
-/* The whole problem's certificate with double-precision kernel columns (the
- * sub-problems' K_SS is single precision: their P and bound are those of a
- * rounded kernel, which at C = 1e4 put the true gap at 2.5e-4 where theirs
- * said 1e-6).  f = K beta (margins).  P = 1/2 beta'f + sum c_i max(0, r_i),
- * against the better dual_value of two dual points: the sub-problem's own
- * (the one of its bound, extended by zeros: feasible here, and now valued
- * with double-precision columns), and a = y beta clipped to [0, c] (at the
- * smoothed optimum beta_i = y_i c_i u_i, u in [0, 1]).
- * Into res: primal P, lower_bound D, gap (nv_certify). */
-static nesvm_status certify_double(const nv_kernel_problem *kp, int bias, const double *beta, double b,
-                                   const double *sub_ay, const double *f, int64_t *cols, double *cval, double *ay,
-                                   double *g, nv_binary_result *res, nesvm_error *err)
-{
-    const int64_t n = kp->n;
-    double quad = 0, loss = 0, best = -INFINITY;
-    for (int64_t i = 0; i < n; i++) {
-        double ri = 1.0 - kp->y[i] * (f[i] + b);
-        if (ri > 0) loss += kp->cost[i] * ri;
-        quad += beta[i] * f[i];
-    }
-    const double P = 0.5 * quad + loss;
-    nesvm_status st = NESVM_OK;
-    for (int k = 0; k < 2 && st == NESVM_OK; k++) {
-        for (int64_t i = 0; i < n; i++) {
-            double a = kp->y[i] * (k == 0 ? sub_ay[i] : beta[i]);
-            ay[i] = (a < 0 ? 0.0 : (a > kp->cost[i] ? kp->cost[i] : a)) * kp->y[i];
-        }
-        double D = -INFINITY;
-        st = dual_value(kp, bias, ay, cols, cval, g, &D, err);
-        if (st == NESVM_OK && D > best) best = D;
-    }
-    if (st != NESVM_OK) return st;
-    res->primal = P;
-    res->lower_bound = best;
-    return nv_certify(P, best, &res->gap, err);
-}
 
 /* A working-set training's arrays (n entries each unless said). */
 typedef struct ws_run {
@@ -284,7 +63,7 @@ typedef struct ws_run {
     double *sdual, *sub_ay;    /* the sub-problem's dual point, and spread over n */
     double *fs;                /* S's margins K beta in double precision (the sub-problem's f0) */
     double *wfull;             /* checkpoints: the whole point, or NULL */
-    ws_cand *cand;             /* rows outside S violating their margins */
+    nv_ws_cand *cand;          /* rows outside S violating their margins */
 } ws_run;
 
 static void ws_free(ws_run *w)
@@ -331,46 +110,11 @@ static nesvm_status ws_alloc(ws_run *w, int64_t n, int ckpt, nesvm_error *err)
     w->sub_ay = nv_malloc_array(nn, sizeof(double));
     w->fs = nv_malloc_array(nn, sizeof(double));
     w->wfull = ckpt ? nv_malloc_array(nn, sizeof(double)) : NULL;
-    w->cand = nv_malloc_array(nn, sizeof(ws_cand));
+    w->cand = nv_malloc_array(nn, sizeof(nv_ws_cand));
     if (!w->in || !w->left || !w->S || !w->tmp || !w->idx || !w->ys || !w->cs || !w->bs || !w->ws || !w->beta ||
         !w->f || !w->cval || !w->ay || !w->g || !w->sdual || !w->sub_ay || !w->fs || !w->cand || (ckpt && !w->wfull))
         return nv_error(err, NESVM_ERR_NOMEM, "out of memory for the working set (n=%lld)", (long long)n);
     return NESVM_OK;
-}
-
-/* S's kernel matrix K_SS into km: computed from the column cache's rows
- * (kp->kc, watched for the time limit and the callback's cancel), or S's
- * rows gathered from the stored matrix when they fit kernel_memory (km
- * left empty: the sub-problem reads the stored matrix).  Returns 1 when the
- * training stops here (res->exit_reason: the time limit, *st NESVM_OK; or the
- * callback's cancel, *st NESVM_ERR_CANCELLED, after the stop's checkpoint),
- * else 0 with *st the status. */
-static int ws_sub_matrix(const nv_kernel_problem *kp, const nesvm_params *prm, const nv_progress_sink *sink,
-                         ws_run *w, int64_t ns, double b, int64_t iters, double t0, ws_tick *tick, nv_kmat *km,
-                         nv_binary_result *res, nesvm_status *st, nesvm_error *err)
-{
-    *st = NESVM_OK;
-    if (kp->kc) {
-        for (int64_t k = 0; k < ns; k++) w->idx[k] = kp->kc->rows[w->idx[k]];
-        nv_kwatch watch = {prm->time_limit > 0 ? t0 + prm->time_limit : 0, sink ? ws_tick_fn : NULL, tick};
-        *st = nv_kmat_init(km, &kp->kc->k, kp->kc->X, w->idx, ns, prm->kernel_memory, prm->threads, &watch, err);
-        if (*st == NESVM_ERR_CANCELLED && watch.deadline > 0 && nv_now() >= watch.deadline) {
-            *st = NESVM_OK; /* the time limit, inside K_SS: the last round's point */
-            res->exit_reason = NESVM_EXIT_TIME_LIMIT;
-            return 1;
-        }
-        if (*st == NESVM_ERR_CANCELLED) { /* the callback's cancel: the checkpoint of a stop */
-            res->exit_reason = NESVM_EXIT_CANCELLED;
-            if (sink->ckpt) {
-                nv_snapshot snap = {w->beta, kp->n, b, iters, NULL, 0};
-                sink->ckpt(sink->ckpt_ctx, &snap, 1);
-            }
-            return 1;
-        }
-    } else if (kp->K->K && (double)ns * (double)ns * sizeof(float) <= prm->kernel_memory * 1048576.0) {
-        *st = nv_kmat_gather(kp->K, w->idx, ns, km, err); /* contiguous rows for the products */
-    }
-    return 0;
 }
 
 /* Step 5: the violators join (the worst first, at most max(|S|, WS_INIT)),
@@ -383,7 +127,7 @@ static int64_t ws_update_set(const nv_kernel_problem *kp, ws_run *w, int64_t ns,
         for (int64_t i = 0; i < n; i++) w->S[i] = i;
         return n;
     }
-    qsort(w->cand, (size_t)nv, sizeof(ws_cand), cmp_cand);
+    qsort(w->cand, (size_t)nv, sizeof(nv_ws_cand), nv_ws_cmp_cand);
     int64_t add = nv, cap = ns > NV_NESVM_WS_INIT ? ns : NV_NESVM_WS_INIT;
     if (add > cap) add = cap;
     int64_t keep = 0;
@@ -405,14 +149,52 @@ static int64_t ws_update_set(const nv_kernel_problem *kp, ws_run *w, int64_t ns,
     return ns;
 }
 
+/* Steps 3 and 4 after a round: every row's margin, the violators outside S
+ * into w->cand (*nv of them), and the whole problem's certificate in double
+ * precision into res. */
+static nesvm_status ws_check(const nv_kernel_problem *kp, ws_run *w, int bias, int64_t ns, double b,
+                             nv_binary_result *res, int64_t *nv, nesvm_error *err)
+{
+    const int64_t n = kp->n;
+    nesvm_status st = nv_ws_margins(kp, w->beta, w->tmp, w->cval, w->f, err);
+    if (st != NESVM_OK) return st;
+    *nv = 0;
+    for (int64_t i = 0; i < n; i++) {
+        double ri = 1.0 - kp->y[i] * (w->f[i] + b);
+        if (!w->in[i] && ri > 0) w->cand[(*nv)++] = (nv_ws_cand){ri, i};
+    }
+    memset(w->sub_ay, 0, (size_t)n * sizeof(double));
+    for (int64_t k = 0; k < ns; k++) w->sub_ay[w->S[k]] = w->sdual[k];
+    return nv_ws_certify_hinge(kp, bias, w->beta, b, w->sub_ay, w->f, w->tmp, w->cval, w->ay, w->g, res, err);
+}
+
+/* Step 2's sub-problem on S from the current point: its rows, labels,
+ * costs, warm start and exact margins gathered. */
+static nv_kernel_problem ws_sub_problem(const nv_kernel_problem *kp, ws_run *w, int64_t ns, double b, int warm,
+                                        int have_f)
+{
+    for (int64_t k = 0; k < ns; k++) {
+        int64_t i = w->S[k];
+        NV_ASSERT(i >= 0 && i < kp->n && (k == 0 || w->S[k - 1] < i)); /* S: distinct rows, sorted */
+        w->idx[k] = kp->pos ? kp->pos[i] : i;
+        w->ys[k] = kp->y[i];
+        w->cs[k] = kp->cost[i];
+        w->bs[k] = w->beta[i];
+        w->fs[k] = have_f ? w->f[i] : 0.0;
+    }
+    nv_kernel_problem sub = {kp->K, w->idx, ns, w->ys, w->cs, warm ? w->bs : NULL, b, NULL, NULL, 0, 0, kp->target,
+                             have_f ? w->fs : NULL, 0, 0};
+    return sub;
+}
+
 static nesvm_status ws_train(const nv_kernel_problem *kp, const nesvm_params *prm, const nv_progress_sink *sink,
                              nv_binary_result *res, nesvm_error *err)
 {
     const double t0 = nv_now();
     const int64_t n = kp->n;
     const int bias = nv_params_bias(prm);
-    NV_ASSERT(kp->target == NV_TARGET_SIGN); /* the hinge's working set (nv_nesvm_ws_takes): y = +-1 */
     size_t nn = (size_t)(n ? n : 1);
+    NV_ASSERT(kp->target == NV_TARGET_SIGN); /* the hinge's working set (nv_nesvm_ws_takes): y = +-1 */
     ws_run w;
     memset(&w, 0, sizeof w);
     nesvm_status st = ws_alloc(&w, n, sink && sink->ckpt, err);
@@ -425,30 +207,20 @@ static nesvm_status ws_train(const nv_kernel_problem *kp, const nesvm_params *pr
         res->exit_reason = NESVM_EXIT_NO_MEMORY;
         goto out;
     }
-    int64_t ns = first_set(kp, prm, NV_NESVM_WS_INIT, w.in, w.S, w.tmp);
+    int64_t ns = nv_ws_first_set(kp, prm, NV_NESVM_WS_INIT, w.in, w.S, w.tmp);
     if (kp->beta0) memcpy(w.beta, kp->beta0, nn * sizeof(double));
     double b = kp->beta0 && bias ? kp->b0 : 0.0;
     int64_t iters = 0;
     int warm = kp->beta0 != NULL, have_f = 0;
     double last_gap = INFINITY;
-    ws_tick tick = {sink, t0, {0}, 0};
+    nv_ws_tick tick = {sink, t0, {0}, 0};
     while (1) {
         /* 2. the problem on S, from the current point: S's rows of the
          * stored matrix, or a matrix of S's rows */
-        for (int64_t k = 0; k < ns; k++) {
-            int64_t i = w.S[k];
-            NV_ASSERT(i >= 0 && i < n && (k == 0 || w.S[k - 1] < i)); /* S: distinct rows, sorted */
-            w.idx[k] = kp->pos ? kp->pos[i] : i;
-            w.ys[k] = kp->y[i];
-            w.cs[k] = kp->cost[i];
-            w.bs[k] = w.beta[i];
-            w.fs[k] = have_f ? w.f[i] : 0.0;
-        }
         nv_kmat km;
         memset(&km, 0, sizeof km);
-        nv_kernel_problem sub = {kp->K, w.idx, ns, w.ys, w.cs, warm ? w.bs : NULL, b, NULL, NULL, 0, 0, kp->target,
-                                 have_f ? w.fs : NULL};
-        if (ws_sub_matrix(kp, prm, sink, &w, ns, b, iters, t0, &tick, &km, res, &st, err)) break;
+        nv_kernel_problem sub = ws_sub_problem(kp, &w, ns, b, warm, have_f);
+        if (nv_ws_sub_matrix(kp, prm, sink, w.idx, ns, w.beta, b, iters, t0, &tick, &km, res, &st, err)) break;
         if (st != NESVM_OK) break;
         if (km.n > 0) {
             sub.K = &km;
@@ -463,16 +235,9 @@ static nesvm_status ws_train(const nv_kernel_problem *kp, const nesvm_params *pr
             nv_kmat_free(&km);
             break;
         }
-        ws_sink wsk = {sink, iters, nv_now() - t0, w.S, ns, n, w.wfull, &tick};
+        nv_ws_sink wsk = {sink, iters, nv_now() - t0, w.S, ns, n, w.wfull, w.beta, &tick};
         nv_progress_sink ssink;
-        if (sink) {
-            ssink = *sink;
-            ssink.fn = sink->fn ? ws_progress : NULL;
-            ssink.user = &wsk;
-            ssink.ckpt = sink->ckpt ? ws_checkpoint : NULL;
-            ssink.ckpt_ctx = &wsk;
-            ssink.resume = NULL;
-        }
+        if (sink) nv_ws_sub_sink(&wsk, &ssink);
         nv_binary_result r;
         memset(&r, 0, sizeof r);
         r.w = w.ws;
@@ -493,21 +258,13 @@ static nesvm_status ws_train(const nv_kernel_problem *kp, const nesvm_params *pr
          * 0 <= a <= c, to the rounding of theta a' */
         for (int64_t k = 0; k < ns; k++)
             NV_ASSERT(w.ys[k] * w.sdual[k] >= 0 && w.ys[k] * w.sdual[k] <= w.cs[k] * (1 + 1e-12));
-        /* 3. every row's margin from the support's columns */
-        st = margins(kp, w.beta, w.tmp, w.cval, w.f, err);
-        if (st != NESVM_OK) break;
-        have_f = 1;
-        /* 4. the whole problem's certificate, in double precision */
+        /* 3 and 4. every row's margin, the violators, the whole problem's
+         * certificate in double precision */
         int64_t nv = 0;
-        for (int64_t i = 0; i < n; i++) {
-            double ri = 1.0 - kp->y[i] * (w.f[i] + b);
-            if (!w.in[i] && ri > 0) w.cand[nv++] = (ws_cand){ri, i};
-        }
-        memset(w.sub_ay, 0, nn * sizeof(double));
-        for (int64_t k = 0; k < ns; k++) w.sub_ay[w.S[k]] = w.sdual[k];
-        st = certify_double(kp, bias, w.beta, b, w.sub_ay, w.f, w.tmp, w.cval, w.ay, w.g, res, err);
+        st = ws_check(kp, &w, bias, ns, b, res, &nv, err);
+        have_f = st == NESVM_OK;
         if (st != NESVM_OK) {
-            res->exit_reason = NESVM_EXIT_NUMERIC;
+            if (st != NESVM_ERR_NOMEM) res->exit_reason = NESVM_EXIT_NUMERIC;
             break;
         }
         if (res->gap <= prm->eps) {
@@ -547,87 +304,19 @@ out:
     return st;
 }
 
-/* The certificate of a solve on a stored (single-precision) kernel matrix,
- * again with double-precision kernel values: one pass of nv_kmat_mul_exact
- * over the columns of beta and of the dual point d = a y of the solver's
- * bound (res->dual) gives m = K beta and g = K d, and with the loss l (loss.h)
- *   L2 norm  P = 1/2 beta'm + sum c_i l(r_i),  D = sum a t - sum c_i l*(a_i/c_i) - 1/2 d'g
- *   L1 norm  P = ||beta||_1 + sum c_i l(r_i),  D = the best multiple theta <= 1/max(1, ||g||_inf)
- *            of sum a - sum c_i l*(a_i/c_i) (the hinge: sum a / max(1, ||g||_inf))
- * (r_i = 1 - y_i (m_i + b), a = y d, t = 1 for sign targets; r_i = y_i - m_i - b,
- * a = d, t = y for real ones; the L1 dual point scaled into ||K(a y)||_inf <= 1).
- * The solver's own P and bound are the rounded kernel's: on small problems
- * they claimed eps = 1e-3 where the gap was 1.01e-3.  A training that
- * converged on the rounded kernel but not here ends "stalled".  The loss is
- * the training's instance (a tube's half-width: with the registry's e = 0
- * an epsilon-SVR's P read 1152.5 where its optimum is 924.71). */
-static nesvm_status certify_stored(const nv_kernel_problem *kp, const nesvm_params *prm, nv_binary_result *res,
-                                   nesvm_error *err)
+int nv_nesvm_ws_takes(const nesvm_params *p)
 {
-    const int64_t n = kp->n;
-    const int bias = nv_params_bias(prm);
-    size_t nn = (size_t)(n ? n : 1);
-    int64_t *cols = nv_malloc_array(nn, sizeof(int64_t));
-    double *V = nv_malloc_array(2 * nn, sizeof(double)), *out = nv_malloc_array(2 * nn, sizeof(double));
-    nesvm_status st = cols && V && out ? NESVM_OK : nv_error(err, NESVM_ERR_NOMEM, "out of memory");
-    int64_t nc = 0;
-    for (int64_t i = 0; st == NESVM_OK && i < n; i++) {
-        if (res->w[i] == 0 && res->dual[i] == 0) continue;
-        cols[nc] = kp->pos ? kp->pos[i] : i;
-        V[2 * nc] = res->w[i];
-        V[2 * nc + 1] = res->dual[i];
-        nc++;
-    }
-    if (st == NESVM_OK) st = nv_kmat_mul_exact(kp->K, kp->pos, n, cols, nc, V, 2, out, err);
-    if (st == NESVM_OK) {
-        const double b = bias ? res->b : 0.0;
-        const nv_loss inst = nv_params_loss_inst(prm), *l = &inst;
-        const int l1 = nv_params_l1(prm);
-        /* the residual and the dual point a_i (its target term a_i t_i) by
-         * the target's kind: 1 - y f and a = y d (signs), y - f and a = d (reals) */
-        const int real = kp->target == NV_TARGET_REAL;
-        double reg = 0, loss = 0, asum = 0, aa = 0, ae = 0, dg = 0, ginf = 0;
-        for (int64_t i = 0; i < n; i++) {
-            const double m = out[2 * i], g = out[2 * i + 1];
-            const double ri = real ? kp->y[i] - (m + b) : 1.0 - kp->y[i] * (m + b);
-            const double a = real ? res->dual[i] : kp->y[i] * res->dual[i];
-            reg += l1 ? fabs(res->w[i]) : 0.5 * res->w[i] * m;
-            loss += kp->cost[i] * nv_loss_value(l, ri, 1.0);
-            asum += real ? a * kp->y[i] : a;
-            aa += nv_loss_conj(l, a, kp->cost[i]);
-            ae += l->conj_e * fabs(a);
-            dg += res->dual[i] * g;
-            if (fabs(g) > ginf) ginf = fabs(g);
-        }
-        const double P = reg + loss;
-        double D, th;
-        if (!l1)
-            D = asum - aa - 0.5 * dg;
-        else if (l->conj_q == 0) /* linear in theta: the largest admissible */
-            D = (asum - aa) / (ginf > 1 ? ginf : 1.0);
-        else /* theta (asum - ae) - theta^2 (aa - ae): the conjugate's two parts */
-            D = nv_loss_dual_scale(asum - ae, 2.0 * (aa - ae), 0.0, 1.0 / (ginf > 1 ? ginf : 1.0), &th);
-        res->primal = P;
-        res->lower_bound = D;
-        st = nv_certify(P, D, &res->gap, err);
-        if (st != NESVM_OK) res->exit_reason = NESVM_EXIT_NUMERIC;
-        else if (res->exit_reason == NESVM_EXIT_CONVERGED && res->gap > prm->eps)
-            res->exit_reason = NESVM_EXIT_STALLED;
-    }
-    nv_free(cols);
-    nv_free(V);
-    nv_free(out);
-    return st;
-}
-
-int nv_nesvm_ws_takes(const nv_loss *loss, int l1)
-{
-    return loss == nv_loss_find("hinge") && !l1;
+    const nv_loss *loss = nv_params_loss(p);
+    if (nv_params_l1(p)) return 0;
+    if (loss == nv_loss_find("hinge")) return p->method != NV_METHOD_NESTEROV;
+    return loss == nv_loss_find("epsilon_insensitive") &&
+           (p->method == NV_METHOD_AUTO || p->method == NV_METHOD_DCD) && nv_kx_smo_params(p);
 }
 
 nesvm_status nv_nesvm_expansion_train(const nv_kernel_problem *kp, const nesvm_params *prm,
                                       const nv_progress_sink *sink, nv_binary_result *res, nesvm_error *err)
 {
+    if ((kp->kc || kp->ws) && kp->target == NV_TARGET_REAL) return nv_ws_tube_train(kp, prm, sink, res, err);
     if (kp->kc || kp->ws) return ws_train(kp, prm, sink, res, err);
     if (!kp->K->K) return nv_nesvm_kernel_train(kp, prm, sink, res, err); /* on the fly: double already */
     /* a stored matrix: the certificate again in double precision */
@@ -637,7 +326,7 @@ nesvm_status nv_nesvm_expansion_train(const nv_kernel_problem *kp, const nesvm_p
     double *keep = res->dual;
     res->dual = dual;
     nesvm_status st = nv_nesvm_kernel_train(kp, prm, sink, res, err);
-    if (st == NESVM_OK) st = certify_stored(kp, prm, res, err);
+    if (st == NESVM_OK) st = nv_kx_certify_stored(kp, prm, res, err);
     res->dual = keep;
     nv_free(dual);
     return st;

@@ -58,10 +58,13 @@ nesvm_status nv_nesvm_kernel_train(const nv_kernel_problem *kp, const nesvm_para
 nesvm_status nv_nesvm_expansion_train(const nv_kernel_problem *kp, const nesvm_params *p,
                                       const nv_progress_sink *sink, nv_binary_result *res,
                                       nesvm_error *err);
-/* Does the working set take this loss and regularizer (l1)?  The hinge under
- * the L2 norm: its selection needs sparse duals, and its double-precision
- * certificate is the hinge's box dual (expansion_ws.c). */
-int nv_nesvm_ws_takes(const nv_loss *loss, int l1);
+/* Does the working set take the problem these options ask for?  The hinge
+ * under the L2 norm (its sub-problems by SMO or Newton, not Nesterov), and
+ * epsilon-SVR's tube under the L2 norm where the kernel dual method takes it
+ * (method auto or dcd, exact: nv_kx_smo_params; --method newton keeps the
+ * whole matrix as an operator): their selection needs sparse duals, and
+ * their double-precision certificates are their box duals (expansion_ws.c). */
+int nv_nesvm_ws_takes(const nesvm_params *p);
 /* Do these options ask for a problem the kernel dual method solves
  * (expansion_smo.c): the hinge under the L2 norm, exact (no fixed
  * smoothing)?  kplan.c refuses --method dcd on a full kernel otherwise. */

@@ -70,5 +70,13 @@
 #define NV_NESVM_WS_EPS 0.5
 #define NV_NESVM_WS_DROP 0.1
 #define NV_NESVM_WS_FULL 0.5
+/* epsilon-SVR's working set (expansion_wst.c): at most max(WS_TUBE_Q, 2
+ * free rows) rows a round; the rows beyond the tube guessed at their
+ * bounds after a cold start's first round when WS_TUBE_GUESS of its support
+ * vectors are; a lower bound that has not risen for WS_TUBE_PATIENCE rounds
+ * ends it "stalled". */
+#define NV_NESVM_WS_TUBE_Q 2000
+#define NV_NESVM_WS_TUBE_GUESS 0.9
+#define NV_NESVM_WS_TUBE_PATIENCE 5
 
 #endif
