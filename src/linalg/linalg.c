@@ -110,6 +110,32 @@ double nv_row_dot(const nesvm_dataset *X, int64_t r, const double *w) { return r
 
 void nv_row_axpy(const nesvm_dataset *X, int64_t r, double a, double *out) { row_axpy(X, r, a, out); }
 
+void nv_row_prefetch_start(const nesvm_dataset *X, int64_t r)
+{
+    if (X->storage != NESVM_STORAGE_DENSE) __builtin_prefetch(&X->indptr[r]);
+}
+
+void nv_row_prefetch_row(const nesvm_dataset *X, int64_t r)
+{
+    const size_t vs = X->prec == NESVM_FLOAT ? sizeof(float) : sizeof(double);
+    const char *v;
+    int64_t len;
+    if (X->storage == NESVM_STORAGE_DENSE) {
+        v = (const char *)X->values + (size_t)r * (size_t)X->d * vs;
+        len = X->d;
+    } else {
+        const int64_t p = X->indptr[r];
+        len = X->indptr[r + 1] - p;
+        v = (const char *)X->values + (size_t)p * vs;
+        const char *ix = X->indices64 ? (const char *)(X->indices64 + p) : (const char *)(X->indices + p);
+        __builtin_prefetch(ix);
+        if (len * (X->indices64 ? 8 : 4) > 64) __builtin_prefetch(ix + 64);
+    }
+    /* the first two lines: the hardware's stream prefetcher takes the rest */
+    __builtin_prefetch(v);
+    if ((size_t)len * vs > 64) __builtin_prefetch(v + 64);
+}
+
 double nv_row_dot_sparse(const nesvm_dataset *X, int64_t r, const int32_t *zi, const double *zv, int64_t zn)
 {
     double s = 0;

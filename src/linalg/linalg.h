@@ -51,6 +51,14 @@ double nv_dot(const double *a, const double *b, int64_t n);
 /* One row r of X (a dataset row index): x_r . w, and out += a x_r (d entries). */
 double nv_row_dot(const nesvm_dataset *X, int64_t r, const double *w);
 void nv_row_axpy(const nesvm_dataset *X, int64_t r, double a, double *out);
+/* Prefetch hints for a coming nv_row_dot/nv_row_axpy on row r, for loops
+ * that visit rows in a random order (dcd.c) and whose time is otherwise the
+ * memory's latency: _start, some steps ahead, the row's offset (CSR); _row,
+ * fewer steps ahead (after _start's line has arrived), the row's first
+ * values and indices (dense: its first values).  Hints only: no effect on
+ * any result. */
+void nv_row_prefetch_start(const nesvm_dataset *X, int64_t r);
+void nv_row_prefetch_row(const nesvm_dataset *X, int64_t r);
 /* x_r . z for a sparse z of zn entries (indices zi ascending, values zv),
  * without a dense vector: a merge of the two index lists for CSR rows
  * (O(nnz(x_r) + zn)), z's entries read from a dense row (those at or beyond

@@ -43,12 +43,34 @@
 #include "tuning.h"
 
 #include <math.h>
+#include <stdint.h>
 #include <string.h>
+
+/* One coordinate's state and constants, packed so that a step on a random
+ * coordinate reads one cache line, not one per array (a step's other
+ * memory traffic is its row: at 200,000 rows, unpacked, those misses took
+ * a fifth of the training time). */
+typedef struct dcd_coord {
+    double a;      /* alpha_i */
+    double h;      /* the step's curvature ||x_i||^2 + q / c_i (+ rho) */
+    double lo, hi; /* the box c_i [lo, hi] */
+    double t, s;   /* the target t_i and the sign s_i */
+    double c;      /* c_i */
+    int64_t r;     /* the row in X */
+} dcd_coord;
+
+/* How many steps ahead the loop asks for a coordinate, its row's offset and
+ * its row (each needs the one before to have arrived) */
+#define DCD_AHEAD_COORD 16
+#define DCD_AHEAD_START 10
+#define DCD_AHEAD_ROW 5
 
 typedef struct dcd {
     nv_obj *o;
     int64_t n;
-    double *alpha, *h, *w;
+    dcd_coord *cd; /* n coordinates, 64-byte aligned inside cd_raw */
+    void *cd_raw;
+    double *w;
     int64_t *idx;
     double b, rho, sigma;
     double q, e, lo, hi; /* the conjugate's terms and domain */
@@ -61,9 +83,11 @@ static int dcd_check(dcd *s, nv_track *tr, int64_t epochs, int64_t active, nesvm
                      nesvm_error *err)
 {
     nv_obj *o = s->o;
-    memcpy(o->a, s->alpha, (size_t)s->n * sizeof(double));
     s->sigma = 0;
-    for (int64_t i = 0; i < s->n; i++) s->sigma += s->alpha[i] * nv_obj_sign(o, i);
+    for (int64_t i = 0; i < s->n; i++) {
+        o->a[i] = s->cd[i].a;
+        s->sigma += s->cd[i].a * s->cd[i].s;
+    }
     const double b = o->bias ? s->b + s->rho * s->sigma : 0.0;
     nv_obj_eval e;
     nv_obj_evaluate_dual(o, s->w, b, &e);
@@ -77,13 +101,10 @@ static int dcd_check(dcd *s, nv_track *tr, int64_t epochs, int64_t active, nesvm
 static int dcd_step(dcd *s, int64_t i, double m_old, double *pg)
 {
     const nv_obj *o = s->o;
-    const nv_binary_problem *pb = o->pb;
-    const int64_t r = pb->rows ? pb->rows[i] : i;
-    const double c = pb->cost[i], sg = nv_obj_sign(o, i), a = s->alpha[i];
-    const double tg = o->real ? pb->y[i] : 1.0;
-    const double lo = c * s->lo, hi = c * s->hi;
+    dcd_coord *cd = &s->cd[i];
+    const double c = cd->c, sg = cd->s, a = cd->a, lo = cd->lo, hi = cd->hi;
     /* the gradient of the smooth part: r_i - q alpha / c - rho s_i sigma */
-    double g = tg - sg * (nv_row_dot(pb->X, r, s->w) + s->b) - s->q * a / c;
+    double g = cd->t - sg * (nv_row_dot(o->pb->X, cd->r, s->w) + s->b) - s->q * a / c;
     if (o->bias) g -= s->rho * sg * s->sigma;
     /* the violation: the gradient net of e |alpha| and of the box */
     double v;
@@ -102,17 +123,17 @@ static int dcd_step(dcd *s, int64_t i, double m_old, double *pg)
     }
     *pg = v;
     if (shrink) return 1;
-    if (v == 0 || !(s->h[i] > 0)) return 0;
-    double z = a + g / s->h[i];
+    if (v == 0 || !(cd->h > 0)) return 0;
+    double z = a + g / cd->h;
     if (s->e > 0) {
-        double th = s->e / s->h[i];
+        double th = s->e / cd->h;
         z = z > th ? z - th : (z < -th ? z + th : 0.0);
     }
     z = z < lo ? lo : (z > hi ? hi : z);
     double dl = z - a;
     if (dl != 0) {
-        s->alpha[i] = z;
-        nv_row_axpy(pb->X, r, dl * sg, s->w);
+        cd->a = z;
+        nv_row_axpy(o->pb->X, cd->r, dl * sg, s->w);
         s->sigma += dl * sg;
     }
     return 0;
@@ -124,14 +145,14 @@ static int dcd_step(dcd *s, int64_t i, double m_old, double *pg)
 static void dcd_start(dcd *s, const nv_binary_problem *pb, const double *w0, double b0)
 {
     nv_obj *o = s->o;
-    memset(s->alpha, 0, (size_t)s->n * sizeof(double));
+    for (int64_t i = 0; i < s->n; i++) s->cd[i].a = 0;
     s->b = b0;
     if (!w0) return;
     nv_obj_margins(o, w0, b0);
     for (int64_t i = 0; i < s->n; i++) {
         nv_loss_at at;
         o->loss->at(o->loss, nv_obj_resid(o, i, o->m[i]), pb->cost[i], NV_NESVM_DCD_WARM_MU * o->s[i], &at);
-        s->alpha[i] = pb->cost[i] * at.u;
+        s->cd[i].a = pb->cost[i] * at.u;
     }
 }
 
@@ -176,24 +197,29 @@ nesvm_status nv_nesvm_dcd_train(const nv_binary_problem *pb, const nesvm_params 
     const size_t nn = (size_t)(n ? n : 1);
     double *wbest = nv_malloc_array((size_t)d + 1, sizeof(double));
     double *state = NULL;
-    s.alpha = nv_malloc_array(nn, sizeof(double));
-    s.h = nv_malloc_array(nn, sizeof(double));
+    double *hh = nv_malloc_array(nn, sizeof(double));
+    s.cd_raw = nv_malloc_array(nn + 1, sizeof(dcd_coord)); /* one more: room to align */
     s.idx = nv_malloc_array(nn, sizeof(int64_t));
     s.w = nv_malloc_array((size_t)d + 1, sizeof(double));
-    if (!wbest || !s.alpha || !s.h || !s.idx || !s.w) {
+    if (!wbest || !hh || !s.cd_raw || !s.idx || !s.w) {
         st = nv_error(err, NESVM_ERR_NOMEM, "out of memory for the dual method's work arrays (n=%lld, d=%d)",
                       (long long)n, d);
         res->exit_reason = NESVM_EXIT_NO_MEMORY;
         goto out;
     }
-    nv_row_norms(pb->X, pb->rows, n, NULL, s.h);
+    s.cd = (dcd_coord *)(((uintptr_t)s.cd_raw + 63) & ~(uintptr_t)63);
+    nv_row_norms(pb->X, pb->rows, n, NULL, hh);
     double qsum = 0;
-    for (int64_t i = 0; i < n; i++) qsum += s.h[i];
+    for (int64_t i = 0; i < n; i++) qsum += hh[i];
     s.rho = bias && n > 0 ? (qsum > 0 ? qsum / (double)n : 1.0) : 0.0;
     for (int64_t i = 0; i < n; i++) {
-        s.h[i] += s.q / pb->cost[i] + s.rho;
+        const double c = pb->cost[i];
+        s.cd[i] = (dcd_coord){0.0, hh[i] + s.q / c + s.rho, c * s.lo, c * s.hi,
+                              obj.real ? pb->y[i] : 1.0, nv_obj_sign(&obj, i), c, pb->rows ? pb->rows[i] : i};
         s.idx[i] = i;
     }
+    nv_free(hh);
+    hh = NULL;
     nv_track tr;
     double b0 = nv_track_start(&tr, pb, prm, sink, s.w, wbest, t0);
     dcd_start(&s, pb, pb->w0, b0);
@@ -205,13 +231,13 @@ nesvm_status nv_nesvm_dcd_train(const nv_binary_problem *pb, const nesvm_params 
         goto out;
     }
     if (resume) {
-        memcpy(s.alpha, resume, nn * sizeof(double));
+        for (int64_t i = 0; i < n; i++) s.cd[i].a = resume[i];
         s.b = resume[n];
     }
     int64_t active = n, epochs = 0;
     double m_old = INFINITY, tol = NV_NESVM_DCD_TOL0, work = 0;
     if (state) {
-        memcpy(state, s.alpha, nn * sizeof(double));
+        for (int64_t i = 0; i < n; i++) state[i] = s.cd[i].a;
         state[n] = s.b;
     }
     if (dcd_check(&s, &tr, epochs, active, &st, err)) goto done;
@@ -225,6 +251,11 @@ nesvm_status nv_nesvm_dcd_train(const nv_binary_problem *pb, const nesvm_params 
         }
         double m = 0;
         for (int64_t k = 0; k < active; k++) {
+            /* ahead of the steps (the order is random): the coordinates, then
+             * their rows' offsets, then their rows */
+            if (k + DCD_AHEAD_COORD < active) __builtin_prefetch(&s.cd[s.idx[k + DCD_AHEAD_COORD]]);
+            if (k + DCD_AHEAD_START < active) nv_row_prefetch_start(pb->X, s.cd[s.idx[k + DCD_AHEAD_START]].r);
+            if (k + DCD_AHEAD_ROW < active) nv_row_prefetch_row(pb->X, s.cd[s.idx[k + DCD_AHEAD_ROW]].r);
             double pg;
             if (dcd_step(&s, s.idx[k], m_old, &pg)) {
                 active--;
@@ -252,7 +283,7 @@ nesvm_status nv_nesvm_dcd_train(const nv_binary_problem *pb, const nesvm_params 
         if (work >= (double)n || epochs % NV_NESVM_DCD_CHECK_MAX == 0) {
             work = 0;
             if (state) {
-                memcpy(state, s.alpha, nn * sizeof(double));
+                for (int64_t i = 0; i < n; i++) state[i] = s.cd[i].a;
                 state[n] = s.b;
             }
             if (dcd_check(&s, &tr, epochs, active, &st, err)) break;
@@ -269,8 +300,8 @@ out:
     res->seconds = nv_now() - t0;
     nv_free(state);
     nv_free(wbest);
-    nv_free(s.alpha);
-    nv_free(s.h);
+    nv_free(hh);
+    nv_free(s.cd_raw);
     nv_free(s.idx);
     nv_free(s.w);
     nv_obj_free(&obj);
