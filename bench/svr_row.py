@@ -13,7 +13,8 @@ lib/synthetic.py; nothing is downloaded):
           |y - w.x| - p)^2 = LIBLINEAR -s 11 (primal) and -s 12 (dual), and the
           tube (l1) 1/2 ||w||^2 + C sum max(0, |y - w.x| - p) = LIBLINEAR -s 13.
   csweep  synth-sparse-reg-20k (the same generator, 20,000 + 5,000 rows), C =
-          1e-3, 1e-2, ..., 1e3, p = 0.1: sq against -s 11, l1 against -s 13.
+          1e-3, 1e-2, ..., 1e3, p = 0.1: sq against -s 11 and -s 12, l1 against
+          -s 13.
   kernel  Friedman #1 (make_friedman1(n, 10 features, noise 1, random_state 0),
           test: 5,000 rows, random_state 1) at 20,000 rows (--big: and 100,000;
           --quick: 2,000): `nesvm train -s 3 -p 0.1 -t 2 -g 0.1 -c 1 -e 1e-3
@@ -80,9 +81,9 @@ from lib import machine, models, objectives, proc  # noqa: E402
 from lib import tools as T  # noqa: E402
 
 ROWS = ("linear", "csweep", "kernel")
-LOSSES = {"sq": dict(nesvm=11, linear=(11, 12), sweep=11, squared=True,
+LOSSES = {"sq": dict(nesvm=11, linear=(11, 12), sweep=(11, 12), squared=True,
                      text="squared tube, 1/2 ||w||^2 + C sum max(0, |y - w.x| - p)^2"),
-          "l1": dict(nesvm=13, linear=(13,), sweep=13, squared=False,
+          "l1": dict(nesvm=13, linear=(13,), sweep=(13,), squared=False,
                      text="tube, 1/2 ||w||^2 + C sum max(0, |y - w.x| - p)")}
 DATA = {"linear": "synth-sparse-reg", "csweep": "synth-sparse-reg-20k", "kernel": "friedman1-20k"}
 QUICK = {"linear": "synth-sparse-reg-20k", "csweep": "synth-sparse-reg-20k", "kernel": "friedman1-2k"}
@@ -508,26 +509,31 @@ def sweep_section(raw, data, Cs, meta):
          "Target: nesvm <= 1x LIBLINEAR's time to the same 1e-3 at every C.", ""]
     summary, series = [], {}
     for loss, lo in LOSSES.items():
-        pts = [analyse_point(raw, data, loss, C, (lo["sweep"],), TARGET_SWEEP) for C in Cs
+        pts = [analyse_point(raw, data, loss, C, lo["sweep"], TARGET_SWEEP) for C in Cs
                if prefix(data, loss, C) + "nesvm" in raw]
         if not pts:
             continue
-        s = lo["sweep"]
-        L += [f"### {loss} against LIBLINEAR -s {s} ({lo['text']}) ![time against C](plots/csweep-{data}-{loss}.png)",
-              "", "| C | nesvm (s) | iterations | nesvm gap: certified / to P_best | peak MB | LIBLINEAR to 1e-3 (s) "
-              "| its iterations | nesvm / LIBLINEAR | <= 1 | P_best's certificate | LIBLINEAR -e sweep |",
-              "|---" * 11 + "|"]
-        for p in pts:
-            n, ll = p["nesvm"], p["ll"][s]
-            L.append(f"| {p['C']:g} | {ft(n, p['n_done'])} | {it(n)} | {fg((n or {}).get('cert_gap'))} / "
-                     f"{fg(p['n_gap'])} | {mb(n)} | {ll_cell(ll)} | {it(ll['rec'])} | {ll['target'][0]} | "
-                     f"{mark(ll['target'][1])} | {fg(p['cert'])} | {sweep_cells(p, s)} |")
-        v = [p["ll"][s]["target"][1] for p in pts]
-        verdict = all_points(v) if len(pts) == len(Cs) else ("missed" if "missed" in v else "not measured")
-        L += ["", f"{v.count('met')} of {len(Cs)} C met, {v.count('missed')} missed, "
-              f"{len(Cs) - v.count('met') - v.count('missed')} not measured: {mark(verdict)}. " + split_text(pts), ""]
-        summary.append((f"C sweep {loss}: no C where nesvm is slower than LIBLINEAR -s {s}", data,
-                        f"{v.count('met')} of {len(Cs)} C met", verdict))
+        for s in lo["sweep"]:
+            spts = [p for p in pts if s in p["ll"]]
+            if not spts:
+                continue
+            L += [f"### {loss} against LIBLINEAR -s {s} ({lo['text']}) "
+                  f"![time against C](plots/csweep-{data}-{loss}-s{s}.png)",
+                  "", "| C | nesvm (s) | iterations | nesvm gap: certified / to P_best | peak MB | LIBLINEAR to 1e-3 (s) "
+                  "| its iterations | nesvm / LIBLINEAR | <= 1 | P_best's certificate | LIBLINEAR -e sweep |",
+                  "|---" * 11 + "|"]
+            for p in spts:
+                n, ll = p["nesvm"], p["ll"][s]
+                L.append(f"| {p['C']:g} | {ft(n, p['n_done'])} | {it(n)} | {fg((n or {}).get('cert_gap'))} / "
+                         f"{fg(p['n_gap'])} | {mb(n)} | {ll_cell(ll)} | {it(ll['rec'])} | {ll['target'][0]} | "
+                         f"{mark(ll['target'][1])} | {fg(p['cert'])} | {sweep_cells(p, s)} |")
+            v = [p["ll"][s]["target"][1] for p in spts]
+            verdict = all_points(v) if len(spts) == len(Cs) else ("missed" if "missed" in v else "not measured")
+            L += ["", f"{v.count('met')} of {len(Cs)} C met, {v.count('missed')} missed, "
+                  f"{len(Cs) - v.count('met') - v.count('missed')} not measured: {mark(verdict)}. "
+                  + split_text(spts), ""]
+            summary.append((f"C sweep {loss}: no C where nesvm is slower than LIBLINEAR -s {s}", data,
+                            f"{v.count('met')} of {len(Cs)} C met", verdict))
         series[loss] = pts
     return L, summary, series
 
@@ -658,33 +664,38 @@ def plots(out, series):
     os.makedirs(os.path.join(out, "plots"), exist_ok=True)
     for data, by_loss in series.items():
         for loss, pts in by_loss.items():
-            s = LOSSES[loss]["sweep"]
-            fig, ax = plt.subplots(figsize=(6, 4.2))
-            for label, color, get in (
-                    (f"nesvm --liblinear {LOSSES[loss]['nesvm']}", "C0",
-                     lambda p: (p["nesvm"]["wall"] if p["nesvm"] else None, p["n_done"])),
-                    (f"LIBLINEAR -s {s} to 1e-3", "C2",
-                     lambda p: (p["ll"][s]["sel"]["time"], p["ll"][s]["sel"]["reached"]))):
-                xs, ys, hx, hy = [], [], [], []
-                for p in pts:
-                    t, done = get(p)
-                    if t is not None and done is not None:
-                        (xs if done else hx).append(p["C"])
-                        (ys if done else hy).append(t)
-                ax.plot(xs, ys, color=color, marker="o", label=label)
-                if hx:
-                    ax.plot(hx, hy, color=color, marker="o", linestyle="none", markerfacecolor="none",
-                            label=f"{label}: did not reach 1e-3")
-            ax.set_xscale("log")
-            ax.set_yscale("log")
-            ax.set_xlabel("C")
-            ax.set_ylabel("wall time (s), reading included")
-            ax.set_title(f"{data}, {loss} (p = {P_TUBE:g})", fontsize=10)
-            ax.grid(True, which="both", alpha=0.3)
-            ax.legend(fontsize=7)
-            fig.tight_layout()
-            fig.savefig(os.path.join(out, "plots", f"csweep-{data}-{loss}.png"), dpi=110)
-            plt.close(fig)
+            for s in LOSSES[loss]["sweep"]:
+                sweep_plot(plt, out, data, loss, s, [p for p in pts if s in p["ll"]])
+
+
+def sweep_plot(plt, out, data, loss, s, pts):
+    """Time against C, nesvm and LIBLINEAR -s s, into OUT/plots."""
+    fig, ax = plt.subplots(figsize=(6, 4.2))
+    for label, color, get in (
+            (f"nesvm --liblinear {LOSSES[loss]['nesvm']}", "C0",
+             lambda p: (p["nesvm"]["wall"] if p["nesvm"] else None, p["n_done"])),
+            (f"LIBLINEAR -s {s} to 1e-3", "C2",
+             lambda p: (p["ll"][s]["sel"]["time"], p["ll"][s]["sel"]["reached"]))):
+        xs, ys, hx, hy = [], [], [], []
+        for p in pts:
+            t, done = get(p)
+            if t is not None and done is not None:
+                (xs if done else hx).append(p["C"])
+                (ys if done else hy).append(t)
+        ax.plot(xs, ys, color=color, marker="o", label=label)
+        if hx:
+            ax.plot(hx, hy, color=color, marker="o", linestyle="none", markerfacecolor="none",
+                    label=f"{label}: did not reach 1e-3")
+    ax.set_xscale("log")
+    ax.set_yscale("log")
+    ax.set_xlabel("C")
+    ax.set_ylabel("wall time (s), reading included")
+    ax.set_title(f"{data}, {loss} (p = {P_TUBE:g}) against -s {s}", fontsize=10)
+    ax.grid(True, which="both", alpha=0.3)
+    ax.legend(fontsize=7)
+    fig.tight_layout()
+    fig.savefig(os.path.join(out, "plots", f"csweep-{data}-{loss}-s{s}.png"), dpi=110)
+    plt.close(fig)
 
 
 def main(argv=None):
@@ -744,7 +755,7 @@ def main(argv=None):
         meta["sweep_data"][sets["csweep"]] = sorted(set(old) | set(Cs))
         for loss in losses:
             for C in Cs:
-                b.linear_point(sets["csweep"], loss, C, (LOSSES[loss]["sweep"],))
+                b.linear_point(sets["csweep"], loss, C, LOSSES[loss]["sweep"])
     if "kernel" in rows:
         meta["kernel_data"] = sorted(set(meta.get("kernel_data", [])) | set(kdata))
         for d in kdata:

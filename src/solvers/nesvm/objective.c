@@ -397,33 +397,61 @@ void nv_obj_evaluate_at(nv_obj *o, const double *w, double mu, double nu, nv_obj
     evaluate_tail(o, w, mu, nu, q, e);
 }
 
-void nv_obj_evaluate_dual(nv_obj *o, double *w, double b, nv_obj_eval *e)
+/* The dual methods' pass over the margins in o->m and the dual point in
+ * o->a: the loss at each residual and alpha's sums (evaluate_tail's q). */
+static void dual_pass(const nv_obj *o, nv_obj_sums *q)
 {
     const nv_binary_problem *pb = o->pb;
     const nv_loss *l = o->loss;
+    memset(q, 0, sizeof *q);
+    for (int64_t i = 0; i < pb->n; i++) {
+        const double c = pb->cost[i], sg = nv_obj_sign(o, i), alpha = o->a[i];
+        q->loss += nv_loss_value(l, nv_obj_resid(o, i, o->m[i]), c);
+        q->nsv += alpha != 0;
+        q->nbound += alpha != 0 && (alpha == c * l->lo || alpha == c * l->hi);
+        if (fabs(alpha) / c > q->umax) q->umax = fabs(alpha) / c;
+        const double tg = o->real ? pb->y[i] : 1.0;
+        if (nv_obj_group(o, i) > 0) {
+            q->sp += alpha;
+            if (o->real) q->at += alpha * tg;
+        } else {
+            q->sn += o->tube ? -alpha : alpha;
+            if (o->real) *(o->tube ? &q->atn : &q->at) += alpha * tg;
+        }
+        q->sy += sg * tg;
+    }
+    q->lmu = q->loss;
+}
+
+void nv_obj_evaluate_dual(nv_obj *o, double *w, double b, nv_obj_eval *e)
+{
+    const nv_binary_problem *pb = o->pb;
     xta_alpha(o);
     for (int32_t j = 0; j < pb->X->d; j++) w[j] = o->vp[j] - o->vn[j];
     nv_obj_margins(o, w, b);
     nv_obj_sums q;
-    memset(&q, 0, sizeof q);
-    for (int64_t i = 0; i < pb->n; i++) {
-        const double c = pb->cost[i], sg = nv_obj_sign(o, i), alpha = o->a[i];
-        q.loss += nv_loss_value(l, nv_obj_resid(o, i, o->m[i]), c);
-        q.nsv += alpha != 0;
-        q.nbound += alpha != 0 && (alpha == c * l->lo || alpha == c * l->hi);
-        if (fabs(alpha) / c > q.umax) q.umax = fabs(alpha) / c;
-        const double tg = o->real ? pb->y[i] : 1.0;
-        if (nv_obj_group(o, i) > 0) {
-            q.sp += alpha;
-            if (o->real) q.at += alpha * tg;
-        } else {
-            q.sn += o->tube ? -alpha : alpha;
-            if (o->real) *(o->tube ? &q.atn : &q.at) += alpha * tg;
-        }
-        q.sy += sg * tg;
-    }
-    q.lmu = q.loss;
+    dual_pass(o, &q);
     evaluate_tail(o, w, 0.0, 0.0, q, e);
+}
+
+void nv_obj_evaluate_primal(nv_obj *o, const double *w, double b, nv_obj_eval *e)
+{
+    NV_ASSERT(!nv_obj_l1(o) && !nv_comm_many(o->pb->comm));
+    nv_obj_margins(o, w, b);
+    nv_obj_sums q;
+    dual_pass(o, &q);
+    double R, Rs;
+    int64_t nnz;
+    regularizer(o, w, 0.0, &R, &Rs, &nnz);
+    memset(e, 0, sizeof *e);
+    e->nnz_w = nnz;
+    e->sp = q.sp;
+    e->sn = q.sn;
+    e->gb = o->bias ? -(q.sp - q.sn) : 0.0;
+    e->nsv = q.nsv;
+    e->nbound = q.nbound;
+    e->P = e->Fmu = R + q.loss;
+    e->D = e->Dmu = -INFINITY;
 }
 
 void nv_obj_grad(const nv_obj *o, const double *w, double nu, double *g)

@@ -157,6 +157,10 @@ void nv_obj_evaluate(nv_obj *o, const double *w, double b, double mu, double nu,
  * (w, b) (one X*w), and the unsmoothed problem's P there and D at the
  * balanced alpha's best multiple. */
 void nv_obj_evaluate_dual(nv_obj *o, double *w, double b, nv_obj_eval *e);
+/* The same evaluation's primal half, at a given w (no X^T*a: one X*w): P and
+ * the counts of alpha (o->a); D and Dmu -inf.  For the dual methods' checks
+ * whose lower bound is not moving (dcd.c): the tracker keeps the last. */
+void nv_obj_evaluate_primal(nv_obj *o, const double *w, double b, nv_obj_eval *e);
 /* g (d entries) = the w-part of grad F at the last evaluation (dF/db is e->gb). */
 void nv_obj_grad(const nv_obj *o, const double *w, double nu, double *g);
 

@@ -42,6 +42,10 @@
  * derivative at mu = DCD_WARM_MU. */
 #define NV_NESVM_DCD_TOL0 0.1
 #define NV_NESVM_DCD_CHECK_MAX 50
+/* ... and a check's lower bound (one more pass, X^T*a) at least every
+ * DCD_FULL_EVERY checks, and whenever it rose by a tenth of the gap at the
+ * last one; the others evaluate P alone (dcd.c). */
+#define NV_NESVM_DCD_FULL_EVERY 4
 #define NV_NESVM_DCD_WARM_MU 0.01
 
 /* The active-set finish (pdas.c): at most PDAS_MAX iterations, given up
