@@ -98,6 +98,33 @@ static void test_real_targets(void)
             CHECK(nv_obj_init(&o, &pb, &inst, 0, bias, 1, NULL) == NESVM_OK);
             CHECK(o.loss->conj_e == 0.3 && o.tube == (k == 0));
             check_fd(&o, w, P, bias ? b : 0.0, tl->smoothed ? 0.05 : 0.0, tubes[k]);
+            /* the dual methods' evaluations (dcd.c): w = X^T alpha and P
+             * there against direct sums; the primal half alone gives the
+             * same P and no lower bound */
+            double wd[P], wx[P] = {0}, Pd = 0;
+            for (int i = 0; i < N; i++) {
+                o.a[i] = (nv_rng_uniform(&st) * 2 - 1) * COSTR[i];
+                if (i % 5 == 0) o.a[i] = 0;
+                for (int j = 0; j < P; j++) wx[j] += o.a[i] * X[i * P + j];
+            }
+            const double bb = bias ? b : 0.0;
+            nv_obj_eval ed, ep;
+            nv_obj_evaluate_dual(&o, wd, bb, &ed);
+            for (int j = 0; j < P; j++) {
+                CHECK_MSG(fabs(wd[j] - wx[j]) <= 1e-13 * (1 + fabs(wx[j])), "%s: w%d %.17g want %.17g", tubes[k], j,
+                          wd[j], wx[j]);
+                Pd += 0.5 * wx[j] * wx[j];
+            }
+            for (int i = 0; i < N; i++) {
+                double f = bb;
+                for (int j = 0; j < P; j++) f += wd[j] * X[i * P + j];
+                const double r = fmax(0.0, fabs(Y[i] - f) - 0.3);
+                Pd += COSTR[i] * (k == 0 ? r : r * r);
+            }
+            nv_obj_evaluate_primal(&o, wd, bb, &ep);
+            CHECK_MSG(fabs(ed.P - Pd) <= 1e-12 * Pd && fabs(ep.P - Pd) <= 1e-12 * Pd,
+                      "%s bias %d: P %.17g and %.17g want %.17g", tubes[k], bias, ed.P, ep.P, Pd);
+            CHECK(ed.D <= ed.P && isfinite(ed.D) && ep.D == -INFINITY && ep.nsv == ed.nsv && ep.nsv > 0);
             nv_obj_free(&o);
         }
     /* the closed form */
