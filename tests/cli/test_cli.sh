@@ -1819,6 +1819,25 @@ expect_ok_rc "train -s 3 (epsilon-SVR)" && grep -qx "param svm_type svr" "$T/s3.
     grep -qx "task regression" "$T/s3.model" && grep -qx "param epsilon 0.2" "$T/s3.model" &&
     ok "train -s 3 is LIBSVM's epsilon-SVR (-p its tube)" ||
     not_ok "train -s 3" "no svr model ($(first_line "$T/.err"))"
+# epsilon-SVR's warm start (--init) for each linear method: from its own optimum, fewer
+# iterations than cold and the objective within the two certified gaps; a training stopped by
+# --max-iter warns even with -q
+for m in newton dcd nesterov; do
+    run "$BIN" train -s 3 -p 0.1 -e 1e-6 --method "$m" "$T/reg5.txt" "$T/sw1.model"
+    cold=$(sed -n 's/.*iterations \([0-9]*\),.*/\1/p' "$T/.out")
+    p1=$(sed -n 's/^primal objective \([^,]*\),.*/\1/p' "$T/.out")
+    run "$BIN" train -s 3 -p 0.1 -e 1e-6 --method "$m" --init "$T/sw1.model" "$T/reg5.txt" "$T/sw2.model"
+    warm=$(sed -n 's/.*iterations \([0-9]*\),.*/\1/p' "$T/.out")
+    p2=$(sed -n 's/^primal objective \([^,]*\),.*/\1/p' "$T/.out")
+    [ "$RC" -eq 0 ] && [ -n "$warm" ] && [ -n "$cold" ] && [ "$warm" -lt "$cold" ] &&
+        awk -v a="$p1" -v b="$p2" 'BEGIN { d = a - b; if (d < 0) d = -d; exit !(d <= 2e-6 * a) }' &&
+        ok "train -s 3 --method $m --init from its optimum: $warm iterations (cold $cold), P $p2 ($p1)" ||
+        not_ok "train -s 3 --method $m --init" "exit $RC, iterations '$warm' (cold '$cold'), P '$p2' ('$p1')"
+done
+run "$BIN" train -q -s 3 -p 0.1 -e 1e-12 --max-iter 2 "$T/reg5.txt" "$T/sw3.model"
+[ "$RC" -eq 0 ] && [ -s "$T/sw3.model" ] && grep -q "warning: the training stopped before its certificate (exit max-iter" "$T/.err" &&
+    ok "train -s 3 -q --max-iter 2: the model saved, a warning" ||
+    not_ok "train -s 3 -q --max-iter 2" "exit $RC, $(first_line "$T/.err")"
 run "$BIN" info "$T/s3.model"
 [ "$RC" -eq 0 ] && grep -q "^task        regression" "$T/.out" &&
     grep -q "(problem svr_epsilon_insensitive_l2, epsilon-SVR: L2 + epsilon_insensitive loss, tube 0.2)" "$T/.out" &&
