@@ -108,6 +108,9 @@ void cli_mpi_end(train_opts *o);
 int cli_mpi_early(const char *cmd, train_opts *o, int argc, char **argv);
 /* --distributed's refusals (train.c), before MPI starts. */
 int check_distributed(const char *cmd, const train_opts *o, const char *data);
+/* How to read training data under p's kernel: NESVM_PRECOMPUTED_TRAIN for
+ * a precomputed kernel, else NESVM_PRECOMPUTED_NONE. */
+int cli_read_precomputed(const nesvm_params *p);
 int cli_mpi_rank(const train_opts *o);
 int cli_mpi_size(const train_opts *o);
 /* The MPI_Comm (a pointer for nesvm_*_distributed). */

@@ -85,6 +85,13 @@ const char *fmt_num(double x, char *buf)
     return buf;
 }
 
+int cli_read_precomputed(const nesvm_params *p)
+{
+    char kernel[32] = "";
+    nesvm_params_get(p, "kernel", kernel, sizeof kernel, NULL);
+    return strcmp(kernel, "precomputed") == 0 ? NESVM_PRECOMPUTED_TRAIN : NESVM_PRECOMPUTED_NONE;
+}
+
 int train_opts_init(train_opts *o, const char *cmd)
 {
     memset(o, 0, sizeof *o);
@@ -277,8 +284,10 @@ void cli_warn_ignored(const char *cmd, const nesvm_params *p)
             why = "the poly kernel";
         else if (d->when & NV_W_COEF0)
             why = "the poly and sigmoid kernels";
-        else if (d->when & NV_W_KERNEL)
+        else if (d->when & NV_W_GAMMA)
             why = "the poly, rbf and sigmoid kernels";
+        else if (d->when & NV_W_KERNEL)
+            why = "the poly, rbf, sigmoid and precomputed kernels";
         else
             why = "--svm-type lp";
         fprintf(stderr, "nesvm %s: warning: %s is ignored here (solver %s): it applies to %s\n", cmd,

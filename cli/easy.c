@@ -157,6 +157,9 @@ static int easy_options(int argc, char **argv, easy_opts *e, int *help)
         nesvm_params_get(o.params, "probability", probability, sizeof probability, NULL);
         e->prob = strcmp(probability, "1") == 0;
         if (e->kernel_given) nesvm_params_get(o.params, "kernel", e->kernel, sizeof e->kernel, NULL);
+        if (rc == CLI_OK && e->kernel_given && strcmp(e->kernel, "precomputed") == 0)
+            rc = cli_usage(cmd, "easy scales the data, and a precomputed kernel's rows are its matrix, not features "
+                                "to scale: run nesvm grid and nesvm train with -t precomputed");
     }
     train_opts_free(&o);
     return rc;

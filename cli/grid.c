@@ -344,6 +344,7 @@ static int grid_read(grid_search *s)
     s->root = cli_mpi_rank(&s->o) == 0;
     cli_warn_ignored(cmd, s->o.params);
     nesvm_error err = {0};
+    s->o.read.precomputed = cli_read_precomputed(s->o.params);
     nesvm_status rst = nesvm_dataset_read(s->data, &s->o.read, &s->ds, &err);
     if (s->o.distributed) rst = cli_mpi_agree(&s->o, rst, &err);
     if (rst != NESVM_OK) return cli_error(cmd, "%s", err.message);

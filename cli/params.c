@@ -26,6 +26,8 @@ static const char *where(const nv_param_def *d, char *buf, size_t size)
         w = "; the poly kernel";
     } else if (d->when & NV_W_COEF0) {
         w = "; the poly and sigmoid kernels";
+    } else if (d->when & NV_W_GAMMA) {
+        w = "; the poly, rbf and sigmoid kernels";
     } else if (d->when & NV_W_KERNEL) {
         w = "; kernels other than linear";
     } else if (d->when & NV_W_LP) {

@@ -83,6 +83,11 @@ int cmd_predict(int argc, char **argv)
     nesvm_read_options ro;
     nesvm_read_options_init(&ro);
     ro.threads = (int)threads;
+    /* a precomputed kernel's test rows: K against every support vector */
+    if (strcmp(nesvm_model_kernel(m), "precomputed") == 0) {
+        ro.precomputed = NESVM_PRECOMPUTED_TEST;
+        ro.kernel_columns = (int32_t)nesvm_model_kernel_columns(m);
+    }
     if (nesvm_dataset_read(pos[0], &ro, &ds, &err) != NESVM_OK) {
         nesvm_model_destroy(m);
         return cli_error(cmd, "%s", err.message);

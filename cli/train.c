@@ -376,6 +376,7 @@ static int run_input(run *r)
         if (ist != NESVM_OK) return cli_error(cmd, "warm-start model: %s", err.message);
     }
     double t_read = nv_now();
+    o->read.precomputed = cli_read_precomputed(o->params);
     nesvm_status rst = r->shares ? nesvm_dataset_read_distributed(r->data, &o->read, cli_mpi_comm(o), &r->ds, &err)
                                  : nesvm_dataset_read(r->data, &o->read, &r->ds, &err);
     if (r->dist && !r->shares) rst = cli_mpi_agree(o, rst, &err);
@@ -635,6 +636,9 @@ int check_distributed(const char *cmd, const train_opts *o, const char *data)
         return cli_usage(cmd, "--distributed trainings write no checkpoints (--checkpoint, --resume)");
     if (strcmp(data, "-") == 0)
         return cli_usage(cmd, "--distributed reads a file (each process its share), not standard input");
+    if (cli_read_precomputed(o->params))
+        return cli_usage(cmd, "--distributed does not take a precomputed kernel (-t precomputed): its serial numbers "
+                              "and its matrix are checked over every row in one process");
     return CLI_OK;
 }
 

@@ -106,7 +106,31 @@ typedef struct nesvm_read_options {
     size_t max_line_bytes;       /**< longer lines are an error (default 64 MiB) */
     int32_t min_features;        /**< d is at least this (e.g. a model's d); default 0 */
     int threads;                 /**< parsing threads (0 = all cores); default 1 */
+    int precomputed;             /**< NESVM_PRECOMPUTED_*: rows of a precomputed kernel (LIBSVM's
+                                      -t 4); default NESVM_PRECOMPUTED_NONE */
+    int32_t kernel_columns;      /**< NESVM_PRECOMPUTED_TEST: every row gives at least this many
+                                      kernel values (nesvm_model_kernel_columns of the model
+                                      that will predict them); default 0 */
 } nesvm_read_options;
+
+/**
+ * Rows of a precomputed kernel (LIBSVM's -t 4 files).  A training row is
+ * `LABEL 0:i 1:K(x_i,x_1) 2:K(x_i,x_2) ...`: index 0 holds the row's serial
+ * number i (a positive integer, each row its own) and index j the kernel
+ * value against the training row of serial number j; every row gives every
+ * value 1..m, zeros too, in order, where m is the largest serial number (a
+ * subset or a permutation of the rows of a larger matrix is a valid file, as
+ * in LIBSVM).  A test row is `LABEL 0:ANY 1:K(x,x_1) ...`, its 0 value
+ * unused.  Such a dataset keeps the file's indices as its columns: column 0
+ * is the serial number, column j the kernel value against serial number j
+ * (nesvm_dataset_from_kernel builds one from a matrix).  Every message names
+ * the file's line.
+ */
+typedef enum nesvm_precomputed {
+    NESVM_PRECOMPUTED_NONE = 0,  /**< ordinary features: index 0 is an error */
+    NESVM_PRECOMPUTED_TRAIN = 1, /**< training rows: serial numbers checked, the matrix square */
+    NESVM_PRECOMPUTED_TEST = 2   /**< test rows: at least kernel_columns values each */
+} nesvm_precomputed;
 
 /** Fill `opt` with the defaults. */
 NESVM_API void nesvm_read_options_init(nesvm_read_options *opt);
@@ -472,6 +496,12 @@ typedef struct nesvm_stats {
     int64_t comm_bytes;     /**< the same: bytes this rank contributed to them; else 0 */
     int64_t ws_rounds;      /**< nesvm's working set (kernel_matrix 2 or 3): its rounds (sub-problems
                                  solved), summed over sub-problems; else 0 */
+    int kernel_psd;         /**< a precomputed kernel whose matrix the training checked (the
+                                 full kernel's expansion, kernel features under the RKHS norm:
+                                 docs/solvers.md): 1 positive semi-definite (the certificates
+                                 hold), 0 not (kernel_note says why; the C-SVM was solved by
+                                 SMO without a certificate); -1 not checked, or another kernel */
+    char kernel_note[200];  /**< kernel_psd 0: why ("its smallest eigenvalue is -0.52 ..."); else "" */
     /* new fields go here, at the end (see "Growing structs" above) */
 } nesvm_stats;
 
@@ -693,6 +723,14 @@ NESVM_API nesvm_cert nesvm_model_certified(const nesvm_model *m, int k);
 NESVM_API nesvm_status nesvm_model_predict(const nesvm_model *m, const nesvm_dataset *ds,
                                            int threads, double *labels, double *decision,
                                            nesvm_error *err);
+
+/**
+ * A precomputed kernel's model (kernel precomputed): the kernel values each
+ * row to predict must give, its support vectors' largest serial number (a
+ * test file's nesvm_read_options.kernel_columns; nesvm_model_predict refuses
+ * a dataset with fewer kernel columns).  0 for the other kernels and NULL.
+ */
+NESVM_API int64_t nesvm_model_kernel_columns(const nesvm_model *m);
 
 /**
  * Probability estimates of a model trained with param probability 1 (LIBSVM's

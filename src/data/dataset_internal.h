@@ -60,6 +60,28 @@ static inline double nv_val(const nesvm_dataset *ds, int64_t k)
                                    : ((const double *)ds->values)[k];
 }
 
+/* Precomputed kernels (precomputed.c; nesvm.h, nesvm_precomputed): column 0
+ * of a row is its serial number, column j its kernel value against serial
+ * number j.  nv_row_value: row r's value in column col (0 where the row
+ * stores none, or col is outside [0, d)); nv_pc_serial: row r's serial
+ * number, or 0 when column 0 is not an integer in [1, 2^31 - 1]. */
+double nv_row_value(const nesvm_dataset *ds, int64_t r, int64_t col);
+int64_t nv_pc_serial(const nesvm_dataset *ds, int64_t r);
+/* The training rows rows[0..n) (NULL: all): every serial number a positive
+ * integer, the matrix square (every row gives a kernel value at every
+ * serial number: with lines, the reader's, its stored entries; else its d -
+ * 1 columns), no serial number twice.  Messages name "path:LINE" (lines:
+ * each row's line in the file) or "training row A". */
+nesvm_status nv_pc_check_train(const nesvm_dataset *ds, const int64_t *rows, int64_t n, const char *path,
+                               const int64_t *lines, nesvm_error *err);
+/* The largest serial number of the rows of basis (NULL: 0): the kernel
+ * values a row must give to be predicted by a model of these support
+ * vectors. */
+int64_t nv_pc_columns(const nesvm_dataset *basis);
+/* A model's support vectors as LIBSVM keeps them: each row replaced by its
+ * serial number alone (column 0; *basis freed and replaced). */
+nesvm_status nv_pc_trim(nesvm_dataset **basis, nesvm_error *err);
+
 /* The rows of the lines of a plain (uncompressed) LIBSVM file that start in
  * bytes [begin, end) (the line a range's first byte falls inside belongs to
  * the range before): the ranges [o_k, o_k+1) of any offsets 0 = o_0 <= o_1 <=

@@ -46,6 +46,8 @@ void nesvm_read_options_init(nesvm_read_options *opt)
     opt->max_line_bytes = (size_t)64 << 20;
     opt->min_features = 0;
     opt->threads = 1;
+    opt->precomputed = NESVM_PRECOMPUTED_NONE;
+    opt->kernel_columns = 0;
 }
 
 typedef struct builder {
@@ -57,6 +59,8 @@ typedef struct builder {
     void *values; /* float when fl, else double */
     int fl;
     int32_t d;
+    int64_t *rowline; /* precomputed kernels: each row's line (lines set), else NULL */
+    int lines;
 } builder;
 
 static int grow_rows_to(builder *b, int64_t need)
@@ -69,6 +73,11 @@ static int grow_rows_to(builder *b, int64_t need)
     int64_t *ip = nv_realloc_array(b->indptr, (size_t)cap + 1, sizeof *ip);
     if (!ip) return 0;
     b->indptr = ip;
+    if (b->lines) {
+        int64_t *rl = nv_realloc_array(b->rowline, (size_t)cap, sizeof *rl);
+        if (!rl) return 0;
+        b->rowline = rl;
+    }
     b->cap_rows = cap;
     return 1;
 }
@@ -95,6 +104,7 @@ static void builder_free(builder *b)
     nv_free(b->indptr);
     nv_free(b->indices);
     nv_free(b->values);
+    nv_free(b->rowline);
 }
 
 static inline int is_space(char c) { return c == ' ' || c == '\t'; }
@@ -117,6 +127,8 @@ typedef struct parse_ctx {
     int64_t line;
     const char *line_start;
     nesvm_error *err;
+    int pc;             /* NESVM_PRECOMPUTED_*: index 0 is the serial number, indices kept as columns */
+    int64_t pc_columns; /* NESVM_PRECOMPUTED_TEST: kernel values each row must give */
 } parse_ctx;
 
 #define COL(ptr) ((long long)((ptr) - ctx->line_start + 1))
@@ -160,7 +172,10 @@ static nesvm_status parse_line(parse_ctx *ctx, builder *b, const char *p, const 
     b->labels[b->n] = label;
     p = q;
 
-    int64_t prev = 0;
+    /* a precomputed kernel's row: 0:SERIAL first, then indices 1, 2, ... each
+     * kept as its column (prev -1: the serial number is still to come) */
+    const int pc = ctx->pc != NESVM_PRECOMPUTED_NONE;
+    int64_t prev = pc ? -1 : 0;
     while (1) {
         while (p < end && is_space(*p)) p++;
         if (p == end) break;
@@ -185,9 +200,15 @@ static nesvm_status parse_line(parse_ctx *ctx, builder *b, const char *p, const 
             return perr(ctx, tok_start, "missing colon in '%s' (expected index:value)",
                         token_text(tok_start, end, tok));
         }
-        if (idx == 0)
+        if (pc && prev < 0 && idx != 0)
+            return perr(ctx, tok_start,
+                        "the serial number is missing: found '%s', expected 0:SERIAL first (a precomputed "
+                        "kernel's row is LABEL 0:SERIAL 1:K(x,x_1) 2:K(x,x_2) ...)",
+                        token_text(tok_start, end, tok));
+        if (idx == 0 && !pc)
             return perr(ctx, tok_start, "%s",
-                        "index 0 is not allowed (indices are 1-based)");
+                        "index 0 is not allowed (indices are 1-based; a precomputed kernel's 0:SERIAL "
+                        "takes -t precomputed)");
         if (idx > (uint64_t)INT32_MAX) {
             char m[120];
             snprintf(m, sizeof m, "index %s exceeds the maximum 2147483647",
@@ -199,6 +220,14 @@ static nesvm_status parse_line(parse_ctx *ctx, builder *b, const char *p, const 
             snprintf(m, sizeof m, "index %llu is %s the previous index %lld (indices must be strictly ascending)",
                      (unsigned long long)idx, (int64_t)idx == prev ? "equal to" : "below",
                      (long long)prev);
+            return perr(ctx, tok_start, "%s", m);
+        }
+        if (pc && prev >= 0 && (int64_t)idx != prev + 1) {
+            char m[200];
+            snprintf(m, sizeof m,
+                     "index %llu follows index %lld: a precomputed kernel's row gives every kernel value in "
+                     "order, zeros too (index %lld is missing)",
+                     (unsigned long long)idx, (long long)prev, (long long)prev + 1);
             return perr(ctx, tok_start, "%s", m);
         }
         p++; /* ':' */
@@ -227,15 +256,30 @@ static nesvm_status parse_line(parse_ctx *ctx, builder *b, const char *p, const 
         if (b->nnz == b->cap_nnz && !grow_nnz(b, b->nnz + 1))
             return nv_error(ctx->err, NESVM_ERR_NOMEM, "%s:%lld: out of memory", ctx->path,
                             (long long)ctx->line);
-        b->indices[b->nnz] = (int32_t)(idx - 1);
+        b->indices[b->nnz] = (int32_t)(pc ? idx : idx - 1);
         if (b->fl)
             ((float *)b->values)[b->nnz] = (float)v;
         else
             ((double *)b->values)[b->nnz] = v;
         b->nnz++;
         prev = (int64_t)idx;
-        if ((int32_t)idx > b->d) b->d = (int32_t)idx;
+        /* (a precomputed row's indices are contiguous: idx + 1 cannot overflow) */
+        if ((int32_t)idx + pc > b->d) b->d = (int32_t)idx + pc;
     }
+    if (pc && prev < 0)
+        return perr(ctx, p,
+                    "the serial number is missing: found '%s', expected 0:SERIAL first (a precomputed "
+                    "kernel's row is LABEL 0:SERIAL 1:K(x,x_1) 2:K(x,x_2) ...)",
+                    "end of line");
+    if (ctx->pc == NESVM_PRECOMPUTED_TEST && prev < ctx->pc_columns) {
+        char m[240];
+        snprintf(m, sizeof m,
+                 "the row's kernel values end at index %lld, and the model's support vectors reach serial number %lld: "
+                 "a test row gives K(x,x_j) for every training row j up to it",
+                 (long long)prev, (long long)ctx->pc_columns);
+        return perr(ctx, p, "%s", m);
+    }
+    if (b->rowline) b->rowline[b->n] = ctx->line;
     b->n++;
     b->indptr[b->n] = b->nnz;
     return NESVM_OK;
@@ -262,14 +306,16 @@ static nesvm_status parse_region(parse_ctx *ctx, builder *b, const char *p, cons
     return NESVM_OK;
 }
 
-/* Append the rows of src to dst. */
-static int builder_append(builder *dst, const builder *src)
+/* Append the rows of src to dst (src's row lines counted from line_off). */
+static int builder_append(builder *dst, const builder *src, int64_t line_off)
 {
     NV_ASSERT(dst->fl == src->fl && dst->indptr[dst->n] == dst->nnz && src->indptr[0] == 0 &&
               src->indptr[src->n] == src->nnz);
     if (dst->n + src->n > dst->cap_rows && !grow_rows_to(dst, dst->n + src->n)) return 0;
     if (dst->nnz + src->nnz > dst->cap_nnz && !grow_nnz(dst, dst->nnz + src->nnz)) return 0;
     memcpy(dst->labels + dst->n, src->labels, (size_t)src->n * sizeof *src->labels);
+    if (dst->rowline)
+        for (int64_t i = 0; i < src->n; i++) dst->rowline[dst->n + i] = src->rowline[i] + line_off;
     for (int64_t i = 0; i < src->n; i++) dst->indptr[dst->n + i + 1] = dst->nnz + src->indptr[i + 1];
     memcpy(dst->indices + dst->nnz, src->indices, (size_t)src->nnz * sizeof *src->indices);
     size_t esz = dst->fl ? sizeof(float) : sizeof(double);
@@ -320,12 +366,13 @@ static nesvm_status parse_block(reader *r, const char *p, const char *end)
         b->n = b->nnz = 0;
         b->d = 0;
         b->fl = r->main.fl;
+        b->lines = r->main.lines;
         st[k] = NESVM_OK;
         if (!b->indptr && !grow_rows(b)) {
             st[k] = NESVM_ERR_NOMEM;
         } else {
             b->indptr[0] = 0;
-            parse_ctx c = {r->ctx.path, 0, NULL, &lerr};
+            parse_ctx c = {r->ctx.path, 0, NULL, &lerr, r->ctx.pc, r->ctx.pc_columns};
             st[k] = parse_region(&c, b, cut[k], cut[k + 1], r->max_line);
             lines[k] = c.line;
         }
@@ -340,7 +387,7 @@ static nesvm_status parse_block(reader *r, const char *p, const char *end)
             return nv_error(r->ctx.err, NESVM_ERR_NOMEM, "%s:%lld: out of memory", r->ctx.path,
                             (long long)r->ctx.line);
         }
-        if (!builder_append(&r->main, &r->part[k]))
+        if (!builder_append(&r->main, &r->part[k], r->ctx.line))
             return nv_error(r->ctx.err, NESVM_ERR_NOMEM, "%s:%lld: out of memory", r->ctx.path,
                             (long long)r->ctx.line);
         r->ctx.line += lines[k];
@@ -431,6 +478,7 @@ static reader *reader_create(const nesvm_read_options *opt, const char *name, in
         r->buf = buf;
         r->cap = CHUNK;
         r->main.fl = opt->precision == NESVM_FLOAT;
+        r->main.lines = opt->precomputed == NESVM_PRECOMPUTED_TRAIN;
     }
     if (!buf || !r || !grow_rows(&r->main) || !grow_nnz(&r->main, 4096)) {
         nv_error(err, NESVM_ERR_NOMEM, "out of memory reading '%s'", name);
@@ -438,7 +486,7 @@ static reader *reader_create(const nesvm_read_options *opt, const char *name, in
         return NULL;
     }
     r->main.indptr[0] = 0;
-    r->ctx = (parse_ctx){name, first_line - 1, NULL, err};
+    r->ctx = (parse_ctx){name, first_line - 1, NULL, err, opt->precomputed, opt->kernel_columns};
     r->threads = nv_threads(opt->threads);
     if (r->threads > MAX_READ_THREADS) r->threads = MAX_READ_THREADS;
     r->max_line = opt->max_line_bytes;
@@ -520,10 +568,18 @@ static nesvm_status build_dataset(reader *r, const nesvm_read_options *opt, cons
     NV_ASSERT(b->indptr[0] == 0 && b->indptr[b->n] == b->nnz && b->n <= b->cap_rows && b->nnz <= b->cap_nnz);
     if (opt->min_features > b->d) b->d = opt->min_features;
     nesvm_dataset *ds = NULL;
+    int64_t *rowline = b->rowline; /* a precomputed kernel's training rows: their lines */
     nesvm_status st = nv_dataset_from_csr(b->n, b->d, b->indptr, b->indices, b->values,
                                           b->fl ? NESVM_FLOAT : NESVM_DOUBLE, b->labels, &ds, err);
     memset(b, 0, sizeof *b); /* the arrays are the dataset's now (or freed) */
-    if (st != NESVM_OK) return st;
+    /* serial numbers, a square matrix (parse_line kept each row's entries
+     * contiguous from column 0) */
+    if (st == NESVM_OK && rowline) st = nv_pc_check_train(ds, NULL, ds->n, name, rowline, err);
+    nv_free(rowline);
+    if (st != NESVM_OK) {
+        nesvm_dataset_destroy(ds);
+        return st;
+    }
     st = nv_dataset_convert(ds, opt->storage, opt->precision, opt->dense_threshold, err);
     if (st != NESVM_OK) {
         nesvm_dataset_destroy(ds);
@@ -544,6 +600,9 @@ static nesvm_status read_common(const char *path, const nesvm_read_options *opt_
     else
         nesvm_read_options_init(&opt);
     if (opt.max_line_bytes == 0) opt.max_line_bytes = (size_t)64 << 20;
+    if (opt.precomputed < NESVM_PRECOMPUTED_NONE || opt.precomputed > NESVM_PRECOMPUTED_TEST || opt.kernel_columns < 0)
+        return nv_error(err, NESVM_ERR_ARG, "bad read options: precomputed %d (expected 0, 1 or 2), kernel_columns %d",
+                        opt.precomputed, (int)opt.kernel_columns);
     const char *name = strcmp(path, "-") == 0 ? "<stdin>" : path;
     /* 1. the source: the file, or a byte range of it */
     int fd = -1;

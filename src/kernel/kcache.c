@@ -56,11 +56,12 @@ nesvm_status nv_kcache_init(nv_kcache *c, const nv_kernel *k, const nesvm_datase
     for (int g = 0; g < ngroups; g++) c->gstart[g + 1] += c->gstart[g];
     NV_ASSERT(c->gstart[0] == 0 && c->gstart[ngroups] == n); /* the groups partition the positions */
     for (int64_t i = 0; i < n; i++) c->order[c->gstart[c->group ? c->group[i] : 0] + c->within[i]] = i;
-    nv_kernel_sqnorms(X, c->rows, n, c->sq);
+    nv_kernel_sqnorms(k, X, c->rows, n, c->sq);
     const size_t d = (size_t)X->d;
     const int dense_d = X->storage == NESVM_STORAGE_DENSE && X->prec == NESVM_DOUBLE;
     const double density = X->n > 0 && d > 0 ? (double)X->nnz / ((double)X->n * (double)d) : 0.0;
-    if ((ngroups > 1 || !dense_d) && density >= NV_KCACHE_COPY_DENSITY && d > 0 &&
+    /* (a precomputed kernel looks its values up: no products to speed up) */
+    if ((ngroups > 1 || !dense_d) && density >= NV_KCACHE_COPY_DENSITY && d > 0 && k->type != NV_KERNEL_PRECOMPUTED &&
         (double)n * (double)d * 8.0 <= copy_mb * 1048576.0) {
         c->Xg = nv_malloc_array(nn * d, sizeof(double)); /* no room: read in place */
         if (c->Xg) {
@@ -134,6 +135,10 @@ static void column_rows(const nv_kcache *c, const nv_zrow *zr, double sqp, const
 #endif
     for (int64_t t = 0; t < len; t++) {
         int64_t i = pos ? pos[t] : t, r = c->rows[i];
+        if (k->type == NV_KERNEL_PRECOMPUTED) { /* a look-up, no product */
+            out[t] = nv_kernel_zrow(k, zr, X, r, c->sq[i], sqp);
+            continue;
+        }
         double dot = G && z   ? cblas_ddot(d, G + (size_t)t * (size_t)d, 1, z, 1)
                      : dense_d ? cblas_ddot(d, V + (size_t)r * (size_t)d, 1, z, 1)
                                : nv_zrow_dot(zr, X, r);

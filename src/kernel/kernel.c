@@ -12,7 +12,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-const char *const nv_kernel_names[4] = {"linear", "poly", "rbf", "sigmoid"};
+const char *const nv_kernel_names[5] = {"linear", "poly", "rbf", "sigmoid", "precomputed"};
 
 double nv_kernel_value(const nv_kernel *k, double dot, double sqa, double sqb)
 {
@@ -27,12 +27,19 @@ double nv_kernel_value(const nv_kernel *k, double dot, double sqa, double sqb)
         return exp(-k->gamma * (d2 > 0 ? d2 : 0.0));
     }
     case NV_KERNEL_SIGMOID: return tanh(k->gamma * dot + k->coef0);
-    default: return dot;
+    default: return dot; /* linear, and precomputed: the look-up itself */
     }
 }
 
-void nv_kernel_sqnorms(const nesvm_dataset *X, const int64_t *rows, int64_t n, double *out)
+void nv_kernel_sqnorms(const nv_kernel *k, const nesvm_dataset *X, const int64_t *rows, int64_t n, double *out)
 {
+    if (k && k->type == NV_KERNEL_PRECOMPUTED) {
+        for (int64_t i = 0; i < n; i++) {
+            const int64_t r = rows ? rows[i] : i, s = nv_pc_serial(X, r);
+            out[i] = s > 0 ? nv_row_value(X, r, s) : 0.0;
+        }
+        return;
+    }
     for (int64_t i = 0; i < n; i++) {
         int64_t r = rows ? rows[i] : i;
         double s = 0;
@@ -145,6 +152,15 @@ double nv_zrow_dot(const nv_zrow *zr, const nesvm_dataset *X, int64_t r)
     return zr->z ? nv_row_dot(X, r, zr->z) : nv_row_dot_sparse(X, r, zr->idx, zr->val, zr->nnz);
 }
 
+double nv_kernel_zrow(const nv_kernel *k, const nv_zrow *zr, const nesvm_dataset *X, int64_t r, double xsq,
+                      double zsq)
+{
+    if (k->type != NV_KERNEL_PRECOMPUTED) return nv_kernel_value(k, nv_zrow_dot(zr, X, r), xsq, zsq);
+    /* z's serial number: its entry in column 0 (its first, the columns ascending) */
+    const double s = zr->nnz > 0 && zr->idx[0] == 0 ? zr->val[0] : 0.0;
+    return s >= 1 && s <= INT32_MAX && s == floor(s) ? nv_row_value(X, r, (int64_t)s) : 0.0;
+}
+
 void nv_zrow_free(nv_zrow *zr)
 {
     nv_free(zr->z);
@@ -184,6 +200,28 @@ static void map_block(const nv_kernel *k, double *out, int64_t ldo, int64_t nx, 
     }
 }
 
+/* A block of a precomputed kernel: each z row's serial number, then one
+ * look-up per value (threaded over x rows). */
+static nesvm_status precomputed_block(const nesvm_dataset *X, const int64_t *xrows, int64_t nx,
+                                      const nesvm_dataset *Z, const int64_t *zrows, int64_t nz, double *out,
+                                      int64_t ldo, int threads, nesvm_error *err)
+{
+    int64_t *ser = nv_malloc_array((size_t)nz, sizeof(int64_t));
+    if (!ser) return nv_error(err, NESVM_ERR_NOMEM, "out of memory for a kernel block (%lld x %d)", (long long)nz, 1);
+    for (int64_t j = 0; j < nz; j++) ser[j] = nv_pc_serial(Z, zrows ? zrows[j] : j);
+    (void)threads;
+#ifdef _OPENMP
+#pragma omp parallel for num_threads(threads) schedule(static) if (threads > 1 && nx * nz > 65536)
+#endif
+    for (int64_t i = 0; i < nx; i++) {
+        const int64_t r = xrows ? xrows[i] : i;
+        double *o = out + i * ldo;
+        for (int64_t j = 0; j < nz; j++) o[j] = ser[j] > 0 ? nv_row_value(X, r, ser[j]) : 0.0;
+    }
+    nv_free(ser);
+    return NESVM_OK;
+}
+
 nesvm_status nv_kernel_block(const nv_kernel *k, const nesvm_dataset *X, const int64_t *xrows,
                              int64_t nx, const double *xsq, const nesvm_dataset *Z,
                              const int64_t *zrows, int64_t nz, const double *zsq, double *out,
@@ -191,6 +229,7 @@ nesvm_status nv_kernel_block(const nv_kernel *k, const nesvm_dataset *X, const i
 {
     if (nx == 0 || nz == 0) return NESVM_OK;
     threads = nv_threads(threads);
+    if (k->type == NV_KERNEL_PRECOMPUTED) return precomputed_block(X, xrows, nx, Z, zrows, nz, out, ldo, threads, err);
     const int32_t dc = X->d < Z->d ? X->d : Z->d; /* columns that can meet */
     /* One side dense (so the width is modest; Z's rows as a dense block stay
      * within 256 MB): gather Z's rows once, X's in blocks of about 32 MB,
@@ -475,7 +514,7 @@ nesvm_status nv_kfeat_build(const nv_kernel *k, const nesvm_dataset *X, const in
     nesvm_status st = NESVM_OK;
     if (!B || !sq || !xr) goto nomem;
     for (int64_t i = 0; i < n; i++) xr[i] = rows ? rows[i] : i;
-    nv_kernel_sqnorms(X, xr, n, sq);
+    nv_kernel_sqnorms(k, X, xr, n, sq);
     if (full) {
         for (int64_t i = 0; i < n; i++) B[i] = i;
     } else if (select == NV_BASIS_GREEDY) {
@@ -620,7 +659,7 @@ static void residual_sums(const nv_kfeat *f, const nesvm_dataset *X, const int64
     for (int64_t i = 0; i < n; i++) {
         const int64_t x = rows ? rows[i] : i;
         double sq;
-        nv_kernel_sqnorms(X, &x, 1, &sq);
+        nv_kernel_sqnorms(&f->k, X, &x, 1, &sq);
         const double kii = nv_kernel_value(&f->k, sq, sq, sq);
         if (!(kii > 0)) continue; /* an indefinite kernel's row: no Nystrom error to measure */
         const double *ph = f->phi + i * r;

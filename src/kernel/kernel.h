@@ -8,16 +8,21 @@
  *   1 poly     K(u,v) = (gamma u.v + coef0)^degree
  *   2 rbf      K(u,v) = exp(-gamma ||u - v||^2)
  *   3 sigmoid  K(u,v) = tanh(gamma u.v + coef0)
- * Every kernel is a function of u.v and the squared norms, so a block of K is
- * one matrix product (BLAS dgemm for dense data, a scatter-and-dot loop for
- * sparse data) followed by an elementwise map.
+ *   4 precomputed  K(u,v) = u's value in the column of v's serial number
+ *              (column 0 of a row; nesvm.h, nesvm_precomputed): a look-up
+ * Every other kernel is a function of u.v and the squared norms, so a block
+ * of K is one matrix product (BLAS dgemm for dense data, a scatter-and-dot
+ * loop for sparse data) followed by an elementwise map.  The precomputed
+ * kernel takes the same roads with its look-up for the product u.v, the
+ * identity for the map and K(u,u) for the "squared norm" of u
+ * (nv_kernel_sqnorms), so that every kernel path serves it unchanged.
  */
 #ifndef NESVM_KERNEL_H
 #define NESVM_KERNEL_H
 
 #include "../data/dataset_internal.h"
 
-enum { NV_KERNEL_LINEAR = 0, NV_KERNEL_POLY = 1, NV_KERNEL_RBF = 2, NV_KERNEL_SIGMOID = 3 };
+enum { NV_KERNEL_LINEAR = 0, NV_KERNEL_POLY = 1, NV_KERNEL_RBF = 2, NV_KERNEL_SIGMOID = 3, NV_KERNEL_PRECOMPUTED = 4 };
 /* how a reduced basis is chosen (nv_kfeat_build) */
 enum { NV_BASIS_RANDOM = 0, NV_BASIS_GREEDY = 1 };
 /* the penalty of the Newton family's kernel forms (param kernel_norm) */
@@ -30,23 +35,41 @@ typedef struct nv_kernel {
     int degree;
 } nv_kernel;
 
-/* "linear", "poly", "rbf", "sigmoid" */
-extern const char *const nv_kernel_names[4];
+/* "linear", "poly", "rbf", "sigmoid", "precomputed" */
+extern const char *const nv_kernel_names[5];
 
 /* K from the dot product u.v and the squared norms ||u||^2, ||v||^2. */
 double nv_kernel_value(const nv_kernel *k, double dot, double sqa, double sqb);
 
 /* Is the kernel positive semi-definite on any data?  Linear, rbf, and poly
  * with coef0 >= 0 (a sum of powers of x.y with non-negative coefficients);
- * not the sigmoid kernel, nor poly with coef0 < 0. */
+ * not the sigmoid kernel, nor poly with coef0 < 0, nor a precomputed kernel
+ * (its matrix may be: nv_kernel_pc_psd). */
 int nv_kernel_psd(const nv_kernel *k);
+
+/*
+ * Is the precomputed kernel's matrix over rows[0..n) of X (NULL: all)
+ * positive semi-definite?  The rule (docs/solvers.md): it is when it is
+ * symmetric and K + tol I has a Cholesky factorization (LAPACK dpotrf),
+ * tol = NV_PC_PSD_TOL n eps max_i K_ii: positive semi-definite up to the
+ * rounding of its entries and of the factorization.  Otherwise *why says
+ * what failed (an asymmetric pair, or the smallest eigenvalue, dsyevr, for
+ * n up to NV_PC_EIG_MAX).  The check needs n^2 doubles: beyond mem_mb it
+ * is not made, *psd is 0 and *why says so.  Only out of memory fails.
+ */
+#define NV_PC_PSD_TOL 16.0
+#define NV_PC_EIG_MAX 4000
+nesvm_status nv_kernel_pc_psd(const nesvm_dataset *X, const int64_t *rows, int64_t n, double mem_mb, int threads,
+                              int *psd, char *why, size_t why_size, nesvm_error *err);
 
 /* The error for a (positive semi-definite) kernel with no positive K(x,x)
  * on the basis: rows of zeros under poly with coef0 0. */
 nesvm_status nv_kernel_psd_error(const nv_kernel *k, nesvm_error *err);
 
-/* Squared norms of rows[0..n) of X (rows == NULL: 0..n-1). */
-void nv_kernel_sqnorms(const nesvm_dataset *X, const int64_t *rows, int64_t n, double *out);
+/* Squared norms of rows[0..n) of X (rows == NULL: 0..n-1); under a
+ * precomputed kernel k (NULL: none) K(x,x) instead, the row's value at its
+ * own serial number (0 for a row without a valid one: a test row). */
+void nv_kernel_sqnorms(const nv_kernel *k, const nesvm_dataset *X, const int64_t *rows, int64_t n, double *out);
 
 /*
  * One row z against the rows of a dataset X (kernel columns): its entries
@@ -75,6 +98,10 @@ int nv_zrow_set_packed(nv_zrow *zr, const double *packed);
 void nv_zrow_clear(nv_zrow *zr);
 /* x_r . z */
 double nv_zrow_dot(const nv_zrow *zr, const nesvm_dataset *X, int64_t r);
+/* K(x_r, z) with squared norms xsq and zsq (nv_kernel_sqnorms): the map of
+ * x_r . z, or a precomputed kernel's look-up of z's serial number in x_r. */
+double nv_kernel_zrow(const nv_kernel *k, const nv_zrow *zr, const nesvm_dataset *X, int64_t r, double xsq,
+                      double zsq);
 void nv_zrow_free(nv_zrow *zr);
 
 /*

@@ -77,7 +77,7 @@ static void column(const nv_kernel *k, const nesvm_dataset *X, const int64_t *xr
 #ifdef _OPENMP
 #pragma omp parallel for schedule(static) num_threads(threads) if (threads > 1 && n > 4096)
 #endif
-    for (int64_t i = 0; i < n; i++) out[i] = nv_kernel_value(k, nv_zrow_dot(zr, X, xr[i]), sq[i], zsq);
+    for (int64_t i = 0; i < n; i++) out[i] = nv_kernel_zrow(k, zr, X, xr[i], sq[i], zsq);
 }
 
 /* The greedy basis over the ranks: sequential greedy pivoting of K (the
@@ -210,7 +210,7 @@ nesvm_status nv_kfeat_build_dist(const nv_kernel *k, const nesvm_dataset *X, con
     }
     if (st == NESVM_OK) {
         for (int64_t i = 0; i < n; i++) xr[i] = rows ? rows[i] : i;
-        nv_kernel_sqnorms(X, xr, n, sq);
+        nv_kernel_sqnorms(k, X, xr, n, sq);
     }
     if (full && st == NESVM_OK) {
         for (int64_t i = 0; i < nb; i++) B[i] = i;
@@ -239,7 +239,7 @@ nesvm_status nv_kfeat_build_dist(const nv_kernel *k, const nesvm_dataset *X, con
     nv_free(pre);
     nv_free(pall);
     if (st == NESVM_OK) {
-        nv_kernel_sqnorms(out->bdata, NULL, nb, bsq);
+        nv_kernel_sqnorms(k, out->bdata, NULL, nb, bsq);
         if (!transform) {
             out->phi = nv_malloc_array((size_t)(n ? n : 1) * (size_t)(nb ? nb : 1), sizeof(double));
             out->basis = nv_malloc_array((size_t)(nb ? nb : 1), sizeof(int64_t));

@@ -103,6 +103,7 @@ static void kvalue_error(const nv_kernel *k, double v, int64_t ra, int64_t rb, n
         break;
     case NV_KERNEL_RBF: snprintf(fix, sizeof fix, "exp(-gamma %s |x-z|^2): scale the data", g); break;
     case NV_KERNEL_SIGMOID: snprintf(fix, sizeof fix, "tanh(gamma %s x.z + coef0 %s): scale the data", g, r); break;
+    case NV_KERNEL_PRECOMPUTED: snprintf(fix, sizeof fix, "the data's value: scale the matrix"); break;
     default: snprintf(fix, sizeof fix, "x.z: scale the data"); break;
     }
     char rows[80];
@@ -137,7 +138,7 @@ nesvm_status nv_kmat_init(nv_kmat *km, const nv_kernel *k, const nesvm_dataset *
     size_t nn = (size_t)(n ? n : 1);
     if (!alloc_core(km, k, X, n, threads)) goto nomem;
     for (int64_t i = 0; i < n; i++) km->rows[i] = rows ? rows[i] : i;
-    nv_kernel_sqnorms(X, km->rows, n, km->sq);
+    nv_kernel_sqnorms(k, X, km->rows, n, km->sq);
     int pos = 0;
     for (int64_t i = 0; i < n && !pos; i++) pos = nv_kmat_diag(km, i) > 0;
     if (!pos) {

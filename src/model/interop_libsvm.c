@@ -25,7 +25,10 @@
  * when no vector is outside the tube) is a constant -rho.  A Laplace model
  * (probA: svm-train -s 3 -b 1) is refused, as nu_svr and one_class are.
  *
- * Import: svm_type c_svc (svm-train -s 0), any kernel but precomputed:
+ * A precomputed kernel's support vectors are their serial numbers, "0:i"
+ * (kernel_type precomputed, no gamma), both ways.
+ *
+ * Import: svm_type c_svc (svm-train -s 0), any kernel:
  * solver nesvm, problem c_svm_hinge_l2 (LIBSVM's C-SVC problem); pair
  * p = (i, j), i < j in label order, is sub-model p with pos i, neg j,
  * b = -rho_p, and the coefficients of class i's support vectors from column
@@ -132,16 +135,17 @@ static void write_kernel_lines(const nesvm_model *m, FILE *f, const char *svm_ty
     nesvm_params_get(p, "coef0", r, sizeof r, NULL);
     fprintf(f, "svm_type %s\nkernel_type %s\n", svm_type, strcmp(kern, "poly") == 0 ? "polynomial" : kern);
     if (strcmp(kern, "poly") == 0) fprintf(f, "degree %s\n", d);
-    if (strcmp(kern, "linear") != 0) fprintf(f, "gamma %s\n", g);
+    if (strcmp(kern, "linear") != 0 && strcmp(kern, "precomputed") != 0) fprintf(f, "gamma %s\n", g);
     if (strcmp(kern, "poly") == 0 || strcmp(kern, "sigmoid") == 0) fprintf(f, "coef0 %s\n", r);
 }
 
-/* Basis vector j's features as a support vector line's "index:value" pairs,
- * and the line's end. */
-static void put_sv_features(FILE *f, const int64_t *ip, const int32_t *ix, const double *vx, int64_t j)
+/* Basis vector j's features as a support vector line's "index:value" pairs
+ * (pc, a precomputed kernel's: "0:i", its serial number), and the line's
+ * end. */
+static void put_sv_features(FILE *f, const int64_t *ip, const int32_t *ix, const double *vx, int64_t j, int pc)
 {
     for (int64_t q = ip[j]; q < ip[j + 1]; q++) {
-        fprintf(f, "%d:", ix[q] + 1);
+        fprintf(f, "%d:", ix[q] + !pc);
         nv_interop_num(f, vx[q]);
         fputc(' ', f);
     }
@@ -156,6 +160,7 @@ static void write_svm_file(const nesvm_model *m, FILE *f, const int *cls, const 
     const int k = nesvm_model_classes(m), ns = nesvm_model_submodels(m);
     const nesvm_dataset *B = nesvm_model_basis(m);
     const int64_t nb = nesvm_dataset_rows(B);
+    const int pc = strcmp(nesvm_model_kernel(m), "precomputed") == 0;
     write_kernel_lines(m, f, "c_svc");
     fprintf(f, "nr_class %d\ntotal_sv %lld\nrho", k, (long long)total);
     for (int s = 0; s < ns; s++) {
@@ -190,7 +195,7 @@ static void write_svm_file(const nesvm_model *m, FILE *f, const int *cls, const 
                 nv_interop_num(f, coef[(size_t)row * (size_t)nb + (size_t)j]);
                 fputc(' ', f);
             }
-            put_sv_features(f, ip, ix, vx, j);
+            put_sv_features(f, ip, ix, vx, j, pc);
         }
 }
 
@@ -232,7 +237,7 @@ static void svr_export(const nesvm_model *m, FILE *f)
         if (beta[j] == 0) continue;
         nv_interop_num(f, beta[j]);
         fputc(' ', f);
-        put_sv_features(f, ip, ix, vx, j);
+        put_sv_features(f, ip, ix, vx, j, strcmp(nesvm_model_kernel(m), "precomputed") == 0);
     }
 }
 
@@ -347,7 +352,8 @@ static nesvm_status header_nr_sv(imp_reader *r, svm_header *h, nesvm_error *err)
 static nesvm_status header_line(imp_reader *r, svm_header *h, nesvm_error *err)
 {
     static const char *const kernels[][2] = {
-        {"linear", "linear"}, {"polynomial", "poly"}, {"rbf", "rbf"}, {"sigmoid", "sigmoid"}};
+        {"linear", "linear"}, {"polynomial", "poly"}, {"rbf", "rbf"}, {"sigmoid", "sigmoid"},
+        {"precomputed", "precomputed"}};
     const char *key = r->tok[0];
     nesvm_status st;
     double v;
@@ -359,11 +365,11 @@ static nesvm_status header_line(imp_reader *r, svm_header *h, nesvm_error *err)
             return FAIL("svm_type %.40s: nesvm imports C-SVC and epsilon-SVR models (svm-train -s 0 and -s 3) only",
                         r->ntok > 1 ? r->tok[1] : "");
     } else if (strcmp(key, "kernel_type") == 0) {
-        for (int i = 0; r->ntok == 2 && i < 4; i++)
+        for (int i = 0; r->ntok == 2 && i < 5; i++)
             if (strcmp(r->tok[1], kernels[i][0]) == 0) h->kernel = kernels[i][1];
         if (!h->kernel)
-            return FAIL("kernel_type %.40s: nesvm has linear, polynomial, rbf and sigmoid kernels (not "
-                        "precomputed)", r->ntok > 1 ? r->tok[1] : "");
+            return FAIL("kernel_type %.40s: nesvm has linear, polynomial, rbf, sigmoid and precomputed kernels",
+                        r->ntok > 1 ? r->tok[1] : "");
     } else if (strcmp(key, "gamma") == 0 || strcmp(key, "degree") == 0 || strcmp(key, "coef0") == 0) {
         if ((st = nv_imp_numbers(r, 1, &v, err)) != NESVM_OK) return st;
         if (key[0] == 'g') h->gamma = v, h->have_gamma = 1;
@@ -417,7 +423,8 @@ static nesvm_status read_header(imp_reader *r, svm_header *h, nesvm_error *err)
         return FAIL("the header lacks %s", !kernel ? "kernel_type" : !h->k ? "nr_class" : h->total < 0 ? "total_sv"
                                            : !h->have_rho ? "rho" : !h->have_label ? "label" : "nr_sv");
     const int poly = strcmp(kernel, "poly") == 0, lin = strcmp(kernel, "linear") == 0;
-    const char *missing = !lin && !h->have_gamma                                     ? "gamma"
+    const int pc = strcmp(kernel, "precomputed") == 0; /* (no parameters) */
+    const char *missing = !lin && !pc && !h->have_gamma                              ? "gamma"
                           : poly && !h->have_degree                                  ? "degree"
                           : (poly || strcmp(kernel, "sigmoid") == 0) && !h->have_coef0 ? "coef0"
                                                                                        : NULL;
@@ -435,6 +442,23 @@ static nesvm_status read_header(imp_reader *r, svm_header *h, nesvm_error *err)
         return FAIL("total_sv %lld: as many support vectors of %d coefficient%s cannot fit in a file of %.0f bytes "
                     "(truncated, or a wrong total_sv)", (long long)h->total, h->k - 1, h->k == 2 ? "" : "s", r->size);
     return NESVM_OK;
+}
+
+/* A precomputed kernel's support vector (line j of the SV section, its
+ * entries from token `from`): its serial number "0:i" alone, kept as column
+ * 0 of value i (the feature count: the largest i + 1). */
+static nesvm_status pc_sv(imp_reader *r, int from, int64_t j, imp_svs *sv, nesvm_error *err)
+{
+    int64_t s = 0;
+    if (r->ntok != from + 1 || strncmp(r->tok[from], "0:", 2) != 0 || !nv_parse_int64(r->tok[from] + 2, &s) ||
+        s < 1 || s > INT32_MAX - 1)
+        return FAIL("support vector %lld: expected its serial number 0:i (i from 1 to 2147483646: a precomputed "
+                    "kernel's support vector), found '%.40s'",
+                    (long long)j + 1, r->ntok > from ? r->tok[from] : "end of line");
+    r->tok[from][0] = '1'; /* "1:i": nv_imp_sv's 1-based index of column 0 */
+    nesvm_status st = nv_imp_sv(r, from, sv, err);
+    if (st == NESVM_OK && (int32_t)s + 1 > sv->d) sv->d = (int32_t)s + 1;
+    return st;
 }
 
 /* Step 2, the support vectors: total lines of k - 1 coefficients (into
@@ -456,7 +480,9 @@ static nesvm_status read_svs(imp_reader *r, const svm_header *h, double *coef, i
         for (int c = 0; c < k - 1; c++)
             if (!nv_parse_finite(r->tok[c], &coef[(size_t)j * (size_t)(k - 1) + (size_t)c]))
                 return FAIL("support vector %lld: coefficient '%.40s' is not a finite number", (long long)j + 1, r->tok[c]);
-        if ((st = nv_imp_sv(r, k - 1, sv, err)) != NESVM_OK) return st;
+        if ((st = strcmp(h->kernel, "precomputed") == 0 ? pc_sv(r, k - 1, j, sv, err) : nv_imp_sv(r, k - 1, sv, err)) !=
+            NESVM_OK)
+            return st;
     }
     NV_ASSERT(sv->n == total);
     for (int got; (got = nv_imp_next(r)) != 0;)
@@ -466,9 +492,11 @@ static nesvm_status read_svs(imp_reader *r, const svm_header *h, double *coef, i
     return NESVM_OK;
 }
 
-/* The kernel's parameters (kernels other than linear). */
+/* The kernel's parameters (kernels other than linear; a precomputed
+ * kernel has none). */
 static void put_kernel_params(imp_text *t, const svm_header *h)
 {
+    if (strcmp(h->kernel, "precomputed") == 0) return;
     nv_imp_put(t, "param gamma ");
     nv_imp_put_num(t, h->gamma);
     nv_imp_put(t, "\nparam degree ");
@@ -478,14 +506,15 @@ static void put_kernel_params(imp_text *t, const svm_header *h)
     nv_imp_put(t, "\n");
 }
 
-/* The support vectors as the basis (kernels other than linear). */
-static void put_basis(imp_text *t, const imp_svs *sv)
+/* The support vectors as the basis (kernels other than linear; pc, a
+ * precomputed kernel's: "sv 0:i"). */
+static void put_basis(imp_text *t, const imp_svs *sv, int pc)
 {
     nv_imp_put(t, "nr_basis %lld\nbasis\n", (long long)sv->n);
     for (int64_t j = 0; j < sv->n; j++) {
         nv_imp_put(t, "sv");
         for (int64_t q = sv->ptr[j]; q < sv->ptr[j + 1]; q++) {
-            nv_imp_put(t, " %d:", sv->idx[q] + 1);
+            nv_imp_put(t, " %d:", sv->idx[q] + !pc);
             nv_imp_put_num(t, sv->val[q]);
         }
         nv_imp_put(t, "\n");
@@ -526,7 +555,7 @@ static nesvm_status write_svr(const imp_reader *r, const svm_header *h, const do
         nv_imp_put(t, "nr_basis 1\nbasis\nsv\n");
     } else if (!lin) {
         put_kernel_params(t, h);
-        put_basis(t, sv);
+        put_basis(t, sv, strcmp(h->kernel, "precomputed") == 0);
     } else {
         weights(sv, coef, w);
     }
@@ -552,7 +581,7 @@ static nesvm_status write_model(const imp_reader *r, const svm_header *h, const 
     nv_imp_put_header(t, "nesvm", "c_svm_hinge_l2", h->kernel, 0, k, h->label, sv->d);
     if (!lin) put_kernel_params(t, h);
     nv_imp_put(t, "param probability %d\n", h->have_pa);
-    if (!lin) put_basis(t, sv);
+    if (!lin) put_basis(t, sv, strcmp(h->kernel, "precomputed") == 0);
     const int64_t nw = lin ? sv->d : total;
     double *w = nv_malloc_array((size_t)(nw ? nw : 1), sizeof(double));
     double *beta = nv_malloc_array((size_t)total, sizeof(double));

@@ -6,12 +6,28 @@
 #include <math.h>
 #include <string.h>
 
+/* Is the plan's kernel positive semi-definite?  By its type, or for a
+ * precomputed kernel by its matrix (not checked: taken as it is). */
+static int plan_psd(const nv_kplan *kp)
+{
+    return kp->kk.type == NV_KERNEL_PRECOMPUTED ? kp->pc_psd != 0 : nv_kernel_psd(&kp->kk);
+}
+
+/* A full kernel's C-SVM with a kernel that is not positive semi-definite:
+ * LIBSVM's dual by SMO on the column cache (a stationary point). */
+static void plan_smo(nv_kplan *kp, const nesvm_params *params)
+{
+    kp->smo = nv_smo_takes(nv_params_loss(params), nv_params_l1(params)) && !plan_psd(kp);
+    if (kp->smo) kp->ws = 1, kp->shared_k = 0;
+}
+
 void nv_kplan_choose(nv_kplan *kp, const nv_solver *solver, const nesvm_params *params,
                      const nesvm_dataset *ds, int64_t n)
 {
     memset(kp, 0, sizeof *kp);
     kp->solver = solver;
     kp->kstored = -1;
+    kp->pc_psd = -1;
     kp->kernel = params->kernel != NV_KERNEL_LINEAR;
     kp->nbasis = nv_params_basis(params, n);
     kp->kk = (nv_kernel){params->kernel, params->gamma > 0 ? params->gamma : 1.0 / (ds->d > 0 ? ds->d : 1),
@@ -27,13 +43,11 @@ void nv_kplan_choose(nv_kplan *kp, const nv_solver *solver, const nesvm_params *
         kp->kind = NV_KPLAN_EXPANSION;
         /* C-SVM by Newton or SMO, epsilon-SVR's tube by SMO: a working set
          * (expansion_ws.c) */
-        const nv_loss *loss = nv_params_loss(params);
-        const int l1 = nv_params_l1(params);
         kp->ws = nv_nesvm_ws_takes(params);
         kp->shared_k = (double)n * (double)n * sizeof(float) <= params->kernel_memory * 1048576.0;
-        /* not convex: LIBSVM's dual by SMO on the column cache */
-        kp->smo = nv_smo_takes(loss, l1) && !nv_kernel_psd(&kp->kk);
-        if (kp->smo) kp->ws = 1, kp->shared_k = 0;
+        /* not convex: LIBSVM's dual by SMO on the column cache (a
+         * precomputed matrix: once checked, nv_kplan_precomputed) */
+        plan_smo(kp, params);
     } else {
         /* a reduced basis, LP-SVM with the Nesterov method, and the Newton
          * family's kernels go through kernel features (kernel.h) */
@@ -50,6 +64,29 @@ static int features_rkhs(const nv_kplan *kp, const nesvm_params *params)
                                                    : params->kernel_norm == NV_KNORM_RKHS;
 }
 
+nesvm_status nv_kplan_precomputed(nv_kplan *kp, const nesvm_params *params, const nesvm_dataset *ds,
+                                  const int64_t *rows, int64_t n, const nv_comm *comm, nesvm_error *err)
+{
+    if (kp->kk.type != NV_KERNEL_PRECOMPUTED) return NESVM_OK;
+    /* (each rank would check its own rows' serial numbers and block of K) */
+    if (comm)
+        return nv_error(err, NESVM_ERR_UNSUPPORTED,
+                        "a precomputed kernel is not trained distributed (--distributed): its serial numbers and "
+                        "its matrix are checked over every row in one process");
+    nesvm_status st = nv_pc_check_train(ds, rows, n, NULL, NULL, err);
+    if (st != NESVM_OK) return st;
+    /* GS-SVM has no certificate; the coefficient norm's problem is convex
+     * for any matrix: no check needed */
+    if (kp->kind == NV_KPLAN_CACHE || (kp->kind == NV_KPLAN_FEATURES && !features_rkhs(kp, params))) return NESVM_OK;
+    int psd = 0;
+    st = nv_kernel_pc_psd(ds, rows, n, params->kernel_memory, params->threads, &psd, kp->pc_why, sizeof kp->pc_why,
+                          err);
+    if (st != NESVM_OK) return st;
+    kp->pc_psd = psd;
+    if (kp->kind == NV_KPLAN_EXPANSION) plan_smo(kp, params);
+    return NESVM_OK;
+}
+
 nesvm_status nv_kplan_check(const nv_kplan *kp, const nesvm_params *params, nesvm_error *err)
 {
     /* (LP-SVM's L1 norm does not reach a full kernel's expansion with dcd:
@@ -60,7 +97,7 @@ nesvm_status nv_kplan_check(const nv_kplan *kp, const nesvm_params *params, nesv
                         "the L2 norm, exact (SMO): not --loss %s, not a fixed smoothing (--mu, --mu-star, "
                         "--continuation paper); use --method newton",
                         nv_params_loss(params)->name);
-    if (!kp->kernel || nv_kernel_psd(&kp->kk) || kp->kind == NV_KPLAN_CACHE || kp->smo) return NESVM_OK;
+    if (!kp->kernel || plan_psd(kp) || kp->kind == NV_KPLAN_CACHE || kp->smo) return NESVM_OK;
     if (kp->kind == NV_KPLAN_FEATURES && !features_rkhs(kp, params)) return NESVM_OK;
     /* the model named by its svm_type (and its loss when --loss chose one) */
     char what[96];
@@ -70,6 +107,13 @@ nesvm_status nv_kplan_check(const nv_kplan *kp, const nesvm_params *params, nesv
         snprintf(what, sizeof what, "the %s with the %s loss", nv_svm_type(params->svm_type)->name, params->loss);
     else
         snprintf(what, sizeof what, "the %s", nv_svm_type(params->svm_type)->name);
+    if (kp->kk.type == NV_KERNEL_PRECOMPUTED)
+        return nv_error(err, NESVM_ERR_UNSUPPORTED,
+                        "the precomputed kernel matrix is not positive semi-definite (%s): with it, %s is not "
+                        "convex and has no certificate; give a positive semi-definite matrix (its values to 17 "
+                        "digits: fewer can break it), or keep this one with the C-SVM's full kernel (LIBSVM's "
+                        "dual, a stationary point), --solver ssvm or nssvm with --kernel-norm coef, or --solver gs",
+                        kp->pc_why, what);
     return nv_error(err, NESVM_ERR_UNSUPPORTED,
                     "the %s kernel%s is not positive semi-definite: with it, %s is not convex and has no "
                     "certificate; use -t rbf or -t poly with -r >= 0, or keep this kernel with the C-SVM's "
@@ -350,6 +394,10 @@ void nv_kplan_stats(const nv_kplan *kp, nesvm_stats *stats)
                           : kp->kind == NV_KPLAN_EXPANSION ? kp->kevals + kp->km.evals + kp->kc.evals
                                                            : kp->kf.evals;
     stats->kernel_matrix = kp->kstored;
+    if (kp->kk.type == NV_KERNEL_PRECOMPUTED && kp->pc_psd >= 0) {
+        stats->kernel_psd = kp->pc_psd;
+        snprintf(stats->kernel_note, sizeof stats->kernel_note, "%s", kp->pc_why);
+    }
     stats->kernel_columns = kp->kc.misses;
     stats->cache_hits = kp->kc.hits;
     stats->kernel_asked = kp->kc.asked;

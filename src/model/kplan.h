@@ -39,6 +39,10 @@ typedef struct nv_kplan {
                            * semi-definite: its dual by SMO on kc (smo.c), a
                            * stationary point without a certificate */
     nv_kernel kk;         /* the kernel, gamma resolved */
+    int pc_psd;           /* a precomputed kernel's matrix (nv_kplan_precomputed): 1
+                           * positive semi-definite, 0 not (pc_why says why), -1 not
+                           * checked (the plan does not need it) */
+    char pc_why[200];
     nv_kcache kc;         /* CACHE, and EXPANSION's working set */
     nv_kmat km;           /* EXPANSION, shared_k */
     nv_kfeat kf;          /* FEATURES */
@@ -67,6 +71,14 @@ typedef struct nv_subproblem {
  * for n rows, the kernel with gamma resolved over ds's features. */
 void nv_kplan_choose(nv_kplan *kp, const nv_solver *solver, const nesvm_params *params,
                      const nesvm_dataset *ds, int64_t n);
+/* A precomputed kernel's plan (others: nothing to do): the serial numbers
+ * of the training rows rows[0..n) (NULL: all) checked (nv_pc_check_train),
+ * and its matrix checked positive semi-definite (nv_kernel_pc_psd) where the
+ * plan needs it: the full kernel's expansion and kernel features under the
+ * RKHS norm, whose certificates hold for such matrices only; a C-SVM on one
+ * that is not goes to SMO as the sigmoid kernel does.  Not distributed. */
+nesvm_status nv_kplan_precomputed(nv_kplan *kp, const nesvm_params *params, const nesvm_dataset *ds,
+                                  const int64_t *rows, int64_t n, const nv_comm *comm, nesvm_error *err);
 /* Refuse a plan whose problem is not convex and has no solver for a
  * stationary point: a kernel that is not positive semi-definite
  * (nv_kernel_psd) with the LP-SVM or LS-SVM on the full kernel, or with

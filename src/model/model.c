@@ -98,11 +98,11 @@ static nesvm_status kernel_decisions(const nesvm_model *m, const nesvm_dataset *
                       (long long)nb);
         goto out;
     }
-    nv_kernel_sqnorms(m->basis, NULL, nb, zsq);
+    nv_kernel_sqnorms(&k, m->basis, NULL, nb, zsq);
     for (int64_t i0 = 0; i0 < n && st == NESVM_OK; i0 += bs) {
         int64_t cnt = n - i0 < bs ? n - i0 : bs;
         for (int64_t i = 0; i < cnt; i++) idx[i] = rows ? rows[i0 + i] : i0 + i;
-        nv_kernel_sqnorms(ds, idx, cnt, xsq);
+        nv_kernel_sqnorms(&k, ds, idx, cnt, xsq);
         st = nv_kernel_block(&k, ds, idx, cnt, xsq, m->basis, NULL, nb, zsq, Kb, nb, threads, err);
         if (st != NESVM_OK) break;
         double *dd = dec + i0 * nsub;
@@ -226,7 +226,20 @@ nesvm_status nesvm_model_predict(const nesvm_model *m, const nesvm_dataset *ds, 
                                  double *labels, double *decision, nesvm_error *err)
 {
     if (!m || !ds || !labels) return nv_error(err, NESVM_ERR_ARG, "NULL argument to nesvm_model_predict");
+    /* a precomputed kernel's rows: a value at every support vector's serial
+     * number (the reader checks each line of a file: NESVM_PRECOMPUTED_TEST) */
+    const int64_t cols = nesvm_model_kernel_columns(m);
+    if (ds->d - 1 < cols)
+        return nv_error(err, NESVM_ERR_DATA,
+                        "the rows' kernel values end at column %lld, and the model's support vectors reach serial "
+                        "number %lld: a row to predict gives K(x,x_j) for every training row j up to it",
+                        (long long)(ds->d > 0 ? ds->d - 1 : 0), (long long)cols);
     return nv_predict_rows(m, ds, NULL, ds->n, threads, labels, decision, err);
+}
+
+int64_t nesvm_model_kernel_columns(const nesvm_model *m)
+{
+    return m && m->params->kernel == NV_KERNEL_PRECOMPUTED ? nv_pc_columns(m->basis) : 0;
 }
 
 nesvm_task nesvm_model_task(const nesvm_model *m) { return m ? m->task : NESVM_TASK_CLASSIFICATION; }

@@ -54,8 +54,10 @@ static void write_model(const nesvm_model *m, FILE *f)
         fprintf(f, "class_weight %s %s\n", num, val);
     }
     if (m->basis) {
-        /* basis vectors as sparse rows, 1-based indices, each line led by "sv" */
+        /* basis vectors as sparse rows, 1-based indices, each line led by "sv";
+         * a precomputed kernel's as their serial numbers "sv 0:i" (LIBSVM's) */
         const nesvm_dataset *B = m->basis;
+        const int pc = m->params->kernel == NV_KERNEL_PRECOMPUTED;
         fprintf(f, "nr_basis %lld\nbasis\n", (long long)B->n);
         for (int64_t i = 0; i < B->n; i++) {
             fputs("sv", f);
@@ -64,7 +66,7 @@ static void write_model(const nesvm_model *m, FILE *f)
                 NV_ASSERT(B->indices[p] >= 0 && B->indices[p] < m->d &&
                           (p == B->indptr[i] || B->indices[p - 1] < B->indices[p]));
                 nv_format_double(nv_val(B, p), num);
-                fprintf(f, " %d:%s", B->indices[p] + 1, num);
+                fprintf(f, " %d:%s", B->indices[p] + !pc, num);
             }
             fputc('\n', f);
         }
@@ -222,8 +224,9 @@ static nesvm_status expect(lexer *lx, const char *key, int ntok)
 }
 
 /* nb lines "sv j:v j:v ..." (1-based, strictly ascending j <= d, finite v)
- * into an owned CSR dataset. */
-static nesvm_status read_basis(lexer *lx, long long nb, long long d, nesvm_dataset **out)
+ * into an owned CSR dataset; pc (a precomputed kernel): "sv 0:i" each, the
+ * serial number i an integer in 1..d - 1. */
+static nesvm_status read_basis(lexer *lx, long long nb, long long d, int pc, nesvm_dataset **out)
 {
     char msg[200];
     size_t cap = 1024;
@@ -244,12 +247,20 @@ static nesvm_status read_basis(lexer *lx, long long nb, long long d, nesvm_datas
             goto fail;
         }
         long long prev = 0;
+        if (pc && lx->ntok != 1 && (lx->ntok != 2 || strncmp(lx->tok[1], "0:", 2) != 0 || !tok_int(lx->tok[1] + 2, 1, d - 1, &prev))) {
+            snprintf(msg, sizeof msg,
+                     "basis vector %lld: expected its serial number 0:i, i in 1..%lld (a precomputed kernel's "
+                     "support vector), found '%.40s'",
+                     i + 1, d - 1, lx->ntok > 1 ? lx->tok[1] : "end of line");
+            st = lerr(lx, msg);
+            goto fail;
+        }
         for (int t = 1; t < lx->ntok; t++) {
             char *c = strchr(lx->tok[t], ':');
-            long long j;
-            double v;
-            if (c) *c = '\0';
-            if (!c || !tok_int(lx->tok[t], prev + 1, d, &j) || !tok_double(c + 1, &v) || !isfinite(v)) {
+            long long j = 1; /* a precomputed kernel's column 0, its serial number in prev */
+            double v = (double)prev;
+            if (c && !pc) *c = '\0';
+            if (!pc && (!c || !tok_int(lx->tok[t], prev + 1, d, &j) || !tok_double(c + 1, &v) || !isfinite(v))) {
                 if (c) *c = ':'; /* the whole entry in the message */
                 snprintf(msg, sizeof msg,
                          "basis vector %lld: bad entry '%.40s' (expected index:value, indices "
@@ -268,7 +279,7 @@ static nesvm_status read_basis(lexer *lx, long long nb, long long d, nesvm_datas
             }
             ix[nnz] = (int32_t)(j - 1);
             vx[nnz++] = v;
-            prev = j;
+            if (!pc) prev = j;
         }
         ip[i + 1] = nnz;
     }
@@ -360,7 +371,7 @@ static nesvm_status read_head(parse_state *ps)
     snprintf(ps->problem, sizeof ps->problem, "%s", lx->tok[1]);
     TRY(expect(lx, "kernel", 2));
     if (nesvm_params_set(prm, "kernel", lx->tok[1], NULL) != NESVM_OK || isdigit((unsigned char)lx->tok[1][0]))
-        FAIL("unsupported kernel '%.40s' (expected linear, poly, rbf or sigmoid)", lx->tok[1]);
+        FAIL("unsupported kernel '%.40s' (expected linear, poly, rbf, sigmoid or precomputed)", lx->tok[1]);
     TRY(expect(lx, "multiclass", 2));
     if (nesvm_params_set(prm, "multiclass", lx->tok[1], NULL) != NESVM_OK)
         FAIL("bad multiclass scheme '%.40s' (expected ovo or ovr)", lx->tok[1]);
@@ -443,13 +454,13 @@ static nesvm_status read_basis_and_shape(parse_state *ps)
     if (prm->kernel) {
         if (lx->ntok != 2 || !tok_int(lx->tok[1], 1, INT32_MAX, &ps->nbasis))
             FAIL("bad nr_basis (expected an integer >= 1)");
-        if (!(prm->gamma > 0) && prm->kernel != 0) FAIL("kernel models need param gamma > 0");
+        if (!(prm->gamma > 0) && prm->kernel != NV_KERNEL_PRECOMPUTED) FAIL("kernel models need param gamma > 0");
         /* every basis vector takes a line of at least three bytes ("sv\n") */
         if ((double)ps->nbasis * 3.0 > (double)ps->len)
             FAIL("nr_basis %lld cannot fit in a file of %zu bytes (truncated, or a wrong nr_basis)",
                  ps->nbasis, ps->len);
         TRY(expect(lx, "basis", 1));
-        TRY(read_basis(lx, ps->nbasis, ps->d, &ps->basis));
+        TRY(read_basis(lx, ps->nbasis, ps->d, ps->prm->kernel == NV_KERNEL_PRECOMPUTED, &ps->basis));
         TRY(expect(lx, "nr_submodel", 2));
     }
     char want_buf[64];

@@ -75,6 +75,20 @@ static nesvm_status admit_solver(const nv_run *r)
     if (r->comm && r->ckopt && (r->ckopt->save_path || r->ckopt->resume_path))
         return nv_error(r->err, NESVM_ERR_UNSUPPORTED,
                         "checkpoints are not written or resumed by distributed trainings (--distributed)");
+    if (r->params->kernel == NV_KERNEL_PRECOMPUTED && !solver->precomputed) {
+        char names[256];
+        size_t len = 0;
+        names[0] = '\0';
+        for (int i = 0; nv_solver_at(i); i++) {
+            if (!nv_solver_at(i)->precomputed) continue;
+            len += (size_t)snprintf(names + len, sizeof names - len, "%s%s", len ? ", " : "", nv_solver_at(i)->name);
+            if (len >= sizeof names) len = sizeof names - 1;
+        }
+        return nv_error(r->err, NESVM_ERR_UNSUPPORTED,
+                        "solver %s trains linear models only: it does not take a precomputed kernel; those that "
+                        "do: %s",
+                        solver->name, names);
+    }
     if (r->kernel && solver->kernels == NV_KERNELS_NONE)
         return nv_error(r->err, NESVM_ERR_UNSUPPORTED,
                         "solver %s trains linear models only (kernel %s): use --solver nesvm, ssvm or "
@@ -114,7 +128,8 @@ static nesvm_status stage_admit(nv_run *r)
                    : nv_error(r->err, NESVM_ERR_DATA, "no training data");
     /* the basis size follows every rank's rows */
     nv_kplan_choose(&r->kp, r->solver, r->params, r->ds, r->n_all);
-    st = nv_kplan_check(&r->kp, r->params, r->err);
+    st = nv_kplan_precomputed(&r->kp, r->params, r->ds, r->rows, r->n, r->comm, r->err);
+    if (st == NESVM_OK) st = nv_kplan_check(&r->kp, r->params, r->err);
     if (st != NESVM_OK) return st;
     if (r->comm && r->kp.kind == NV_KPLAN_EXPANSION)
         return nv_error(
@@ -160,7 +175,8 @@ static nesvm_status plan_model(nv_run *r)
     st = nesvm_params_copy(r->params, &m->params, r->err);
     if (st != NESVM_OK) return st;
     nv_params_resolve(m->params);
-    if (r->kernel) m->params->gamma = r->kp.kk.gamma; /* resolved */
+    /* resolved (a precomputed kernel has none: 0, not written) */
+    if (r->kernel && r->params->kernel != NV_KERNEL_PRECOMPUTED) m->params->gamma = r->kp.kk.gamma;
     m->params->basis = r->kp.nbasis;
     st = nv_kplan_basis(&r->kp, r->ds, r->rows, m, r->err);
     if (st != NESVM_OK) return st;
@@ -273,6 +289,8 @@ static nesvm_status stage_finish(nv_run *r, nesvm_status st)
     if ((kp->kind == NV_KPLAN_EXPANSION || (kp->kind == NV_KPLAN_CACHE && kp->kernel)) && st == NESVM_OK)
         st = nv_compact_expansion(r->m, r->ds, r->rows, r->n, r->comm, r->err);
     if (st == NESVM_OK) st = nv_check_finite(r->m, r->params, r->err);
+    /* a precomputed kernel's support vectors: their serial numbers */
+    if (st == NESVM_OK && kp->kk.type == NV_KERNEL_PRECOMPUTED && r->m->basis) st = nv_pc_trim(&r->m->basis, r->err);
     if (r->stats) nv_kplan_stats(kp, r->stats);
     return st;
 }
@@ -327,6 +345,7 @@ static nesvm_status train_rows(const nesvm_dataset *ds, const int64_t *rows, int
     if (stats) {
         memset(stats, 0, sizeof *stats);
         stats->kernel_matrix = -1;
+        stats->kernel_psd = -1;
     }
 
     nesvm_status st = stage_admit(&r);

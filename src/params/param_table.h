@@ -48,7 +48,8 @@ enum {
     NV_W_POLY = 2,    /* the polynomial kernel */
     NV_W_COEF0 = 4,   /* the polynomial or sigmoid kernel */
     NV_W_LP = 8,      /* svm_type lp */
-    NV_W_SVR = 16     /* svm_type svr */
+    NV_W_SVR = 16,    /* svm_type svr */
+    NV_W_GAMMA = 32   /* a kernel with gamma: poly, rbf or sigmoid (not linear, not precomputed) */
 };
 
 typedef struct nv_param_def {

@@ -36,7 +36,7 @@ static const char *const continuation_words[] = {"adaptive", "paper", NULL};
 static const char *const multiclass_words[] = {"ovo", "ovr", NULL};
 static const char *const method_words[] = {"newton", "nesterov", "dcd", "auto", NULL};
 static const char *const lipschitz_words[] = {"power", "paper", NULL};
-static const char *const kernel_words[] = {"linear", "poly", "rbf", "sigmoid", NULL};
+static const char *const kernel_words[] = {"linear", "poly", "rbf", "sigmoid", "precomputed", NULL};
 static const char *const basis_select_words[] = {"random", "greedy", NULL};
 static const char *const scheme_words[] = {"optimal", "1", "2", "3", "cg", NULL};
 static const char *const merit_words[] = {"smooth", "f", NULL};
@@ -100,10 +100,10 @@ static const nv_param_def table[] = {
     {"progress_every", NV_PT_I64, F(progress_every), "1", 1, INFINITY, 0, 0, NULL, "an integer > 0",
      NV_S_ALL, 0, "", "N", "call the progress callback every N iterations"},
     {"kernel", NV_PT_WORD, F(kernel), "linear", 0, 0, NV_PF_LIBSVM_T, 0, kernel_words,
-     "linear, poly, rbf, sigmoid or 0-3", NV_S_ALL, 0, "t kernel", "K",
-     "linear, poly, rbf, sigmoid, or LIBSVM's 0-3"},
+     "linear, poly, rbf, sigmoid, precomputed or 0-4", NV_S_ALL, 0, "t kernel", "K",
+     "linear, poly, rbf, sigmoid, precomputed (the data are the kernel matrix: LIBSVM's 0:i format), or LIBSVM's 0-4"},
     {"gamma", NV_PT_REAL, F(gamma), "0", VMIN, VMAX, NV_PF_ZERO, 0, NULL,
-     "0 (1/num_features) or a number in [1e-100, 1e100]", NV_S_ALL, NV_W_KERNEL, "g gamma", "G",
+     "0 (1/num_features) or a number in [1e-100, 1e100]", NV_S_ALL, NV_W_GAMMA, "g gamma", "G",
      "gamma of poly/rbf/sigmoid; 0 = 1/num_features"},
     {"degree", NV_PT_INT, F(degree), "3", 0, 1000, 0, 0, NULL, "an integer in [0, 1000]", NV_S_ALL,
      NV_W_POLY, "d degree", "D", "degree of poly"},
@@ -189,6 +189,7 @@ const nv_param_def *nv_param_find(const char *name)
 int nv_param_condition(const nv_param_def *d, const nesvm_params *p)
 {
     if ((d->when & NV_W_KERNEL) && p->kernel == NV_KERNEL_LINEAR) return 0;
+    if ((d->when & NV_W_GAMMA) && (p->kernel == NV_KERNEL_LINEAR || p->kernel == NV_KERNEL_PRECOMPUTED)) return 0;
     if ((d->when & NV_W_POLY) && p->kernel != NV_KERNEL_POLY) return 0;
     if ((d->when & NV_W_COEF0) && p->kernel != NV_KERNEL_POLY && p->kernel != NV_KERNEL_SIGMOID) return 0;
     if ((d->when & NV_W_LP) && p->svm_type != NV_SVM_LP) return 0;

@@ -14,6 +14,16 @@
 #define NEWTON_USES "c eps eps_abs lambda basis basis_select kernel_memory smooth_p scheme tau merit kernel_norm " \
                     "basis_residual loss epsilon"
 
+/* A precomputed kernel (kernel.h) reaches every kernel path, since each asks
+ * for kernel values by rows and the matrix gives K between any two of its
+ * rows: the full kernel's expansion (the working set, SMO, the Newton
+ * operator, stored or on the fly) and kernel features (a reduced basis,
+ * LP-SVM by Nesterov, GSVM/RSVM).  Which need the matrix positive
+ * semi-definite: kplan.c (nv_kplan_precomputed). */
+#define NESVM_PRECOMPUTED_PATHS "the full kernel's expansion (working set and SMO, or the Newton operator on the " \
+                                "stored matrix) and kernel features (--basis M, LP-SVM by Nesterov)"
+#define NEWTON_PRECOMPUTED_PATHS "kernel features (GSVM/RSVM, full or reduced basis)"
+
 /* Each line: the positional fields of nv_solver up to `distributed`, then its
  * capabilities (solver.h; docs/solvers.md says why each family takes the
  * losses it takes). */
@@ -26,7 +36,7 @@ static const nv_solver solvers[] = {
      nv_nesvm_expansion_train, NULL, NV_KERNELS_NESVM, 1.0, NESVM_USES, "", 1, .has_c = 1,
      .loss = {"hinge", "hinge", "squared", "squared", "epsilon_insensitive"}, .loss_specific = 0,
      .tasks = "classification regression", .memory = "kernel_memory",
-     .certificate = 1},
+     .certificate = 1, .precomputed = NESVM_PRECOMPUTED_PATHS},
     /* bias <= 0: no bias; bias B > 0: a constant feature B, regularized */
     {"hyperpass", {"c_svm_hinge_l2_regularized_bias", NULL, NULL, NULL, "svr_epsilon_insensitive_l2_regularized_bias"},
      nv_hyperpass_train, NULL, NULL, NV_KERNELS_NONE, -1.0, "c eps eps_abs lambda shrinking warm_start loss epsilon",
@@ -38,16 +48,19 @@ static const nv_solver solvers[] = {
     {"ssvm", {"c_svm_squared_hinge_l2_regularized_bias", NULL, NULL, NULL, SSVM_SVR}, nv_ssvm_train, NULL, NULL,
      NV_KERNELS_RSVM, 1.0, NEWTON_USES, "", 1, .has_c = 1,
      .loss = {"squared_hinge", NULL, NULL, NULL, "squared_epsilon_insensitive"}, .loss_specific = 1,
-     .tasks = "classification regression", .memory = "kernel_memory", .certificate = 1},
+     .tasks = "classification regression", .memory = "kernel_memory", .certificate = 1,
+     .precomputed = NEWTON_PRECOMPUTED_PATHS},
     {"nssvm", {"c_svm_squared_hinge_l2_regularized_bias", NULL, NULL, NULL, SSVM_SVR}, nv_nssvm_train, NULL, NULL,
      NV_KERNELS_RSVM, 1.0, NEWTON_USES, "", 1, .has_c = 1,
      .loss = {"squared_hinge", NULL, NULL, NULL, "squared_epsilon_insensitive"}, .loss_specific = 1,
-     .tasks = "classification regression", .memory = "kernel_memory", .certificate = 1},
+     .tasks = "classification regression", .memory = "kernel_memory", .certificate = 1,
+     .precomputed = NEWTON_PRECOMPUTED_PATHS},
     /* kernel only: the expansion over the selected training rows; no C
      * (early stopping regularizes), no loss (the hard-margin dual), no gap */
     {"gs", {"svm_dual_greedy_stagewise", NULL, NULL}, NULL, NULL, nv_gs_train, NV_KERNELS_GS, -1.0,
      "kernel_memory cap cache_size loss", "", 1, .has_c = 0, .loss = {"", NULL, NULL}, .loss_specific = 1,
-     CLASSIFICATION, .memory = "cache_size", .certificate = 0},
+     CLASSIFICATION, .memory = "cache_size", .certificate = 0,
+     .precomputed = "kernel columns looked up in the matrix (any matrix: no certificate to lose)"},
 };
 #define NSOLVERS ((int)(sizeof solvers / sizeof solvers[0]))
 

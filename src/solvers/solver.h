@@ -173,6 +173,10 @@ typedef struct nv_solver {
     const char *memory;  /* the parameter bounding its kernel memory (LIBSVM's -m) */
     int certificate;     /* 1: a duality gap certifies its results; 0: its own
                           * stopping rule, no gap (gs) */
+    /* how it trains a precomputed kernel (kernel precomputed, LIBSVM's -t
+     * 4: kernel.h), in words for docs and messages; NULL: it does not (the
+     * linear solvers) */
+    const char *precomputed;
 } nv_solver;
 enum {
     NV_KERNELS_NONE = 0,  /* linear models only */

@@ -311,7 +311,7 @@ static void test_wide_index(void)
             nv_kcache_free(&c);
             /* a kernel block of the rows against themselves */
             double sq[5], blk[25];
-            nv_kernel_sqnorms(ds, NULL, 5, sq);
+            nv_kernel_sqnorms(NULL, ds, NULL, 5, sq);
             st = nv_kernel_block(&k, ds, NULL, 5, sq, ds, NULL, 5, sq, blk, 5, threads, &err);
             CHECK_MSG(st == NESVM_OK, "block: %s", err.message);
             for (int i = 0; st == NESVM_OK && i < 25; i++) CHECK(fabs(blk[i] - want[i / 5][i % 5]) <= 1e-14);

@@ -104,8 +104,8 @@ int main(void)
                     int nx = sub ? 6 : NX, nz = sub ? 3 : NZ;
                     const int64_t *xr = sub ? xrows : NULL, *zr = sub ? zrows : NULL;
                     double xsq[NX], zsq[NZ], out[NX * (NZ + 2)];
-                    nv_kernel_sqnorms(X, xr, nx, xsq);
-                    nv_kernel_sqnorms(Z, zr, nz, zsq);
+                    nv_kernel_sqnorms(NULL, X, xr, nx, xsq);
+                    nv_kernel_sqnorms(NULL, Z, zr, nz, zsq);
                     for (int threads = 1; threads <= 2; threads++) {
                         CHECK(nv_kernel_block(&k, X, xr, nx, xsq, Z, zr, nz, zsq, out, NZ + 2,
                                               threads, NULL) == NESVM_OK);

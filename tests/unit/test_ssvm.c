@@ -455,7 +455,7 @@ static void test_kernel_forms(void)
             double *bsq = malloc(sizeof(double) * (size_t)nb), *xsq = malloc(sizeof(double) * (size_t)t.n);
             double *Bd = basis_dense(B, nb, 3);
             for (int64_t j = 0; j < nb; j++) bsq[j] = nv_dot(Bd + j * 3, Bd + j * 3, 3);
-            nv_kernel_sqnorms(t.ds, NULL, t.n, xsq);
+            nv_kernel_sqnorms(NULL, t.ds, NULL, t.n, xsq);
             for (int64_t i = 0; i < t.n; i++)
                 for (int64_t j = 0; j < nb; j++)
                     F[i * nb + j] = nv_kernel_value(&k, nv_dot(t.X + i * 3, Bd + j * 3, 3), xsq[i], bsq[j]);
@@ -671,7 +671,7 @@ static void test_greedy_is_greedy(void)
         double *K = malloc(sizeof(double) * (size_t)(n * n)), *sq = malloc(sizeof(double) * (size_t)n);
         double *L = calloc((size_t)(n * m), sizeof(double)), *res = malloc(sizeof(double) * (size_t)n);
         int64_t *piv = malloc(sizeof(int64_t) * (size_t)m);
-        nv_kernel_sqnorms(t.ds, NULL, n, sq);
+        nv_kernel_sqnorms(NULL, t.ds, NULL, n, sq);
         for (int64_t i = 0; i < n; i++)
             for (int64_t j = 0; j < n; j++)
                 K[i * n + j] = nv_kernel_value(&k, nv_dot(t.X + i * 3, t.X + j * 3, 3), sq[i], sq[j]);
