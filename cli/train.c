@@ -528,6 +528,10 @@ static void print_summary(const run *r, const nesvm_model *m, const nesvm_stats 
                     : st->kernel_matrix == 3 ? "working set, kernel matrix stored (single precision)"
                     : st->kernel_matrix == 0 ? "kernel matrix computed on the fly"
                                              : "kernel features");
+        if (st->kernel_psd >= 0) /* a precomputed kernel's matrix, checked */
+            fprintf(info, "precomputed kernel matrix: %s%s\n",
+                    st->kernel_psd ? "positive semi-definite (checked)" : "not positive semi-definite: ",
+                    st->kernel_psd ? "" : st->kernel_note);
         if (st->basis > 0 && !isnan(st->basis_residual))
             fprintf(info, "Nystrom residual %.3g (the share of the rows' squared RKHS norm outside the basis's "
                           "span)%s\n",

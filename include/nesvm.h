@@ -162,6 +162,20 @@ NESVM_API nesvm_status nesvm_dataset_wrap_dense(int64_t n_rows, int32_t n_featur
                                                 nesvm_dataset **out, nesvm_error *err);
 
 /**
+ * A dataset of a precomputed kernel's rows (kernel precomputed; see
+ * nesvm_precomputed) from a dense row-major n_rows x n_cols matrix K of
+ * kernel values: row i holds its serial number (i + 1 when `serials` is
+ * non-zero: training rows, K the square matrix K(x_i, x_j); 0 otherwise:
+ * rows to predict, K(x, x_j) against the n_cols training rows) in column 0,
+ * then K's row i in columns 1..n_cols.  K and labels (NULL: zeros) are
+ * copied into the dataset (n_rows x (n_cols + 1) doubles); values must be
+ * finite.
+ */
+NESVM_API nesvm_status nesvm_dataset_from_kernel(int64_t n_rows, int32_t n_cols, const double *K,
+                                                 const double *labels, int serials, nesvm_dataset **out,
+                                                 nesvm_error *err);
+
+/**
  * The same with more layouts, for bindings (numpy, scipy):
  *   - indptr of 32 bits (indptr_bits 32: widened into an array the dataset owns,
  *     n_rows + 1 entries) or 64 bits (borrowed);

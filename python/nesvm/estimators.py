@@ -37,7 +37,33 @@ from sklearn.utils.validation import _check_sample_weight
 
 from . import _core
 
-_KERNELS = ("linear", "poly", "rbf", "sigmoid")
+_KERNELS = ("linear", "poly", "rbf", "sigmoid", "precomputed")
+
+
+# These checks give low-rank linear kernels X X^T computed in float32 (and fitted
+# again from lists: as float64), or rounded to integers: not positive
+# semi-definite within double precision, which the convex problems refuse
+_INDEFINITE = ("its kernel matrices (X X^T computed in float32, then given as float64, or rounded to integers) "
+               "are not positive semi-definite: refused for want of a certificate (docs/solvers.md)")
+_INDEFINITE_CHECKS = ("check_estimators_dtypes", "check_classifiers_train", "check_regressors_train")
+
+
+def _precomputed_rows(K, n_train=None):
+    """The C library's rows of a precomputed kernel (nesvm.h, nesvm_precomputed):
+    column 0 each row's serial number, then its kernel values.  Fit (n_train
+    None): K is the square n x n training matrix, serial numbers 1..n; predict:
+    K is n_test x n_train, K[i, j] = K(x_i, x_j) against the training rows,
+    serial numbers 0 (unused).  scikit-learn's messages for the wrong shapes."""
+    if sp.issparse(K):
+        raise TypeError("Sparse precomputed kernels are not supported.")
+    n, m = K.shape
+    if n_train is None and n != m:
+        raise ValueError("Precomputed matrix must be a square matrix. Input is a %dx%d matrix." % (n, m))
+    if n_train is not None and m != n_train:
+        raise ValueError("X.shape[1] = %d should be equal to %d, the number of samples at training time"
+                         % (m, n_train))
+    col = np.arange(1, n + 1, dtype=K.dtype) if n_train is None else np.zeros(n, dtype=K.dtype)
+    return np.ascontiguousarray(np.hstack([col[:, None], K]))
 
 
 def _threads(n_jobs):
@@ -76,7 +102,8 @@ class _KernelParams:
     """kernel, degree, gamma and coef0 as nesvm takes them, with scikit-learn's
     meaning (gamma='scale' and 'auto' computed as scikit-learn does); shared by the
     kernel classifiers and SVR.  _sklearn_twin names scikit-learn's estimator that
-    has the kernels nesvm lacks (precomputed, callables)."""
+    has the kernels nesvm lacks (callables).  kernel='precomputed': X is the kernel
+    matrix (fit: n x n; predict: n_test x n_train), as scikit-learn's."""
 
     _sklearn_twin = "sklearn.svm.SVC"
 
@@ -102,22 +129,20 @@ class _KernelParams:
 
     def _kernel_params(self, X):
         k = self.kernel
-        if isinstance(k, str) and k == "precomputed" or callable(k):
-            what = "kernel='precomputed'" if isinstance(k, str) else "a callable kernel (%r)" % (k,)
-            raise ValueError("%s is not supported by nesvm (precomputed kernels come with issue 33): use kernel="
-                             "'linear', 'poly', 'rbf' or 'sigmoid', or scikit-learn's %s, which takes it"
-                             % (what, self._sklearn_twin))
+        if callable(k):
+            raise ValueError("a callable kernel (%r) is not supported by nesvm: compute its matrix and use "
+                             "kernel='precomputed', or scikit-learn's %s, which takes it" % (k, self._sklearn_twin))
         if k not in _KERNELS:
             raise ValueError("kernel must be one of %s, got %r" % (", ".join(_KERNELS), k))
         # every parameter checked, whether the kernel uses it or not (as scikit-learn)
-        g = self._gamma_value(X if k != "linear" else None)
+        g = self._gamma_value(X if k not in ("linear", "precomputed") else None)
         d, c0 = self.degree, self.coef0
         if isinstance(d, bool) or not isinstance(d, numbers.Integral) or not 0 <= d <= 1000:
             raise ValueError("degree must be an integer in [0, 1000], got %r" % (d,))
         if isinstance(c0, bool) or not isinstance(c0, numbers.Real) or not np.isfinite(c0):
             raise ValueError("coef0 must be a finite number, got %r" % (c0,))
         out = {"kernel": k}
-        if k != "linear":
+        if k not in ("linear", "precomputed"):
             out["gamma"] = g
         if k == "poly":
             out["degree"] = int(d)
@@ -202,6 +227,9 @@ class _NesvmClassifier(_KernelParams, _FittedState, ClassifierMixin, BaseEstimat
     def _has_kernel(self):
         return getattr(self, "kernel", "linear") != "linear"
 
+    def _precomputed(self):
+        return getattr(self, "kernel", None) == "precomputed"
+
     # --- shared pieces
 
     def _common_params(self):
@@ -263,7 +291,8 @@ class _NesvmClassifier(_KernelParams, _FittedState, ClassifierMixin, BaseEstimat
         cw = self._class_weights(y_idx, classes, codes)
         verbose = getattr(self, "verbose", False)
         progress = _Verbose(verbose) if verbose else None
-        model, stats = _core.train(X, codes[y_idx], params, sample_weight=sw, class_weight=cw, progress=progress)
+        rows = _precomputed_rows(X) if self._precomputed() else X
+        model, stats = _core.train(rows, codes[y_idx], params, sample_weight=sw, class_weight=cw, progress=progress)
         fitted = _Fitted(model, classes, X.shape[1], codes)
         attrs.update(self._fitted_attributes(fitted, X, y_idx))
         return fitted, attrs
@@ -305,7 +334,9 @@ class _NesvmClassifier(_KernelParams, _FittedState, ClassifierMixin, BaseEstimat
             # intercept_[k] is sub-model k's decision value)
             rows = model.basis_rows()
             out["support_"] = rows.astype(np.int32)
-            out["support_vectors_"] = basis if sp.issparse(X) else basis.toarray()
+            # a precomputed kernel has no vectors, as scikit-learn's (their rows: support_)
+            out["support_vectors_"] = np.empty((0, 0)) if model.kernel == "precomputed" \
+                else basis if sp.issparse(X) else basis.toarray()
             out["dual_coef_"] = coef
             out["n_support_"] = np.bincount(y_idx[rows], minlength=len(classes)).astype(np.int32)
         return out
@@ -329,6 +360,8 @@ class _NesvmClassifier(_KernelParams, _FittedState, ClassifierMixin, BaseEstimat
         if X.shape[1] != st.n_features:  # refitted on other data while this call ran
             raise ValueError("X has %d features, but the model in use was fitted on %d"
                              % (X.shape[1], st.n_features))
+        if st.model.kernel == "precomputed":  # the rows the C library predicts
+            return _precomputed_rows(X, st.n_features)
         return X
 
     def decision_function(self, X):
@@ -432,9 +465,16 @@ class _NesvmClassifier(_KernelParams, _FittedState, ClassifierMixin, BaseEstimat
         # solutions stopped at a duality gap of tol from rows in another order agree
         # to that tolerance, not to the check's 1e-7 (gamma='scale' also counts the
         # weight-0 rows, as scikit-learn's SVC does).
-        return {"binary_only": False, "requires_y": True,
-                "_xfail_checks": {"check_sample_weights_invariance":
-                                  "zero sample_weight is not equivalent to removing samples"}}
+        xfail = {"check_sample_weights_invariance": "zero sample_weight is not equivalent to removing samples"}
+        if self._precomputed() and self._refuses_indefinite():
+            xfail.update(dict.fromkeys(_INDEFINITE_CHECKS, _INDEFINITE))
+        return {"binary_only": False, "requires_y": True, "_xfail_checks": xfail, "pairwise": self._precomputed()}
+
+    def _refuses_indefinite(self):
+        """Does a fit refuse a kernel matrix that is not positive semi-definite (its
+        problem not convex, no certificate: docs/solvers.md)?  The C-SVM takes one
+        (LIBSVM's dual, a stationary point), GS-SVM any."""
+        return False
 
 
 def _fitted_attribute(name):
@@ -580,6 +620,9 @@ class SVC(_NesvmClassifier):
         self.kernel_memory = kernel_memory
         self.multiclass = multiclass
 
+    def _refuses_indefinite(self):
+        return self.svm_type != "c"
+
     def _nesvm_params(self, X):
         p = {"c": float(self.C), "svm_type": self.svm_type, "method": self.method,
              "continuation": self.continuation, "kernel_memory": float(self.kernel_memory),
@@ -702,6 +745,9 @@ class NewtonSVC(_NesvmClassifier):
         if self.solver not in newton:
             raise ValueError("solver must be %s, got %r" % (" or ".join("'%s'" % s for s in newton), self.solver))
         return self.solver
+
+    def _refuses_indefinite(self):
+        return self.kernel_norm != "coef"
 
     def _nesvm_params(self, X):
         p = {"c": 2.0 * float(self.C), "scheme": self.scheme, "smooth_p": float(self.smooth_p),

@@ -37,7 +37,7 @@ from sklearn.exceptions import ConvergenceWarning
 from sklearn.utils.validation import _check_sample_weight, check_is_fitted
 
 from . import _core
-from .estimators import _FittedState, _KernelParams, _seed, _threads, _Verbose
+from .estimators import _INDEFINITE, _INDEFINITE_CHECKS, _FittedState, _KernelParams, _precomputed_rows, _seed, _threads, _Verbose
 
 _LOSSES = ("epsilon_insensitive", "squared_epsilon_insensitive")
 _NO_LIMIT = 2**62  # max_iter=-1: no iteration limit
@@ -182,9 +182,11 @@ class SVR(_KernelParams, _FittedState, RegressorMixin, BaseEstimator):
     kernel with a free bias, by NESVM's working set for the tube (the kernel SMO
     on each round's rows), to a certified relative duality gap.
 
-    Parameters are scikit-learn's SVR (1.2): kernel ('linear', 'poly', 'rbf';
-    'sigmoid' and 'poly' with coef0 < 0 are refused at fit: not positive
-    semi-definite, no certificate), degree, gamma ('scale', 'auto' or a number > 0), coef0, tol (the
+    Parameters are scikit-learn's SVR (1.2): kernel ('linear', 'poly', 'rbf',
+    'precomputed': X the kernel matrix, n x n to fit, n_test x n_train to predict,
+    refused at fit when it is not positive semi-definite; 'sigmoid' and 'poly'
+    with coef0 < 0 are refused at fit: not positive semi-definite, no
+    certificate), degree, gamma ('scale', 'auto' or a number > 0), coef0, tol (the
     relative duality gap nesvm certifies, in [1e-15, 1)), C, epsilon, shrinking
     (accepted, no effect: the working set's SMO always shrinks), cache_size
     (accepted, no effect: the working set's kernel block is bounded by
@@ -261,14 +263,16 @@ class SVR(_KernelParams, _FittedState, RegressorMixin, BaseEstimator):
         sw = _sample_weight(sample_weight, X)
         params = self._params(X)
         progress = _Verbose(self.verbose) if self.verbose else None
-        model, _ = _core.train(X, y, params, sample_weight=sw, progress=progress)
+        pc = self.kernel == "precomputed"
+        model, _ = _core.train(_precomputed_rows(X) if pc else X, y, params, sample_weight=sw, progress=progress)
         coef, b, _, _ = model.submodel(0)
         nz = np.flatnonzero(coef != 0)  # an all-zero expansion keeps one row of 0
         basis = model.basis()[nz].astype(np.float64)
         dual = coef[nz].reshape(1, -1)
         exit_reason, iterations, _, gap = model.training(0)[:4]
         attrs.update({"support_": model.basis_rows()[nz].astype(np.int32),
-                      "support_vectors_": basis if sp.issparse(X) else basis.toarray(),
+                      # a precomputed kernel has no vectors, as scikit-learn's (their rows: support_)
+                      "support_vectors_": np.empty((0, 0)) if pc else basis if sp.issparse(X) else basis.toarray(),
                       "dual_coef_": sp.csr_matrix(dual) if sp.issparse(X) else dual,
                       "intercept_": np.array([b], dtype=np.float64),
                       "n_support_": np.array([nz.size], dtype=np.int32),
@@ -289,6 +293,8 @@ class SVR(_KernelParams, _FittedState, RegressorMixin, BaseEstimator):
         X = self._validate_data(X, accept_sparse="csr", dtype=[np.float64, np.float32], order="C", reset=False)
         if X.shape[1] != st.n_features:  # refitted on other data while this call ran
             raise ValueError("X has %d features, but the model in use was fitted on %d" % (X.shape[1], st.n_features))
+        if st.model.kernel == "precomputed":  # the rows the C library predicts
+            X = _precomputed_rows(X, st.n_features)
         _, dec = st.model.predict(X, threads=_threads(self.n_jobs))
         return dec[:, 0].copy()
 
@@ -313,5 +319,8 @@ class SVR(_KernelParams, _FittedState, RegressorMixin, BaseEstimator):
         # removes a row exactly (the check passes with a numeric gamma), but the
         # check uses gamma='scale', which counts the weight-0 rows, as scikit-learn's
         # SVR does (whose predictions then differ by 2e-4 there; nesvm's by 1e-6)
-        return {"_xfail_checks": {"check_sample_weights_invariance":
-                                  "zero sample_weight is not equivalent to removing samples"}}
+        xfail = {"check_sample_weights_invariance": "zero sample_weight is not equivalent to removing samples"}
+        pc = getattr(self, "kernel", None) == "precomputed"  # (a probe of _fit has no parameters)
+        if pc:
+            xfail.update(dict.fromkeys(_INDEFINITE_CHECKS, _INDEFINITE))
+        return {"_xfail_checks": xfail, "pairwise": pc}

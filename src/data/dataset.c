@@ -247,6 +247,34 @@ nesvm_status nesvm_dataset_wrap_dense_ex(int64_t n_rows, int32_t n_features, con
     return NESVM_OK;
 }
 
+nesvm_status nesvm_dataset_from_kernel(int64_t n_rows, int32_t n_cols, const double *K, const double *labels,
+                                       int serials, nesvm_dataset **out, nesvm_error *err)
+{
+    if (!out) return nv_error(err, NESVM_ERR_ARG, "out must not be NULL");
+    *out = NULL;
+    if (n_rows < 0 || n_cols < 0 || n_cols == INT32_MAX || (n_rows * (int64_t)n_cols > 0 && !K))
+        return nv_error(err, NESVM_ERR_ARG, "nesvm_dataset_from_kernel: a %lld x %d matrix at %p", (long long)n_rows,
+                        n_cols, (const void *)K);
+    const int64_t w = (int64_t)n_cols + 1;
+    double *vals = nv_malloc_array((size_t)(n_rows ? n_rows : 1) * (size_t)w, sizeof(double));
+    double *lb = nv_calloc((size_t)(n_rows ? n_rows : 1), sizeof(double));
+    nesvm_status st = vals && lb ? NESVM_OK : nv_error(err, NESVM_ERR_NOMEM, "out of memory creating dataset");
+    for (int64_t i = 0; st == NESVM_OK && i < n_rows; i++) {
+        vals[i * w] = serials ? (double)(i + 1) : 0.0; /* column 0: the serial number */
+        if (n_cols) memcpy(vals + i * w + 1, K + i * (int64_t)n_cols, (size_t)n_cols * sizeof(double));
+        lb[i] = labels ? labels[i] : 0.0;
+    }
+    if (st == NESVM_OK) st = nesvm_dataset_wrap_dense(n_rows, (int32_t)w, vals, lb, out, err); /* checks finite */
+    if (st != NESVM_OK) {
+        nv_free(vals);
+        nv_free(lb);
+        return st;
+    }
+    (*out)->own_values = vals;
+    (*out)->own_labels = lb;
+    return NESVM_OK;
+}
+
 nesvm_status nesvm_dataset_set_weights(nesvm_dataset *ds, const double *weights, nesvm_error *err)
 {
     if (!ds) return nv_error(err, NESVM_ERR_ARG, "NULL dataset passed to nesvm_dataset_set_weights");

@@ -50,9 +50,10 @@ int nv_kernel_psd(const nv_kernel *k);
 /*
  * Is the precomputed kernel's matrix over rows[0..n) of X (NULL: all)
  * positive semi-definite?  The rule (docs/solvers.md): it is when it is
- * symmetric and K + tol I has a Cholesky factorization (LAPACK dpotrf),
- * tol = NV_PC_PSD_TOL n eps max_i K_ii: positive semi-definite up to the
- * rounding of its entries and of the factorization.  Otherwise *why says
+ * symmetric (|K_ij - K_ji| <= tol) and K + tol I has a Cholesky
+ * factorization (LAPACK dpotrf), tol = NV_PC_PSD_TOL n eps ||K||_inf (eps
+ * the precision of X's values: double, or float): positive semi-definite up
+ * to the rounding of its entries and of the factorization.  Otherwise *why says
  * what failed (an asymmetric pair, or the smallest eigenvalue, dsyevr, for
  * n up to NV_PC_EIG_MAX).  The check needs n^2 doubles: beyond mem_mb it
  * is not made, *psd is 0 and *why says so.  Only out of memory fails.

@@ -40,10 +40,17 @@ nesvm_status nv_kernel_pc_psd(const nesvm_dataset *X, const int64_t *rows, int64
         nv_free(K);
         return st;
     }
-    /* the tolerance: the rounding of n-term sums of entries of size max K_ii */
-    double dmax = 0;
-    for (int64_t i = 0; i < n; i++) dmax = fmax(dmax, fabs(K[i * n + i]));
-    const double tol = NV_PC_PSD_TOL * (double)n * DBL_EPSILON * dmax;
+    /* the tolerance: the rounding of the entries and of the factorization,
+     * n eps ||K|| with ||K||_inf (the largest row sum, >= ||K||_2); eps the
+     * entries' own (single precision: --float, numpy float32) */
+    double dmax = 0, norm = 0;
+    for (int64_t i = 0; i < n; i++) {
+        double row = 0;
+        for (int64_t j = 0; j < n; j++) row += fabs(K[i * n + j]);
+        norm = fmax(norm, row);
+        dmax = fmax(dmax, fabs(K[i * n + i]));
+    }
+    const double tol = NV_PC_PSD_TOL * (double)n * (X->prec == NESVM_FLOAT ? FLT_EPSILON : DBL_EPSILON) * norm;
     /* symmetric: the worst pair */
     double worst = 0;
     int64_t wi = 0, wj = 0;
@@ -82,7 +89,7 @@ nesvm_status nv_kernel_pc_psd(const nesvm_dataset *X, const int64_t *rows, int64
     if (dmax == 0)
         snprintf(why, why_size, "its diagonal is zero");
     else if (!isnan(lmin))
-        snprintf(why, why_size, "its smallest eigenvalue is %.6g (the tolerance: %.3g)", lmin, -tol);
+        snprintf(why, why_size, "its smallest eigenvalue is %.6g, below the tolerance %.3g", lmin, -tol);
     else
         snprintf(why, why_size, "its Cholesky factorization with tolerance %.3g breaks down at row %d", tol,
                  (int)info);

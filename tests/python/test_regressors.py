@@ -382,7 +382,7 @@ def test_svr_pipeline_grid_score_pickle():
 def test_svr_bad_input():
     X, y = friedman(60)
     for kw, msg in [({"epsilon": -0.1}, "epsilon must be"), ({"epsilon": np.nan}, "epsilon must be"),
-                    ({"kernel": "precomputed"}, r"precomputed kernels come with issue 33.*sklearn\.svm\.SVR"),
+                    ({"kernel": "precomputed"}, "Precomputed matrix must be a square matrix. Input is a 60x10 matrix"),
                     ({"kernel": lambda a, b: a @ b.T}, "callable kernel.*sklearn.svm.SVR"),
                     ({"kernel": "sigmoid"}, "kernel='sigmoid' is not positive semi-definite.*sklearn.svm.SVR"),
                     ({"kernel": "poly", "coef0": -1.0},
