@@ -56,7 +56,8 @@ int nv_kernel_psd(const nv_kernel *k);
  * to the rounding of its entries and of the factorization.  Otherwise *why says
  * what failed (an asymmetric pair, or the smallest eigenvalue, dsyevr, for
  * n up to NV_PC_EIG_MAX).  The check needs n^2 doubles: beyond mem_mb it
- * is not made, *psd is 0 and *why says so.  Only out of memory fails.
+ * is not made, *psd is 0 and *why says so (the driver gives it the larger
+ * of --kernel-memory and the data's own size).  Only out of memory fails.
  */
 #define NV_PC_PSD_TOL 16.0
 #define NV_PC_EIG_MAX 4000

@@ -78,9 +78,12 @@ nesvm_status nv_kplan_precomputed(nv_kplan *kp, const nesvm_params *params, cons
     /* GS-SVM has no certificate; the coefficient norm's problem is convex
      * for any matrix: no check needed */
     if (kp->kind == NV_KPLAN_CACHE || (kp->kind == NV_KPLAN_FEATURES && !features_rkhs(kp, params))) return NESVM_OK;
+    /* its n^2 doubles within --kernel-memory, or within what the matrix
+     * takes already as data (a dense double matrix: always) */
+    const double data_mb = (double)ds->nnz * (ds->prec == NESVM_FLOAT ? 4.0 : 8.0) / 1048576.0;
     int psd = 0;
-    st = nv_kernel_pc_psd(ds, rows, n, params->kernel_memory, params->threads, &psd, kp->pc_why, sizeof kp->pc_why,
-                          err);
+    st = nv_kernel_pc_psd(ds, rows, n, params->kernel_memory > data_mb ? params->kernel_memory : data_mb,
+                          params->threads, &psd, kp->pc_why, sizeof kp->pc_why, err);
     if (st != NESVM_OK) return st;
     kp->pc_psd = psd;
     if (kp->kind == NV_KPLAN_EXPANSION) plan_smo(kp, params);
