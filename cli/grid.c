@@ -24,8 +24,9 @@ static void usage(FILE *f)
           "error (unstratified folds, as svm-train -v): the best is the smallest, printed\n"
           "as 'C gamma mse', and the CSV's last column is 'mse'. Epsilon-SVR (--svm-type\n"
           "svr, -s 3) is scored likewise, and -log2p searches its p as well.\n"
-          "With the linear kernel only C is searched. Along C each fold starts from its\n"
-          "solution at the previous C (warm starts); with --threads N, N folds train at once.\n"
+          "With the linear and precomputed kernels only C is searched. Along C each fold\n"
+          "starts from its solution at the previous C (warm starts); with --threads N, N\n"
+          "folds train at once.\n"
           "--solver gs has no C: it searches gamma and its number of basis functions\n"
           "(--max-iter, its early stopping) instead. Every gamma's points go to a CSV when\n"
           "they are scored; rerunning the same search (the same data, by a fingerprint of\n"
@@ -309,12 +310,14 @@ static int grid_plan(grid_search *s)
     s->an = no_c ? "log2n" : "log2c";
     s->ra = no_c ? &s->r[2] : &s->r[0];
     if (s->rp->on && grid_check_p(cmd, s->o.params) != CLI_OK) return CLI_USAGE;
-    if (strcmp(kernel, "linear") == 0) s->rg->on = 0;
+    /* (the linear and precomputed kernels have no gamma) */
+    const int no_g = strcmp(kernel, "linear") == 0 || strcmp(kernel, "precomputed") == 0;
+    if (no_g) s->rg->on = 0;
+    char why[80];
+    snprintf(why, sizeof why, "the %s kernel has no gamma and -log2%c is null", kernel, no_c ? 'n' : 'c');
     if (!s->ra->on && !s->rg->on && !s->rp->on)
         return cli_usage(cmd, "nothing to search: %s",
-                         strcmp(kernel, "linear") != 0 ? (no_c ? "-log2n and -log2g are null" : "-log2c and -log2g are null")
-                         : no_c ? "the linear kernel has no gamma and -log2n is null"
-                              : "the linear kernel has no gamma and -log2c is null");
+                         !no_g ? (no_c ? "-log2n and -log2g are null" : "-log2c and -log2g are null") : why);
     if (!s->out) {
         const char *base = strrchr(s->data, '/');
         base = base ? base + 1 : s->data;

@@ -1126,7 +1126,7 @@ for s in ssvm nssvm; do
     [ -n "$gap" ] && awk -v g="$gap" 'BEGIN { exit !(g <= 1e-3) }' && [ ! -s "$T/.err" ] &&
         ok "$s -c 1e3: converged at a certified gap ($gap)" || not_ok "$s -c 1e3" "$(grep gap "$T/.out")"
 done
-expect_fail "option: -t 7" 2 "invalid value '7' for kernel: expected linear, poly, rbf, sigmoid or 0-3" "$T/o.model" -- \
+expect_fail "option: -t 7" 2 "invalid value '7' for kernel: expected linear, poly, rbf, sigmoid, precomputed or 0-4" "$T/o.model" -- \
     "$BIN" train -t 7 "$H" "$T/o.model"
 expect_fail "option: -g -1" 2 "invalid value '-1' for gamma" "$T/o.model" -- \
     "$BIN" train -t 2 -g -1 "$H" "$T/o.model"
