@@ -268,7 +268,7 @@ def main():
         r = run([nesvm, "train", "-t", 4] + opts + [P("sig.txt"), out], ok=False)
         report(r.returncode == 1 and not os.path.exists(out) and
                ("error: the precomputed kernel matrix is not positive semi-definite (its smallest eigenvalue is %s"
-                % m.group(1)) in r.stderr and ("with it, %s" % what) in r.stderr,
+                % (m.group(1) if m else "?")) in r.stderr and ("with it, %s" % what) in r.stderr,
                "indefinite: %s refused (exit %d), no model file" % (what, r.returncode))
 
     print("%d passed, %d failed" % (passed, failed))
