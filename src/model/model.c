@@ -226,15 +226,20 @@ nesvm_status nesvm_model_predict(const nesvm_model *m, const nesvm_dataset *ds, 
                                  double *labels, double *decision, nesvm_error *err)
 {
     if (!m || !ds || !labels) return nv_error(err, NESVM_ERR_ARG, "NULL argument to nesvm_model_predict");
+    nesvm_status st = nv_model_check_width(m, ds, err);
+    return st != NESVM_OK ? st : nv_predict_rows(m, ds, NULL, ds->n, threads, labels, decision, err);
+}
+
+nesvm_status nv_model_check_width(const nesvm_model *m, const nesvm_dataset *ds, nesvm_error *err)
+{
     /* a precomputed kernel's rows: a value at every support vector's serial
      * number (the reader checks each line of a file: NESVM_PRECOMPUTED_TEST) */
     const int64_t cols = nesvm_model_kernel_columns(m);
-    if (ds->d - 1 < cols)
-        return nv_error(err, NESVM_ERR_DATA,
-                        "the rows' kernel values end at column %lld, and the model's support vectors reach serial "
-                        "number %lld: a row to predict gives K(x,x_j) for every training row j up to it",
-                        (long long)(ds->d > 0 ? ds->d - 1 : 0), (long long)cols);
-    return nv_predict_rows(m, ds, NULL, ds->n, threads, labels, decision, err);
+    if (cols == 0 || ds->d - 1 >= cols) return NESVM_OK; /* (0: not a precomputed kernel) */
+    return nv_error(err, NESVM_ERR_DATA,
+                    "the rows' kernel values end at column %lld, and the model's support vectors reach serial "
+                    "number %lld: a row to predict gives K(x,x_j) for every training row j up to it",
+                    (long long)(ds->d > 0 ? ds->d - 1 : 0), (long long)cols);
 }
 
 int64_t nesvm_model_kernel_columns(const nesvm_model *m)

@@ -79,6 +79,10 @@ nesvm_status nv_train_distributed(const nesvm_dataset *ds, const int64_t *rows, 
                                   nesvm_progress_fn progress, void *user, nesvm_model **out, nesvm_stats *stats,
                                   nesvm_error *err);
 
+/* A precomputed kernel's model: ds gives kernel values up to the largest
+ * serial number of its support vectors (the public predictions check it);
+ * other models: always. */
+nesvm_status nv_model_check_width(const nesvm_model *m, const nesvm_dataset *ds, nesvm_error *err);
 /* Predict a row subset (rows == NULL: all rows). */
 nesvm_status nv_predict_rows(const nesvm_model *m, const nesvm_dataset *ds, const int64_t *rows,
                              int64_t n, int threads, double *labels, double *decision,

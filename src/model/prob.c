@@ -498,7 +498,8 @@ nesvm_status nesvm_model_predict_proba(const nesvm_model *m, const nesvm_dataset
         nv_free(lab);
         return nv_error(err, NESVM_ERR_NOMEM, "out of memory for prediction");
     }
-    nesvm_status st = nv_predict_rows(m, ds, NULL, ds->n, threads, lab, dec, err);
+    nesvm_status st = nv_model_check_width(m, ds, err);
+    if (st == NESVM_OK) st = nv_predict_rows(m, ds, NULL, ds->n, threads, lab, dec, err);
     if (st == NESVM_OK) st = nv_prob_rows(m, dec, ds->n, proba, labels, err);
     nv_free(dec);
     nv_free(lab);

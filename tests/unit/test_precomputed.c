@@ -137,6 +137,23 @@ static void test_refusals(void)
                                       "serial number 3"),
                   "%s", err.message);
     }
+    /* and for probabilities */
+    nesvm_params *pp = NULL;
+    nesvm_params_create(&pp, NULL);
+    nesvm_params_set(pp, "kernel", "precomputed", NULL);
+    nesvm_params_set(pp, "probability", "1", NULL);
+    nesvm_model *mp = NULL;
+    nesvm_dataset *big = NULL, *narrow2 = NULL;
+    double pr[2 * N];
+    CHECK(nesvm_dataset_from_kernel(N, N, K, Y, 1, &big, &err) == NESVM_OK);
+    CHECK_MSG(nesvm_train(big, pp, NULL, NULL, &mp, NULL, &err) == NESVM_OK, "%s", err.message);
+    CHECK(nesvm_dataset_from_kernel(1, 2, K, NULL, 0, &narrow2, &err) == NESVM_OK);
+    CHECK(mp && nesvm_model_predict_proba(mp, narrow2, 1, lab, pr, &err) == NESVM_ERR_DATA &&
+          strstr(err.message, "the rows' kernel values end at column 2, and the model's support vectors reach"));
+    nesvm_model_destroy(mp);
+    nesvm_params_destroy(pp);
+    nesvm_dataset_destroy(big);
+    nesvm_dataset_destroy(narrow2);
     /* a linear solver refuses it by name */
     nesvm_params *p = NULL;
     nesvm_params_create(&p, NULL);
