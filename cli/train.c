@@ -46,7 +46,11 @@ static void usage(FILE *f)
           "  (LIBLINEAR -s 2 -B 1 with its -c = C/2); with a kernel, x_i becomes\n"
           "  L^-1 [K(b_1, x_i) .. K(b_M, x_i)] over the basis, K_BB = L L^T, so that\n"
           "  ||w||^2 is the RKHS norm of f (--kernel-norm rkhs), or the paper's\n"
-          "  [K(x_i, b_1) .. K(x_i, b_M)] with w the coefficients (--kernel-norm coef).\n\n",
+          "  [K(x_i, b_1) .. K(x_i, b_M)] with w the coefficients (--kernel-norm coef).\n"
+          "The one-class SVM (--svm-type one-class, LIBSVM's -s 2; labels ignored), by\n"
+          "the kernel SMO on a working set (any kernel, linear too), LIBSVM's scaling:\n"
+          "      min_{w,rho} 1/2 ||w||^2 + sum_i W_i max(0, rho - w.phi(x_i)) - nu n rho\n"
+          "  (W_i the sample weights, n their sum); +1 where w.phi(x) > rho.\n\n",
           f);
     train_opts_help(f);
     fputs("  --init MODEL         warm start: begin from MODEL's weights (same classes)\n"

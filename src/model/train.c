@@ -75,6 +75,11 @@ static nesvm_status admit_solver(const nv_run *r)
     if (r->comm && r->ckopt && (r->ckopt->save_path || r->ckopt->resume_path))
         return nv_error(r->err, NESVM_ERR_UNSUPPORTED,
                         "checkpoints are not written or resumed by distributed trainings (--distributed)");
+    char problem[64]; /* a novelty: before a kernel plan for a problem the solver lacks */
+    nesvm_status st = nesvm_params_task(r->params) == NESVM_TASK_NOVELTY
+                          ? nv_solver_problem(solver, r->params, problem, sizeof problem, r->err)
+                          : NESVM_OK;
+    if (st != NESVM_OK) return st;
     if (r->kernel && solver->kernels == NV_KERNELS_NONE)
         return nv_error(r->err, NESVM_ERR_UNSUPPORTED,
                         "solver %s trains linear models only (kernel %s): use --solver nesvm, ssvm or "
@@ -270,7 +275,7 @@ static nesvm_status stage_subproblems(nv_run *r)
 static nesvm_status stage_finish(nv_run *r, nesvm_status st)
 {
     const nv_kplan *kp = &r->kp;
-    if ((kp->kind == NV_KPLAN_EXPANSION || (kp->kind == NV_KPLAN_CACHE && kp->kernel)) && st == NESVM_OK)
+    if ((kp->kind == NV_KPLAN_EXPANSION || kp->kind == NV_KPLAN_CACHE) && kp->kernel && st == NESVM_OK)
         st = nv_compact_expansion(r->m, r->ds, r->rows, r->n, r->comm, r->err);
     if (st == NESVM_OK) st = nv_check_finite(r->m, r->params, r->err);
     if (r->stats) nv_kplan_stats(kp, r->stats);

@@ -48,7 +48,11 @@ enum {
     NV_W_POLY = 2,    /* the polynomial kernel */
     NV_W_COEF0 = 4,   /* the polynomial or sigmoid kernel */
     NV_W_LP = 8,      /* svm_type lp */
-    NV_W_SVR = 16     /* svm_type svr */
+    NV_W_SVR = 16,    /* svm_type svr */
+    NV_W_NOVELTY = 32, /* svm_type one-class */
+    NV_W_COST = 64    /* a model with a cost C and a bias: every svm_type but one-class
+                       * (whose costs are the sample weights and whose offset rho is
+                       * part of its problem) */
 };
 
 typedef struct nv_param_def {
