@@ -55,6 +55,7 @@
 #include "../hinge.h"
 #include "../smo/smo.h"
 
+#include <float.h>
 #include <math.h>
 #include <stdlib.h>
 #include <string.h>
@@ -560,6 +561,14 @@ nesvm_status nv_kx_smo_train(const nv_kernel_problem *kp, const nesvm_params *pr
      * least every 10 m steps */
     double tol = NV_NESVM_DCD_TOL0;
     int64_t steps = 0, since = 0, last = 0;
+    /* the one-class SVM: a violation within the rounding of single-precision
+     * margins (sum a_j K_ij <= r max K_jj) is noise; below it the steps move
+     * nothing the certificate in double precision can see (a degenerate
+     * problem, w ~ 0, has margins and a relative gap of rounding only) */
+    double vfloor = 0;
+    for (int64_t i = 0; s.oc && i < m; i++)
+        if (s.kd[i] > vfloor) vfloor = s.kd[i];
+    vfloor *= FLT_EPSILON * fabs(s.r);
     const int64_t every = m < 1000 ? m : 1000; /* shrink after this many steps */
     for (;;) {
         double gmax = 0, gmin = 0;
@@ -567,6 +576,8 @@ nesvm_status nv_kx_smo_train(const nv_kernel_problem *kp, const nesvm_params *pr
         steps++;
         since++;
         int check = steps - last >= 10 * m;
+        const int noise = v <= vfloor && s.nact == m;
+        check |= noise;
         if (v <= tol) {
             if (s.nact == m) { /* a warm start may be well below tol already */
                 tol = 0.1 * (v < tol ? v : tol);
@@ -596,7 +607,7 @@ nesvm_status nv_kx_smo_train(const nv_kernel_problem *kp, const nesvm_params *pr
         info.inner = steps;
         info.n_active = s.nact;
         if (nv_track_iterate(&tr, &e, beta, b, &info, &st, err)) break;
-        if (v == 0) { /* every variable optimal: nothing moves any more */
+        if (v == 0 || noise) { /* every variable optimal: nothing moves any more */
             tr.why = NESVM_EXIT_STALLED;
             break;
         }

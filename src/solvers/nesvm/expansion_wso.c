@@ -376,6 +376,9 @@ nesvm_status nv_ws_oc_train(const nv_kernel_problem *kp, const nesvm_params *prm
     nesvm_status st = wso_alloc(&w, kp, prm, sink && sink->ckpt, err);
     if (st == NESVM_OK) st = oc_start(kp, &w, err);
     if (st == NESVM_OK) st = oc_certify(kp, &w, &rho, res, err);
+    /* the dual's scale for the stall rule: the start's 1/2 a'K a (a degenerate
+     * problem, w* ~ 0, has a lower bound near 0 that rises by rounding only) */
+    const double dscale = st == NESVM_OK ? fabs(res->lower_bound) : 0.0;
     nv_ws_tick tick = {sink, t0, {0}, 0};
     while (st == NESVM_OK) {
         if (res->gap <= prm->eps) {
@@ -384,7 +387,7 @@ nesvm_status nv_ws_oc_train(const nv_kernel_problem *kp, const nesvm_params *prm
         }
         /* 3. the next S; no violator left, or a lower bound that no longer
          * rises (the rounding of the sub-problems' K_SS): stalled */
-        since_best = res->lower_bound > best_d + 1e-12 * fabs(best_d) ? 0 : since_best + 1;
+        since_best = res->lower_bound > best_d + 1e-12 * fmax(fabs(best_d), dscale) ? 0 : since_best + 1;
         if (res->lower_bound > best_d) best_d = res->lower_bound;
         int64_t nv = 0, ns = oc_select(kp, &w, rho, &nv);
         if (nv == 0 || ns < 2 || since_best > NV_NESVM_WS_TUBE_PATIENCE) {
