@@ -290,7 +290,7 @@ void cli_warn_ignored(const char *cmd, const nesvm_params *p)
         else
             why = "--svm-type lp";
         fprintf(stderr, "nesvm %s: warning: %s is ignored here (solver %s): it applies to %s\n", cmd,
-                cli_param_spelling(d, "/", opt, sizeof opt), solver, why);
+                strcmp(d->name, "bias") == 0 ? "-B" : cli_param_spelling(d, "/", opt, sizeof opt), solver, why);
     }
 }
 
@@ -328,11 +328,16 @@ int cli_warn_uncertified(const char *cmd, const nesvm_model *m)
     nesvm_model_training(m, worst, &ex, NULL, NULL, &gap, NULL);
     nesvm_params_get(nesvm_model_params(m), "eps", eps, sizeof eps, NULL);
     if (nsub > 1) submodel_name(m, worst, name, sizeof name); /* a regression's one model has no classes */
+    const int oc = nesvm_model_task(m) == NESVM_TASK_NOVELTY;
     const char *hint = ex == NESVM_EXIT_MAX_ITER     ? "raise --max-iter"
                        : ex == NESVM_EXIT_TIME_LIMIT ? "raise --time-limit"
-                       : ex == NESVM_EXIT_STALLED    ? "no decrease was left in double precision: a smaller -c "
-                                                       "or -B, or scaled data"
-                                                     : "see docs/solvers.md";
+                       : ex == NESVM_EXIT_STALLED && oc
+                           ? "no decrease was left in double precision: a one-class problem whose optimum is "
+                             "w = 0 (with the linear kernel: the origin inside the rows' convex hull) has no "
+                             "relative gap; use -t rbf, or data away from the origin"
+                       : ex == NESVM_EXIT_STALLED ? "no decrease was left in double precision: a smaller -c "
+                                                    "or -B, or scaled data"
+                                                  : "see docs/solvers.md";
     if (nsub == 1)
         fprintf(stderr, "nesvm %s: warning: the training stopped before its certificate (exit %s, relative "
                         "gap %.3g, -e %s): the model is saved but may be far from the optimum (%s)\n",

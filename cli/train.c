@@ -348,6 +348,9 @@ static int run_refusals(const char *cmd, const train_opts *o, const char *model_
         char kernel[16];
         nesvm_params_get(o->params, "kernel", kernel, sizeof kernel, NULL);
         const nesvm_solver_info si = cli_params_solver(o->params);
+        if (nesvm_params_task(o->params) == NESVM_TASK_NOVELTY)
+            return cli_usage(cmd, "-C searches C, and the one-class SVM has none (its nu is -n): compare nu "
+                                  "with -v K");
         if (!si.has_c)
             return cli_usage(cmd, "-C searches C, and %s has none: 'nesvm grid --solver %s' searches its gamma "
                                   "and basis functions", si.name, si.name);
