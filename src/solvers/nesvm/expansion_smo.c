@@ -79,6 +79,8 @@ typedef struct ksmo {
     int tube;           /* epsilon-SVR's tube: m = 2 n variables */
     int oc;             /* the one-class SVM: y = +1, t = -h (kp->h, or 0), sum a kept at r */
     double nuw;         /* one-class: nu times the sum of the costs (a cold start's sum a) */
+    double moved;       /* the sum of the pair steps' |s|: their rounding in G is at most
+                         * 2 FLT_EPSILON max K_ii times it */
     double *a, *G, *kd; /* dual point, gradient Q a - t, diagonal of K (m each) */
     int64_t *act;       /* active variables (shrinking): the first nact */
     int64_t nact;
@@ -168,6 +170,7 @@ static double pair_step(ksmo *s, double *gmax_out, double *gmin_out)
     if (a[j] < 0) a[j] = 0;
     grad_add(s, i, st);
     grad_add(s, j, -st);
+    s->moved += fabs(st);
     return gmax - gmin;
 }
 
@@ -561,14 +564,16 @@ nesvm_status nv_kx_smo_train(const nv_kernel_problem *kp, const nesvm_params *pr
      * least every 10 m steps */
     double tol = NV_NESVM_DCD_TOL0;
     int64_t steps = 0, since = 0, last = 0;
-    /* the one-class SVM: a violation within the rounding of single-precision
-     * margins (sum a_j K_ij <= r max K_jj) is noise; below it the steps move
-     * nothing the certificate in double precision can see (a degenerate
-     * problem, w ~ 0, has margins and a relative gap of rounding only) */
-    double vfloor = 0;
+    /* the one-class SVM: a violation within the rounding the steps' single-
+     * precision rows added to G (2 FLT_EPSILON max K_ii per unit moved; G
+     * starts exact from a warm start's margins) is noise, below which the
+     * steps move nothing the certificate in double precision can see (a
+     * degenerate problem, w ~ 0, has margins and a relative gap of rounding
+     * only, and would step on to the iteration limit) */
+    double vunit = 0;
     for (int64_t i = 0; s.oc && i < m; i++)
-        if (s.kd[i] > vfloor) vfloor = s.kd[i];
-    vfloor *= FLT_EPSILON * fabs(s.r);
+        if (s.kd[i] > vunit) vunit = s.kd[i];
+    vunit *= 2.0 * FLT_EPSILON;
     const int64_t every = m < 1000 ? m : 1000; /* shrink after this many steps */
     for (;;) {
         double gmax = 0, gmin = 0;
@@ -576,7 +581,7 @@ nesvm_status nv_kx_smo_train(const nv_kernel_problem *kp, const nesvm_params *pr
         steps++;
         since++;
         int check = steps - last >= 10 * m;
-        const int noise = v <= vfloor && s.nact == m;
+        const int noise = s.oc && v <= vunit * s.moved && s.nact == m;
         check |= noise;
         if (v <= tol) {
             if (s.nact == m) { /* a warm start may be well below tol already */

@@ -180,16 +180,23 @@ static double oc_violation(const nv_kernel_problem *kp, const wso_run *w, int64_
  * coefficient should rise and those whose should fall (the sub-problem
  * keeps sum a_S: it moves a row only against another), then the other free
  * rows; all rows when 2 |free| is WS_FULL of them or more and their K_SS
- * fits.  Returns |S|; *nv: the rows violating at all. */
+ * fits.  And always the two rows of the SMO's most violating pair among the
+ * bounded ones, the smallest margin at 0 and the largest at c_k, which may
+ * lie exactly at rho (no violation at rho: with one free row below rho,
+ * its only partner is the bounded row that rho is the margin of).  Returns
+ * |S|; *nv: the rows violating at all. */
 static int64_t oc_select(const nv_kernel_problem *kp, wso_run *w, double rho, int64_t *nv)
 {
     const int64_t n = kp->n;
     int64_t nf = 0, nu = 0, nd = 0;
     *nv = 0;
     nv_ws_cand *up = w->cand, *down = w->cand + n, *fr = w->cand + 2 * n;
+    int64_t lo0 = -1, hic = -1; /* the smallest margin at 0, the largest at c */
     for (int64_t k = 0; k < n; k++) {
         const double v = oc_violation(kp, w, k, rho);
         *nv += v != 0;
+        if (w->a[k] <= 0 && (lo0 < 0 || w->f[k] < w->f[lo0])) lo0 = k;
+        if (w->a[k] >= kp->cost[k] && (hic < 0 || w->f[k] > w->f[hic])) hic = k;
         if (w->a[k] > 0 && w->a[k] < kp->cost[k]) fr[nf++] = (nv_ws_cand){fabs(v), k};
         else if (v > 0) up[nu++] = (nv_ws_cand){v, k};
         else if (v < 0) down[nd++] = (nv_ws_cand){-v, k};
@@ -212,6 +219,12 @@ static int64_t oc_select(const nv_kernel_problem *kp, wso_run *w, double rho, in
     while (ns < q && jf < nf) w->S[ns++] = fr[jf++].i;
     memset(w->in, 0, (size_t)(n > 0 ? n : 1));
     for (int64_t k = 0; k < ns; k++) w->in[w->S[k]] = 1;
+    const int64_t pair[2] = {lo0, hic};
+    for (int e = 0; e < 2; e++)
+        if (pair[e] >= 0 && !w->in[pair[e]] && ns < w->smax) {
+            w->in[pair[e]] = 1;
+            w->S[ns++] = pair[e];
+        }
     qsort(w->S, (size_t)ns, sizeof(int64_t), nv_cmp_i64);
     return ns;
 }
