@@ -352,10 +352,11 @@ static void test_model_task(void)
         if (task) {
             CHECK(nesvm_model_predict_proba(back, ds, 1, labels, proba, &err) == NESVM_ERR_UNSUPPORTED);
             CHECK_CONTAINS(err.message, "probability estimates are for classifiers");
-            /* before the file is touched: a regression that is no SVR, a novelty model */
+            /* before the file is touched: a regression that is no SVR, a novelty model
+             * (for LIBSVM: one that is no one-class SVM; LIBLINEAR has none) */
             CHECK(nesvm_model_export(back, "liblinear", "/nonexistent/x", &err) == NESVM_ERR_UNSUPPORTED);
             CHECK_CONTAINS(err.message, task == 1 ? "cannot be written for LIBLINEAR (its SVRs"
-                                                  : "cannot be written for LIBSVM or LIBLINEAR");
+                                                  : "LIBLINEAR has no one-class SVM");
             CHECK(nesvm_model_export(back, "libsvm", "/nonexistent/x", &err) == NESVM_ERR_UNSUPPORTED);
             CHECK_CONTAINS(err.message, task == 1 ? "cannot be written for LIBSVM (its epsilon_svr"
                                                   : "cannot be written for LIBSVM or LIBLINEAR");
