@@ -196,6 +196,10 @@ static nesvm_status stage_plan(nv_run *r)
     if (r->init && (r->kernel || r->init->basis))
         return nv_error(r->err, NESVM_ERR_UNSUPPORTED, "warm starts are for linear models (kernel %s)",
                         nv_kernel_names[r->kernel ? params->kernel : r->init->params->kernel]);
+    if (r->init && r->kp.kind == NV_KPLAN_EXPANSION) /* the one-class SVM's linear kernel */
+        return nv_error(r->err, NESVM_ERR_UNSUPPORTED,
+                        "warm starts (--init) are for models trained on their weights: the one-class SVM trains "
+                        "its dual's coefficients, one a row, even with the linear kernel");
     st = nv_kplan_build(&r->kp, params, ds, r->rows, r->n, t->k, t->ovr, t->row_class, r->comm, r->err);
     if (st != NESVM_OK) return st;
     if (r->init) {

@@ -340,10 +340,13 @@ def main():
                 (['-b', '1'], 'probability estimates (-b 1) are for classifiers'),
                 (['-w1', '2'], 'class weights (-w1) are a classifier\'s'),
                 (['--loss', 'squared_hinge'], '--svm-type one-class is the hinge loss')]
+    run([nesvm, 'train', '-q', '-s', '2', data, peer])  # a linear one-class model: w
+    refusals.append((['-t', 'linear', '--init', peer], 'warm starts (--init) are for models trained on their weights'))
     for extra, msg in refusals:
         if os.path.exists(model):
             os.unlink(model)
-        p = run([nesvm, 'train', '-s', '2', '-t', 'rbf'] + extra + [data, model], check=False)
+        kern_opt = [] if '-t' in extra else ['-t', 'rbf']
+        p = run([nesvm, 'train', '-s', '2'] + kern_opt + extra + [data, model], check=False)
         report(p.returncode != 0 and msg in p.stderr and not os.path.exists(model),
                'one-class with %s refused: %s' % (' '.join(extra), p.stderr.strip().splitlines()[0]))
     print('%d passed, %d failed' % (passed, failed))
