@@ -146,7 +146,7 @@ void train_opts_help(FILE *f)
      * (-w, -B, --storage, --float, --trace, -q) written here */
     static const char *const problem1[] = {"c", NULL};
     static const char *const problem2[] = {"lambda", NULL};
-    static const char *const problem3[] = {"eps", "solver", "svm_type", "loss", "epsilon", "mu", "nu", "continuation", "mu0", "nu0",
+    static const char *const problem3[] = {"eps", "solver", "svm_type", "loss", "epsilon", "svm_nu", "mu", "nu", "continuation", "mu0", "nu0",
                                            "mu_star", "stage_eps", "eps_abs", "method", "lipschitz", "restart", "multiclass",
                                            NULL};
     static const char *const hyperpass[] = {"shrinking", "warm_start", "batch", NULL};
@@ -193,9 +193,11 @@ void train_opts_help(FILE *f)
           "  --storage auto|csr|dense  matrix layout (default auto: dense if >= 50% non-zero)\n"
           "  --float              store feature values as float (half the memory)\n"
           "  -W FILE              sample weights, one per line (LIBLINEAR's -W): each row's\n"
-          "                       C is multiplied by its weight; 0 leaves the row out\n"
+          "                       C is multiplied by its weight (one-class: the bound on\n"
+          "                       its coefficient, as a repeated row); 0 leaves the row out\n"
           "LIBSVM and LIBLINEAR habits:\n"
-          "  -s 0|3               LIBSVM's -s: C-SVC (0), epsilon-SVR (3: --svm-type svr);\n"
+          "  -s 0|2|3             LIBSVM's -s: C-SVC (0), one-class SVM (2: --svm-type\n"
+          "                       one-class, with -n NU), epsilon-SVR (3: --svm-type svr);\n"
           "                       other values: an error naming what to use instead\n"
           "  --liblinear N        train and cv: LIBLINEAR's -s N (1, 2, 3, 11, 12, 13) with\n"
           "                       its bias convention (no bias unless -B B > 0, then a\n"
@@ -288,10 +290,16 @@ void cli_warn_ignored(const char *cmd, const nesvm_params *p)
             why = "the poly, rbf and sigmoid kernels";
         else if (d->when & NV_W_KERNEL)
             why = "the poly, rbf, sigmoid and precomputed kernels";
+        else if (d->when & NV_W_SVR)
+            why = "--svm-type svr";
+        else if (d->when & NV_W_NOVELTY)
+            why = "--svm-type one-class";
+        else if (d->when & NV_W_COST)
+            why = "every --svm-type but one-class (whose costs are the sample weights, its offset rho)";
         else
             why = "--svm-type lp";
         fprintf(stderr, "nesvm %s: warning: %s is ignored here (solver %s): it applies to %s\n", cmd,
-                cli_param_spelling(d, "/", opt, sizeof opt), solver, why);
+                strcmp(d->name, "bias") == 0 ? "-B" : cli_param_spelling(d, "/", opt, sizeof opt), solver, why);
     }
 }
 
@@ -329,11 +337,16 @@ int cli_warn_uncertified(const char *cmd, const nesvm_model *m)
     nesvm_model_training(m, worst, &ex, NULL, NULL, &gap, NULL);
     nesvm_params_get(nesvm_model_params(m), "eps", eps, sizeof eps, NULL);
     if (nsub > 1) submodel_name(m, worst, name, sizeof name); /* a regression's one model has no classes */
+    const int oc = nesvm_model_task(m) == NESVM_TASK_NOVELTY;
     const char *hint = ex == NESVM_EXIT_MAX_ITER     ? "raise --max-iter"
                        : ex == NESVM_EXIT_TIME_LIMIT ? "raise --time-limit"
-                       : ex == NESVM_EXIT_STALLED    ? "no decrease was left in double precision: a smaller -c "
-                                                       "or -B, or scaled data"
-                                                     : "see docs/solvers.md";
+                       : ex == NESVM_EXIT_STALLED && oc
+                           ? "no decrease was left in double precision: a one-class problem whose optimum is "
+                             "w = 0 (with the linear kernel: the origin inside the rows' convex hull) has no "
+                             "relative gap; use -t rbf, or data away from the origin"
+                       : ex == NESVM_EXIT_STALLED ? "no decrease was left in double precision: a smaller -c "
+                                                    "or -B, or scaled data"
+                                                  : "see docs/solvers.md";
     if (nsub == 1)
         fprintf(stderr, "nesvm %s: warning: the training stopped before its certificate (exit %s, relative "
                         "gap %.3g, -e %s): the model is saved but may be far from the optimum (%s)\n",
@@ -498,24 +511,24 @@ int train_opt(cli_args *a, train_opts *o)
         long long t;
         if (!(v = cli_value(a))) return -1;
         if (!cli_parse_int(v, &t) || t < 0) {
-            cli_usage(a->cmd, "bad value '%s' for -s (expected 0, C-SVC, or 3, epsilon-SVR)", v);
+            cli_usage(a->cmd, "bad value '%s' for -s (expected 0, C-SVC, 2, one-class SVM, or 3, epsilon-SVR)", v);
             return -1;
         }
         static const char *const why[] = {
             NULL,
             "LIBSVM's -s 1 (nu-SVC) is not supported: use -s 0 with -c (C-SVC); for LIBLINEAR's -s 1 (L2-loss "
             "dual) use --liblinear 1",
-            "LIBSVM's -s 2 (one-class SVM) is not supported; for LIBLINEAR's -s 2 (L2-loss primal) use "
-            "--liblinear 2",
+            NULL, /* LIBSVM's one-class SVM: --svm-type one-class (LIBLINEAR's -s 2: --liblinear 2) */
             NULL, /* LIBSVM's epsilon-SVR: --svm-type svr */
             "LIBSVM's -s 4 (nu-SVR) and LIBLINEAR's -s 4 (Crammer-Singer) are not supported: use -s 0 (C-SVC, "
             "one-vs-one or --multiclass ovr)"};
         if (t == 0) return 1;
+        if (t == 2) return set_param(a, o->params, "svm_type", "one-class");
         /* LIBSVM's -s 3 (LIBLINEAR's -s 3, the L1-loss dual: --solver hyperpass) */
         if (t == 3) return set_param(a, o->params, "svm_type", "svr");
         if (t <= 4) cli_usage(a->cmd, "%s", why[t]);
-        else cli_usage(a->cmd, "-s %lld is not supported: nesvm trains C-SVC (-s 0) and epsilon-SVR (-s 3) "
-                               "with the solvers of --solver", t);
+        else cli_usage(a->cmd, "-s %lld is not supported: nesvm trains C-SVC (-s 0), the one-class SVM (-s 2) and "
+                               "epsilon-SVR (-s 3) with the solvers of --solver", t);
         return -1;
     }
     if (strcmp(n, "liblinear") == 0) {

@@ -52,6 +52,10 @@ int cmd_info(int argc, char **argv)
         const int rb = plen > 17 && strcmp(problem + plen - 17, "_regularized_bias") == 0;
         snprintf(cwhat, sizeof cwhat, "epsilon-SVR: L2 + %.*s loss, tube %s%s", (int)(strstr(problem, "_l2") - problem - 4),
                  problem + 4, eps, rb ? ", regularized bias" : "");
+    } else if (strcmp(problem, "one_class_svm_hinge_l2") == 0) {
+        char nu[32] = "?";
+        nesvm_params_get(nesvm_model_params(m), "svm_nu", nu, sizeof nu, NULL);
+        snprintf(cwhat, sizeof cwhat, "one-class SVM: L2 + hinge of rho - f, nu %s", nu);
     } else
         snprintf(cwhat, sizeof cwhat, "%s", problem);
     const char *what = strcmp(problem, "lp_svm_hinge_l1") == 0   ? "LP-SVM: L1 norm + hinge loss"
@@ -108,10 +112,13 @@ int cmd_info(int argc, char **argv)
         int64_t iters;
         double primal, gap;
         nesvm_model_training(m, s, &ex, &iters, &primal, &gap, NULL);
+        /* a one-class model's offset is rho = -b (LIBSVM's) */
+        const char *bw = task == NESVM_TASK_NOVELTY ? "rho" : "b";
+        const double bv = task == NESVM_TASK_NOVELTY ? -b : b;
         if (basis)
-            printf(": b %.6g, ||beta|| %.6g, non-zero coefficients %lld\n", b, sqrt(nrm), nz);
+            printf(": %s %.6g, ||beta|| %.6g, non-zero coefficients %lld\n", bw, bv, sqrt(nrm), nz);
         else
-            printf(": b %.6g, ||w|| %.6g, non-zero weights %lld\n", b, sqrt(nrm), nz);
+            printf(": %s %.6g, ||w|| %.6g, non-zero weights %lld\n", bw, bv, sqrt(nrm), nz);
         nesvm_cert cert = nesvm_model_certified(m, s);
         printf("      training: %s after %lld iterations, primal %.10g, relative gap %.3g%s\n",
                nesvm_exit_str(ex), (long long)iters, primal, gap,

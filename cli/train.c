@@ -46,7 +46,11 @@ static void usage(FILE *f)
           "  (LIBLINEAR -s 2 -B 1 with its -c = C/2); with a kernel, x_i becomes\n"
           "  L^-1 [K(b_1, x_i) .. K(b_M, x_i)] over the basis, K_BB = L L^T, so that\n"
           "  ||w||^2 is the RKHS norm of f (--kernel-norm rkhs), or the paper's\n"
-          "  [K(x_i, b_1) .. K(x_i, b_M)] with w the coefficients (--kernel-norm coef).\n\n",
+          "  [K(x_i, b_1) .. K(x_i, b_M)] with w the coefficients (--kernel-norm coef).\n"
+          "The one-class SVM (--svm-type one-class, LIBSVM's -s 2; labels ignored), by\n"
+          "the kernel SMO on a working set (any kernel, linear too), LIBSVM's scaling:\n"
+          "      min_{w,rho} 1/2 ||w||^2 + sum_i W_i max(0, rho - w.phi(x_i)) - nu n rho\n"
+          "  (W_i the sample weights, n their sum); +1 where w.phi(x) > rho.\n\n",
           f);
     train_opts_help(f);
     fputs("  --init MODEL         warm start: begin from MODEL's weights (same classes)\n"
@@ -344,6 +348,9 @@ static int run_refusals(const char *cmd, const train_opts *o, const char *model_
         char kernel[16];
         nesvm_params_get(o->params, "kernel", kernel, sizeof kernel, NULL);
         const nesvm_solver_info si = cli_params_solver(o->params);
+        if (nesvm_params_task(o->params) == NESVM_TASK_NOVELTY)
+            return cli_usage(cmd, "-C searches C, and the one-class SVM has none (its nu is -n): compare nu "
+                                  "with -v K");
         if (!si.has_c)
             return cli_usage(cmd, "-C searches C, and %s has none: 'nesvm grid --solver %s' searches its gamma "
                                   "and basis functions", si.name, si.name);

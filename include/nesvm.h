@@ -294,7 +294,8 @@ NESVM_API nesvm_status nesvm_params_copy(const nesvm_params *src, nesvm_params *
  *                squared hinge with a regularized bias, LIBLINEAR's -s 2 -B 1
  *                with its c = C/2; linear, full or reduced kernel), "gs"
  *                (GS-SVM: greedy stagewise, kernel)            [nesvm]
- *   svm_type     "c" (C-SVM), "lp" (LP-SVM, L1 norm), "ls" (LS-SVM) [c]
+ *   svm_type     "c" (C-SVM), "lp" (LP-SVM, L1 norm), "ls" (LS-SVM),
+ *                "ls-svr", "svr" (epsilon-SVR), "one-class" (with svm_nu) [c]
  *   c, eps       the cost C and the relative gap to stop at    [1, 1e-3]
  *   kernel       "linear", "poly", "rbf", "sigmoid" (or LIBSVM's 0-3), with
  *                gamma, degree and coef0                       [linear]
@@ -386,7 +387,8 @@ NESVM_API nesvm_status nesvm_solver_describe(const char *name, nesvm_solver_info
  * each svm_type belongs to one task, which decides what training makes of
  * the labels, what prediction returns and which figures cross-validation
  * and `nesvm predict` report (nesvm_metrics).  Every svm_type of this
- * version (c, lp, ls) is a classification.
+ * version is a classification (c, lp, ls), a regression (ls-svr, svr) or a
+ * novelty (one-class).
  */
 typedef enum nesvm_task {
     NESVM_TASK_CLASSIFICATION = 0, /**< the labels name classes: one binary sub-model (two
@@ -395,7 +397,8 @@ typedef enum nesvm_task {
     NESVM_TASK_REGRESSION = 1,     /**< the labels are real targets: one model, whose decision
                                         value is the prediction */
     NESVM_TASK_NOVELTY = 2         /**< the labels are ignored: one model trained on every row;
-                                        prediction gives +1 (decision value >= 0) or -1 */
+                                        prediction gives +1 (decision value > 0) or -1, as
+                                        svm-predict's one-class models */
 } nesvm_task;
 
 /** "classification", "regression" or "novelty" (the words of model files); "unknown" for

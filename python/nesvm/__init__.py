@@ -7,7 +7,8 @@
 Estimators: SVC (NESVM: C-SVM, LP-SVM, LS-SVM, kernels), LinearSVC (the
 fastest linear solver for the loss), HyperpassSVC, NewtonSVC (SSVM/NSSVM,
 full or reduced kernel), GreedySVC (GS-SVM); LinearSVR and SVR (epsilon-SVR on
-scikit-learn's LinearSVR and SVR problems).  Functions mirroring the CLI:
+scikit-learn's LinearSVR and SVR problems); OneClassSVM (scikit-learn's and
+LIBSVM's one-class SVM).  Functions mirroring the CLI:
 train, cross_validate, cross_validate_path (grid's warm-started path),
 read_libsvm, write_libsvm, load_model, import_model (LIBSVM/LIBLINEAR models;
 Model.export writes them).
@@ -20,5 +21,6 @@ __all__ = ["Dataset", "Model", "NesvmError", "Params", "cross_validate", "cross_
 from .estimators import SVC, GreedySVC, HyperpassSVC, LinearSVC, NewtonSVC  # noqa: E402
 
 from .regressors import SVR, LinearSVR  # noqa: E402
+from .novelty import OneClassSVM  # noqa: E402
 
-__all__ += ["SVC", "GreedySVC", "HyperpassSVC", "LinearSVC", "LinearSVR", "NewtonSVC", "SVR"]
+__all__ += ["SVC", "GreedySVC", "HyperpassSVC", "LinearSVC", "LinearSVR", "NewtonSVC", "OneClassSVM", "SVR"]

@@ -42,10 +42,15 @@ nesvm_status nesvm_model_export(const nesvm_model *m, const char *format, const 
                         "svr_epsilon_insensitive_l2, svr_squared_epsilon_insensitive_l2, with or without "
                         "_regularized_bias)",
                         problem);
-    if (m->task != NESVM_TASK_CLASSIFICATION && m->task != NESVM_TASK_REGRESSION)
+    if (m->task == NESVM_TASK_NOVELTY && !libsvm)
+        return nv_error(err, NESVM_ERR_UNSUPPORTED,
+                        "LIBLINEAR has no one-class SVM: a novelty model is written for LIBSVM (--format libsvm, "
+                        "its one_class)");
+    if (m->task != NESVM_TASK_CLASSIFICATION && m->task != NESVM_TASK_REGRESSION &&
+        (m->task != NESVM_TASK_NOVELTY || strcmp(nesvm_model_problem(m), "one_class_svm_hinge_l2") != 0))
         return nv_error(err, NESVM_ERR_UNSUPPORTED,
                         "a %s model cannot be written for LIBSVM or LIBLINEAR: "
-                        "nesvm exports classifiers and regressions",
+                        "nesvm exports classifiers, regressions and one-class SVMs",
                         nesvm_task_str(m->task));
     nv_atomic_file af;
     nesvm_status st = nv_atomic_open(&af, path, err);

@@ -95,6 +95,9 @@ void nv_imp_put_header(imp_text *t, const char *solver, const char *problem, con
  * for the classifiers. */
 void nv_imp_put_header_svr(imp_text *t, const char *problem, const char *kernel, double bias, const char *loss,
                            double p, int32_t d);
+/* The header of an imported one-class SVM (solver nesvm, problem
+ * one_class_svm_hinge_l2, task novelty) with its nu, in the current format. */
+void nv_imp_put_header_oc(imp_text *t, const char *kernel, double nu, int32_t d);
 /* Sub-model s: its header, bias, sigmoid (prob, or NULL) and the n
  * coefficients w under the line `what` ("w" or "beta"). */
 void nv_imp_put_submodel(imp_text *t, int s, int pos, int neg, double b, const double *prob, const char *what,

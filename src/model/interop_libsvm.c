@@ -23,7 +23,15 @@
  * bias b = -rho, p 0.1: LIBSVM's default), its support vectors the basis
  * (a linear kernel: w = sum coef_j sv_j); total_sv 0 (svm-train writes it
  * when no vector is outside the tube) is a constant -rho.  A Laplace model
- * (probA: svm-train -s 3 -b 1) is refused, as nu_svr and one_class are.
+ * (probA: svm-train -s 3 -b 1) is refused, as nu_svr is.
+ *
+ * The one-class SVM (task novelty, problem one_class_svm_hinge_l2): the
+ * same file as epsilon_svr's with svm_type one_class, decision(x) =
+ * sum_j coef_j K(sv_j, x) - rho, rho = -b, +1 where it is > 0 in both.
+ * Imported, a one_class file becomes nesvm's one-class SVM with nu 0.5
+ * (LIBSVM's default: nu is not in the file, nor needed to predict); its
+ * rho must be finite (svm-train -n 1 writes rho inf: every row is at its
+ * bound and any rho >= max f is optimal).
  *
  * A precomputed kernel's support vectors are their serial numbers, "0:i"
  * (kernel_type precomputed, no gamma), both ways.
@@ -205,7 +213,7 @@ static void write_svm_file(const nesvm_model *m, FILE *f, const int *cls, const 
  * support vector is w itself with coefficient 1 (K(w, x) = w . x), its zero
  * weights left out.  A model of no non-zero coefficient (or weight) has
  * no support vector (total_sv 0, as svm-train writes it). */
-static void svr_export(const nesvm_model *m, FILE *f)
+static void svr_export(const nesvm_model *m, FILE *f, const char *svm_type)
 {
     const nesvm_dataset *B = nesvm_model_basis(m);
     const double *beta;
@@ -215,7 +223,7 @@ static void svr_export(const nesvm_model *m, FILE *f)
     int64_t total = 0;
     for (int64_t j = 0; j < nb; j++) total += beta[j] != 0;
     if (!B) total = total > 0; /* w: one vector */
-    write_kernel_lines(m, f, "epsilon_svr");
+    write_kernel_lines(m, f, svm_type);
     fprintf(f, "nr_class 2\ntotal_sv %lld\nrho ", (long long)total);
     nv_interop_num(f, b == 0 ? 0.0 : -b);
     fputs("\nSV\n", f);
@@ -243,8 +251,8 @@ static void svr_export(const nesvm_model *m, FILE *f)
 
 nesvm_status nv_libsvm_export(const nesvm_model *m, FILE *f, nesvm_error *err)
 {
-    if (nesvm_model_task(m) == NESVM_TASK_REGRESSION) {
-        svr_export(m, f);
+    if (nesvm_model_task(m) != NESVM_TASK_CLASSIFICATION) { /* one coefficient a vector, rho = -b */
+        svr_export(m, f, nesvm_model_task(m) == NESVM_TASK_NOVELTY ? "one_class" : "epsilon_svr");
         return NESVM_OK;
     }
     const nesvm_dataset *B = nesvm_model_basis(m);
@@ -288,7 +296,8 @@ done:
 
 /* The header as read so far (import_libsvm's step 1). */
 typedef struct svm_header {
-    int svr;                 /* svm_type epsilon_svr (else c_svc) */
+    int svr;                 /* svm_type epsilon_svr or one_class (else c_svc): one coefficient a vector */
+    int oc;                  /* svm_type one_class */
     int have_type;
     const char *kernel;      /* nesvm's name, NULL until kernel_type */
     double gamma, degree, coef0;
@@ -317,7 +326,8 @@ static nesvm_status header_nr_class(imp_reader *r, svm_header *h, nesvm_error *e
     if (st != NESVM_OK) return st;
     int k = h->k;
     if (h->svr && k != 2)
-        return FAIL("nr_class %d: a LIBSVM epsilon_svr model has nr_class 2 (svm-train writes 2 for a regression)", k);
+        return FAIL("nr_class %d: a LIBSVM %s model has nr_class 2 (svm-train writes 2 for a regression%s)", k,
+                    h->oc ? "one_class" : "epsilon_svr", h->oc ? " and a one-class SVM" : "");
     h->npair = (int64_t)k * (k - 1) / 2;
     if ((double)h->npair * 2.0 > r->size) /* rho's values: a number and a blank each */
         return FAIL("nr_class %d needs %lld rho values (one per pair of classes), more than a file of %.0f "
@@ -360,9 +370,11 @@ static nesvm_status header_line(imp_reader *r, svm_header *h, nesvm_error *err)
     if (strcmp(key, "svm_type") == 0) {
         if (h->have_type) return FAIL("a second svm_type line");
         h->have_type = 1;
-        h->svr = r->ntok == 2 && strcmp(r->tok[1], "epsilon_svr") == 0;
+        h->oc = r->ntok == 2 && strcmp(r->tok[1], "one_class") == 0;
+        h->svr = h->oc || (r->ntok == 2 && strcmp(r->tok[1], "epsilon_svr") == 0);
         if (!h->svr && (r->ntok != 2 || strcmp(r->tok[1], "c_svc") != 0))
-            return FAIL("svm_type %.40s: nesvm imports C-SVC and epsilon-SVR models (svm-train -s 0 and -s 3) only",
+            return FAIL("svm_type %.40s: nesvm imports C-SVC, one-class and epsilon-SVR models (svm-train -s 0, "
+                        "-s 2 and -s 3) only",
                         r->ntok > 1 ? r->tok[1] : "");
     } else if (strcmp(key, "kernel_type") == 0) {
         for (int i = 0; r->ntok == 2 && i < 5; i++)
@@ -385,11 +397,12 @@ static nesvm_status header_line(imp_reader *r, svm_header *h, nesvm_error *err)
         h->total = (int64_t)v;
     } else if (strcmp(key, "rho") == 0 || strcmp(key, "probA") == 0 || strcmp(key, "probB") == 0 ||
                strcmp(key, "label") == 0 || strcmp(key, "nr_sv") == 0) {
-        if (h->svr && strcmp(key, "probA") == 0)
+        if (h->svr && !h->oc && strcmp(key, "probA") == 0)
             return FAIL("probA: the Laplace model of a LIBSVM epsilon-SVR (svm-train -s 3 -b 1) has no nesvm "
                         "counterpart (delete the line to import the model's predictions without it)");
         if (h->svr && strcmp(key, "rho") != 0)
-            return FAIL("'%s' in a LIBSVM epsilon_svr model (svm-train writes it for classifiers only)", key);
+            return FAIL("'%s' in a LIBSVM %s model (svm-train writes it for classifiers only)", key,
+                        h->oc ? "one_class" : "epsilon_svr");
         if (h->k == 0) return FAIL("'%s' before 'nr_class'", r->tok[0]);
         if (strcmp(key, "label") == 0) {
             if ((st = nv_imp_labels(r, h->k, h->label, err)) == NESVM_OK) h->have_label = 1;
@@ -533,7 +546,8 @@ static void weights(const imp_svs *sv, const double *beta, double *w)
 }
 
 /* Step 3 of an epsilon_svr model: nesvm's epsilon-SVR (the tube, a free
- * bias b = -rho; p not in the file: LIBSVM's default 0.1) of one sub-model,
+ * bias b = -rho; p not in the file: LIBSVM's default 0.1) of one sub-model
+ * (a one_class model: nesvm's one-class SVM, b = -rho, nu 0.5),
  * the coefficients (one a support vector) over the support vectors as its
  * basis, or w = sum coef_q sv_q for the linear kernel.  A kernel model of
  * no support vector (total_sv 0) gets one basis vector without entries of
@@ -549,7 +563,10 @@ static nesvm_status write_svr(const imp_reader *r, const svm_header *h, const do
     if (st != NESVM_OK) return st;
     double *w = lin ? nv_malloc_array((size_t)(nw ? nw : 1), sizeof(double)) : NULL;
     if (lin && !w) return nv_error(err, NESVM_ERR_NOMEM, "out of memory");
-    nv_imp_put_header_svr(t, "svr_epsilon_insensitive_l2", h->kernel, 1.0, "epsilon_insensitive", 0.1, sv->d);
+    if (h->oc) /* nu is not in the file: LIBSVM's default */
+        nv_imp_put_header_oc(t, h->kernel, 0.5, sv->d);
+    else
+        nv_imp_put_header_svr(t, "svr_epsilon_insensitive_l2", h->kernel, 1.0, "epsilon_insensitive", 0.1, sv->d);
     if (none) {
         put_kernel_params(t, h);
         nv_imp_put(t, "nr_basis 1\nbasis\nsv\n");

@@ -254,6 +254,15 @@ void nv_imp_put_header_svr(imp_text *t, const char *problem, const char *kernel,
     nv_imp_put(t, "\n");
 }
 
+void nv_imp_put_header_oc(imp_text *t, const char *kernel, double nu, int32_t d)
+{
+    nv_imp_put(t, "nesvm_model 3\nsolver nesvm\nproblem one_class_svm_hinge_l2\nkernel %s\nmulticlass ovo\n"
+                  "nr_class 0\nlabels\nnr_feature %d\ntask novelty\nparam svm_type one-class\nparam svm_nu ",
+               kernel, (int)d);
+    nv_imp_put_num(t, nu);
+    nv_imp_put(t, "\n");
+}
+
 void nv_imp_put_submodel(imp_text *t, int s, int pos, int neg, double b, const double *prob, const char *what,
                          const double *w, int64_t n)
 {

@@ -14,10 +14,12 @@ static int plan_psd(const nv_kplan *kp)
 }
 
 /* A full kernel's C-SVM with a kernel that is not positive semi-definite:
- * LIBSVM's dual by SMO on the column cache (a stationary point). */
+ * LIBSVM's dual by SMO on the column cache (a stationary point).  Not the
+ * one-class SVM (whose loss is the hinge too): refused, nv_kplan_check. */
 static void plan_smo(nv_kplan *kp, const nesvm_params *params)
 {
-    kp->smo = nv_smo_takes(nv_params_loss(params), nv_params_l1(params)) && !plan_psd(kp);
+    kp->smo = nesvm_params_task(params) != NESVM_TASK_NOVELTY &&
+              nv_smo_takes(nv_params_loss(params), nv_params_l1(params)) && !plan_psd(kp);
     if (kp->smo) kp->ws = 1, kp->shared_k = 0;
 }
 
@@ -32,8 +34,16 @@ void nv_kplan_choose(nv_kplan *kp, const nv_solver *solver, const nesvm_params *
     kp->nbasis = nv_params_basis(params, n);
     kp->kk = (nv_kernel){params->kernel, params->gamma > 0 ? params->gamma : 1.0 / (ds->d > 0 ? ds->d : 1),
                          params->coef0, params->degree};
+    const int novelty = nesvm_params_task(params) == NESVM_TASK_NOVELTY;
     if (solver->train_columns) {
         kp->kind = NV_KPLAN_CACHE;
+    } else if (novelty && solver->train_expansion) {
+        /* the one-class SVM: its dual on a working set (expansion_wso.c),
+         * the linear kernel's too (K = X X', folded into w by nv_kplan_train) */
+        kp->kind = NV_KPLAN_EXPANSION;
+        kp->ws = 1;
+        kp->shared_k = 0;
+        if (kp->nbasis >= n) kp->nbasis = 0; /* a basis of every row: the full kernel */
     } else if (!kp->kernel) {
         kp->kind = NV_KPLAN_LINEAR;
     } else if (solver->train_expansion && (kp->nbasis <= 0 || kp->nbasis >= n) &&
@@ -92,6 +102,17 @@ nesvm_status nv_kplan_precomputed(nv_kplan *kp, const nesvm_params *params, cons
 
 nesvm_status nv_kplan_check(const nv_kplan *kp, const nesvm_params *params, nesvm_error *err)
 {
+    if (kp->kind == NV_KPLAN_EXPANSION && nesvm_params_task(params) == NESVM_TASK_NOVELTY) {
+        if (!nv_nesvm_ws_takes(params))
+            return nv_error(err, NESVM_ERR_UNSUPPORTED,
+                            "the one-class SVM is solved exactly by the kernel SMO on a working set: --method auto "
+                            "or dcd, without a fixed smoothing (--mu, --mu-star, --continuation paper)");
+        if (kp->nbasis > 0)
+            return nv_error(err, NESVM_ERR_UNSUPPORTED,
+                            "the one-class SVM trains on the full kernel, not a reduced basis: drop --basis %lld "
+                            "(or give --basis 0)",
+                            (long long)kp->nbasis);
+    }
     /* (LP-SVM's L1 norm does not reach a full kernel's expansion with dcd:
      * its kernels go through features, nv_kplan_choose) */
     if (kp->kind == NV_KPLAN_EXPANSION && params->method == NV_METHOD_DCD && !nv_kx_smo_params(params))
@@ -281,7 +302,7 @@ nesvm_status nv_kplan_build(nv_kplan *kp, const nesvm_params *params, const nesv
 
 int64_t nv_kplan_ncoef(const nv_kplan *kp, const nesvm_dataset *ds, int64_t n)
 {
-    if (kp->kind == NV_KPLAN_EXPANSION || (kp->kind == NV_KPLAN_CACHE && kp->kernel)) return n;
+    if ((kp->kind == NV_KPLAN_EXPANSION && kp->kernel) || (kp->kind == NV_KPLAN_CACHE && kp->kernel)) return n;
     if (kp->kind == NV_KPLAN_FEATURES) return kp->kf.r;
     return ds->d;
 }
@@ -346,7 +367,7 @@ nesvm_status nv_kplan_train(nv_kplan *kp, const nv_solver *solver, const nesvm_d
     case NV_KPLAN_EXPANSION: {
         int pair[2] = {sp->i, sp->j};
         nv_kernel_problem kpb = {&kp->km, sp->rows, cnt, sp->y, sp->cost, pb->w0, pb->b0,
-                                 NULL, NULL, 0, 0, pb->target, NULL, 0, 0};
+                                 NULL, NULL, 0, 0, pb->target, NULL, 0, 0, NULL};
         nv_kmat own;
         memset(&own, 0, sizeof own);
         kpb.ws = kp->ws;
@@ -377,6 +398,12 @@ nesvm_status nv_kplan_train(nv_kplan *kp, const nv_solver *solver, const nesvm_d
                                          : solver->train_expansion(&kpb, prm, sink, res, err);
         if (!kp->shared_k) kp->kevals += own.evals + res->kernel_evals;
         nv_kmat_free(&own);
+        if (!kp->kernel) { /* the one-class SVM's linear kernel: w = sum_a beta_a x_a */
+            memset(sm->w, 0, (size_t)ds->d * sizeof(double));
+            for (int64_t a = 0; a < cnt; a++)
+                if (kp->v[a] != 0) nv_row_axpy(ds, rows ? rows[sp->rows[a]] : sp->rows[a], kp->v[a], sm->w);
+            return st;
+        }
         for (int64_t a = 0; a < cnt; a++) sm->w[sp->rows[a]] = kp->v[a];
         return st;
     }

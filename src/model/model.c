@@ -4,7 +4,8 @@
  *
  * A model's task (nesvm.h) decides what prediction returns: a classifier's
  * class labels, as below; a regression's one decision value; a novelty
- * model's +1 (decision value >= 0) or -1.
+ * model's +1 (decision value > 0) or -1 (svm-predict's rule for a one-class
+ * model: -1 where the decision value is exactly 0).
  *
  * Class order is the order of first appearance in the training data (as in
  * LIBSVM); for two classes the first label seen is the positive class.
@@ -127,13 +128,13 @@ out:
  * decision value is > 0; one-vs-rest: the largest decision value;
  * one-vs-one: the most votes, ties to the lower class index), a
  * regression's decision value, a novelty model's +1 where the decision
- * value is >= 0, else -1.  votes: nr_class scratch entries. */
+ * value is > 0, else -1 (svm-predict's one-class rule).  votes: nr_class scratch entries. */
 static void decide(const nesvm_model *m, const double *dec, int64_t n, int *votes, double *labels)
 {
     const int nsub = m->nsub;
     if (m->task != NESVM_TASK_CLASSIFICATION) {
         for (int64_t i = 0; i < n; i++)
-            labels[i] = m->task == NESVM_TASK_REGRESSION ? dec[i * nsub] : dec[i * nsub] >= 0 ? 1.0 : -1.0;
+            labels[i] = m->task == NESVM_TASK_REGRESSION ? dec[i * nsub] : dec[i * nsub] > 0 ? 1.0 : -1.0;
         return;
     }
     const int ovr = m->params->multiclass == NV_OVR && m->nr_class > 2;

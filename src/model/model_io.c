@@ -39,11 +39,13 @@ static void write_model(const nesvm_model *m, FILE *f)
     if (m->task != NESVM_TASK_CLASSIFICATION) fprintf(f, "task %s\n", nesvm_task_str(m->task));
     /* the parameters off their default, in the table's order (solver,
      * multiclass and kernel have their own lines): a missing one is the
-     * default, so a new parameter changes no file trained without it */
+     * default, so a new parameter changes no file trained without it; a
+     * one-class model's nu always (its rho is -b) */
     for (int i = 0; nv_param_name(i); i++) {
         const char *name = nv_param_name(i);
+        const int nu = m->task == NESVM_TASK_NOVELTY && strcmp(name, "svm_nu") == 0;
         if (strcmp(name, "solver") == 0 || strcmp(name, "multiclass") == 0 || strcmp(name, "kernel") == 0 ||
-            nv_param_is_default(m->params, i))
+            (nv_param_is_default(m->params, i) && !nu))
             continue;
         nesvm_params_get(m->params, name, val, sizeof val, NULL);
         fprintf(f, "param %s %s\n", name, val);

@@ -89,6 +89,11 @@ static nesvm_status admit_solver(const nv_run *r)
                         "do: %s",
                         solver->name, names);
     }
+    char problem[64]; /* a novelty: before a kernel plan for a problem the solver lacks */
+    nesvm_status st = nesvm_params_task(r->params) == NESVM_TASK_NOVELTY
+                          ? nv_solver_problem(solver, r->params, problem, sizeof problem, r->err)
+                          : NESVM_OK;
+    if (st != NESVM_OK) return st;
     if (r->kernel && solver->kernels == NV_KERNELS_NONE)
         return nv_error(r->err, NESVM_ERR_UNSUPPORTED,
                         "solver %s trains linear models only (kernel %s): use --solver nesvm, ssvm or "
@@ -207,6 +212,10 @@ static nesvm_status stage_plan(nv_run *r)
     if (r->init && (r->kernel || r->init->basis))
         return nv_error(r->err, NESVM_ERR_UNSUPPORTED, "warm starts are for linear models (kernel %s)",
                         nv_kernel_names[r->kernel ? params->kernel : r->init->params->kernel]);
+    if (r->init && r->kp.kind == NV_KPLAN_EXPANSION) /* the one-class SVM's linear kernel */
+        return nv_error(r->err, NESVM_ERR_UNSUPPORTED,
+                        "warm starts (--init) are for models trained on their weights: the one-class SVM trains "
+                        "its dual's coefficients, one a row, even with the linear kernel");
     st = nv_kplan_build(&r->kp, params, ds, r->rows, r->n, t->k, t->ovr, t->row_class, r->comm, r->err);
     if (st != NESVM_OK) return st;
     if (r->init) {
@@ -286,7 +295,7 @@ static nesvm_status stage_subproblems(nv_run *r)
 static nesvm_status stage_finish(nv_run *r, nesvm_status st)
 {
     const nv_kplan *kp = &r->kp;
-    if ((kp->kind == NV_KPLAN_EXPANSION || (kp->kind == NV_KPLAN_CACHE && kp->kernel)) && st == NESVM_OK)
+    if ((kp->kind == NV_KPLAN_EXPANSION || kp->kind == NV_KPLAN_CACHE) && kp->kernel && st == NESVM_OK)
         st = nv_compact_expansion(r->m, r->ds, r->rows, r->n, r->comm, r->err);
     if (st == NESVM_OK) st = nv_check_finite(r->m, r->params, r->err);
     /* a precomputed kernel's support vectors: their serial numbers */

@@ -278,8 +278,10 @@ nesvm_status nv_targets_costs(const nv_targets *t, const nesvm_params *params, d
                             "class weights (-w%s) are a classifier's: a %s has no classes (sample weights: -W FILE)",
                             lb, nesvm_task_str(t->task));
         }
-        cw[0] = params->lambda > 0 ? 1.0 : params->c;
-        if (params->lambda > 0 || (cw[0] >= NV_COST_MIN && cw[0] <= NV_COST_MAX)) return NESVM_OK;
+        /* the one-class SVM has no C: its costs are the sample weights (LIBSVM's C = 1) */
+        cw[0] = params->lambda > 0 || t->task == NESVM_TASK_NOVELTY ? 1.0 : params->c;
+        if (params->lambda > 0 || t->task == NESVM_TASK_NOVELTY || (cw[0] >= NV_COST_MIN && cw[0] <= NV_COST_MAX))
+            return NESVM_OK;
         char cb[32];
         nv_format_double(params->c, cb);
         return nv_error(err, NESVM_ERR_ARG,
@@ -372,7 +374,7 @@ nesvm_status nv_sub_build(nv_subproblem *sp, int i, int j, const nv_targets *t, 
         if (st == NESVM_OK && params->lambda > 0) st = nv_comm_sum_i64(comm, &cnt_all, 1, err);
     }
     if (st != NESVM_OK) return st;
-    if (params->lambda > 0) {
+    if (params->lambda > 0 && t->task != NESVM_TASK_NOVELTY) { /* (the one-class SVM has no C) */
         st = lambda_costs(sp->cost, cnt, cnt_all, params->lambda, err);
         if (comm) st = nv_comm_agree(comm, st, err);
     }

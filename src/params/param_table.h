@@ -49,7 +49,11 @@ enum {
     NV_W_COEF0 = 4,   /* the polynomial or sigmoid kernel */
     NV_W_LP = 8,      /* svm_type lp */
     NV_W_SVR = 16,    /* svm_type svr */
-    NV_W_GAMMA = 32   /* a kernel with gamma: poly, rbf or sigmoid (not linear, not precomputed) */
+    NV_W_GAMMA = 32,  /* a kernel with gamma: poly, rbf or sigmoid (not linear, not precomputed) */
+    NV_W_NOVELTY = 64, /* svm_type one-class */
+    NV_W_COST = 128   /* a model with a cost C and a bias: every svm_type but one-class
+                       * (whose costs are the sample weights and whose offset rho is
+                       * part of its problem) */
 };
 
 typedef struct nv_param_def {

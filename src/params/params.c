@@ -17,7 +17,7 @@
 /* the smallest relative gap double precision certifies */
 #define EPS_MIN 1e-15
 
-static const char *const svm_type_words[] = {"c", "lp", "ls", "ls-svr", "svr", NULL};
+static const char *const svm_type_words[] = {"c", "lp", "ls", "ls-svr", "svr", "one-class", NULL};
 /* One row per svm_type, in svm_type_words' order: the task it learns. */
 static const nv_svm_type_def svm_types[] = {
     {"c", "C-SVM", NESVM_TASK_CLASSIFICATION, "hinge", 0},
@@ -25,6 +25,8 @@ static const nv_svm_type_def svm_types[] = {
     {"ls", "LS-SVM", NESVM_TASK_CLASSIFICATION, "squared", 0},
     {"ls-svr", "LS-SVR", NESVM_TASK_REGRESSION, "squared", 0},
     {"svr", "epsilon-SVR", NESVM_TASK_REGRESSION, "epsilon_insensitive", 0},
+    /* LIBSVM's -s 2: the hinge of r = rho - f (loss.h's NV_TARGET_NONE) */
+    {"one-class", "one-class SVM", NESVM_TASK_NOVELTY, "hinge", 0},
 };
 #define NSVM_TYPES ((int)(sizeof svm_types / sizeof svm_types[0]))
 _Static_assert(sizeof svm_types / sizeof svm_types[0] == sizeof svm_type_words / sizeof svm_type_words[0] - 1,
@@ -51,9 +53,9 @@ static const char *const kernel_norm_words[] = {"rkhs", "coef", NULL};
 static const nv_param_def table[] = {
     {"solver", NV_PT_NAME, F(solver), "nesvm", 0, 0, 0, 0, NULL, "nesvm, hyperpass, pegasos, ssvm, nssvm or gs",
      NV_S_ALL, 0, "solver", "NAME", "nesvm: NESVM, every model, linear and kernel; hyperpass: cutting planes with exact line search, C-SVM, linear; pegasos: mini-batch subgradient steps, C-SVM, linear; ssvm, nssvm: smoothing Newton, squared hinge, linear and kernel (GSVM/RSVM); gs: greedy stagewise kernel SVM, no C"},
-    {"svm_type", NV_PT_WORD, F(svm_type), "c", 0, 0, 0, 0, svm_type_words, "c, lp, ls, ls-svr or svr", NV_S_ALL, 0,
-     "svm_type", "c|lp|ls|ls-svr|svr", "c: C-SVM, 1/2||w||^2 + C sum hinge; lp: LP-SVM, ||w||_1 + C sum hinge (sparse weights); ls: LS-SVM, 1/2||w||^2 + C sum (1 - y f(x))^2; ls-svr: least-squares regression (kernel ridge), 1/2||w||^2 + C sum (y - f(x))^2 on real targets; svr: epsilon-SVR, 1/2||w||^2 + C sum max(0, |y - f(x)| - p) (--loss squared_epsilon_insensitive: its square, LIBLINEAR's -s 11)"},
-    {"c", NV_PT_REAL, F(c), "1", VMIN, VMAX, 0, 0, NULL, RANGE, NV_S_SOME, 0, "c", "C", "cost C in [1e-100, 1e100]"},
+    {"svm_type", NV_PT_WORD, F(svm_type), "c", 0, 0, 0, 0, svm_type_words, "c, lp, ls, ls-svr, svr or one-class", NV_S_ALL, 0,
+     "svm_type", "c|lp|ls|ls-svr|svr|one-class", "c: C-SVM, 1/2||w||^2 + C sum hinge; lp: LP-SVM, ||w||_1 + C sum hinge (sparse weights); ls: LS-SVM, 1/2||w||^2 + C sum (1 - y f(x))^2; ls-svr: least-squares regression (kernel ridge), 1/2||w||^2 + C sum (y - f(x))^2 on real targets; svr: epsilon-SVR, 1/2||w||^2 + C sum max(0, |y - f(x)| - p) (--loss squared_epsilon_insensitive: its square, LIBLINEAR's -s 11); one-class: the one-class SVM (LIBSVM's -s 2, labels ignored), 1/2||w||^2 + sum max(0, rho - w.x) - nu n rho, +1 where w.x > rho"},
+    {"c", NV_PT_REAL, F(c), "1", VMIN, VMAX, 0, 0, NULL, RANGE, NV_S_SOME, NV_W_COST, "c", "C", "cost C in [1e-100, 1e100]"},
     {"eps", NV_PT_REAL, F(eps), "0.001", EPS_MIN, 1, NV_PF_HI_OPEN, 0, NULL,
      "a number in [1e-15, 1) (smaller gaps cannot be certified in double precision)", NV_S_SOME, 0, "e", "EPS",
      "stop at the certified relative duality gap EPS in [1e-15, 1) (pegasos: at least 1e-6; the C-SVM with a kernel that is not positive semi-definite: at LIBSVM's KKT tolerance EPS, no gap)"},
@@ -89,7 +91,7 @@ static const nv_param_def table[] = {
     {"seed", NV_PT_U64, F(seed), "1", 0, INFINITY, 0, 0, NULL, "a non-negative integer", NV_S_ALL, 0, "seed",
      "S", "random seed"},
     {"bias", NV_PT_REAL, F(bias), "auto", -INFINITY, VMAX, NV_PF_AUTO, NAN, NULL,
-     "a number <= 1e100 (> 0: a bias, <= 0: none) or auto", NV_S_ALL, 0, "", "B",
+     "a number <= 1e100 (> 0: a bias, <= 0: none) or auto", NV_S_ALL, NV_W_COST, "", "B",
      "> 0: a bias; <= 0: none; auto: the solver's default (nesvm: a free bias; ssvm, nssvm: 1; hyperpass, pegasos, gs: none)"},
     {"multiclass", NV_PT_WORD, F(multiclass), "ovo", 0, 0, 0, 0, multiclass_words, "ovo or ovr", NV_S_ALL,
      0, "multiclass", "ovo|ovr", "one-vs-one or one-vs-rest"},
@@ -116,7 +118,7 @@ static const nv_param_def table[] = {
      "megabytes > 0", NV_S_SOME, 0, "kernel_memory", "MB",
      "memory for kernel matrices; a full kernel that does not fit is computed on the fly; also bounds ssvm/nssvm's dense Newton matrices"},
     {"lambda", NV_PT_REAL, F(lambda), "0", VMIN, VMAX, NV_PF_ZERO, 0, NULL,
-     "0 (use c) or a number in [1e-100, 1e100]", NV_S_SOME, 0, "lambda", "L",
+     "0 (use c) or a number in [1e-100, 1e100]", NV_S_SOME, NV_W_COST, "lambda", "L",
      "L > 0: C = 1/(L n) for each binary problem of n rows (the papers' lambda/2 ||w||^2 + mean hinge); 0 = use -c"},
     {"shrinking", NV_PT_INT, F(shrinking), "1", 0, 1, 0, 0, NULL, "0 or 1", NV_S_SOME, 0, "shrinking",
      "0|1", "hyperpass: line searches over a ball of the nearest hyperplanes"},
@@ -155,6 +157,12 @@ static const nv_param_def table[] = {
      "the loss: auto (the solver's for the svm_type: nesvm's hinge for c and lp, squared for ls and ls-svr, epsilon_insensitive for svr) or a loss by name (an unknown name lists them); nesvm takes any classifier's loss with --svm-type c (problem c_svm_LOSS_l2) and either tube with --svm-type svr (svr_LOSS_l2), the other solvers only their own"},
     {"epsilon", NV_PT_REAL, F(epsilon), "0.1", 0, VMAX, 0, 0, NULL, "a number in [0, 1e100]", NV_S_SOME, NV_W_SVR,
      "p epsilon", "P", "svr: the tube's half-width (LIBSVM's -p): residuals within P cost nothing"},
+    {"svm_nu", NV_PT_REAL, F(svm_nu), "0.5", 0, 1, NV_PF_LO_OPEN, 0, NULL,
+     "a number in (0, 1] (the n coefficients, each in [0, 1], sum to nu n: infeasible for nu > 1, LIBSVM's "
+     "'specified nu is infeasible'; none but zero for nu <= 0)",
+     NV_S_SOME, NV_W_NOVELTY, "n svm_nu", "NU",
+     "one-class: LIBSVM's nu (-n), an upper bound on the fraction of training rows outside (decision value < 0) "
+     "and a lower bound on the fraction of support vectors"},
 };
 /* clang-format on */
 
@@ -194,6 +202,8 @@ int nv_param_condition(const nv_param_def *d, const nesvm_params *p)
     if ((d->when & NV_W_COEF0) && p->kernel != NV_KERNEL_POLY && p->kernel != NV_KERNEL_SIGMOID) return 0;
     if ((d->when & NV_W_LP) && p->svm_type != NV_SVM_LP) return 0;
     if ((d->when & NV_W_SVR) && p->svm_type != NV_SVM_SVR) return 0;
+    if ((d->when & NV_W_NOVELTY) && p->svm_type != NV_SVM_ONECLASS) return 0;
+    if ((d->when & NV_W_COST) && p->svm_type == NV_SVM_ONECLASS) return 0;
     return 1;
 }
 

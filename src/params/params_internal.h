@@ -12,7 +12,15 @@ enum { NV_METHOD_NEWTON = 0, NV_METHOD_NESTEROV = 1, NV_METHOD_DCD = 2, NV_METHO
 /* Does NESVM's method on a full kernel's expansion run Newton (newton, or
  * auto, which is newton there)? */
 
-enum { NV_SVM_C = 0, NV_SVM_LP = 1, NV_SVM_LS = 2, NV_SVM_LSSVR = 3, NV_SVM_SVR = 4, NV_SVM_TYPES = 5 };
+enum {
+    NV_SVM_C = 0,
+    NV_SVM_LP = 1,
+    NV_SVM_LS = 2,
+    NV_SVM_LSSVR = 3,
+    NV_SVM_SVR = 4,
+    NV_SVM_ONECLASS = 5,
+    NV_SVM_TYPES = 6
+};
 /* What each svm_type is (params.c: one row per svm_type, in the order of
  * its words): its word, its name in messages, and the task it learns
  * (nesvm.h: the driver finds classes for classification, keeps real targets
@@ -36,7 +44,7 @@ struct nesvm_params {
     double c;
     double eps;
     double eps_abs;
-    int svm_type;        /* NV_SVM_C, NV_SVM_LP, NV_SVM_LS, NV_SVM_LSSVR, NV_SVM_SVR */
+    int svm_type;        /* NV_SVM_C, NV_SVM_LP, NV_SVM_LS, NV_SVM_LSSVR, NV_SVM_SVR, NV_SVM_ONECLASS */
     double mu;           /* hinge smoothing; 0 = continuation */
     double nu;           /* L1 smoothing (LP-SVM); 0 = continuation */
     int continuation;    /* NV_CONT_ADAPTIVE, NV_CONT_PAPER */
@@ -82,6 +90,8 @@ struct nesvm_params {
                           * F_mu increases (adaptive restart); 0 = the paper's Algorithm 1 */
     char loss[32];       /* "auto" (the solver's for the svm_type) or a loss of the
                           * registry (solvers/loss/losses.c); the solvers check it */
+    double svm_nu;       /* svm_type one-class: LIBSVM's nu in (0, 1], sum a = nu x the
+                          * rows' total weight (expansion_wso.c) */
     int n_weights;
     double *weight_label;
     double *weight;

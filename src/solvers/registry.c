@@ -10,7 +10,7 @@
 #include <string.h>
 
 #define NESVM_USES "c eps eps_abs lambda mu nu continuation mu0 nu0 mu_star stage_eps method lipschitz " \
-                   "basis basis_select kernel_memory restart loss epsilon"
+                   "basis basis_select kernel_memory restart loss epsilon svm_nu"
 #define NEWTON_USES "c eps eps_abs lambda basis basis_select kernel_memory smooth_p scheme tau merit kernel_norm " \
                     "basis_residual loss epsilon"
 
@@ -31,11 +31,12 @@
 /* SSVM and NSSVM's regression: the squared tube as two squared hinges (hinge.h) */
 #define SSVM_SVR "svr_squared_epsilon_insensitive_l2_regularized_bias"
 static const nv_solver solvers[] = {
-    {"nesvm", {"c_svm_hinge_l2", "lp_svm_hinge_l1", "ls_svm_squared_l2", "ls_svr_squared_l2", "svr_epsilon_insensitive_l2"},
+    {"nesvm", {"c_svm_hinge_l2", "lp_svm_hinge_l1", "ls_svm_squared_l2", "ls_svr_squared_l2", "svr_epsilon_insensitive_l2",
+               "one_class_svm_hinge_l2"},
      nv_nesvm_linear_train,
      nv_nesvm_expansion_train, NULL, NV_KERNELS_NESVM, 1.0, NESVM_USES, "", 1, .has_c = 1,
-     .loss = {"hinge", "hinge", "squared", "squared", "epsilon_insensitive"}, .loss_specific = 0,
-     .tasks = "classification regression", .memory = "kernel_memory",
+     .loss = {"hinge", "hinge", "squared", "squared", "epsilon_insensitive", "hinge"}, .loss_specific = 0,
+     .tasks = "classification regression novelty", .memory = "kernel_memory",
      .certificate = 1, .precomputed = NESVM_PRECOMPUTED_PATHS},
     /* bias <= 0: no bias; bias B > 0: a constant feature B, regularized */
     {"hyperpass", {"c_svm_hinge_l2_regularized_bias", NULL, NULL, NULL, "svr_epsilon_insensitive_l2_regularized_bias"},

@@ -85,6 +85,11 @@ typedef struct nv_kernel_problem {
      * whole problem's scale.  0 and 0 otherwise. */
     int keep_sum;
     double d0;
+    /* the one-class SVM (target NV_TARGET_NONE, expansion_wso.c): the margins
+     * h = K_{rows, held} a_held of the coefficients held outside these rows,
+     * the linear term of its dual on them, or NULL (none: the whole problem);
+     * its sum of a is always kept at beta0's (LIBSVM's start without one) */
+    const double *h;
 } nv_kernel_problem;
 
 /* A solver's state at an iteration boundary, for checkpoints: the point to

@@ -261,7 +261,7 @@ expect_fail "option: --solver nope" 2 "unknown solver 'nope'" "$T/o.model" -- \
     "$BIN" train --solver nope "$H" "$T/o.model"
 expect_fail "option: --max-iter 0" 2 "invalid value '0' for max_iter" "$T/o.model" -- \
     "$BIN" train --max-iter 0 "$H" "$T/o.model"
-expect_fail "option: --svm-type qp" 2 "invalid value 'qp' for svm_type: expected c, lp, ls, ls-svr or svr" "$T/o.model" -- \
+expect_fail "option: --svm-type qp" 2 "invalid value 'qp' for svm_type: expected c, lp, ls, ls-svr, svr or one-class" "$T/o.model" -- \
     "$BIN" train --svm-type qp "$H" "$T/o.model"
 expect_fail "option: --continuation fast" 2 "invalid value 'fast' for continuation: expected adaptive or paper" "$T/o.model" -- \
     "$BIN" train --continuation fast "$H" "$T/o.model"
@@ -1762,14 +1762,45 @@ svm-train -q -s 3 -b 1 -t 2 "$T/reg5.txt" "$T/eb.orig"
 expect_fail "import: epsilon_svr -b 1 (a Laplace model)" 1 "eb.orig:7: probA: the Laplace model of a LIBSVM epsilon-SVR (svm-train -s 3 -b 1) has no nesvm counterpart" \
     "$T/o.model" -- "$BIN" import "$T/eb.orig" "$T/o.model"
 svm-train -q -s 1 "$H" "$T/nu.orig"
-expect_fail "import: nu-SVC" 1 "svm_type nu_svc: nesvm imports C-SVC and epsilon-SVR models (svm-train -s 0 and -s 3) only" "$T/o.model" -- \
+expect_fail "import: nu-SVC" 1 "svm_type nu_svc: nesvm imports C-SVC, one-class and epsilon-SVR models (svm-train -s 0, -s 2 and -s 3) only" "$T/o.model" -- \
     "$BIN" import "$T/nu.orig" "$T/o.model"
 svm-train -q -s 4 "$T/reg5.txt" "$T/nur.orig"
-expect_fail "import: nu-SVR" 1 "svm_type nu_svr: nesvm imports C-SVC and epsilon-SVR models (svm-train -s 0 and -s 3) only" "$T/o.model" -- \
+expect_fail "import: nu-SVR" 1 "svm_type nu_svr: nesvm imports C-SVC, one-class and epsilon-SVR models (svm-train -s 0, -s 2 and -s 3) only" "$T/o.model" -- \
     "$BIN" import "$T/nur.orig" "$T/o.model"
-svm-train -q -s 2 "$H" "$T/oc.orig"
-expect_fail "import: one-class" 1 "svm_type one_class: nesvm imports C-SVC and epsilon-SVR models (svm-train -s 0 and -s 3) only" "$T/o.model" -- \
-    "$BIN" import "$T/oc.orig" "$T/o.model"
+# the one-class SVM and LIBSVM's one_class (svm-train -s 2), both ways: the same labels and
+# decision values (svm-predict's one-class rule, +1 where the value is > 0)
+for args in "-t linear -n 0.3" "-t rbf -g 0.1 -n 0.3" "-t rbf -n 0.05" "-t poly -d 2 -r 1 -g 0.1 -n 0.5"; do
+    # shellcheck disable=SC2086
+    "$BIN" train -q -s 2 $args "$H" "$T/oc.model" &&
+        "$BIN" export --format libsvm "$T/oc.model" "$T/oc.libsvm" && grep -qx "svm_type one_class" "$T/oc.libsvm" &&
+        "$BIN" predict -q "$H" "$T/oc.model" "$T/oc.pred" && svm-predict "$H" "$T/oc.libsvm" "$T/oc.opred" >"$T/oc.sp" &&
+        cmp -s "$T/oc.pred" "$T/oc.opred" && "$BIN" predict "$H" "$T/oc.model" | head -1 | cmp -s - "$T/oc.sp" &&
+        ok "export: one-class ($args) for svm-predict, the same labels and accuracy line" ||
+        not_ok "export: one-class ($args) for LIBSVM" "labels differ or a step failed"
+done
+for t in 0 1 2 "2 -n 0.05"; do
+    # shellcheck disable=SC2086
+    svm-train -q -s 2 -d 2 -r 0.5 -t $t "$H" "$T/oc.orig" &&
+        svm-predict "$H" "$T/oc.orig" "$T/oc.opred" >/dev/null &&
+        "$BIN" import "$T/oc.orig" "$T/oc.model" && "$BIN" predict -q "$H" "$T/oc.model" "$T/oc.pred" &&
+        cmp -s "$T/oc.pred" "$T/oc.opred" && grep -qx "task novelty" "$T/oc.model" &&
+        grep -qx "problem one_class_svm_hinge_l2" "$T/oc.model" && grep -qx "param svm_nu 0.5" "$T/oc.model" &&
+        ok "import: svm-train -s 2 -t $t (one_class), the same labels" || not_ok "import: svm-train -s 2 -t $t" "labels differ or a step failed"
+done
+roundtrip "one-class rbf, LIBSVM" libsvm "$H" -s 2 -t rbf -n 0.2
+# a decision value of exactly 0 is -1, as svm-predict's (a crafted model: w.x - rho = 1 - 1)
+printf 'svm_type one_class\nkernel_type linear\nnr_class 2\ntotal_sv 1\nrho 1\nSV\n1 1:1 \n' >"$T/z.orig"
+printf '1 1:1\n1 1:2\n1 1:0.5\n' >"$T/z.txt"
+"$BIN" import "$T/z.orig" "$T/z.model" && "$BIN" predict -q --decision-values "$T/z.txt" "$T/z.model" "$T/z.pred" &&
+    svm-predict "$T/z.txt" "$T/z.orig" "$T/z.opred" >/dev/null && [ "$(cut -d' ' -f1 "$T/z.pred" | tr '\n' ' ')" = "-1 1 -1 " ] &&
+    cut -d' ' -f1 "$T/z.pred" | cmp -s - "$T/z.opred" && [ "$(head -1 "$T/z.pred")" = "-1 0" ] &&
+    ok "predict: a one-class decision value of 0 is -1, as svm-predict's" || not_ok "predict: one-class at 0" "$(tr '\n' ' ' <"$T/z.pred")"
+sed 's/^rho .*/rho inf/' "$T/z.orig" >"$T/zi.orig"
+expect_fail "import: one_class of rho inf (svm-train -n 1)" 1 "zi.orig:5: 'rho': 'inf' is not a finite number" "$T/o.model" -- \
+    "$BIN" import "$T/zi.orig" "$T/o.model"
+"$BIN" train -q -s 2 -t rbf "$H" "$T/oc.model"
+expect_fail "export: one-class for LIBLINEAR" 1 "LIBLINEAR has no one-class SVM: a novelty model is written for LIBSVM (--format libsvm, its one_class)" \
+    "$T/o.liblinear" -- "$BIN" export --format liblinear "$T/oc.model" "$T/o.liblinear"
 liblinear-train -q -s 0 "$H" "$T/lr.orig"
 expect_fail "import: logistic regression" 1 "solver_type L2R_LR: nesvm imports LIBLINEAR's L2-regularized SVMs" \
     "$T/o.model" -- "$BIN" import "$T/lr.orig" "$T/o.model"
@@ -1814,6 +1845,25 @@ expect_fail "train --distributed stdin" 2 "--distributed reads a file (each proc
 run "$BIN" train -q -s 0 "$H" "$T/s0.model"
 expect_ok_rc "train -s 0 (C-SVC)" && cmp -s "$T/s0.model" "$T/h.model" && ok "train -s 0 is the default problem" ||
     not_ok "train -s 0" "model differs from the default"
+run "$BIN" train -q -s 2 -n 0.3 -t rbf "$H" "$T/s2.model"
+expect_ok_rc "train -s 2 (one-class)" && grep -qx "param svm_type one-class" "$T/s2.model" &&
+    grep -qx "task novelty" "$T/s2.model" && grep -qx "param svm_nu 0.3" "$T/s2.model" &&
+    ok "train -s 2 is LIBSVM's one-class SVM (-n its nu)" || not_ok "train -s 2" "no one-class model ($(first_line "$T/.err"))"
+run "$BIN" info "$T/s2.model"
+[ "$RC" -eq 0 ] && grep -q "^task        novelty" "$T/.out" &&
+    grep -q "(problem one_class_svm_hinge_l2, one-class SVM: L2 + hinge of rho - f, nu 0.3)" "$T/.out" &&
+    grep -q "^  \[0\] novelty: rho [0-9]" "$T/.out" && ok "info on a one-class model: its problem, nu and rho" ||
+    not_ok "info on a one-class model" "exit $RC, $(grep -m1 '^solver' "$T/.out")"
+run "$BIN" train -q -s 2 -n 0.3 "$H" "$T/s2l.model"
+run "$BIN" train -q --svm-type one-class --svm-nu 0.3 --kernel linear "$H" "$T/s2l2.model"
+[ "$RC" -eq 0 ] && cmp -s "$T/s2l.model" "$T/s2l2.model" && grep -qx "w" "$T/s2l.model" &&
+    ok "train --svm-type one-class --svm-nu: -s 2 -n's long names; a linear one-class model is w" ||
+    not_ok "train --svm-type one-class" "exit $RC, models differ"
+run "$BIN" train -q -s 2 -c 3 --lambda 1 -B 1 "$H" "$T/s2c.model"
+[ "$RC" -eq 0 ] && grep -q "warning: -c is ignored here (solver nesvm): it applies to every --svm-type but one-class" "$T/.err" &&
+    grep -q "warning: -B is ignored here (solver nesvm): it applies to every --svm-type but one-class" "$T/.err" &&
+    grep -q "warning: --lambda is ignored here" "$T/.err" && ok "train -s 2 -c -B --lambda: warned as ignored" ||
+    not_ok "train -s 2 -c" "exit $RC, $(first_line "$T/.err")"
 run "$BIN" train -q -s 3 -p 0.2 "$H" "$T/s3.model"
 expect_ok_rc "train -s 3 (epsilon-SVR)" && grep -qx "param svm_type svr" "$T/s3.model" &&
     grep -qx "task regression" "$T/s3.model" && grep -qx "param epsilon 0.2" "$T/s3.model" &&
@@ -1848,7 +1898,7 @@ run "$BIN" info "$T/s3h.model"
 [ "$RC" -eq 0 ] && grep -q "(problem svr_epsilon_insensitive_l2_regularized_bias, epsilon-SVR: L2 + epsilon_insensitive loss, tube 0.1, regularized bias)" "$T/.out" &&
     ok "info on Hyperpass's epsilon-SVR model: the regularized bias" ||
     not_ok "info on Hyperpass's epsilon-SVR model" "exit $RC, $(grep -m1 '^solver' "$T/.out")"
-expect_fail "train -s 7" 2 "-s 7 is not supported: nesvm trains C-SVC (-s 0) and epsilon-SVR (-s 3)" "$T/o.model" -- \
+expect_fail "train -s 7" 2 "-s 7 is not supported: nesvm trains C-SVC (-s 0), the one-class SVM (-s 2) and epsilon-SVR (-s 3)" "$T/o.model" -- \
     "$BIN" train -s 7 "$H" "$T/o.model"
 run "$BIN" train --solver hyperpass -h 0 "$H" "$T/h0.model"
 expect_ok_rc "train -h 0 (shrinking)" && grep -q "^param shrinking 0$" "$T/h0.model" && ok "train -h 0 sets shrinking, not help" ||

@@ -42,6 +42,8 @@ pc("three.pc", three, lambda i: i + 1, range(len(y)))
 pc("test.txt", y, lambda i: 0, range(50))
 plain("rows.txt", y)
 plain("three.rows", three)
+K = -K  # neg.pc: negative definite
+pc("neg.pc", y, lambda i: i + 1, range(len(y)))
 EOF
 [ -s pc.txt ] && ok "the matrices (numpy)" || not_ok "the matrices" "python could not write them"
 
@@ -123,6 +125,27 @@ for opts in "--method newton" "--method newton --kernel-memory 0.01" "--basis 60
         not_ok "3 classes, $opts" "exit $r1/$r2, or the labels differ"
     fi
 done
+
+# the one-class SVM (-s 2): -t rbf's labels and decision values; a matrix that is
+# not positive semi-definite refused (no C-SVM's SMO fallback: the problem differs)
+run "$BIN" train -q -s 2 -n 0.3 -e 1e-9 -t 4 pc.txt oc.model && r1=$RC
+run "$BIN" train -q -s 2 -n 0.3 -e 1e-9 -t rbf -g "$G" rows.txt ocr.model && r2=$RC
+run "$BIN" predict --decision-values test.txt oc.model oca.out
+run "$BIN" predict --decision-values rows.txt ocr.model ocb.out
+if [ "$r1" -eq 0 ] && [ "$r2" -eq 0 ] && "$PY" - oca.out ocb.out <<'EOF'; then
+import sys
+import numpy as np
+a, b = np.loadtxt(sys.argv[1]), np.loadtxt(sys.argv[2])[:50]
+sys.exit(0 if len(a) == 50 and np.abs(a[:, 1] - b[:, 1]).max() <= 1e-9 else 1)
+EOF
+    ok "one-class -t 4: -t rbf's decision values"
+else
+    not_ok "one-class -t 4" "exit $r1/$r2, or the decision values differ"
+fi
+expect_fail "one-class: a matrix not positive semi-definite" 1 "the precomputed kernel matrix is not positive semi-definite (its smallest eigenvalue is -" \
+    "$T/o.model" -- "$BIN" train -s 2 -t 4 neg.pc "$T/o.model"
+grep -q "with it, the one-class SVM is not convex and has no certificate" "$T/.err" &&
+    ok "one-class: the refusal names the problem" || not_ok "one-class refusal" "$(first_line "$T/.err")"
 
 # cv, grid, probabilities, stdin, --float, export/import
 run "$BIN" cv -t 4 -v 5 pc.txt

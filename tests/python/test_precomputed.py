@@ -44,7 +44,8 @@ def heart():
 @pytest.mark.parametrize("est", [nesvm.SVC(kernel="precomputed"), nesvm.SVR(kernel="precomputed"),
                                  nesvm.NewtonSVC(kernel="precomputed"),
                                  nesvm.NewtonSVC(kernel="precomputed", kernel_norm="coef"),
-                                 nesvm.GreedySVC(kernel="precomputed")], ids=repr)
+                                 nesvm.GreedySVC(kernel="precomputed"),
+                                 nesvm.OneClassSVM(kernel="precomputed")], ids=repr)
 def test_check_estimator(est):
     # skipped: check_sample_weights_invariance (as for every kernel), and where a
     # fit refuses a matrix that is not positive semi-definite the checks whose
@@ -56,6 +57,8 @@ def test_check_estimator(est):
         check_estimator(est)
     skipped = {str(w.message) for w in caught if w.category.__name__ == "SkipTestWarning"}
     allowed = {"check_sample_weights_invariance"}
+    if isinstance(est, nesvm.OneClassSVM):  # scikit-learn's give X, not K (its own OneClassSVM fails them)
+        allowed |= {"check_outliers_fit_predict", "check_outliers_train"}
     if refuses:
         allowed |= {"check_estimators_dtypes", "check_classifiers_train", "check_regressors_train"}
     assert all(any(a in m for a in allowed) for m in skipped), skipped
@@ -86,6 +89,20 @@ def test_svr_same_model_as_rbf():
     np.testing.assert_allclose(a.predict(rbf(Xt, X, 0.2)), b.predict(Xt), rtol=0, atol=1e-8)
     assert np.array_equal(a.support_, b.support_) and a.support_vectors_.shape == (0, 0)
     assert a.gap_ <= 1e-8 and a.fit_status_ == 0
+
+
+def test_oneclass_same_model_as_rbf(heart):
+    X, _, Xt, _ = heart
+    a = nesvm.OneClassSVM(kernel="precomputed", nu=0.3, tol=1e-10).fit(rbf(X, X))
+    b = nesvm.OneClassSVM(kernel="rbf", gamma=GAMMA, nu=0.3, tol=1e-10).fit(X)
+    np.testing.assert_allclose(a.decision_function(rbf(Xt, X)), b.decision_function(Xt), rtol=0, atol=1e-9)
+    np.testing.assert_allclose(a.score_samples(rbf(Xt, X)), b.score_samples(Xt), rtol=0, atol=1e-9)
+    assert np.array_equal(a.support_, b.support_) and a.support_vectors_.shape == (0, 0)
+    np.testing.assert_allclose(a.dual_coef_, b.dual_coef_, rtol=0, atol=1e-9)
+    np.testing.assert_allclose(a.dual_coef_.sum(), 0.3 * X.shape[0], rtol=1e-12)
+    assert a.gap_ <= 1e-10 and a.fit_status_ == 0
+    with pytest.raises(ValueError, match=r"the precomputed kernel matrix is not positive semi-definite"):
+        nesvm.OneClassSVM(kernel="precomputed").fit(np.tanh(0.5 * X @ X.T - 1.0))
 
 
 def test_shapes_and_messages(heart):

@@ -131,10 +131,13 @@ static void check_solver_info(const nesvm_dataset *ds)
         nesvm_error err = {0};
         CHECK_MSG(nesvm_solver_describe(names[k], &si, &err) == NESVM_OK, "%s: %s", names[k], err.message);
         CHECK(si.size == sizeof si && strcmp(si.name, names[k]) == 0);
-        /* nesvm has the regression models (ls-svr, svr) too, hyperpass
-         * epsilon-SVR's tube, ssvm and nssvm its squared tube */
+        /* nesvm has the regression models (ls-svr, svr) and the one-class SVM
+         * too, hyperpass epsilon-SVR's tube, ssvm and nssvm its squared tube */
         const int reg = k == 0 || k == 1 || k == 3 || k == 4;
-        CHECK_MSG(strcmp(si.tasks, reg ? "classification regression" : "classification") == 0, "%s: tasks %s",
+        CHECK_MSG(strcmp(si.tasks, k == 0 ? "classification regression novelty"
+                                   : reg  ? "classification regression"
+                                          : "classification") == 0,
+                  "%s: tasks %s",
                   names[k], si.tasks);
         nesvm_params *p;
         nesvm_params_create(&p, NULL);
@@ -540,7 +543,7 @@ int main(void)
             {"shrinking", "1"}, {"batch", "1000"}, {"warm_start", "none"}, {"basis_select", "random"},
             {"smooth_p", "100000000"}, {"scheme", "optimal"}, {"tau", "1e-10"}, {"merit", "smooth"},
             {"cap", "0"}, {"cache_size", "100"}, {"kernel_norm", "rkhs"}, {"basis_residual", "0.15"},
-            {"probability", "0"}, {"restart", "1"}, {"loss", "auto"}, {"epsilon", "0.1"}};
+            {"probability", "0"}, {"restart", "1"}, {"loss", "auto"}, {"epsilon", "0.1"}, {"svm_nu", "0.5"}};
         nesvm_params_create(&p, NULL);
         int nd = (int)(sizeof defaults / sizeof defaults[0]);
         for (int i = 0; i < nd; i++) {

@@ -67,16 +67,20 @@ static void test_table(void)
         CHECK(t != NULL);
         if (!t) continue;
         CHECK_MSG(strcmp(t->word, d->words[i]) == 0, "row %d: %s vs %s", i, t->word, d->words[i]);
-        /* c, lp, ls classify; ls-svr and svr regress; each row's loss is a registered one */
+        /* c, lp, ls classify; ls-svr and svr regress; one-class is a novelty;
+         * each row's loss is a registered one */
         const int regression = i == NV_SVM_LSSVR || i == NV_SVM_SVR;
-        CHECK_MSG(t->task == (regression ? NESVM_TASK_REGRESSION : NESVM_TASK_CLASSIFICATION), "row %d", i);
+        CHECK_MSG(t->task == (regression            ? NESVM_TASK_REGRESSION
+                              : i == NV_SVM_ONECLASS ? NESVM_TASK_NOVELTY
+                                                     : NESVM_TASK_CLASSIFICATION),
+                  "row %d", i);
         CHECK(nv_loss_find(t->loss) && nv_loss_find(t->loss)->tube == (i == NV_SVM_SVR));
         CHECK(nv_loss_find(t->loss) != NULL && t->l1 == (i == NV_SVM_LP));
         nesvm_params *p = params_with("svm_type", d->words[i]);
         CHECK(nesvm_params_task(p) == t->task);
         nesvm_params_destroy(p);
     }
-    CHECK(count == NV_SVM_TYPES && count == 5);
+    CHECK(count == NV_SVM_TYPES && count == 6);
     CHECK(nv_svm_type(count) == NULL && nv_svm_type(-1) == NULL);
     CHECK(strcmp(nv_svm_type(NV_SVM_LP)->name, "LP-SVM") == 0);
     CHECK(nesvm_params_task(NULL) == NESVM_TASK_CLASSIFICATION);
@@ -256,15 +260,16 @@ static void test_novelty(void)
     int i = 0, j = 0;
     CHECK(nv_pairs_next(&pr, &i, &j) && i == -1 && j == -1);
     CHECK(!nv_pairs_next(&pr, &i, &j));
+    /* the one-class SVM has no C (LIBSVM's is 1): its costs are the sample weights */
     double cw[1];
-    CHECK(nv_targets_costs(&t, p, cw, &err) == NESVM_OK && cw[0] == 0.5);
+    CHECK(nv_targets_costs(&t, p, cw, &err) == NESVM_OK && cw[0] == 1);
     nv_subproblem sp;
     sp_alloc(&sp, 4);
     sp.cap = calloc(4, sizeof(double));
     CHECK(nv_sub_build(&sp, -1, -1, &t, 1, p, cw, ds, NULL, 4, NULL, &err) == NESVM_OK);
     CHECK(sp.n == 4);
     for (int a = 0; a < 4; a++)
-        CHECK(sp.rows[a] == a && sp.y[a] == 1 && sp.cost[a] == 0.5 && sp.cap[a] == INFINITY);
+        CHECK(sp.rows[a] == a && sp.y[a] == 1 && sp.cost[a] == 1 && sp.cap[a] == INFINITY);
     nv_targets_free(&t);
     sp_free(&sp);
     nesvm_params_destroy(p);
@@ -312,14 +317,14 @@ static nesvm_status load_edited(const char *text, const char *from, const char *
 
 /* Model files record the task (only when it is not classification), and
  * prediction follows it: a regression's decision value, novelty's +1 where
- * the decision value is >= 0. */
+ * the decision value is > 0 (svm-predict's one-class rule: -1 at 0). */
 static void test_model_task(void)
 {
     /* decisions 1.5, -1.5, 6.5, 0 */
     const double x[8] = {1, 1, 0, 2, 3, 0, 0, 0.5}, y[4] = {1.5, -1, 6, 0};
     nesvm_dataset *ds = wrap(4, 2, x, y);
     const double want_dec[4] = {1.5, -1.5, 6.5, 0};
-    const double want[3][4] = {{1, -1, 1, -1}, {1.5, -1.5, 6.5, 0}, {1, -1, 1, 1}};
+    const double want[3][4] = {{1, -1, 1, -1}, {1.5, -1.5, 6.5, 0}, {1, -1, 1, -1}};
     for (int task = 0; task < 3; task++) {
         nesvm_model *m = toy_model((nesvm_task)task), *back = NULL;
         char *text = NULL;
@@ -347,10 +352,11 @@ static void test_model_task(void)
         if (task) {
             CHECK(nesvm_model_predict_proba(back, ds, 1, labels, proba, &err) == NESVM_ERR_UNSUPPORTED);
             CHECK_CONTAINS(err.message, "probability estimates are for classifiers");
-            /* before the file is touched: a regression that is no SVR, a novelty model */
+            /* before the file is touched: a regression that is no SVR, a novelty model
+             * (for LIBSVM: one that is no one-class SVM; LIBLINEAR has none) */
             CHECK(nesvm_model_export(back, "liblinear", "/nonexistent/x", &err) == NESVM_ERR_UNSUPPORTED);
             CHECK_CONTAINS(err.message, task == 1 ? "cannot be written for LIBLINEAR (its SVRs"
-                                                  : "cannot be written for LIBSVM or LIBLINEAR");
+                                                  : "LIBLINEAR has no one-class SVM");
             CHECK(nesvm_model_export(back, "libsvm", "/nonexistent/x", &err) == NESVM_ERR_UNSUPPORTED);
             CHECK_CONTAINS(err.message, task == 1 ? "cannot be written for LIBSVM (its epsilon_svr"
                                                   : "cannot be written for LIBSVM or LIBLINEAR");

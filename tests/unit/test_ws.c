@@ -11,6 +11,7 @@
 #include "params/params_internal.h"
 #include "solvers/nesvm/tuning.h"
 #include "solvers/nesvm/nesvm_solver.h"
+#include "solvers/nesvm/expansion_ws.h"
 #include "toy.h"
 
 #include <math.h>
@@ -71,14 +72,14 @@ static void one(int64_t n, int q, double flip, double C, double gamma, uint64_t 
     CHECK(nv_kmat_init(&km, &k, ds, NULL, n, 4096, 1, NULL, &err) == NESVM_OK && km.K);
     double *ba = calloc((size_t)n, sizeof(double)), *bb = calloc((size_t)n, sizeof(double));
     nv_binary_result ra = {.w = ba}, rb = {.w = bb};
-    nv_kernel_problem pa = {&km, NULL, n, y, cost, NULL, 0, NULL, NULL, 0, 0, NV_TARGET_SIGN, NULL, 0, 0};
+    nv_kernel_problem pa = {&km, NULL, n, y, cost, NULL, 0, NULL, NULL, 0, 0, NV_TARGET_SIGN, NULL, 0, 0, NULL};
     CHECK_MSG(nv_nesvm_kernel_train(&pa, p, NULL, &ra, &err) == NESVM_OK, "%s", err.message);
     CHECK(ra.exit_reason == NESVM_EXIT_CONVERGED && ra.gap <= 1e-6);
 
     /* the same on a working set of kernel columns */
     nv_kcache kc;
     CHECK(nv_kcache_init(&kc, &k, ds, NULL, n, NULL, 1, 4096, 4096, 1, &err) == NESVM_OK);
-    nv_kernel_problem pb = {NULL, NULL, n, y, cost, NULL, 0, &kc, NULL, 0, 0, NV_TARGET_SIGN, NULL, 0, 0};
+    nv_kernel_problem pb = {NULL, NULL, n, y, cost, NULL, 0, &kc, NULL, 0, 0, NV_TARGET_SIGN, NULL, 0, 0, NULL};
     CHECK_MSG(nv_nesvm_expansion_train(&pb, p, NULL, &rb, &err) == NESVM_OK, "%s", err.message);
     /* the working set certifies in double precision (issue 29): converged means a
      * gap <= 1e-6 of the kernel itself; a sub-problem certified on its single-
@@ -236,7 +237,7 @@ static void tube(int64_t n, double C, double p, double gamma, int bias, double m
     nv_kmat km;
     CHECK(nv_kmat_init(&km, &k, t.ds, NULL, n, 4096, 1, NULL, &err) == NESVM_OK && km.K);
     nv_binary_result ra = {.w = ba};
-    nv_kernel_problem pa = {&km, NULL, n, y, cost, NULL, 0, NULL, NULL, 0, 0, NV_TARGET_REAL, NULL, 0, 0};
+    nv_kernel_problem pa = {&km, NULL, n, y, cost, NULL, 0, NULL, NULL, 0, 0, NV_TARGET_REAL, NULL, 0, 0, NULL};
     CHECK_MSG(nv_nesvm_expansion_train(&pa, pn, NULL, &ra, &err) == NESVM_OK, "%s", err.message);
     /* (Newton's smoothed tube may stall short of 1e-6: its bound still is one) */
     CHECK_MSG(ra.gap <= 1e-3 && ra.rounds == 0, "exit %d gap %g", ra.exit_reason, ra.gap);
@@ -245,7 +246,7 @@ static void tube(int64_t n, double C, double p, double gamma, int bias, double m
     nv_kcache kc;
     CHECK(nv_kcache_init(&kc, &k, t.ds, NULL, n, NULL, 1, mem, mem, 1, &err) == NESVM_OK);
     nv_binary_result rb = {.w = bb};
-    nv_kernel_problem pb = {NULL, NULL, n, y, cost, NULL, 0, &kc, NULL, 0, 1, NV_TARGET_REAL, NULL, 0, 0};
+    nv_kernel_problem pb = {NULL, NULL, n, y, cost, NULL, 0, &kc, NULL, 0, 1, NV_TARGET_REAL, NULL, 0, 0, NULL};
     CHECK_MSG(nv_nesvm_expansion_train(&pb, prm, NULL, &rb, &err) == NESVM_OK, "%s", err.message);
     CHECK_MSG(rb.exit_reason == NESVM_EXIT_CONVERGED && rb.gap <= 1e-6, "exit %d gap %g", rb.exit_reason, rb.gap);
     CHECK_MSG(rb.rounds >= min_rounds, "n %lld: %lld rounds, want >= %lld", (long long)n, (long long)rb.rounds,
@@ -327,9 +328,39 @@ static void tube(int64_t n, double C, double p, double gamma, int bias, double m
     free_toy(&t);
 }
 
+/* The one-class SVM's best rho for margins f (expansion_wso.c's closed form,
+ * nv_oc_rho): it minimizes g(rho) = sum c_i max(0, rho - f_i) - nuw rho, checked
+ * against g on a fine grid, and takes the middle of a flat stretch (LIBSVM's
+ * (ub + lb) / 2) and the largest margin at nuw = sum c (nu = 1). */
+static double oc_g(const double *f, const double *c, int n, double nuw, double rho)
+{
+    double g = -nuw * rho;
+    for (int i = 0; i < n; i++) g += rho > f[i] ? c[i] * (rho - f[i]) : 0.0;
+    return g;
+}
+
+static void oc_rho(void)
+{
+    const double f[5] = {3, 1, 2, 5, 2}, one[5] = {1, 1, 1, 1, 1}, w[5] = {1, 2, 1, 1, 0.5};
+    const double *cs[2] = {one, w};
+    const double want[2][4] = {{1, 2, 2.5, 5}, {1, 1.5, 2, 5}}; /* flat stretches: their middles */
+    const double nuws[2][4] = {{0.5, 2, 3, 5}, {0.5, 2, 3, 5.5}};
+    double zb[10];
+    for (int k = 0; k < 2; k++)
+        for (int t = 0; t < 4; t++) {
+            const double nuw = nuws[k][t], rho = nv_oc_rho(f, cs[k], 5, nuw, zb);
+            double best = INFINITY;
+            for (int q = 0; q <= 8000; q++) best = fmin(best, oc_g(f, cs[k], 5, nuw, q * 0.001));
+            CHECK_MSG(rho == want[k][t] && oc_g(f, cs[k], 5, nuw, rho) <= best + 1e-12,
+                      "weights %d, nu W %g: rho %g (expected %g), g %g (grid's best %g)", k, nuw, rho, want[k][t],
+                      oc_g(f, cs[k], 5, nuw, rho), best);
+        }
+}
+
 int main(void)
 {
     watch();
+    oc_rho();
     /* epsilon-SVR: most rows outside the tube, at their bounds (rounds of
      * 2,000 rows and the bound guess); a wide tube, few support vectors; K_SS
      * within 1 MB (rounds of 512 rows); no bias; large C (free support

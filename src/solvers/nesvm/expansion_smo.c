@@ -55,6 +55,7 @@
 #include "../hinge.h"
 #include "../smo/smo.h"
 
+#include <float.h>
 #include <math.h>
 #include <stdlib.h>
 #include <string.h>
@@ -75,6 +76,11 @@ typedef struct ksmo {
                          * the offset of P and D (kp->d0); else 0 */
     int keep_sum;
     int bias;
+    int tube;           /* epsilon-SVR's tube: m = 2 n variables */
+    int oc;             /* the one-class SVM: y = +1, t = -h (kp->h, or 0), sum a kept at r */
+    double nuw;         /* one-class: nu times the sum of the costs (a cold start's sum a) */
+    double moved;       /* the sum of the pair steps' |s|: their rounding in G is at most
+                         * 2 FLT_EPSILON max K_ii times it */
     double *a, *G, *kd; /* dual point, gradient Q a - t, diagonal of K (m each) */
     int64_t *act;       /* active variables (shrinking): the first nact */
     int64_t nact;
@@ -164,6 +170,7 @@ static double pair_step(ksmo *s, double *gmax_out, double *gmin_out)
     if (a[j] < 0) a[j] = 0;
     grad_add(s, i, st);
     grad_add(s, j, -st);
+    s->moved += fabs(st);
     return gmax - gmin;
 }
 
@@ -292,11 +299,49 @@ static double tube_evaluate(ksmo *s, double *beta, double *f, nv_obj_eval *e)
     return b;
 }
 
+/* The one-class SVM's evaluation (smo_evaluate): y = +1, t = -h (the held
+ * rows' margins on these rows, or 0), so that G_i = (K a)_i + h_i is row
+ * i's whole margin and f_i = G_i + t_i its part from these rows;
+ * quad = a'K a = sum a_i f_i, and with rho = -b the best offset for G
+ * (best_bias: a weighted quantile of the margins, the slope's r the kept
+ * sum of a):
+ *     P = 1/2 quad + sum_i c_i max(0, rho - G_i) - r rho + d0,
+ *     D = sum_i a_i t_i - 1/2 quad + d0.
+ * Returns b = -rho. */
+static double oc_evaluate(ksmo *s, double *beta, double *f, nv_obj_eval *e)
+{
+    const int64_t n = s->n;
+    double quad = 0, lin = 0;
+    int64_t nsv = 0, nb = 0;
+    for (int64_t i = 0; i < n; i++) {
+        beta[i] = s->a[i];
+        f[i] = s->G[i] + s->t[i];
+        quad += s->a[i] * f[i];
+        lin += s->a[i] * s->t[i];
+        nsv += s->a[i] > 0;
+        nb += s->a[i] >= s->c[i];
+    }
+    const double b = best_bias(s, f);
+    double loss = 0;
+    for (int64_t i = 0; i < n; i++) {
+        const double r = s->t[i] - (f[i] + b);
+        if (r > 0) loss += s->c[i] * r;
+    }
+    memset(e, 0, sizeof *e);
+    e->P = e->Fmu = 0.5 * quad + loss + b * s->r + s->d0;
+    e->D = e->Dmu = lin - 0.5 * quad + s->d0;
+    e->nsv = nsv;
+    e->nbound = nb;
+    e->theta = 1.0;
+    return b;
+}
+
 /* The certificate at a: P(beta = a y, best b) and D(a), into e; beta and
  * the margins f (n rows each) into beta, f.  Returns b. */
 static double smo_evaluate(ksmo *s, double *beta, double *f, nv_obj_eval *e)
 {
-    if (s->t) return tube_evaluate(s, beta, f, e);
+    if (s->tube) return tube_evaluate(s, beta, f, e);
+    if (s->oc) return oc_evaluate(s, beta, f, e);
     const int64_t n = s->n;
     double quad = 0, asum = 0;
     int64_t nsv = 0, nb = 0;
@@ -336,12 +381,22 @@ static void smo_start(ksmo *s, const double *beta0, const double *f0)
     for (int64_t i = 0; i < m; i++) {
         double v = beta0 ? s->y[i] * beta0[row_of(s, i)] : 0.0;
         s->a[i] = v < 0 ? 0.0 : (v > s->c[i] ? s->c[i] : v);
-        if (!s->t) moved |= s->a[i] != v;
+        if (!s->tube) moved |= s->a[i] != v;
         s->G[i] = -thr(s, i);
     }
-    if (s->t) /* the tube: beta_k = a_k - a_{n+k} */
+    if (s->tube) /* the tube: beta_k = a_k - a_{n+k} */
         for (int64_t k = 0; k < n; k++) moved |= s->a[k] - s->a[n + k] != (beta0 ? beta0[k] : 0.0);
-    if (s->keep_sum) { /* the sum is the constraint's: kept as it is */
+    if (s->oc) { /* the one-class SVM: the start's sum is kept */
+        if (!beta0) { /* LIBSVM's start: a_i = min(c_i, what is left of nu sum c), in row order */
+            double left = s->nuw;
+            for (int64_t i = 0; i < n && left > 0; i++) {
+                s->a[i] = s->c[i] < left ? s->c[i] : left;
+                left -= s->a[i];
+            }
+        }
+        s->r = 0;
+        for (int64_t i = 0; i < n; i++) s->r += s->a[i];
+    } else if (s->keep_sum) { /* the sum is the constraint's: kept as it is */
         s->r = 0;
         for (int64_t k = 0; k < n; k++) s->r += s->a[k] - s->a[n + k];
     } else if (s->bias) {
@@ -379,9 +434,12 @@ int nv_kx_smo_params(const nesvm_params *prm)
 
 int nv_kx_smo_takes(const nv_kernel_problem *kp, const nesvm_params *prm)
 {
-    /* the hinge on signs, the tube on real targets */
+    /* the hinge on signs, the tube on real targets, the one-class SVM's hinge of rho - f */
     const int tube = nv_params_loss(prm) == nv_loss_find("epsilon_insensitive");
-    return kp->K && kp->K->K && kp->target == (tube ? NV_TARGET_REAL : NV_TARGET_SIGN) && nv_kx_smo_params(prm);
+    const int target = nesvm_params_task(prm) == NESVM_TASK_NOVELTY ? NV_TARGET_NONE
+                       : tube                                      ? NV_TARGET_REAL
+                                                                   : NV_TARGET_SIGN;
+    return kp->K && kp->K->K && kp->target == target && nv_kx_smo_params(prm);
 }
 
 /* The SMO's arrays (m variables): the tube's doubled samples from
@@ -390,6 +448,7 @@ int nv_kx_smo_takes(const nv_kernel_problem *kp, const nesvm_params *prm)
 typedef struct ksmo_mem {
     nv_tube_split ts;
     int64_t *pos;
+    double *ones, *tz; /* the one-class SVM's y = +1 and t = -h */
     double *beta, *f, *best;
 } ksmo_mem;
 
@@ -397,6 +456,8 @@ static void ksmo_free(ksmo *s, ksmo_mem *mm)
 {
     nv_tube_split_free(&mm->ts);
     nv_free(mm->pos);
+    nv_free(mm->ones);
+    nv_free(mm->tz);
     nv_free(s->a);
     nv_free(s->G);
     nv_free(s->kd);
@@ -427,15 +488,32 @@ static nesvm_status ksmo_init(ksmo *s, ksmo_mem *mm, const nv_kernel_problem *kp
         st = nv_tube_split_init(&mm->ts, &pb, s->p, err);
         if (st != NESVM_OK) return st;
         s->m = 2 * n;
+        s->tube = 1;
         s->y = mm->ts.y;
         s->c = mm->ts.c;
         s->t = mm->ts.t;
         s->yr = kp->y;
         s->keep_sum = kp->keep_sum && s->bias;
         s->d0 = kp->d0;
+    } else if (kp->target == NV_TARGET_NONE) { /* the one-class SVM: pair steps keep sum a */
+        mm->ones = nv_malloc_array(nn, sizeof(double));
+        mm->tz = nv_malloc_array(nn, sizeof(double));
+        if (!mm->ones || !mm->tz)
+            return nv_error(err, NESVM_ERR_NOMEM, "out of memory for the kernel dual method (n=%lld)", (long long)n);
+        double csum = 0;
+        for (int64_t i = 0; i < n; i++) {
+            mm->ones[i] = 1.0;
+            mm->tz[i] = kp->h ? -kp->h[i] : 0.0;
+            csum += kp->cost[i];
+        }
+        s->oc = s->bias = 1;
+        s->y = mm->ones;
+        s->t = mm->tz;
+        s->d0 = kp->d0;
+        s->nuw = prm->svm_nu * csum;
     }
     const size_t mn = (size_t)(s->m ? s->m : 1);
-    if (!s->t) mm->pos = nv_malloc_array(nn, sizeof(int64_t));
+    if (!s->tube) mm->pos = nv_malloc_array(nn, sizeof(int64_t));
     s->a = nv_malloc_array(mn, sizeof(double));
     s->G = nv_malloc_array(mn, sizeof(double));
     s->kd = nv_malloc_array(mn, sizeof(double));
@@ -444,11 +522,11 @@ static nesvm_status ksmo_init(ksmo *s, ksmo_mem *mm, const nv_kernel_problem *kp
     mm->beta = nv_malloc_array(nn, sizeof(double));
     mm->f = nv_malloc_array(nn, sizeof(double));
     mm->best = nv_malloc_array(nn, sizeof(double));
-    if ((!s->t && !mm->pos) || !s->a || !s->G || !s->kd || !s->act || !s->zb || !mm->beta || !mm->f || !mm->best)
+    if ((!s->tube && !mm->pos) || !s->a || !s->G || !s->kd || !s->act || !s->zb || !mm->beta || !mm->f || !mm->best)
         return nv_error(err, NESVM_ERR_NOMEM, "out of memory for the kernel dual method (n=%lld)", (long long)n);
-    if (!s->t)
+    if (!s->tube)
         for (int64_t i = 0; i < n; i++) mm->pos[i] = kp->pos ? kp->pos[i] : i;
-    s->pos = s->t ? mm->ts.rows : mm->pos;
+    s->pos = s->tube ? mm->ts.rows : mm->pos;
     for (int64_t i = 0; i < s->m; i++) {
         s->kd[i] = nv_kmat_diag(kp->K, s->pos[i]);
         s->act[i] = i;
@@ -474,7 +552,7 @@ nesvm_status nv_kx_smo_train(const nv_kernel_problem *kp, const nesvm_params *pr
     smo_start(&s, kp->beta0, kp->f0);
     nv_track tr;
     nv_track_init(&tr, prm, sink, (int32_t)n, best, t0);
-    for (int64_t i = 0; i < n; i++) best[i] = s.t ? s.a[i] - s.a[n + i] : s.a[i] * s.y[i];
+    for (int64_t i = 0; i < n; i++) best[i] = s.tube ? s.a[i] - s.a[n + i] : s.a[i] * s.y[i];
     tr.bbest = s.bias ? kp->b0 : 0.0;
     nv_obj_eval e;
     double b = smo_evaluate(&s, beta, f, &e);
@@ -486,6 +564,16 @@ nesvm_status nv_kx_smo_train(const nv_kernel_problem *kp, const nesvm_params *pr
      * least every 10 m steps */
     double tol = NV_NESVM_DCD_TOL0;
     int64_t steps = 0, since = 0, last = 0;
+    /* the one-class SVM: a violation within the rounding the steps' single-
+     * precision rows added to G (2 FLT_EPSILON max K_ii per unit moved; G
+     * starts exact from a warm start's margins) is noise, below which the
+     * steps move nothing the certificate in double precision can see (a
+     * degenerate problem, w ~ 0, has margins and a relative gap of rounding
+     * only, and would step on to the iteration limit) */
+    double vunit = 0;
+    for (int64_t i = 0; s.oc && i < m; i++)
+        if (s.kd[i] > vunit) vunit = s.kd[i];
+    vunit *= 2.0 * FLT_EPSILON;
     const int64_t every = m < 1000 ? m : 1000; /* shrink after this many steps */
     for (;;) {
         double gmax = 0, gmin = 0;
@@ -493,6 +581,8 @@ nesvm_status nv_kx_smo_train(const nv_kernel_problem *kp, const nesvm_params *pr
         steps++;
         since++;
         int check = steps - last >= 10 * m;
+        const int noise = s.oc && v <= vunit * s.moved && s.nact == m;
+        check |= noise;
         if (v <= tol) {
             if (s.nact == m) { /* a warm start may be well below tol already */
                 tol = 0.1 * (v < tol ? v : tol);
@@ -522,7 +612,7 @@ nesvm_status nv_kx_smo_train(const nv_kernel_problem *kp, const nesvm_params *pr
         info.inner = steps;
         info.n_active = s.nact;
         if (nv_track_iterate(&tr, &e, beta, b, &info, &st, err)) break;
-        if (v == 0) { /* every variable optimal: nothing moves any more */
+        if (v == 0 || noise) { /* every variable optimal: nothing moves any more */
             tr.why = NESVM_EXIT_STALLED;
             break;
         }
@@ -530,7 +620,7 @@ nesvm_status nv_kx_smo_train(const nv_kernel_problem *kp, const nesvm_params *pr
 done:
     nv_track_result(&tr, res);
     if (res->dual) /* beta: a y (the tube: a_k - a_{n+k}) */
-        for (int64_t i = 0; i < n; i++) res->dual[i] = s.t ? s.a[i] - s.a[n + i] : s.a[i] * s.y[i];
+        for (int64_t i = 0; i < n; i++) res->dual[i] = s.tube ? s.a[i] - s.a[n + i] : s.a[i] * s.y[i];
 out:
     res->seconds = nv_now() - t0;
     ksmo_free(&s, &mm);

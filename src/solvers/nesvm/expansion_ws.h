@@ -64,6 +64,14 @@ int nv_ws_sub_matrix(const nv_kernel_problem *kp, const nesvm_params *prm, const
                      int64_t *idx, int64_t ns, const double *beta, double b, int64_t iters, double t0,
                      nv_ws_tick *tick, nv_kmat *km, nv_binary_result *res, nesvm_status *st, nesvm_error *err);
 
+/* The one-class SVM on a working set (expansion_wso.c), its only path. */
+nesvm_status nv_ws_oc_train(const nv_kernel_problem *kp, const nesvm_params *prm, const nv_progress_sink *sink,
+                            nv_binary_result *res, nesvm_error *err);
+/* The one-class SVM's best rho for the margins f (n rows, costs c, sum of a
+ * nuw): the weighted quantile of expansion_wso.c's header (zb: 2 n
+ * scratch). */
+double nv_oc_rho(const double *f, const double *c, int64_t n, double nuw, double *zb);
+
 /* epsilon-SVR's tube on a working set (expansion_wst.c). */
 nesvm_status nv_ws_tube_train(const nv_kernel_problem *kp, const nesvm_params *prm, const nv_progress_sink *sink,
                               nv_binary_result *res, nesvm_error *err);
