@@ -292,10 +292,13 @@ void cli_warn_ignored(const char *cmd, const nesvm_params *p)
             why = "the poly, rbf, sigmoid and precomputed kernels";
         else if (d->when & NV_W_SVR)
             why = "--svm-type svr";
-        else if (d->when & NV_W_NOVELTY)
-            why = "--svm-type one-class";
+        else if (d->when & NV_W_NU)
+            why = "--svm-type one-class, nu-svc and nu-svr";
+        else if (d->when & NV_W_C)
+            why = "every --svm-type but one-class and nu-svc (whose costs are the sample weights)";
         else if (d->when & NV_W_COST)
-            why = "every --svm-type but one-class (whose costs are the sample weights, its offset rho)";
+            why = "every --svm-type but one-class, nu-svc and nu-svr (whose costs are the sample weights or C, "
+                  "their offsets part of their problems)";
         else
             why = "--svm-type lp";
         fprintf(stderr, "nesvm %s: warning: %s is ignored here (solver %s): it applies to %s\n", cmd,
@@ -511,24 +514,16 @@ int train_opt(cli_args *a, train_opts *o)
         long long t;
         if (!(v = cli_value(a))) return -1;
         if (!cli_parse_int(v, &t) || t < 0) {
-            cli_usage(a->cmd, "bad value '%s' for -s (expected 0, C-SVC, 2, one-class SVM, or 3, epsilon-SVR)", v);
+            cli_usage(a->cmd, "bad value '%s' for -s (expected 0, C-SVC, 1, nu-SVC, 2, one-class SVM, 3, epsilon-SVR, "
+                              "or 4, nu-SVR)", v);
             return -1;
         }
-        static const char *const why[] = {
-            NULL,
-            "LIBSVM's -s 1 (nu-SVC) is not supported: use -s 0 with -c (C-SVC); for LIBLINEAR's -s 1 (L2-loss "
-            "dual) use --liblinear 1",
-            NULL, /* LIBSVM's one-class SVM: --svm-type one-class (LIBLINEAR's -s 2: --liblinear 2) */
-            NULL, /* LIBSVM's epsilon-SVR: --svm-type svr */
-            "LIBSVM's -s 4 (nu-SVR) and LIBLINEAR's -s 4 (Crammer-Singer) are not supported: use -s 0 (C-SVC, "
-            "one-vs-one or --multiclass ovr)"};
+        /* LIBSVM's types (LIBLINEAR's 1 to 4: --liblinear N, --solver hyperpass) */
+        static const char *const type[] = {"c", "nu-svc", "one-class", "svr", "nu-svr"};
         if (t == 0) return 1;
-        if (t == 2) return set_param(a, o->params, "svm_type", "one-class");
-        /* LIBSVM's -s 3 (LIBLINEAR's -s 3, the L1-loss dual: --solver hyperpass) */
-        if (t == 3) return set_param(a, o->params, "svm_type", "svr");
-        if (t <= 4) cli_usage(a->cmd, "%s", why[t]);
-        else cli_usage(a->cmd, "-s %lld is not supported: nesvm trains C-SVC (-s 0), the one-class SVM (-s 2) and "
-                               "epsilon-SVR (-s 3) with the solvers of --solver", t);
+        if (t <= 4) return set_param(a, o->params, "svm_type", type[t]);
+        cli_usage(a->cmd, "-s %lld is not supported: nesvm trains LIBSVM's C-SVC (-s 0), nu-SVC (-s 1), one-class "
+                          "SVM (-s 2), epsilon-SVR (-s 3) and nu-SVR (-s 4) with the solvers of --solver", t);
         return -1;
     }
     if (strcmp(n, "liblinear") == 0) {

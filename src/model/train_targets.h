@@ -77,4 +77,11 @@ nesvm_status nv_sub_build(nv_subproblem *sp, int i, int j, const nv_targets *t, 
                           const nesvm_params *params, const double *cw, const nesvm_dataset *ds,
                           const int64_t *rows, int64_t n, const nv_comm *comm, nesvm_error *err);
 
+/* nu-SVC (svm_type nu-svc): refuse, before any training, a nu that no
+ * sub-problem's dual can meet: nu W / 2 above either class's total weight
+ * (LIBSVM's "specified nu is infeasible"), naming the pair, nu and the
+ * largest feasible nu.  Other svm_types: NESVM_OK. */
+nesvm_status nv_targets_nu_check(const nv_targets *t, const nesvm_params *params, const nesvm_dataset *ds,
+                                 const int64_t *rows, int64_t n, nesvm_error *err);
+
 #endif
