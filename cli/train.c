@@ -482,6 +482,30 @@ static int run_cv(run *r)
 }
 
 /* ------------------------------------------------------------------ summary */
+/* nu-SVC's scale and nu-SVR's half-width, as svm-train prints them ("C =
+ * 1/rho", "epsilon"): one figure, or their range over the binary models. */
+static void print_nu(FILE *info, const nesvm_model *m)
+{
+    const char *problem = nesvm_model_problem(m);
+    const int svc = strcmp(problem, "nu_svc_hinge_l2") == 0;
+    if (!svc && strcmp(problem, "nu_svr_epsilon_insensitive_l2") != 0) return;
+    double lo = INFINITY, hi = -INFINITY;
+    for (int k = 0; k < nesvm_model_submodels(m); k++) {
+        const double v = nesvm_model_nu_value(m, k), x = svc ? 1.0 / v : v;
+        if (x < lo) lo = x;
+        if (x > hi) hi = x;
+    }
+    if (!(lo <= hi)) return;
+    if (nesvm_model_submodels(m) == 1)
+        fprintf(info, svc ? "nu-SVC: margin rho %.6g, the model scaled by 1/rho: C = 1/rho = %.6g (svm-train's C)\n"
+                          : "nu-SVR: epsilon = %.6g (the tube's half-width, svm-train's epsilon)\n",
+                svc ? 1.0 / lo : lo, lo);
+    else
+        fprintf(info, "nu-SVC: C = 1/rho from %.6g to %.6g over the binary models (each the model's scale, "
+                      "svm-train's C; nesvm info lists them)\n",
+                lo, hi);
+}
+
 /* The training's summary: objective and certificate, the model's size, the
  * kernel's and the rows' work, the distributed collectives. */
 static void print_summary(const run *r, const nesvm_model *m, const nesvm_stats *st)
@@ -510,6 +534,7 @@ static void print_summary(const run *r, const nesvm_model *m, const nesvm_stats 
                 st->gap, (long long)st->n_sv, nesvm_exit_str(st->exit_reason));
         fprintf(info, "lower bound %.17g\n", st->lower_bound);
     }
+    print_nu(info, m);
     long long nnz = 0, all = 0;
     for (int k = 0; k < nesvm_model_submodels(m); k++) {
         const double *w;
