@@ -272,6 +272,13 @@ nesvm_solver_info cli_params_solver(const nesvm_params *p)
     return cli_solver_info(solver); /* si.name is the registry's string, not this buffer */
 }
 
+int cli_nu_svc(const nesvm_params *p)
+{
+    char type[16] = "";
+    nesvm_params_get(p, "svm_type", type, sizeof type, NULL);
+    return strcmp(type, "nu-svc") == 0;
+}
+
 void cli_warn_ignored(const char *cmd, const nesvm_params *p)
 {
     char solver[32], opt[64], list[160];

@@ -305,6 +305,9 @@ static int grid_plan(grid_search *s)
     if (nesvm_params_task(s->o.params) == NESVM_TASK_NOVELTY)
         return cli_usage(cmd, "the one-class SVM has no C for grid to search (its nu is -n): compare nu and "
                               "gamma with 'nesvm cv -s 2 -n NU -g G' (accuracy against the labels)");
+    if (cli_nu_svc(s->o.params))
+        return cli_usage(cmd, "nu-SVC has no C for grid to search (its nu is -n, its C = 1/rho an outcome): compare "
+                              "nu and gamma with 'nesvm cv -s 1 -n NU -g G'");
     char kernel[16];
     nesvm_params_get(s->o.params, "kernel", kernel, sizeof kernel, NULL);
     /* a solver without a C (gs): its number of basis functions (max_iter) instead */

@@ -351,6 +351,9 @@ static int run_refusals(const char *cmd, const train_opts *o, const char *model_
         if (nesvm_params_task(o->params) == NESVM_TASK_NOVELTY)
             return cli_usage(cmd, "-C searches C, and the one-class SVM has none (its nu is -n): compare nu "
                                   "with -v K");
+        if (cli_nu_svc(o->params))
+            return cli_usage(cmd, "-C searches C, and nu-SVC has none (its nu is -n, its C = 1/rho an outcome): "
+                                  "compare nu with -v K");
         if (!si.has_c)
             return cli_usage(cmd, "-C searches C, and %s has none: 'nesvm grid --solver %s' searches its gamma "
                                   "and basis functions", si.name, si.name);
