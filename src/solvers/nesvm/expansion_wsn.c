@@ -371,10 +371,12 @@ static nesvm_status wsn_round(const nesvm_params *prm, const nv_progress_sink *s
 
 /* The model from the last certificate (w->lam): nu-SVC's beta / rho and
  * b / rho with rho = (u + v) / 2 and b = (v - u) / 2, refused where the
- * optimum is w = 0 (rho = 0: C = 1/rho infinite), which a primal value not
- * below 0 beyond rounding cannot exclude (at the optimum rho >= ||w||^2 /
- * (nu W) > 0 where P = -1/2 ||w||^2 < 0); nu-SVR's beta and b = (u + v) / 2,
- * with e = (u - v) / 2. */
+ * optimum is w = 0 (rho = 0: C = 1/rho infinite; nu below the smallest
+ * nu of a separating optimum, where the classes' hulls reduced by the box
+ * 1/R still meet), which a primal value not below 0 beyond rounding cannot
+ * exclude (at the optimum P = -1/2 ||w||^2, and rho >= ||w||^2 / (nu W) > 0
+ * where that is < 0); nu-SVR's beta and b = (u + v) / 2, with e = (u - v)
+ * / 2. */
 static nesvm_status wsn_model(const nesvm_params *prm, const wsn_run *w, nv_binary_result *res, nesvm_error *err)
 {
     const int64_t n = w->n;
@@ -393,7 +395,7 @@ static nesvm_status wsn_model(const nesvm_params *prm, const wsn_run *w, nv_bina
         return nv_error(err, NESVM_ERR_DATA,
                         "nu-SVC with nu %s has no classifier here: its optimum is w = 0 (the classes' reduced "
                         "convex hulls meet; primal %.3g, margin rho %.3g), so the model's scale 1/rho (LIBSVM's "
-                        "C) is infinite; choose a smaller nu (-n)",
+                        "C) is infinite; a larger nu (-n) shrinks the hulls towards the classes' means",
                         nb, res->primal, rho);
     }
     for (int64_t i = 0; i < n; i++) res->w[i] = w->beta[i] / rho;
