@@ -188,17 +188,18 @@ class NuProblem:
         return 0.5 * self.quad(S, beta) + sum((c * np.maximum(l - G, 0)).sum() - l * self.R
                                               for (G, c), l in zip(self.grads(f), lam))
 
-    def flat(self, S, beta):
-        """Is an offset not unique (P flat between two margins: a sign's costs
-        sum to R exactly at a breakpoint, no free variable)?  The width."""
-        f, width = self.margins(S, beta), 0.0
+    def intervals(self, S, beta):
+        """Each sign's optimal offsets l for w (G's order of grads): [lo, hi],
+        an interval where P is flat between two margins (the sign's costs sum
+        to R exactly at a breakpoint, no free variable), else lo = hi."""
+        f, res = self.margins(S, beta), []
         for G, c in self.grads(f):
             o = np.argsort(G, kind='stable')
             cum = np.cumsum(c[o])
-            k = int(np.searchsorted(cum, self.R * (1 - 1e-12)))
-            if k + 1 < len(G) and abs(cum[k] - self.R) <= 1e-12 * self.R:
-                width = max(width, G[o[k + 1]] - G[o[k]])
-        return width
+            k = min(int(np.searchsorted(cum, self.R * (1 - 1e-12))), len(G) - 1)
+            flat = k + 1 < len(G) and abs(cum[k] - self.R) <= 1e-12 * self.R
+            res.append((G[o[k]], G[o[k + 1]] if flat else G[o[k]]))
+        return res
 
     def lams(self, S, beta):
         f = self.margins(S, beta)
@@ -234,6 +235,17 @@ def pair_problem(X, y, labels, llabels, lpairs, sub, kernel, g, nu, svr, C):
         cL, rhoL = -cL, -rhoL
     r = 2 * pb.R / np.abs(cL).sum()
     return pb, 'pair %g/%g' % (labels[i], labels[j]), (SL, cL * r, -rhoL * r, r, sorted(lpairs).index(key))
+
+def refused_pair(X, y, stderr, peer, kernel, g, nu):
+    """The pair of classes nesvm refused (w = 0 at the optimum): LIBSVM's
+    primal value of it, an upper bound on the optimum whatever its
+    coefficients (below 0, it would show w* != 0), and its file's fuzz."""
+    a, b = (float(v) for v in re.search(r'classes (\S+) and (\S+):', stderr).groups())
+    head, llabels, lpairs = libsvm_model(peer, X.shape[1])
+    sub = {'pos': 0, 'neg': 1}
+    pb, _, (SL, betaL, _, _, _) = pair_problem(X, y, [a, b], llabels, lpairs, sub, kernel, g, nu, False, None)
+    fuzz = 1e-7 * (np.abs(betaL) @ np.abs(pb.k(SL, SL)) @ np.abs(betaL)) + 1e-12
+    return pb.primal(SL, betaL), fuzz
 
 
 def main():
@@ -290,11 +302,10 @@ def main():
                    '%s: infeasible nu refused as svm-train refuses it: %s' % (what, pn.stderr.strip()[:90]))
             continue
         if 'its optimum is w = 0' in pn.stderr:  # nu below the smallest of a separating optimum
-            CL = [float(v) for v in re.findall(r'C = (\S+)', lout)]
-            report(not svr and pn.returncode == 1 and not os.path.exists(model) and
-                   any(not 0 < c < 1e6 for c in CL),
-                   '%s: refused, w = 0 at the optimum (svm-train printed C = %s: its r not positive, or near 0)' %
-                   (what, CL))
+            PL = refused_pair(X, y, pn.stderr, peer, kernel, g, nu)
+            report(not svr and pn.returncode == 1 and not os.path.exists(model) and PL[0] >= -PL[1],
+                   '%s: refused, w = 0 at the optimum or too near it, and svm-train\'s solution shows no better: its '
+                   'primal %.3g not below 0 (fuzz %.2g)' % (what, PL[0], PL[1]))
             continue
         nout, lb = pn.stdout, float(re.search(r'^lower bound (\S+)', pn.stdout, re.M).group(1))
         labels, S, subs = nesvm_model(model, X.shape[1])
@@ -346,10 +357,14 @@ def main():
             # the printed C = 1/rho or epsilon, and the decision values, where
             # the offsets are unique (a flat P leaves them to each solver's
             # rounding: LIBSVM's at R = nu W / 2 integral takes an end)
-            width = pb.flat(Sn, beta)
+            ivs = pb.intervals(Sn, beta)
+            width = max(hi - lo for lo, hi in ivs)
             if width > 1e-4 * (abs(lam_n[0]) + abs(lam_n[1])):  # (within the comparisons' 1e-3: compared)
-                report(True, '%s: the offsets are not unique (P flat over %.3g): C, epsilon and the decision values '
-                       'not compared (the w-part and the offsets\' optimality are, above)' % (pw, width))
+                mid = all(abs(l - 0.5 * (lo + hi)) <= 1e-9 * (abs(lo) + abs(hi)) + 1e-12
+                          for l, (lo, hi) in zip(lam_n, ivs) if hi > lo)
+                report(mid, '%s: the offsets are not unique (P flat over %.3g): nesvm\'s in the middle of each flat '
+                       'stretch (LIBSVM\'s rule without a free vector: (ub + lb) / 2); C, epsilon and the decision '
+                       'values not compared' % (pw, width))
                 continue
             if svr:
                 report(abs(epsL - sub['nu']) <= 1e-3 * abs(epsL) + 2e-6,
@@ -367,8 +382,162 @@ def main():
                    '%s: decision values alike (max |difference| %.3g, scale %.3g; labels alike where |d| > 1e-3)' %
                    (pw, diff, scale))
 
+    more_checks(nesvm, tmp, report, rng)
     print('%d passed, %d failed' % (passed, failed))
     return 1 if failed else 0
+
+
+def decisions(nesvm, data, model, out):
+    run([nesvm, 'predict', '-q', '--decision-values', data, model, out])
+    return np.loadtxt(out, ndmin=2)
+
+
+def more_checks(nesvm, tmp, report, rng):
+    """Sections 2 to 6: nu's properties, infeasible nu, weights, LIBSVM both
+    ways, a precomputed kernel."""
+    data, model, peer, wfile, out = (os.path.join(tmp, f) for f in ('d2.txt', 'm2.model', 'p2.model', 'w2.txt',
+                                                                     'o2.txt'))
+    # ---- 2. nu's properties on random problems: margin errors (nu-SVC: y d < 1;
+    # nu-SVR: |y - d| > epsilon) <= nu n <= support vectors (the free ones
+    # on the margin to the solver's accuracy)
+    for t in range(8):
+        svr = t % 2 == 1
+        n, d = int(rng.integers(80, 400)), int(rng.integers(2, 8))
+        X = rng.normal(size=(n, d)) * rng.uniform(0.5, 2.0, size=d)
+        y = X[:, 0] + np.sin(X[:, -1]) + rng.normal(scale=1.0, size=n)
+        y = y if svr else np.where(y > np.median(y), 1.0, -1.0)
+        nu, g = float(rng.uniform(0.05, 0.95 if svr else 0.9)), float(rng.uniform(0.05, 0.5))
+        write_libsvm(data, X, y)
+        args = ['-s', '4' if svr else '1', '-t', 'rbf', '-g', repr(g), '-n', repr(nu), '-e', '1e-9']
+        args += ['-c', repr(float(rng.uniform(0.2, 4)))] if svr else []
+        p = run([nesvm, 'train'] + args + [data, model], check=False)
+        if p.returncode != 0:  # nu-SVC below its smallest nu: svm-train's solution no better
+            run(['svm-train', '-s', '1', '-g', repr(g), '-n', repr(nu), '-e', '1e-6', data, peer])
+            PL = refused_pair(X, y, p.stderr, peer, 'rbf', g, nu)
+            report('its optimum is w = 0' in p.stderr and not svr and PL[0] >= -PL[1],
+                   'random %d: refused, w = 0 at the optimum or too near it (svm-train\'s primal %.3g, fuzz %.2g)' %
+                   (t, PL[0], PL[1]))
+            continue
+        labels, S, subs = nesvm_model(model, d)
+        dv = decisions(nesvm, data, model, out)[:, 1]
+        nsv = int((subs[0]['beta'] != 0).sum())
+        if svr:
+            tol = 1e-6 * (1 + np.abs(y).max())
+            errs = int((np.abs(y - dv) > subs[0]['nu'] + tol).sum())
+            on = int((np.abs(y - dv) >= subs[0]['nu'] - tol).sum())
+        else:
+            yy = np.where(y == labels[0], 1.0, -1.0)
+            errs, on = int((yy * dv < 1 - 1e-6).sum()), int((yy * dv <= 1 + 1e-6).sum())
+        report(subs[0]['exit'] == 'converged' and errs <= nu * n <= nsv and nu * n <= on,
+               'random nu-%s %d (n %d, d %d, nu %.3f): errors %d <= nu n %.1f <= support vectors %d, at or beyond '
+               'the margin %d%s' % ('SVR' if svr else 'SVC', t, n, d, nu, errs, nu * n, nsv, on,
+                                    ' (epsilon %.3g)' % subs[0]['nu'] if svr else ''))
+
+    # ---- 3. infeasible nu: 2 min(W+, W-) / W the largest accepted, nothing written above
+    Xh, yh = read_data(HEART)
+    write_libsvm(data, Xh, yh)
+    npos, nneg = int((yh > 0).sum()), int((yh < 0).sum())
+    top = 2.0 * min(npos, nneg) / len(yh)
+    p = run([nesvm, 'train', '-q', '-s', '1', '-t', 'rbf', '-n', repr(top), data, model], check=False)
+    report(p.returncode == 0 and os.path.exists(model), 'nu %.17g = 2 min(n+, n-) / n accepted' % top)
+    for nu in (top * (1 + 1e-12), 0.95, 1.0):
+        os.unlink(model) if os.path.exists(model) else None
+        p = run([nesvm, 'train', '-s', '1', '-t', 'rbf', '-n', repr(nu), data, model], check=False)
+        pl = run(['svm-train', '-s', '1', '-n', repr(nu), data, peer], check=False)
+        report(p.returncode == 1 and 'specified nu is infeasible' in p.stderr and 'classes 1 and -1' in p.stderr and
+               'the largest feasible nu for them is 0.888888' in p.stderr and not os.path.exists(model) and
+               'specified nu is infeasible' in pl.stdout + pl.stderr,
+               'nu %.17g refused, nothing written (svm-train refuses it too): %s' % (nu, p.stderr.strip()[-60:]))
+    for nu in ('0', '1.5'):
+        p = run([nesvm, 'train', '-s', '1', '-n', nu, data, model], check=False)
+        report(p.returncode == 2 and "for svm_nu: expected a number in (0, 1]" in p.stderr,
+               '-n %s refused by its range (exit %d)' % (nu, p.returncode))
+
+    # ---- 4. sample weights: a weight of 2 is the row repeated
+    for svr in (0, 1):
+        Xw, yw = (Xh[:150], yh[:150]) if not svr else (Xh[:150], Xh[:150, 0] * 3 + Xh[:150, 1] ** 2)
+        write_libsvm(data, Xw, yw)
+        with open(wfile, 'w') as f:
+            f.write(''.join('%d\n' % (2 if i % 7 == 0 else 1) for i in range(150)))
+        rep = os.path.join(tmp, 'rep.txt')
+        extra = [i for i in range(150) if i % 7 == 0]
+        write_libsvm(rep, np.vstack([Xw, Xw[extra]]), np.concatenate([yw, yw[extra]]))
+        args = ['-q', '-s', '4' if svr else '1', '-t', 'rbf', '-g', '0.125', '-n', '0.4', '-e', '1e-10']
+        run([nesvm, 'train'] + args + ['-W', wfile, data, model])
+        dw_ = decisions(nesvm, data, model, out)[:, 1]
+        (_, _, sw), pw_ = nesvm_model(model, 13), None
+        run([nesvm, 'train'] + args + [rep, model])
+        dr = decisions(nesvm, data, model, out)[:, 1]
+        (_, _, sr) = nesvm_model(model, 13)
+        report(abs(float(sw[0]['primal']) - float(sr[0]['primal'])) <= 1e-8 * abs(float(sr[0]['primal'])) and
+               np.abs(dw_ - dr).max() <= 1e-4 * np.abs(dr).max() and abs(sw[0]['nu'] - sr[0]['nu']) <= 1e-4 * sr[0]['nu'],
+               'nu-%s weights: a weight of 2 = the row twice (P %s vs %s, rho/epsilon %.8g vs %.8g, decision values '
+               'within %.2g)' % ('SVR' if svr else 'SVC', sw[0]['primal'], sr[0]['primal'], sw[0]['nu'],
+                                  sr[0]['nu'], np.abs(dw_ - dr).max()))
+
+    # ---- 5. LIBSVM both ways: svm-predict reads nesvm's exports, nesvm
+    # svm-train's models, with the same labels
+    X3 = np.vstack([rng.normal(size=(70, 3)) + m for m in (0, 2, -2)])
+    y3 = np.repeat([5.0, 7.0, 6.0], 70)
+    from sklearn.datasets import make_friedman1
+    Xr, yr = make_friedman1(300, 5, noise=1.0, random_state=7)
+    for name, X, y, args in (('nu-SVC 3 classes rbf', X3, y3, ['-s', '1', '-t', 'rbf', '-n', '0.3']),
+                             ('nu-SVC heart poly', Xh, yh, ['-s', '1', '-t', 'poly', '-g', '0.1', '-n', '0.4']),
+                             ('nu-SVR rbf', Xr, yr, ['-s', '4', '-t', 'rbf', '-c', '4', '-n', '0.4']),
+                             ('nu-SVR linear', Xr, yr, ['-s', '4', '-t', 'linear', '-n', '0.6'])):
+        write_libsvm(data, X, y)
+        run([nesvm, 'train', '-q'] + args + [data, model])
+        run([nesvm, 'export', '--format', 'libsvm', model, peer])
+        head = open(peer).readline().split()
+        run([nesvm, 'predict', '-q', data, model, out])
+        mine = np.loadtxt(out)
+        run(['svm-predict', data, peer, out])
+        theirs = np.loadtxt(out)
+        tol = 0 if name.startswith('nu-SVC') else 1e-9 * np.abs(theirs).max()
+        report(head == ['svm_type', 'nu_%s' % name[3:6].lower()] and np.abs(mine - theirs).max() <= tol,
+               '%s: exported as %s, svm-predict\'s predictions nesvm\'s (max |difference| %.3g)' %
+               (name, ' '.join(head), np.abs(mine - theirs).max()))
+        lt = ['-t', {'rbf': '2', 'poly': '1', 'linear': '0'}[args[3]]] + args[4:] + (['-g', '0.1'] if 'poly' in args
+                                                                                   else [])
+        run(['svm-train', '-q', '-s', args[1]] + lt + [data, peer])
+        run([nesvm, 'import', '--format', 'libsvm', peer, model])
+        run([nesvm, 'predict', '-q', data, model, out])
+        mine = np.loadtxt(out)
+        run(['svm-predict', data, peer, out])
+        theirs = np.loadtxt(out)
+        info = run([nesvm, 'info', model]).stdout
+        report(np.abs(mine - theirs).max() <= tol and 'nu_s' in info and 'unknown (not in the file)' in info,
+               '%s: svm-train\'s model imported, nesvm\'s predictions svm-predict\'s' % name)
+
+    # ---- 6. a precomputed kernel (-t 4) of the RBF matrix is -t 2's model
+    for svr in (0, 1):
+        X, y = (Xh, yh) if not svr else (Xr, yr)
+        g = 0.0625
+        K = kern(X, X, 'rbf', g)
+        write_libsvm(data, X, y)
+        pc = os.path.join(tmp, 'pc.txt')
+        with open(pc, 'w') as f:
+            for i in range(len(y)):
+                f.write('%.17g 0:%d ' % (y[i], i + 1) + ' '.join('%d:%.17g' % (j + 1, K[i, j]) for j in range(len(y)))
+                        + '\n')
+        args = ['-q', '-s', '4' if svr else '1', '-n', '0.35', '-e', '1e-9']
+        run([nesvm, 'train'] + args + ['-t', 'rbf', '-g', repr(g), data, model])
+        d2 = decisions(nesvm, data, model, out)[:, 1]
+        run([nesvm, 'train'] + args + ['-t', '4', pc, model])
+        d4 = decisions(nesvm, pc, model, out)[:, 1]
+        report(np.abs(d2 - d4).max() <= 1e-6 * np.abs(d2).max(),
+               'nu-%s -t 4 (the RBF matrix) = -t 2: decision values within %.3g' %
+               ('SVR' if svr else 'SVC', np.abs(d2 - d4).max()))
+        Kb = K.copy()
+        Kb[0, 1] = Kb[1, 0] = 3.0
+        with open(pc, 'w') as f:
+            for i in range(len(y)):
+                f.write('%.17g 0:%d ' % (y[i], i + 1) + ' '.join('%d:%.17g' % (j + 1, Kb[i, j]) for j in range(len(y)))
+                        + '\n')
+        os.unlink(model)
+        p = run([nesvm, 'train'] + args + ['-t', '4', pc, model], check=False)
+        report(p.returncode == 1 and 'is not positive semi-definite' in p.stderr and not os.path.exists(model),
+               'nu-%s: an indefinite precomputed matrix refused, nothing written' % ('SVR' if svr else 'SVC'))
 
 
 if __name__ == '__main__':

@@ -393,9 +393,10 @@ static nesvm_status wsn_model(const nesvm_params *prm, const wsn_run *w, nv_bina
         char nb[32];
         nv_format_double(prm->svm_nu, nb);
         return nv_error(err, NESVM_ERR_DATA,
-                        "nu-SVC with nu %s has no classifier here: its optimum is w = 0 (the classes' reduced "
-                        "convex hulls meet; primal %.3g, margin rho %.3g), so the model's scale 1/rho (LIBSVM's "
-                        "C) is infinite; a larger nu (-n) shrinks the hulls towards the classes' means",
+                        "nu-SVC with nu %s has no classifier here: its optimum is w = 0, or too near it to tell "
+                        "(the classes' reduced convex hulls meet; primal %.3g, not below 0, margin rho %.3g), so "
+                        "the model's scale 1/rho (LIBSVM's C) is infinite or meaningless; a larger nu (-n) "
+                        "shrinks the hulls towards the classes' means",
                         nb, res->primal, rho);
     }
     for (int64_t i = 0; i < n; i++) res->w[i] = w->beta[i] / rho;
