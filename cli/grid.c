@@ -1,6 +1,7 @@
 /* grid.c - `nesvm grid`: LIBSVM grid.py's search over log2 C and log2 gamma by
  * K-fold cross-validation (stratified for a classification), scored by the
- * task's metric (accuracy, or a regression's mean squared error), with a CSV
+ * task's metric (accuracy, or a regression's mean squared error; the
+ * one-class SVM searches log2 nu in place of C), with a CSV
  * of every point that a rerun of the same search resumes (grid_csv.c), and an
  * optional heat map. */
 #include "grid_csv.h"
@@ -24,6 +25,10 @@ static void usage(FILE *f)
           "error (unstratified folds, as svm-train -v): the best is the smallest, printed\n"
           "as 'C gamma mse', and the CSV's last column is 'mse'. Epsilon-SVR (--svm-type\n"
           "svr, -s 3) is scored likewise, and -log2p searches its p as well.\n"
+          "The one-class SVM (-s 2) has no C: it searches log2 nu (-log2nu) and gamma,\n"
+          "scored by the accuracy against DATA's labels (as svm-train -s 2 -v: +1 the\n"
+          "inliers, every other label an outlier), printed as 'nu gamma accuracy'\n"
+          "('nesvm cv' also gives the ROC AUC of a point).\n"
           "With the linear and precomputed kernels only C is searched. Along C each fold\n"
           "starts from its solution at the previous C (warm starts); with --threads N, N\n"
           "folds train at once.\n"
@@ -37,6 +42,8 @@ static void usage(FILE *f)
           "  -log2g BEGIN,END,STEP  log2 gamma (default 3,-15,-2); 'null': no search (-g)\n"
           "  -log2n BEGIN,END,STEP  gs: log2 of the number of basis functions (default 4 to\n"
           "                       log2 of the training rows, by 1); 'null': --max-iter\n"
+          "  -log2nu BEGIN,END,STEP  one-class (-s 2): log2 nu (default -7,0,1: nu from\n"
+          "                       1/128 to 1; every value <= 0); 'null': -n\n"
           "  -log2p BEGIN,END,STEP  svr (-s 3): log2 of the tube's half-width p (-p), as\n"
           "                       LIBSVM's gridregression.py (default null: p fixed at -p;\n"
           "                       gridregression.py's -8,-1,1 makes the grid 8 times\n"
@@ -152,7 +159,7 @@ static int plot(const char *cmd, const char *csv, const char *png, const char *l
         "               extent=[lc[0] - hc, lc[-1] + hc, lg[0] - hg, lg[-1] + hg])\n"
         "fig.colorbar(im, ax=ax, label='cross-validation mean squared error (lower is better)'\n"
         "             if metric == 'mse' else 'cross-validation accuracy (%)')\n"
-        "ax.set_xlabel('log2 C' if xname == 'log2c' else 'log2 basis functions (max_iter)')\n"
+        "ax.set_xlabel({'log2c': 'log2 C', 'log2nu': 'log2 nu'}.get(xname, 'log2 basis functions (max_iter)'))\n"
         "ax.set_ylabel('log2 gamma'); ax.set_title(title)\n"
         "fig.tight_layout(); fig.savefig(sys.argv[2], dpi=100)\n";
     pid_t pid = fork();
@@ -176,7 +183,7 @@ static int plot(const char *cmd, const char *csv, const char *png, const char *l
 
 /* The value of -log2c, -log2g, -log2n, -log2p or -v into its range (r: C,
  * gamma, n, p) or the folds; CLI_USAGE after printing why not. */
-static int grid_value(const char *cmd, const char *name, const char *v, range r[4], int *folds)
+static int grid_value(const char *cmd, const char *name, const char *v, range r[5], int *folds)
 {
     if (strcmp(name, "v") == 0) {
         long long k;
@@ -185,20 +192,27 @@ static int grid_value(const char *cmd, const char *name, const char *v, range r[
         *folds = (int)k;
         return CLI_OK;
     }
-    range *t = &r[name[4] == 'c' ? 0 : name[4] == 'g' ? 1 : name[4] == 'n' ? 2 : 3], *rn = &r[2];
+    range *t = &r[strcmp(name, "log2nu") == 0 ? 4
+                  : name[4] == 'c'           ? 0
+                  : name[4] == 'g'           ? 1
+                  : name[4] == 'n'           ? 2
+                                             : 3],
+          *rn = &r[2];
     if (!parse_range(v, t))
         return cli_usage(cmd, "bad value '%s' for -%s (expected BEGIN,END,STEP with STEP towards END, "
                               "at most 1000 steps, or null)", v, name);
     if (t == rn && rn->on && (rn->begin < 0 || rn->end < 0 || rn->begin > 40 || rn->end > 40))
         return cli_usage(cmd, "bad value '%s' for -log2n (log2 of a number of basis functions: 0 to 40)", v);
+    if (t == &r[4] && t->on && (t->begin > 0 || t->end > 0 || t->begin < -50 || t->end < -50))
+        return cli_usage(cmd, "bad value '%s' for -log2nu (log2 of nu in (0, 1]: -50 to 0)", v);
     return CLI_OK;
 }
 
 int grid_check_value(const char *cmd, const char *name, const char *value, int *on)
 {
-    range r[4] = {{0, 0, 0, 0}};
+    range r[5] = {{0, 0, 0, 0}};
     int folds, rc = grid_value(cmd, name, value, r, &folds);
-    if (on && rc == CLI_OK) *on = r[0].on || r[1].on || r[2].on || r[3].on; /* the one set */
+    if (on && rc == CLI_OK) *on = r[0].on || r[1].on || r[2].on || r[3].on || r[4].on; /* the one set */
     return rc;
 }
 
@@ -219,11 +233,12 @@ typedef struct grid_search {
     const char *cmd;
     train_opts o;
     const char *data, *out, *png;
-    range r[4];       /* -log2c, -log2g, -log2n, -log2p */
+    range r[5];       /* -log2c, -log2g, -log2n, -log2p, -log2nu */
     range *rg, *rp;   /* gamma's and p's: &r[1], &r[3] */
-    range *ra;        /* the first axis's: rc, or rn for a solver without C */
-    int folds, rn_given, warm, no_c, root; /* no_c: a solver without C (gs) */
-    const char *axis, *an; /* the first axis: "c" and "log2c", or "max_iter" and "log2n" */
+    range *ra;        /* the first axis's: rc, rn for a solver without C, rnu for one-class */
+    int folds, rn_given, rnu_given, warm, no_c, root; /* no_c: no C (gs: max_iter; one-class: svm_nu) */
+    const char *axis, *an; /* the first axis: "c" and "log2c", "max_iter" and "log2n", or
+                            * "svm_nu" and "log2nu" */
     char *csv_default;
     nesvm_dataset *ds;
     long long rows;
@@ -268,10 +283,11 @@ static int grid_options(grid_search *s, int argc, char **argv, int *help)
             return CLI_OK;
         }
         if (strcmp(a.name, "log2c") == 0 || strcmp(a.name, "log2g") == 0 || strcmp(a.name, "log2n") == 0 ||
-            strcmp(a.name, "log2p") == 0 || strcmp(a.name, "v") == 0) {
+            strcmp(a.name, "log2p") == 0 || strcmp(a.name, "log2nu") == 0 || strcmp(a.name, "v") == 0) {
             if (!(v = cli_value(&a)) || grid_value(cmd, a.name, v, s->r, &s->folds) != CLI_OK)
                 return CLI_USAGE;
-            s->rn_given |= a.name[4] == 'n';
+            s->rn_given |= strcmp(a.name, "log2n") == 0;
+            s->rnu_given |= strcmp(a.name, "log2nu") == 0;
             continue;
         }
         if (strcmp(a.name, "cold") == 0) {
@@ -302,25 +318,26 @@ static int grid_plan(grid_search *s)
 {
     const char *cmd = s->cmd;
     if (!s->data) return cli_usage(cmd, "missing DATA file");
-    if (nesvm_params_task(s->o.params) == NESVM_TASK_NOVELTY)
-        return cli_usage(cmd, "the one-class SVM has no C for grid to search (its nu is -n): compare nu and "
-                              "gamma with 'nesvm cv -s 2 -n NU -g G' (accuracy against the labels)");
     char kernel[16];
     nesvm_params_get(s->o.params, "kernel", kernel, sizeof kernel, NULL);
-    /* a solver without a C (gs): its number of basis functions (max_iter) instead */
-    const int no_c = s->no_c = !cli_params_solver(s->o.params).has_c;
-    s->axis = no_c ? "max_iter" : "c";
-    s->an = no_c ? "log2n" : "log2c";
-    s->ra = no_c ? &s->r[2] : &s->r[0];
+    /* a solver without a C (gs): its number of basis functions (max_iter)
+     * instead; the one-class SVM: its nu */
+    const int oc = nesvm_params_task(s->o.params) == NESVM_TASK_NOVELTY;
+    const int no_c = s->no_c = oc || !cli_params_solver(s->o.params).has_c;
+    s->axis = oc ? "svm_nu" : no_c ? "max_iter" : "c";
+    s->an = oc ? "log2nu" : no_c ? "log2n" : "log2c";
+    s->ra = oc ? &s->r[4] : no_c ? &s->r[2] : &s->r[0];
+    if (!oc && s->rnu_given)
+        return cli_usage(cmd, "-log2nu searches the one-class SVM's nu: it needs --svm-type one-class (or -s 2)");
     if (s->rp->on && grid_check_p(cmd, s->o.params) != CLI_OK) return CLI_USAGE;
     /* (the linear and precomputed kernels have no gamma) */
     const int no_g = strcmp(kernel, "linear") == 0 || strcmp(kernel, "precomputed") == 0;
     if (no_g) s->rg->on = 0;
     char why[80];
-    snprintf(why, sizeof why, "the %s kernel has no gamma and -log2%c is null", kernel, no_c ? 'n' : 'c');
-    if (!s->ra->on && !s->rg->on && !s->rp->on)
-        return cli_usage(cmd, "nothing to search: %s",
-                         !no_g ? (no_c ? "-log2n and -log2g are null" : "-log2c and -log2g are null") : why);
+    snprintf(why, sizeof why, "the %s kernel has no gamma and -%s is null", kernel, s->an);
+    char both[64];
+    snprintf(both, sizeof both, "-%s and -log2g are null", s->an);
+    if (!s->ra->on && !s->rg->on && !s->rp->on) return cli_usage(cmd, "nothing to search: %s", !no_g ? both : why);
     if (!s->out) {
         const char *base = strrchr(s->data, '/');
         base = base ? base + 1 : s->data;
@@ -355,7 +372,7 @@ static int grid_read(grid_search *s)
     if (s->o.distributed) rst = cli_mpi_agree(&s->o, rst, &err);
     if (rst != NESVM_OK) return cli_error(cmd, "%s", err.message);
     s->rows = (long long)nesvm_dataset_rows(s->ds);
-    if (s->no_c && !s->rn_given) /* up to every training row of a fold: GS-SVM has converged by then */
+    if (s->ra == &s->r[2] && !s->rn_given) /* up to every training row of a fold: GS-SVM has converged by then */
         s->r[2].end = fmax(s->r[2].begin, ceil(log2((double)s->rows * (s->folds - 1) / s->folds)));
     char cur[64];
     nesvm_params_get(s->o.params, s->axis, cur, sizeof cur, NULL);
@@ -578,8 +595,8 @@ static int grid_finish(grid_search *s, int status, double *best_out)
     if (!s->o.quiet)
         printf("%lld points scored, %lld iterations in %.3g s (%s)\n", s->trained, s->iters,
                (double)(t1.tv_sec - s->t0.tv_sec) + 1e-9 * (double)(t1.tv_nsec - s->t0.tv_nsec),
-               s->no_c ? "trainings that converged serve the larger --max-iter"
-               : s->warm ? "warm starts along C" : "cold starts");
+               s->ra == &s->r[2] ? "trainings that converged serve the larger --max-iter"
+               : s->warm && !s->no_c ? "warm starts along C" : "cold starts");
     /* grid.py's last line: best C (gs: basis functions), gamma and rate (a
      * regression: mean squared error); gridregression.py's with p searched:
      * C, gamma, p and mean squared error */
@@ -612,6 +629,7 @@ int grid_run(int argc, char **argv, double *best_out)
     s->r[1] = (range){1, 3, -15, -2};
     s->r[2] = (range){1, 4, 0, 1};
     s->r[3] = (range){0, -8, -1, 1};
+    s->r[4] = (range){1, -7, 0, 1};
     s->rg = &s->r[1];
     s->rp = &s->r[3];
     s->folds = 5;
