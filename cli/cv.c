@@ -10,9 +10,11 @@ static void usage(FILE *f)
           "on the other folds (folds drawn with --seed). Prints\n"
           "'Cross Validation Accuracy = X%' (a regression: 'Cross Validation Mean squared\n"
           "error = X' and 'Cross Validation Squared correlation coefficient = Y', over\n"
-          "unstratified folds, as svm-train -v). With --threads N, min(N, K) folds train\n"
-          "at once, each with its share of the threads and of --kernel-memory. Takes\n"
-          "every option of 'nesvm train'.\n\n",
+          "unstratified folds, as svm-train -v; a one-class SVM: the accuracy against the\n"
+          "labels over unstratified folds, then 'Cross Validation ROC AUC = A' of the\n"
+          "decision values when the labels take two values, the larger the inliers).\n"
+          "With --threads N, min(N, K) folds train at once, each with its share of the\n"
+          "threads and of --kernel-memory. Takes every option of 'nesvm train'.\n\n",
           f);
     train_opts_help(f);
     fputs("  -v K                 number of folds (default 5)\n"

@@ -1,6 +1,7 @@
 /* grid.c - `nesvm grid`: LIBSVM grid.py's search over log2 C and log2 gamma by
  * K-fold cross-validation (stratified for a classification), scored by the
- * task's metric (accuracy, or a regression's mean squared error), with a CSV
+ * task's metric (accuracy, or a regression's mean squared error; the
+ * one-class SVM searches log2 nu in place of C), with a CSV
  * of every point that a rerun of the same search resumes (grid_csv.c), and an
  * optional heat map. */
 #include "grid_csv.h"
@@ -24,6 +25,13 @@ static void usage(FILE *f)
           "error (unstratified folds, as svm-train -v): the best is the smallest, printed\n"
           "as 'C gamma mse', and the CSV's last column is 'mse'. Epsilon-SVR (--svm-type\n"
           "svr, -s 3) is scored likewise, and -log2p searches its p as well.\n"
+          "The one-class SVM (-s 2) and nu-SVC (-s 1) have no C: they search log2 nu\n"
+          "(-log2nu) and gamma, printed as 'nu gamma accuracy' (one-class: the accuracy\n"
+          "against DATA's labels, as svm-train -s 2 -v, +1 the inliers; 'nesvm cv' also\n"
+          "gives a point's ROC AUC; nu-SVC: a nu infeasible on some fold's training rows\n"
+          "is not trained, its accuracy nan). nu-SVR (-s 4) searches C and gamma with nu\n"
+          "fixed at -n, and -log2nu searches nu as well, as -log2p does epsilon-SVR's p\n"
+          "(the last line 'C gamma nu mse').\n"
           "With the linear and precomputed kernels only C is searched. Along C each fold\n"
           "starts from its solution at the previous C (warm starts); with --threads N, N\n"
           "folds train at once.\n"
@@ -37,6 +45,9 @@ static void usage(FILE *f)
           "  -log2g BEGIN,END,STEP  log2 gamma (default 3,-15,-2); 'null': no search (-g)\n"
           "  -log2n BEGIN,END,STEP  gs: log2 of the number of basis functions (default 4 to\n"
           "                       log2 of the training rows, by 1); 'null': --max-iter\n"
+          "  -log2nu BEGIN,END,STEP  one-class and nu-SVC: log2 nu (default -7,0,1: nu\n"
+          "                       from 1/128 to 1; every value <= 0); 'null': -n;\n"
+          "                       nu-SVR: its third axis (default null: nu fixed at -n)\n"
           "  -log2p BEGIN,END,STEP  svr (-s 3): log2 of the tube's half-width p (-p), as\n"
           "                       LIBSVM's gridregression.py (default null: p fixed at -p;\n"
           "                       gridregression.py's -8,-1,1 makes the grid 8 times\n"
@@ -102,10 +113,10 @@ static int range_values(const range *r, double fixed, double *out, int cap)
 }
 
 /* The search's settings: every parameter but the searched ones (the axis,
- * gamma, and epsilon when p_on) and threads, in table order, and the class
- * weights (-wLABEL). */
-static void settings(const nesvm_params *p, int folds, long long seed, int warm, const char *axis, int p_on,
-                     char *out, size_t size)
+ * gamma, and the third axis's when it is searched: third, else NULL) and
+ * threads, in table order, and the class weights (-wLABEL). */
+static void settings(const nesvm_params *p, int folds, long long seed, int warm, const char *axis,
+                     const char *third, char *out, size_t size)
 {
     size_t len = (size_t)snprintf(out, size, "# settings folds=%d seed=%lld warm=%d", folds, seed, warm);
     char v[64], l[32], w[32];
@@ -114,7 +125,7 @@ static void settings(const nesvm_params *p, int folds, long long seed, int warm,
     for (int i = 0; i < count && len < size; i++) {
         const char *n = t[i].name;
         if (strcmp(n, axis) == 0 || strcmp(n, "gamma") == 0 || strcmp(n, "threads") == 0 ||
-            (p_on && strcmp(n, "epsilon") == 0))
+            (third && strcmp(n, third) == 0))
             continue;
         nesvm_params_get(p, n, v, sizeof v, NULL);
         len += (size_t)snprintf(out + len, size - len, " %s=%s", n, v);
@@ -137,8 +148,9 @@ static int plot(const char *cmd, const char *csv, const char *png, const char *l
         "import matplotlib.pyplot as plt\n"
         "rows = [r for r in csv.reader(l for l in open(sys.argv[1]) if not l.startswith('#'))]\n"
         "xname, metric, title = rows[0][0], rows[0][-1], sys.argv[3]\n"
-        "if rows[0][2] == 'log2p':\n"
-        "    title += ' at log2 p = %g (the best p)' % float(sys.argv[4])\n"
+        "if rows[0][2] in ('log2p', 'log2nu'):\n"
+        "    t = rows[0][2][4:]\n"
+        "    title += ' at log2 %s = %g (the best %s)' % (t, float(sys.argv[4]), t)\n"
         "    rows = [r for r in rows if r is rows[0] or abs(float(r[2]) - float(sys.argv[4])) < 1e-9]\n"
         "rows = rows[1:]\n"
         "lc = sorted({float(r[0]) for r in rows}); lg = sorted({float(r[1]) for r in rows})\n"
@@ -152,7 +164,7 @@ static int plot(const char *cmd, const char *csv, const char *png, const char *l
         "               extent=[lc[0] - hc, lc[-1] + hc, lg[0] - hg, lg[-1] + hg])\n"
         "fig.colorbar(im, ax=ax, label='cross-validation mean squared error (lower is better)'\n"
         "             if metric == 'mse' else 'cross-validation accuracy (%)')\n"
-        "ax.set_xlabel('log2 C' if xname == 'log2c' else 'log2 basis functions (max_iter)')\n"
+        "ax.set_xlabel({'log2c': 'log2 C', 'log2nu': 'log2 nu'}.get(xname, 'log2 basis functions (max_iter)'))\n"
         "ax.set_ylabel('log2 gamma'); ax.set_title(title)\n"
         "fig.tight_layout(); fig.savefig(sys.argv[2], dpi=100)\n";
     pid_t pid = fork();
@@ -176,7 +188,7 @@ static int plot(const char *cmd, const char *csv, const char *png, const char *l
 
 /* The value of -log2c, -log2g, -log2n, -log2p or -v into its range (r: C,
  * gamma, n, p) or the folds; CLI_USAGE after printing why not. */
-static int grid_value(const char *cmd, const char *name, const char *v, range r[4], int *folds)
+static int grid_value(const char *cmd, const char *name, const char *v, range r[5], int *folds)
 {
     if (strcmp(name, "v") == 0) {
         long long k;
@@ -185,20 +197,27 @@ static int grid_value(const char *cmd, const char *name, const char *v, range r[
         *folds = (int)k;
         return CLI_OK;
     }
-    range *t = &r[name[4] == 'c' ? 0 : name[4] == 'g' ? 1 : name[4] == 'n' ? 2 : 3], *rn = &r[2];
+    range *t = &r[strcmp(name, "log2nu") == 0 ? 4
+                  : name[4] == 'c'           ? 0
+                  : name[4] == 'g'           ? 1
+                  : name[4] == 'n'           ? 2
+                                             : 3],
+          *rn = &r[2];
     if (!parse_range(v, t))
         return cli_usage(cmd, "bad value '%s' for -%s (expected BEGIN,END,STEP with STEP towards END, "
                               "at most 1000 steps, or null)", v, name);
     if (t == rn && rn->on && (rn->begin < 0 || rn->end < 0 || rn->begin > 40 || rn->end > 40))
         return cli_usage(cmd, "bad value '%s' for -log2n (log2 of a number of basis functions: 0 to 40)", v);
+    if (t == &r[4] && t->on && (t->begin > 0 || t->end > 0 || t->begin < -50 || t->end < -50))
+        return cli_usage(cmd, "bad value '%s' for -log2nu (log2 of nu in (0, 1]: -50 to 0)", v);
     return CLI_OK;
 }
 
 int grid_check_value(const char *cmd, const char *name, const char *value, int *on)
 {
-    range r[4] = {{0, 0, 0, 0}};
+    range r[5] = {{0, 0, 0, 0}};
     int folds, rc = grid_value(cmd, name, value, r, &folds);
-    if (on && rc == CLI_OK) *on = r[0].on || r[1].on || r[2].on || r[3].on; /* the one set */
+    if (on && rc == CLI_OK) *on = r[0].on || r[1].on || r[2].on || r[3].on || r[4].on; /* the one set */
     return rc;
 }
 
@@ -219,11 +238,16 @@ typedef struct grid_search {
     const char *cmd;
     train_opts o;
     const char *data, *out, *png;
-    range r[4];       /* -log2c, -log2g, -log2n, -log2p */
-    range *rg, *rp;   /* gamma's and p's: &r[1], &r[3] */
-    range *ra;        /* the first axis's: rc, or rn for a solver without C */
-    int folds, rn_given, warm, no_c, root; /* no_c: a solver without C (gs) */
-    const char *axis, *an; /* the first axis: "c" and "log2c", or "max_iter" and "log2n" */
+    range r[5];       /* -log2c, -log2g, -log2n, -log2p, -log2nu */
+    range *rg, *rp;   /* gamma's and the third axis's: &r[1], and &r[3] (epsilon-SVR's p) or
+                       * &r[4] (nu-SVR's nu) */
+    const char *tp, *tn, *tc; /* the third axis: its parameter ("epsilon", "svm_nu"), option
+                               * ("log2p", "log2nu") and column ("p", "nu") */
+    range *ra;        /* the first axis's: rc, rn for a solver without C, rnu for one-class */
+    int folds, rn_given, rnu_given, warm, no_c, root; /* no_c: no C (gs: max_iter; one-class: svm_nu) */
+    int nu_svc;       /* nu-SVC: a nu infeasible on a fold scores NaN (nan in the CSV) */
+    const char *axis, *an; /* the first axis: "c" and "log2c", "max_iter" and "log2n", or
+                            * "svm_nu" and "log2nu" */
     char *csv_default;
     nesvm_dataset *ds;
     long long rows;
@@ -268,10 +292,11 @@ static int grid_options(grid_search *s, int argc, char **argv, int *help)
             return CLI_OK;
         }
         if (strcmp(a.name, "log2c") == 0 || strcmp(a.name, "log2g") == 0 || strcmp(a.name, "log2n") == 0 ||
-            strcmp(a.name, "log2p") == 0 || strcmp(a.name, "v") == 0) {
+            strcmp(a.name, "log2p") == 0 || strcmp(a.name, "log2nu") == 0 || strcmp(a.name, "v") == 0) {
             if (!(v = cli_value(&a)) || grid_value(cmd, a.name, v, s->r, &s->folds) != CLI_OK)
                 return CLI_USAGE;
-            s->rn_given |= a.name[4] == 'n';
+            s->rn_given |= strcmp(a.name, "log2n") == 0;
+            s->rnu_given |= strcmp(a.name, "log2nu") == 0;
             continue;
         }
         if (strcmp(a.name, "cold") == 0) {
@@ -302,28 +327,38 @@ static int grid_plan(grid_search *s)
 {
     const char *cmd = s->cmd;
     if (!s->data) return cli_usage(cmd, "missing DATA file");
-    if (nesvm_params_task(s->o.params) == NESVM_TASK_NOVELTY)
-        return cli_usage(cmd, "the one-class SVM has no C for grid to search (its nu is -n): compare nu and "
-                              "gamma with 'nesvm cv -s 2 -n NU -g G' (accuracy against the labels)");
-    if (cli_nu_svc(s->o.params))
-        return cli_usage(cmd, "nu-SVC has no C for grid to search (its nu is -n, its C = 1/rho an outcome): compare "
-                              "nu and gamma with 'nesvm cv -s 1 -n NU -g G'");
     char kernel[16];
     nesvm_params_get(s->o.params, "kernel", kernel, sizeof kernel, NULL);
-    /* a solver without a C (gs): its number of basis functions (max_iter) instead */
-    const int no_c = s->no_c = !cli_params_solver(s->o.params).has_c;
-    s->axis = no_c ? "max_iter" : "c";
-    s->an = no_c ? "log2n" : "log2c";
-    s->ra = no_c ? &s->r[2] : &s->r[0];
+    /* a solver without a C (gs): its number of basis functions (max_iter)
+     * instead; the one-class SVM and nu-SVC: their nu; nu-SVR: C, with nu
+     * as the third axis (epsilon-SVR's is p) */
+    char type[16];
+    nesvm_params_get(s->o.params, "svm_type", type, sizeof type, NULL);
+    const int nu = nesvm_params_task(s->o.params) == NESVM_TASK_NOVELTY || strcmp(type, "nu-svc") == 0;
+    const int nusvr = strcmp(type, "nu-svr") == 0;
+    s->nu_svc = strcmp(type, "nu-svc") == 0;
+    const int no_c = s->no_c = nu || !cli_params_solver(s->o.params).has_c;
+    s->axis = nu ? "svm_nu" : no_c ? "max_iter" : "c";
+    s->an = nu ? "log2nu" : no_c ? "log2n" : "log2c";
+    s->ra = nu ? &s->r[4] : no_c ? &s->r[2] : &s->r[0];
+    if (!nu && !nusvr && s->rnu_given)
+        return cli_usage(cmd, "-log2nu searches nu: it needs --svm-type one-class, nu-svc or nu-svr (-s 2, 1 or "
+                              "4), not svm_type %s",
+                         type);
     if (s->rp->on && grid_check_p(cmd, s->o.params) != CLI_OK) return CLI_USAGE;
+    if (nusvr) { /* nu the third axis, searched only when -log2nu is given */
+        s->rp = &s->r[4];
+        s->rp->on = s->rnu_given && s->rp->on;
+        s->tp = "svm_nu", s->tn = "log2nu", s->tc = "nu";
+    }
     /* (the linear and precomputed kernels have no gamma) */
     const int no_g = strcmp(kernel, "linear") == 0 || strcmp(kernel, "precomputed") == 0;
     if (no_g) s->rg->on = 0;
     char why[80];
-    snprintf(why, sizeof why, "the %s kernel has no gamma and -log2%c is null", kernel, no_c ? 'n' : 'c');
-    if (!s->ra->on && !s->rg->on && !s->rp->on)
-        return cli_usage(cmd, "nothing to search: %s",
-                         !no_g ? (no_c ? "-log2n and -log2g are null" : "-log2c and -log2g are null") : why);
+    snprintf(why, sizeof why, "the %s kernel has no gamma and -%s is null", kernel, s->an);
+    char both[64];
+    snprintf(both, sizeof both, "-%s and -log2g are null", s->an);
+    if (!s->ra->on && !s->rg->on && !s->rp->on) return cli_usage(cmd, "nothing to search: %s", !no_g ? both : why);
     if (!s->out) {
         const char *base = strrchr(s->data, '/');
         base = base ? base + 1 : s->data;
@@ -358,24 +393,25 @@ static int grid_read(grid_search *s)
     if (s->o.distributed) rst = cli_mpi_agree(&s->o, rst, &err);
     if (rst != NESVM_OK) return cli_error(cmd, "%s", err.message);
     s->rows = (long long)nesvm_dataset_rows(s->ds);
-    if (s->no_c && !s->rn_given) /* up to every training row of a fold: GS-SVM has converged by then */
+    if (s->ra == &s->r[2] && !s->rn_given) /* up to every training row of a fold: GS-SVM has converged by then */
         s->r[2].end = fmax(s->r[2].begin, ceil(log2((double)s->rows * (s->folds - 1) / s->folds)));
     char cur[64];
     nesvm_params_get(s->o.params, s->axis, cur, sizeof cur, NULL);
     cli_parse_double(cur, &s->a0);
     nesvm_params_get(s->o.params, "gamma", cur, sizeof cur, NULL);
     cli_parse_double(cur, &s->g0);
-    nesvm_params_get(s->o.params, "epsilon", cur, sizeof cur, NULL);
+    nesvm_params_get(s->o.params, s->tp, cur, sizeof cur, NULL);
     cli_parse_double(cur, &s->p0);
     s->na = range_values(s->ra, s->a0 > 0 ? log2(s->a0) : 0, s->as, 1001);
     s->ng = range_values(s->rg, s->g0 > 0 ? log2(s->g0) : 0, s->gv, 1001);
     s->np = range_values(s->rp, s->p0 > 0 ? log2(s->p0) : 0, s->pv, 1001);
     s->nq = s->ng * s->np;
-    settings(s->o.params, s->folds, s->o.seed, s->warm, s->axis, s->rp->on, s->sets, sizeof s->sets);
+    settings(s->o.params, s->folds, s->o.seed, s->warm, s->axis, s->rp->on ? s->tp : NULL, s->sets,
+             sizeof s->sets);
     s->reg = nesvm_params_task(s->o.params) == NESVM_TASK_REGRESSION;
     const char *metric = s->reg ? "mse" : "accuracy";
     if (s->rp->on)
-        snprintf(s->header, sizeof s->header, "%s,log2g,log2p,%s,gamma,p,%s", s->an, s->axis, metric);
+        snprintf(s->header, sizeof s->header, "%s,log2g,%s,%s,gamma,%s,%s", s->an, s->tn, s->axis, s->tc, metric);
     else
         snprintf(s->header, sizeof s->header, "%s,log2g,%s,gamma,%s", s->an, s->axis, metric);
     s->n = s->na * s->nq;
@@ -405,7 +441,7 @@ static int grid_resume(grid_search *s)
         snprintf(data_line, sizeof data_line,
                  "# nesvm grid 2 rows=%lld features=%d fingerprint=%016llx data=%.300s", s->rows, features,
                  (unsigned long long)hash, s->data);
-        const grid_id id = {s->rows, features, hash, s->sets, s->header, s->reg, s->rp->on};
+        const grid_id id = {s->rows, features, hash, s->sets, s->header, s->reg, s->rp->on, s->tc, s->nu_svc};
         const grid_have g = {s->as, s->gv, s->rp->on ? s->pv : NULL, s->na, s->ng, s->np, s->have, s->score,
                              &s->resumed};
         grid_csv *csv = &s->csv;
@@ -440,7 +476,7 @@ static void pair_text(const grid_search *s, int q, char *out, size_t size)
     out[0] = '\0';
     if (s->rg->on) snprintf(out, size, "log2g %g", s->gv[q / s->np]);
     size_t len = strlen(out);
-    if (s->rp->on) snprintf(out + len, size - len, "%slog2p %g", len ? " " : "", s->pv[q % s->np]);
+    if (s->rp->on) snprintf(out + len, size - len, "%s%s %g", len ? " " : "", s->tn, s->pv[q % s->np]);
 }
 
 /* Score pair q's points (gamma q / np, p q % np) the CSV did not have: the
@@ -458,7 +494,7 @@ static int grid_score_pair(grid_search *s, int q)
     snprintf(gtxt, sizeof gtxt, "%.17g", exp2(s->gv[jg]));
     snprintf(ptxt, sizeof ptxt, "%.17g", exp2(s->pv[jp]));
     if (s->rg->on) nesvm_params_set(s->o.params, "gamma", gtxt, NULL);
-    if (s->rp->on) nesvm_params_set(s->o.params, "epsilon", ptxt, NULL);
+    if (s->rp->on) nesvm_params_set(s->o.params, s->tp, ptxt, NULL);
     int64_t it[1001];
     /* the task's figures along the path (distributed: the folds shared out) */
     const void *comm = s->o.distributed ? cli_mpi_comm(&s->o) : NULL;
@@ -501,7 +537,7 @@ static int grid_score_pair(grid_search *s, int q)
 static int grid_better(const grid_search *s, int k, int b)
 {
     const double x = s->score[k], y = s->score[b];
-    return s->reg ? x < y || (isnan(y) && !isnan(x)) : x > y;
+    return (s->reg ? x < y : x > y) || (isnan(y) && !isnan(x)); /* (NaN: nu-SVC's infeasible nu) */
 }
 
 /* Pair q's points into the best one (grid.py's choice: the best rate, or the
@@ -531,6 +567,8 @@ static void grid_note_pair(grid_search *s, int q)
             if (s->reg) /* svm-train -v's words */
                 printf("%s: Cross Validation Mean squared error = %g (best: %s, %g)\n", at, s->score[k], bt,
                        s->score[best]);
+            else if (isnan(s->score[k])) /* not trained: nesvm train refuses such a nu */
+                printf("%s: nu infeasible on a fold's training rows (best: %s, %g%%)\n", at, bt, s->score[best]);
             else
                 printf("%s: %g%% (best: %s, %g%%)\n", at, s->score[k], bt, s->score[best]);
         }
@@ -576,13 +614,17 @@ static int grid_finish(grid_search *s, int status, double *best_out)
     if (s->root && status == CLI_OK) status = grid_csv_close(s->cmd, &s->csv);
     if (s->o.distributed) status = cli_mpi_bcast_rc(&s->o, status);
     if (status != CLI_OK || best < 0) return status;
+    if (isnan(s->score[best]))
+        return cli_error(s->cmd, "every nu of the search is infeasible on some fold's training rows (nu-SVC needs "
+                                 "nu <= 2 min(n_i, n_j) / (n_i + n_j) for every pair of classes): give -log2nu "
+                                 "smaller values");
     struct timespec t1;
     clock_gettime(CLOCK_MONOTONIC, &t1);
     if (!s->o.quiet)
         printf("%lld points scored, %lld iterations in %.3g s (%s)\n", s->trained, s->iters,
                (double)(t1.tv_sec - s->t0.tv_sec) + 1e-9 * (double)(t1.tv_nsec - s->t0.tv_nsec),
-               s->no_c ? "trainings that converged serve the larger --max-iter"
-               : s->warm ? "warm starts along C" : "cold starts");
+               s->ra == &s->r[2] ? "trainings that converged serve the larger --max-iter"
+               : s->warm && !s->no_c ? "warm starts along C" : "cold starts");
     /* grid.py's last line: best C (gs: basis functions), gamma and rate (a
      * regression: mean squared error); gridregression.py's with p searched:
      * C, gamma, p and mean squared error */
@@ -615,8 +657,10 @@ int grid_run(int argc, char **argv, double *best_out)
     s->r[1] = (range){1, 3, -15, -2};
     s->r[2] = (range){1, 4, 0, 1};
     s->r[3] = (range){0, -8, -1, 1};
+    s->r[4] = (range){1, -7, 0, 1};
     s->rg = &s->r[1];
     s->rp = &s->r[3];
+    s->tp = "epsilon", s->tn = "log2p", s->tc = "p";
     s->folds = 5;
     s->warm = 1;
     int status = train_opts_init(&s->o, s->cmd) != CLI_OK ? CLI_ERROR : cli_mpi_early(s->cmd, &s->o, argc, argv);

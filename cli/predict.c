@@ -41,59 +41,14 @@ void cli_print_scores(FILE *f, int cv, const nesvm_metrics *m)
                 cv ? "" : " (regression)");
     } else if (cv) {
         fprintf(f, "Cross Validation Accuracy = %g%%\n", 100.0 * m->accuracy);
+        /* a one-class model's, when the labels take two values */
+        if (!isnan(m->auc)) fprintf(f, "Cross Validation ROC AUC = %g\n", m->auc);
     } else {
         /* a one-class model: svm-predict's line to the letter */
         fprintf(f, "Accuracy = %g%% (%lld/%lld)%s\n", 100.0 * (double)m->correct / (double)m->rows,
                 (long long)m->correct, (long long)m->rows,
                 m->task == NESVM_TASK_NOVELTY ? " (classification)" : "");
     }
-}
-
-typedef struct scored {
-    double dec;
-    int pos;
-} scored;
-
-static int cmp_scored(const void *a, const void *b)
-{
-    const double x = ((const scored *)a)->dec, y = ((const scored *)b)->dec;
-    return x < y ? -1 : x > y;
-}
-
-/* The ROC AUC of the decision values dec against labels of exactly two
- * values, the larger one the positives (a one-class model's inliers): the
- * Mann-Whitney statistic, P(dec of a positive > dec of a negative) with
- * ties counted 1/2, from one sort.  NaN when the labels are not two values
- * (or memory runs out); *inlier gets the positives' label. */
-static double roc_auc(const double *labels, const double *dec, int64_t n, double *inlier)
-{
-    double lo = n ? labels[0] : 0, hi = lo;
-    for (int64_t i = 0; i < n; i++) {
-        if (labels[i] == lo || labels[i] == hi) continue;
-        if (lo != hi) return NAN; /* a third label */
-        if (labels[i] < lo) lo = labels[i];
-        else hi = labels[i];
-    }
-    *inlier = hi;
-    scored *v = malloc(sizeof *v * (size_t)(n ? n : 1));
-    if (lo == hi || !v) {
-        free(v);
-        return NAN;
-    }
-    for (int64_t i = 0; i < n; i++) v[i] = (scored){dec[i], labels[i] == hi};
-    qsort(v, (size_t)n, sizeof *v, cmp_scored);
-    double npos = 0, nneg = 0, wins = 0;
-    for (int64_t i = 0; i < n;) { /* a run of tied values at once */
-        int64_t j = i;
-        double p = 0, q = 0;
-        for (; j < n && v[j].dec == v[i].dec; j++) p += v[j].pos, q += !v[j].pos;
-        wins += p * nneg + 0.5 * p * q;
-        npos += p;
-        nneg += q;
-        i = j;
-    }
-    free(v);
-    return wins / (npos * nneg);
 }
 
 int cmd_predict(int argc, char **argv)
@@ -189,8 +144,11 @@ int cmd_predict(int argc, char **argv)
         nesvm_metrics_compute(nesvm_model_task(m), nesvm_dataset_labels(ds), labels, n, &mt, NULL);
         cli_print_scores(info, 0, &mt);
         double inlier = 0, auc = NAN;
-        if (nesvm_model_task(m) == NESVM_TASK_NOVELTY && !prob)
-            auc = roc_auc(nesvm_dataset_labels(ds), dec, n, &inlier);
+        if (nesvm_model_task(m) == NESVM_TASK_NOVELTY && !prob &&
+            nesvm_roc_auc(nesvm_dataset_labels(ds), dec, n, &auc, &inlier, &err) != NESVM_OK) {
+            rc = cli_error(cmd, "%s", err.message);
+            goto done;
+        }
         char lb[32];
         if (!isnan(auc)) fprintf(info, "ROC AUC = %g (decision values, inliers: label %s)\n", auc, fmt_num(inlier, lb));
     }

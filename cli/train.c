@@ -349,11 +349,11 @@ static int run_refusals(const char *cmd, const train_opts *o, const char *model_
         nesvm_params_get(o->params, "kernel", kernel, sizeof kernel, NULL);
         const nesvm_solver_info si = cli_params_solver(o->params);
         if (nesvm_params_task(o->params) == NESVM_TASK_NOVELTY)
-            return cli_usage(cmd, "-C searches C, and the one-class SVM has none (its nu is -n): compare nu "
-                                  "with -v K");
+            return cli_usage(cmd, "-C searches C, and the one-class SVM has none (its nu is -n): search nu "
+                                  "with 'nesvm grid -s 2 -log2nu BEGIN,END,STEP'");
         if (cli_nu_svc(o->params))
             return cli_usage(cmd, "-C searches C, and nu-SVC has none (its nu is -n, its C = 1/rho an outcome): "
-                                  "compare nu with -v K");
+                                  "search nu with 'nesvm grid -s 1 -log2nu BEGIN,END,STEP'");
         if (!si.has_c)
             return cli_usage(cmd, "-C searches C, and %s has none: 'nesvm grid --solver %s' searches its gamma "
                                   "and basis functions", si.name, si.name);
@@ -458,23 +458,18 @@ static int run_cv(run *r)
     train_opts *o = r->o;
     const nesvm_dataset *ds = r->ds;
     double *pred = malloc(sizeof(double) * (size_t)(nesvm_dataset_rows(ds) + 1));
-    double acc = 0;
+    nesvm_metrics cvm; /* the task's figures (a one-class model's ROC AUC too) */
     nesvm_error err = {0};
     int rc = CLI_OK;
     if (!pred) {
         rc = cli_error(r->cmd, "out of memory");
-    } else if ((r->dist ? nesvm_cross_validate_distributed(ds, o->params, o->folds, (uint64_t)o->seed,
-                                                           cli_mpi_comm(o), train_progress, &r->ps, pred, &acc,
-                                                           &err)
-                        : nesvm_cross_validate(ds, o->params, o->folds, (uint64_t)o->seed, train_progress,
-                                               &r->ps, pred, &acc, &err)) != NESVM_OK) {
+    } else if (nesvm_cross_validate_metrics(ds, o->params, o->folds, (uint64_t)o->seed,
+                                            r->dist ? cli_mpi_comm(o) : NULL, train_progress, &r->ps, pred, &cvm,
+                                            &err) != NESVM_OK) {
         progress_end(&r->ps);
         rc = run_error(r->cmd, &r->ps, o->trace, &err);
     } else {
         progress_end(&r->ps);
-        nesvm_metrics cvm; /* the task's figures, over pred (acc is their accuracy) */
-        nesvm_metrics_compute(nesvm_params_task(o->params), nesvm_dataset_labels(ds), pred, nesvm_dataset_rows(ds),
-                              &cvm, NULL);
         cli_print_scores(r->info, 1, &cvm);
         if (o->metrics && cvm.task != NESVM_TASK_REGRESSION &&
             print_metrics(r->info, nesvm_dataset_labels(ds), pred, nesvm_dataset_rows(ds)) != 0)

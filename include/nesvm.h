@@ -824,12 +824,23 @@ typedef struct nesvm_metrics {
     double accuracy;  /**< correct / rows */
     double mse;       /**< regression: mean squared error; else NaN */
     double scc;       /**< regression: squared correlation coefficient; else NaN */
+    double auc;       /**< novelty, from cross-validation: the ROC AUC of the decision values
+                       *   (nesvm_roc_auc) when the labels take exactly two values; else NaN */
 } nesvm_metrics;
 
 /** The figures of `task` for n predictions against their true values (truth, predicted: n
- * entries each; NULL allowed for n = 0). */
+ * entries each; NULL allowed for n = 0).  `auc` is NaN (labels alone carry no ranking:
+ * nesvm_roc_auc takes the decision values). */
 NESVM_API nesvm_status nesvm_metrics_compute(nesvm_task task, const double *truth, const double *predicted,
                                              int64_t n, nesvm_metrics *out, nesvm_error *err);
+
+/** The ROC AUC of n scores (a one-class model's decision values) against labels of exactly
+ * two values, the larger one the positives (the inliers): P(score of a positive > score of
+ * a negative), ties counting 1/2 (the Mann-Whitney statistic).  *auc is NaN when the labels
+ * do not take exactly two values; *positive (may be NULL) receives the positives' label.
+ * Fails on NULL arguments, a negative n, or memory. */
+NESVM_API nesvm_status nesvm_roc_auc(const double *labels, const double *scores, int64_t n, double *auc,
+                                     double *positive, nesvm_error *err);
 
 
 /**
@@ -869,6 +880,10 @@ NESVM_API nesvm_status nesvm_cross_validate(const nesvm_dataset *ds, const nesvm
  * kernel_memory); the progress callback is still called from the calling
  * thread only, and cancels every fold.
  */
+/* Along "svm_nu" with nu-SVC (svm_type nu-svc), a value that is infeasible on some
+ * fold's training rows (nesvm_train's "specified nu is infeasible") is not trained
+ * on any fold: its accuracy (and every figure of the metrics calls) is NaN, its
+ * metrics' rows 0. */
 NESVM_API nesvm_status nesvm_cross_validate_path(const nesvm_dataset *ds, const nesvm_params *params,
                                                  int folds, uint64_t seed, const char *name,
                                                  const double *values, int n_values, int warm,

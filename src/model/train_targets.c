@@ -434,3 +434,25 @@ nesvm_status nv_targets_nu_check(const nv_targets *t, const nesvm_params *params
     nv_free(wc);
     return st;
 }
+
+int nv_targets_nu_feasible(const nv_targets *t, const nesvm_dataset *ds, const int64_t *rows, int64_t n,
+                           double nu)
+{
+    double *wc = nv_calloc((size_t)(t->k ? t->k : 1), sizeof(double)), all = 0;
+    int ok = 1;
+    if (!wc) return -1;
+    for (int64_t r = 0; r < n; r++) {
+        const double sw = ds->weights ? ds->weights[rows ? rows[r] : r] : 1.0;
+        wc[t->row_class[r]] += sw;
+        all += sw;
+    }
+    nv_pairs pairs;
+    nv_pairs_start(&pairs, t);
+    int i, j;
+    while (nv_pairs_next(&pairs, &i, &j)) {
+        const double wi = wc[i], wj = j >= 0 ? wc[j] : all - wc[i], w = wi + wj, lo = wi < wj ? wi : wj;
+        if (nu * w / 2 > lo) ok = 0; /* nv_targets_nu_check's test */
+    }
+    nv_free(wc);
+    return ok;
+}

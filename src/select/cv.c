@@ -28,6 +28,7 @@
  * over the ranks; a fold's failure on any rank is every rank's.
  */
 #include "../model/model_internal.h"
+#include "../model/train_targets.h"
 #include "../comm/comm.h"
 #include "metrics.h"
 
@@ -56,8 +57,12 @@ typedef struct cv_job {
     nesvm_progress_fn progress;
     void *user;
     double *predicted;      /* ncs == 1: every row's predicted label, else NULL */
+    double *decision;       /* novelty: ncs x n, every row's decision value (for the ROC
+                             * AUC, not a sum); else NULL */
     nv_metric_sums *sums;   /* folds x ncs: the fold's predictions against its labels */
     int64_t *iterations;    /* folds x ncs */
+    double *infeasible;     /* along svm_nu with nu-SVC: folds x ncs, 1 where the value is
+                             * infeasible on the fold's training rows (not trained); else NULL */
     nesvm_status *status;   /* per fold */
     nesvm_error *errs;      /* per fold */
     /* shared between the threads (under the critical section "nv_cv") */
@@ -142,8 +147,24 @@ static nesvm_status run_fold(cv_job *job, int f, int caller, int64_t *train, int
     nv_path path;
     memset(&path, 0, sizeof path);
     cv_sink sink = {job, caller};
-    int converged = 0;
+    int converged = 0, shared = 0;
+    nv_targets tg; /* nu-SVC along nu: the training rows' classes, for nu's feasibility */
+    memset(&tg, 0, sizeof tg);
+    if (job->infeasible)
+        st = nv_targets_find(&tg, NESVM_TASK_CLASSIFICATION, ds, train, ntr, ntr, job->params,
+                             job->params->kernel != NV_KERNEL_LINEAR, NULL, &shared, err);
     for (int c = 0; c < job->ncs && st == NESVM_OK; c++) {
+        const int feasible = job->infeasible ? nv_targets_nu_feasible(&tg, ds, train, ntr, job->cs[c]) : 1;
+        if (feasible < 0) {
+            st = nv_error(err, NESVM_ERR_NOMEM, "out of memory");
+            break;
+        }
+        if (!feasible) { /* nesvm_train would refuse it: no figures */
+            job->infeasible[(size_t)f * job->ncs + c] = 1;
+            memset(&job->sums[(size_t)f * job->ncs + c], 0, sizeof(nv_metric_sums));
+            job->iterations[(size_t)f * job->ncs + c] = 0;
+            continue;
+        }
         if (job->name) {
             if (converged && job->cs[c] >= job->cs[c - 1]) { /* the same model again */
                 job->sums[(size_t)f * job->ncs + c] = job->sums[(size_t)f * job->ncs + c - 1];
@@ -165,18 +186,21 @@ static nesvm_status run_fold(cv_job *job, int f, int caller, int64_t *train, int
             nv_error_prefix(err, "fold %d of %d", f + 1, job->folds);
             break;
         }
-        st = nv_predict_rows(m, ds, test, nte, p->threads, pred, NULL, err);
+        /* (a novelty's decision values: after the labels, nte more entries) */
+        st = nv_predict_rows(m, ds, test, nte, p->threads, pred, job->decision ? pred + nte : NULL, err);
         nesvm_model_destroy(m);
         if (st != NESVM_OK) break;
         nv_metric_sums *sum = &job->sums[(size_t)f * job->ncs + c];
         memset(sum, 0, sizeof *sum);
         for (int64_t t = 0; t < nte; t++) {
             if (job->predicted) job->predicted[test[t]] = pred[t];
+            if (job->decision) job->decision[(size_t)c * (size_t)ds->n + (size_t)test[t]] = pred[nte + t];
             nv_metric_add(sum, ds->labels[test[t]], pred[t]);
         }
         job->iterations[(size_t)f * job->ncs + c] = stats.iterations;
         converged = job->saturate && stats.exit_reason == NESVM_EXIT_CONVERGED;
     }
+    nv_targets_free(&tg);
     nv_path_free(&path);
     nesvm_params_destroy(p);
     return st;
@@ -189,7 +213,8 @@ static void cv_worker(cv_job *job, int caller)
     const int64_t n = job->ds->n;
     int64_t *train = nv_malloc_array((size_t)n, sizeof(int64_t));
     int64_t *test = nv_malloc_array((size_t)n, sizeof(int64_t));
-    double *pred = nv_malloc_array((size_t)n, sizeof(double));
+    /* a fold's labels, then a novelty's decision values */
+    double *pred = nv_malloc_array((size_t)n * (job->decision ? 2 : 1), sizeof(double));
     int f;
     while ((f = take_fold(job)) >= 0) {
         if (!train || !test || !pred)
@@ -270,12 +295,17 @@ static nesvm_status cross_validate(const nesvm_dataset *ds, const nesvm_params *
     cv_job job;
     memset(&job, 0, sizeof job);
     int *fold = nv_malloc_array((size_t)n, sizeof(int));
+    /* zeros where other ranks' folds go (their sum is exact) */
+    if (task == NESVM_TASK_NOVELTY) job.decision = nv_calloc((size_t)ncs * (size_t)n, sizeof(double));
+    const int nu_path = name && strcmp(name, "svm_nu") == 0 && params->svm_type == NV_SVM_NUSVC;
+    if (nu_path) job.infeasible = nv_calloc((size_t)folds * (size_t)ncs, sizeof(double));
     job.sums = nv_calloc((size_t)folds * (size_t)ncs, sizeof(nv_metric_sums));
     job.iterations = nv_malloc_array((size_t)folds * (size_t)ncs, sizeof(int64_t));
     job.status = nv_malloc_array((size_t)folds, sizeof(nesvm_status));
     job.errs = nv_malloc_array((size_t)folds, sizeof(nesvm_error));
     nesvm_status st = NESVM_OK;
-    if (!fold || !job.sums || !job.iterations || !job.status || !job.errs)
+    if (!fold || !job.sums || !job.iterations || !job.status || !job.errs ||
+        (task == NESVM_TASK_NOVELTY && !job.decision) || (nu_path && !job.infeasible))
         st = nv_error(err, NESVM_ERR_NOMEM, "out of memory");
     if (st == NESVM_OK) st = draw_folds(ds, task, folds, seed, fold, err);
     if (comm) st = nv_comm_agree(comm, st, err);
@@ -336,6 +366,8 @@ static nesvm_status cross_validate(const nesvm_dataset *ds, const nesvm_params *
             st = nv_comm_sum(comm, (double *)job.sums, (int64_t)folds * ncs * NV_METRIC_SUMS_LEN, err);
         if (st == NESVM_OK) st = nv_comm_sum_i64(comm, job.iterations, (int64_t)folds * ncs, err);
         if (st == NESVM_OK && predicted) st = nv_comm_sum(comm, predicted, n, err);
+        if (st == NESVM_OK && job.decision) st = nv_comm_sum(comm, job.decision, (int64_t)ncs * n, err);
+        if (st == NESVM_OK && job.infeasible) st = nv_comm_sum(comm, job.infeasible, (int64_t)folds * ncs, err);
     }
     if (st == NESVM_OK)
         for (int c = 0; c < ncs; c++) {
@@ -347,6 +379,16 @@ static nesvm_status cross_validate(const nesvm_dataset *ds, const nesvm_params *
                 if (iterations) iterations[c] += job.iterations[(size_t)f * ncs + c];
             }
             nv_metrics_finish(&total, task, &metrics[c]);
+            int infeasible = 0;
+            for (int f = 0; job.infeasible && f < folds; f++) infeasible |= job.infeasible[(size_t)f * ncs + c] != 0;
+            if (infeasible) { /* not trained on some fold: no figures */
+                nv_metric_sums none;
+                memset(&none, 0, sizeof none);
+                nv_metrics_finish(&none, task, &metrics[c]);
+            }
+            if (job.decision && st == NESVM_OK)
+                st = nesvm_roc_auc(ds->labels, job.decision + (size_t)c * (size_t)n, n, &metrics[c].auc, NULL,
+                                   err);
         }
 done:
     nv_free(fold);
@@ -354,6 +396,8 @@ done:
     nv_free(job.iterations);
     nv_free(job.status);
     nv_free(job.errs);
+    nv_free(job.decision);
+    nv_free(job.infeasible);
     nesvm_params_destroy(defaults);
     return st;
 }

@@ -16,6 +16,9 @@
  *   bit  4    allocation-failure injection: nv_alloc_fail_after(k)
  *   bit  5    min_features = k (as well)
  *   bit  6    max_line_bytes = 1 + k (short lines only)
+ *   bit  7    a precomputed kernel's rows (LIBSVM's -t 4), for the reference
+ *             read too: k even, training rows (NESVM_PRECOMPUTED_TRAIN); k
+ *             odd, test rows with kernel_columns = k / 2
  *
  * Every input is read twice: a reference read (CSR, double, one thread, no
  * injection) and the read with the chosen options.  Checks:
@@ -31,7 +34,12 @@
  *     ascending in [0, features), indptr consistent, the storage and
  *     precision asked for, features = max(largest index, min_features), and
  *     the same rows, labels and values as the reference (float values are
- *     the reference's rounded to float, dense cells the CSR entries).
+ *     the reference's rounded to float, dense cells the CSR entries);
+ *   - precomputed training rows (on success): every row's column 0 a
+ *     positive integer serial number, no two alike, m the largest, and
+ *     every row giving the kernel values 1..w, w >= m, every column in
+ *     order (a subset of a larger matrix's rows may be wider than m);
+ *     test rows: every row's largest column at least kernel_columns.
  * Dense storage is asked for only when the reference has at most 2^22
  * cells (a one-line file "1 2000000000:1" would otherwise make every run
  * fill gigabytes; the allocation limit covers gzip-inflated sizes anyway).
@@ -134,6 +142,37 @@ static void check_dataset(const nesvm_dataset *ds, const nesvm_dataset *ref,
     }
 }
 
+/* A precomputed kernel's rows (the reference: CSR, double) as the reader
+ * promises them (nesvm.h, nesvm_precomputed). */
+static void check_precomputed(const nesvm_dataset *ref, int mode, int32_t columns)
+{
+    const double *v = ref->values;
+    if (mode == NESVM_PRECOMPUTED_TEST) {
+        for (int64_t i = 0; i < ref->n; i++) {
+            const int64_t k1 = ref->indptr[i + 1];
+            FUZZ_CHECK(k1 > ref->indptr[i] && ref->indices[k1 - 1] >= columns,
+                       "test row %lld ends before kernel column %d", (long long)i, columns);
+        }
+        return;
+    }
+    double m = 0;
+    for (int64_t i = 0; i < ref->n; i++) {
+        const int64_t k0 = ref->indptr[i];
+        FUZZ_CHECK(ref->indptr[i + 1] > k0 && ref->indices[k0] == 0 && v[k0] >= 1 && v[k0] == floor(v[k0]),
+                   "training row %lld: no positive integer serial number in column 0", (long long)i);
+        for (int64_t j = 0; j < i; j++)
+            FUZZ_CHECK(v[ref->indptr[j]] != v[k0], "rows %lld and %lld share serial number %g", (long long)j,
+                       (long long)i, v[k0]);
+        if (v[k0] > m) m = v[k0];
+    }
+    for (int64_t i = 0; i < ref->n; i++) {
+        const int64_t k0 = ref->indptr[i], k1 = ref->indptr[i + 1];
+        FUZZ_CHECK((double)(k1 - k0) >= m + 1 && ref->indices[k1 - 1] == (int32_t)(k1 - k0 - 1),
+                   "training row %lld: columns 0..w (w >= %lld) expected, %lld entries up to %d", (long long)i,
+                   (long long)m, (long long)(k1 - k0), ref->indices[k1 - 1]);
+    }
+}
+
 /* Does the reference hold a value that overflows single precision? */
 static int overflows_float(const nesvm_dataset *ref)
 {
@@ -166,6 +205,10 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
     nesvm_read_options_init(&opt);
     if (ctl & 0x20) opt.min_features = k;
     if (ctl & 0x40) opt.max_line_bytes = (size_t)k + 1;
+    if (ctl & 0x80) {
+        opt.precomputed = k & 1 ? NESVM_PRECOMPUTED_TEST : NESVM_PRECOMPUTED_TRAIN;
+        if (k & 1) opt.kernel_columns = k / 2;
+    }
 
     /* reference: CSR, double, one thread */
     nesvm_read_options ropt = opt;
@@ -183,6 +226,7 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
     } else {
         FUZZ_CHECK(ref != NULL, "OK without a dataset");
         check_dataset(ref, NULL, NESVM_STORAGE_CSR, NESVM_DOUBLE, opt.min_features);
+        if (opt.precomputed) check_precomputed(ref, opt.precomputed, opt.kernel_columns);
     }
 
     /* the chosen read */

@@ -307,6 +307,13 @@ def main():
         strip = lambda t: "\n".join(l for l in t.splitlines() if not l.startswith("read "))
         check(s_.returncode == 0 and d_.returncode == 0 and strip(s_.stdout) == strip(d_.stdout),
               "cv --distributed: %r against %r (%s)" % (d_.stdout, s_.stdout, d_.stderr))
+        # a one-class SVM's: the accuracy and the ROC AUC of every row's decision value
+        oc = ["cv", "-v", "5", "-s", "2", "-t", "rbf", "-g", "0.5", "-n", "0.3"]
+        s_ = serial(oc + ["heart"], tmp)
+        d_ = mpi(oc[:1] + ["--distributed"] + oc[1:] + ["heart"], tmp)
+        check(s_.returncode == 0 and d_.returncode == 0 and "ROC AUC" in s_.stdout and
+              strip(s_.stdout) == strip(d_.stdout), "cv -s 2 --distributed: %r against %r (%s)" %
+              (d_.stdout, s_.stdout, d_.stderr))
         s_ = serial(["train", "-v", "4", "--solver", "hyperpass", "heart"], tmp)
         d_ = mpi(["train", "--distributed", "-v", "4", "--solver", "hyperpass", "heart"], tmp)
         check(s_.returncode == 0 and d_.returncode == 0 and strip(s_.stdout) == strip(d_.stdout),

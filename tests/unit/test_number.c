@@ -29,6 +29,36 @@ int main(void)
         double got = parse(cases[i]);
         CHECK_MSG(memcmp(&want, &got, sizeof want) == 0, "%s: %.17g vs %.17g", cases[i], got, want);
     }
+    /* 17 to 19 significant digits with exponents near 0 (the 128-bit path,
+     * number.c's wide()): ties, ties to even, values just off them, and a
+     * deterministic random sample of %.17g-like and longer forms */
+    const char *wide_cases[] = {"9007199254740993", "9007199254740995", "9007199254740993.0000000001",
+                                "18014398509481986", "18014398509481990", "9007199254740993e-3",
+                                "9007199254740993e3", "1234567890123456789e-19", "9999999999999999999e19",
+                                "0.10000000000000001", "0.99999999999999999", "12345678901234567.5",
+                                "1000000000000000000.1", "4.5035996273704965e15", "2.2250738585072014e-1"};
+    for (size_t i = 0; i < sizeof wide_cases / sizeof wide_cases[0]; i++) {
+        double want = strtod(wide_cases[i], NULL), got = parse(wide_cases[i]);
+        CHECK_MSG(memcmp(&want, &got, sizeof want) == 0, "%s: %.17g vs %.17g", wide_cases[i], got, want);
+    }
+    uint64_t rs = 88172645463325252ULL;
+    int wrong = 0;
+    for (int i = 0; i < 200000; i++) {
+        char digs[24], t[64];
+        rs ^= rs << 13, rs ^= rs >> 7, rs ^= rs << 17;
+        const int nd = 17 + (int)(rs % 3), e = (int)(rs >> 8) % 45 - 22, form = (int)(rs >> 20) % 3;
+        for (int k = 0; k < nd; k++) {
+            rs ^= rs << 13, rs ^= rs >> 7, rs ^= rs << 17;
+            digs[k] = (char)((k ? '0' : '1') + rs % (k ? 10 : 9));
+        }
+        digs[nd] = '\0';
+        if (form == 0) snprintf(t, sizeof t, "%c.%se%d", digs[0], digs + 1, e);
+        else if (form == 1) snprintf(t, sizeof t, "%se%d", digs, e);
+        else snprintf(t, sizeof t, "%.*s.%s", 1 + i % (nd - 1), digs, digs + 1 + i % (nd - 1));
+        double want = strtod(t, NULL), got = parse(t);
+        if (memcmp(&want, &got, sizeof want) != 0 && wrong++ < 3) CHECK_MSG(0, "%s: %.17g vs %.17g", t, got, want);
+    }
+    CHECK_MSG(wrong == 0, "%d of 200000 long significands read wrong", wrong);
     CHECK(isinf(parse("inf")) && parse("inf") > 0);
     CHECK(isinf(parse("-Infinity")) && parse("-Infinity") < 0);
     CHECK(isnan(parse("nan")) && isnan(parse("NaN")));

@@ -484,6 +484,74 @@ static void test_cv_metrics(void)
     nesvm_dataset_destroy(ds);
 }
 
+/* nesvm_roc_auc against the definition counted pair by pair (a positive's
+ * score above a negative's: 1, equal: 1/2), with ties; NaN for one or three
+ * labels; the cross-validated AUC of a one-class SVM (cv.c keeps every
+ * row's decision value): its folds do not depend on the labels, so swapping
+ * the labels gives 1 - AUC, and rows apart from the rest give 1. */
+static void test_roc_auc(void)
+{
+    enum { N = 41 };
+    double lab[N], sc[N];
+    uint64_t rs = 5;
+    for (int i = 0; i < N; i++) {
+        lab[i] = nv_rng_uniform(&rs) < 0.4 ? 3 : -2;
+        sc[i] = floor(8 * nv_rng_uniform(&rs)); /* many ties */
+    }
+    double wins = 0, pairs = 0;
+    for (int i = 0; i < N; i++)
+        for (int j = 0; j < N; j++)
+            if (lab[i] == 3 && lab[j] == -2) {
+                wins += sc[i] > sc[j] ? 1 : sc[i] == sc[j] ? 0.5 : 0;
+                pairs += 1;
+            }
+    double auc = 0, pos = 0;
+    nesvm_error err = {0};
+    CHECK(nesvm_roc_auc(lab, sc, N, &auc, &pos, &err) == NESVM_OK);
+    CHECK_REL(auc, wins / pairs, 1e-15);
+    CHECK(pos == 3 && pairs > 0 && auc > 0 && auc < 1);
+    const double one[3] = {1, 1, 1}, three[3] = {1, 2, 3};
+    CHECK(nesvm_roc_auc(one, sc, 3, &auc, NULL, &err) == NESVM_OK && isnan(auc));
+    CHECK(nesvm_roc_auc(three, sc, 3, &auc, NULL, &err) == NESVM_OK && isnan(auc));
+    CHECK(nesvm_roc_auc(NULL, sc, 3, &auc, NULL, &err) == NESVM_ERR_ARG);
+
+    enum { M = 80 };
+    double x[2 * M], y[M], ys[M];
+    for (int r = 0; r < M; r++) {
+        const int out = r % 5 == 0; /* outliers: far from the rest and from each other */
+        y[r] = out ? -1 : 1;
+        ys[r] = -y[r];
+        x[2 * r] = (out ? 10 + 3 * r : 0) + nv_rng_uniform(&rs);
+        x[2 * r + 1] = (out ? -10 - 3 * r : 0) + nv_rng_uniform(&rs);
+    }
+    nesvm_params *p = params_with("svm_type", "one-class");
+    CHECK(nesvm_params_set(p, "kernel", "rbf", &err) == NESVM_OK && nesvm_params_set(p, "gamma", "0.5", &err) ==
+          NESVM_OK && nesvm_params_set(p, "svm_nu", "0.3", &err) == NESVM_OK);
+    nesvm_metrics m, ms;
+    nesvm_dataset *ds = wrap(M, 2, x, y), *dss = wrap(M, 2, x, ys);
+    CHECK_MSG(nesvm_cross_validate_metrics(ds, p, 4, 7, NULL, NULL, NULL, NULL, &m, &err) == NESVM_OK, "%s",
+              err.message);
+    CHECK(nesvm_cross_validate_metrics(dss, p, 4, 7, NULL, NULL, NULL, NULL, &ms, &err) == NESVM_OK);
+    CHECK_MSG(m.task == NESVM_TASK_NOVELTY && m.auc == 1.0 && ms.auc == 0.0, "auc %g, swapped %g, acc %g", m.auc, ms.auc, m.accuracy);
+    /* some inliers as far out as outliers: an AUC strictly inside */
+    for (int r = 0; r < M; r++)
+        if (r % 7 == 1) x[2 * r] = 40 + 3 * r;
+    nesvm_dataset_destroy(ds);
+    nesvm_dataset_destroy(dss);
+    ds = wrap(M, 2, x, y);
+    dss = wrap(M, 2, x, ys);
+    CHECK(nesvm_cross_validate_metrics(ds, p, 4, 7, NULL, NULL, NULL, NULL, &m, &err) == NESVM_OK);
+    CHECK(nesvm_cross_validate_metrics(dss, p, 4, 7, NULL, NULL, NULL, NULL, &ms, &err) == NESVM_OK);
+    CHECK_MSG(m.auc > 0 && m.auc < 1 && fabs(m.auc + ms.auc - 1) <= 1e-12, "auc %g and swapped %g", m.auc, ms.auc);
+    /* a classification has none */
+    nesvm_params_destroy(p);
+    p = params_with("c", "1");
+    CHECK(nesvm_cross_validate_metrics(ds, p, 4, 7, NULL, NULL, NULL, NULL, &m, &err) == NESVM_OK && isnan(m.auc));
+    nesvm_params_destroy(p);
+    nesvm_dataset_destroy(ds);
+    nesvm_dataset_destroy(dss);
+}
+
 int main(void)
 {
     test_table();
@@ -493,5 +561,6 @@ int main(void)
     test_model_task();
     test_metrics();
     test_cv_metrics();
+    test_roc_auc();
     CHECK_DONE();
 }
