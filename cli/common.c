@@ -112,7 +112,7 @@ void train_opts_free(train_opts *o) { nesvm_params_destroy(o->params); }
 static void help_param(FILE *f, const char *name)
 {
     const nv_param_def *d = nv_param_find(name);
-    char head[96], text[600];
+    char head[96], text[1024];
     cli_param_spelling(d, ", ", head, sizeof head);
     size_t n = strlen(head);
     snprintf(head + n, sizeof head - n, " %s", d->metavar);
@@ -193,12 +193,14 @@ void train_opts_help(FILE *f)
           "  --storage auto|csr|dense  matrix layout (default auto: dense if >= 50% non-zero)\n"
           "  --float              store feature values as float (half the memory)\n"
           "  -W FILE              sample weights, one per line (LIBLINEAR's -W): each row's\n"
-          "                       C is multiplied by its weight (one-class: the bound on\n"
-          "                       its coefficient, as a repeated row); 0 leaves the row out\n"
+          "                       C is multiplied by its weight (one-class, nu-SVC: the\n"
+          "                       bound on its coefficient, as a repeated row); 0 leaves\n"
+          "                       the row out\n"
           "LIBSVM and LIBLINEAR habits:\n"
-          "  -s 0|2|3             LIBSVM's -s: C-SVC (0), one-class SVM (2: --svm-type\n"
-          "                       one-class, with -n NU), epsilon-SVR (3: --svm-type svr);\n"
-          "                       other values: an error naming what to use instead\n"
+          "  -s 0|1|2|3|4         LIBSVM's -s: C-SVC (0), nu-SVC (1: --svm-type nu-svc,\n"
+          "                       with -n NU), one-class SVM (2: --svm-type one-class,\n"
+          "                       with -n NU), epsilon-SVR (3: --svm-type svr), nu-SVR (4:\n"
+          "                       --svm-type nu-svr, with -n NU and -c C)\n"
           "  --liblinear N        train and cv: LIBLINEAR's -s N (1, 2, 3, 11, 12, 13) with\n"
           "                       its bias convention (no bias unless -B B > 0, then a\n"
           "                       feature B regularized with w), its C and one-vs-rest:\n"

@@ -29,9 +29,9 @@ static void usage(FILE *f)
           "(-log2nu) and gamma, printed as 'nu gamma accuracy' (one-class: the accuracy\n"
           "against DATA's labels, as svm-train -s 2 -v, +1 the inliers; 'nesvm cv' also\n"
           "gives a point's ROC AUC; nu-SVC: a nu infeasible on some fold's training rows\n"
-          "is not trained, its accuracy nan). nu-SVR (-s 4) searches C and gamma with nu\n"
-          "fixed at -n, and -log2nu searches nu as well, as -log2p does epsilon-SVR's p\n"
-          "(the last line 'C gamma nu mse').\n"
+          "or one without a classifier there (w = 0) has accuracy nan). nu-SVR (-s 4)\n"
+          "searches C and gamma with nu fixed at -n, and -log2nu searches nu as well, as\n"
+          "-log2p does epsilon-SVR's p (the last line 'C gamma nu mse').\n"
           "With the linear and precomputed kernels only C is searched. Along C each fold\n"
           "starts from its solution at the previous C (warm starts); with --threads N, N\n"
           "folds train at once.\n"
@@ -568,7 +568,8 @@ static void grid_note_pair(grid_search *s, int q)
                 printf("%s: Cross Validation Mean squared error = %g (best: %s, %g)\n", at, s->score[k], bt,
                        s->score[best]);
             else if (isnan(s->score[k])) /* not trained: nesvm train refuses such a nu */
-                printf("%s: nu infeasible on a fold's training rows (best: %s, %g%%)\n", at, bt, s->score[best]);
+                printf("%s: no model on a fold's training rows: nu infeasible, or w = 0 (best: %s, %g%%)\n", at, bt,
+                       s->score[best]);
             else
                 printf("%s: %g%% (best: %s, %g%%)\n", at, s->score[k], bt, s->score[best]);
         }
@@ -615,9 +616,9 @@ static int grid_finish(grid_search *s, int status, double *best_out)
     if (s->o.distributed) status = cli_mpi_bcast_rc(&s->o, status);
     if (status != CLI_OK || best < 0) return status;
     if (isnan(s->score[best]))
-        return cli_error(s->cmd, "every nu of the search is infeasible on some fold's training rows (nu-SVC needs "
-                                 "nu <= 2 min(n_i, n_j) / (n_i + n_j) for every pair of classes): give -log2nu "
-                                 "smaller values");
+        return cli_error(s->cmd, "no nu of the search gives a model on every fold's training rows: nu-SVC needs nu <= "
+                                 "2 min(n_i, n_j) / (n_i + n_j) for every pair of classes, and a nu large enough for "
+                                 "w != 0; 'nesvm cv -s 1 -n NU' says which at one of them");
     struct timespec t1;
     clock_gettime(CLOCK_MONOTONIC, &t1);
     if (!s->o.quiet)

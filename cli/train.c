@@ -50,7 +50,14 @@ static void usage(FILE *f)
           "The one-class SVM (--svm-type one-class, LIBSVM's -s 2; labels ignored), by\n"
           "the kernel SMO on a working set (any kernel, linear too), LIBSVM's scaling:\n"
           "      min_{w,rho} 1/2 ||w||^2 + sum_i W_i max(0, rho - w.phi(x_i)) - nu n rho\n"
-          "  (W_i the sample weights, n their sum); +1 where w.phi(x) > rho.\n\n",
+          "  (W_i the sample weights, n their sum); +1 where w.phi(x) > rho.\n"
+          "nu-SVC and nu-SVR (--svm-type nu-svc / nu-svr, LIBSVM's -s 1 / -s 4), the\n"
+          "same way, LIBSVM's scaling (n the sum of W_i, f = w.phi(x)):\n"
+          "  nu-svc  min 1/2 ||w||^2 + sum_i W_i max(0, rho - y_i (f_i + b)) - nu n rho,\n"
+          "          the model (w, b) / rho (svm-train's C = 1/rho); each pair of classes\n"
+          "          needs nu <= 2 min(n_+, n_-) / n (else 'specified nu is infeasible')\n"
+          "  nu-svr  min 1/2 ||w||^2 + C sum_i W_i max(0, |y_i - f_i - b| - e) + C nu n e\n"
+          "          over w, b and the tube's half-width e (svm-train's epsilon).\n\n",
           f);
     train_opts_help(f);
     fputs("  --init MODEL         warm start: begin from MODEL's weights (same classes)\n"

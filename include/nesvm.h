@@ -881,9 +881,10 @@ NESVM_API nesvm_status nesvm_cross_validate(const nesvm_dataset *ds, const nesvm
  * thread only, and cancels every fold.
  */
 /* Along "svm_nu" with nu-SVC (svm_type nu-svc), a value that is infeasible on some
- * fold's training rows (nesvm_train's "specified nu is infeasible") is not trained
- * on any fold: its accuracy (and every figure of the metrics calls) is NaN, its
- * metrics' rows 0. */
+ * fold's training rows (nesvm_train's "specified nu is infeasible"), or whose
+ * training there finds no classifier (NESVM_ERR_DATA: w = 0, a nu too small for
+ * classes that overlap), has no figures: its accuracy (and every figure of the
+ * metrics calls) is NaN, its metrics' rows 0. */
 NESVM_API nesvm_status nesvm_cross_validate_path(const nesvm_dataset *ds, const nesvm_params *params,
                                                  int folds, uint64_t seed, const char *name,
                                                  const double *values, int n_values, int warm,

@@ -35,7 +35,7 @@ nesvm_status nesvm_model_export(const nesvm_model *m, const char *format, const 
     if (libsvm && problem && !tube && !nusvr)
         return nv_error(err, NESVM_ERR_UNSUPPORTED,
                         "a regression of problem %s cannot be written for LIBSVM (its epsilon_svr: "
-                        "svr_epsilon_insensitive_l2, with or without _regularized_bias, and nu-SVR's "
+                        "svr_epsilon_insensitive_l2, with or without _regularized_bias) or nu_svr (nu-SVR's "
                         "nu_svr_epsilon_insensitive_l2)",
                         problem);
     if (!libsvm && problem && !tube && !squared)

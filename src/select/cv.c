@@ -62,7 +62,8 @@ typedef struct cv_job {
     nv_metric_sums *sums;   /* folds x ncs: the fold's predictions against its labels */
     int64_t *iterations;    /* folds x ncs */
     double *infeasible;     /* along svm_nu with nu-SVC: folds x ncs, 1 where the value is
-                             * infeasible on the fold's training rows (not trained); else NULL */
+                             * infeasible on the fold's training rows (not trained) or gives no
+                             * classifier there (w = 0); else NULL */
     nesvm_status *status;   /* per fold */
     nesvm_error *errs;      /* per fold */
     /* shared between the threads (under the critical section "nv_cv") */
@@ -181,6 +182,16 @@ static nesvm_status run_fold(cv_job *job, int f, int caller, int64_t *train, int
         stats.size = sizeof stats;
         st = nv_train_rows(ds, train, ntr, p, NULL, NULL, job->warm ? &path : NULL, cv_progress, &sink, &m,
                            &stats, err);
+        if (st == NESVM_ERR_DATA && job->infeasible) {
+            /* nu-SVC without a classifier at this nu (w = 0: the classes' reduced
+             * hulls meet, expansion_wsn.c): no figures, as an infeasible nu */
+            job->infeasible[(size_t)f * job->ncs + c] = 1;
+            memset(&job->sums[(size_t)f * job->ncs + c], 0, sizeof(nv_metric_sums));
+            job->iterations[(size_t)f * job->ncs + c] = 0;
+            if (err) nesvm_error_clear(err);
+            st = NESVM_OK;
+            continue;
+        }
         if (st != NESVM_OK) {
             if (job->name) nv_error_prefix(err, "%s %.17g", job->name, job->cs[c]);
             nv_error_prefix(err, "fold %d of %d", f + 1, job->folds);

@@ -163,7 +163,8 @@ def main():
                 bad.append((nu, g, a, m and m.group(1)))
         report(pts and not bad and nans == 3, "nu-SVC: every point = nesvm cv's, nu = 1 infeasible (nan) as cv "
                "refuses it %s" % bad[:2])
-        report(re.search(r"^log2nu 0 log2g -1: nu infeasible on a fold's training rows \(best: ", r.stdout, re.M)
+        report(re.search(r"^log2nu 0 log2g -1: no model on a fold's training rows: nu infeasible, or w = 0 \(best: ",
+                         r.stdout, re.M)
                is not None, "the infeasible points' lines")
         best = max((p for p in pts if p[4] != "nan"), key=lambda p: float(p[4]))
         last = r.stdout.strip().splitlines()[-1].split()
@@ -173,7 +174,7 @@ def main():
         report(r2.returncode == 0 and "resumed 12 of 12 points" in r2.stdout, "a rerun resumes the nan points too")
         r = run(["grid", "-s", "1", "-t", "rbf", "-log2nu", "0,0,1", "-log2g", "-1,-1,1", "--out", "z.csv", "heart"],
                 tmp)
-        report(r.returncode == 1 and "every nu of the search is infeasible on some fold's training rows" in r.stderr,
+        report(r.returncode == 1 and "no nu of the search gives a model on every fold's training rows" in r.stderr,
                "every nu infeasible: an error (%s)" % r.stderr.strip()[:100])
 
         # ---- nu-SVR (-s 4): C (warm starts), gamma, and nu as the third axis
