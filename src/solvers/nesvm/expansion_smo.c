@@ -551,6 +551,12 @@ nesvm_status nv_kx_smo_train(const nv_kernel_problem *kp, const nesvm_params *pr
     for (int64_t i = 0; (s.oc || s.nu) && i < m; i++)
         if (s.kd[i] > vunit) vunit = s.kd[i];
     vunit *= 2.0 * FLT_EPSILON;
+    /* the nu mode: and the double rounding of G itself, whose terms (the held
+     * rows' margins, a warm start's exact ones) are each up to max K_ii times
+     * the sum of a: a degenerate problem (w* = 0) cancels them to that noise */
+    double vfloor = 0;
+    for (int64_t i = 0; s.nu && i < m; i++) vfloor += s.a[i];
+    vfloor *= 4.0 * DBL_EPSILON * vunit / (2.0 * FLT_EPSILON);
     const int64_t every = m < 1000 ? m : 1000; /* shrink after this many steps */
     for (;;) {
         double gmax = 0, gmin = 0;
@@ -558,7 +564,7 @@ nesvm_status nv_kx_smo_train(const nv_kernel_problem *kp, const nesvm_params *pr
         steps++;
         since++;
         int check = steps - last >= 10 * m;
-        const int noise = (s.oc || s.nu) && v <= vunit * s.moved && s.nact == m;
+        const int noise = (s.oc || s.nu) && v <= vunit * s.moved + vfloor && s.nact == m;
         check |= noise;
         if (v <= tol) {
             if (s.nact == m) { /* a warm start may be well below tol already */

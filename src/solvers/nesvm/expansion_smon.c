@@ -181,17 +181,26 @@ double nv_ksmo_nu_evaluate(ksmo *s, double *beta, double *f, nv_obj_eval *e)
         quad += s->a[i] * (s->G[i] + s->t[i]);
         lin += s->a[i] * s->t[i];
     }
-    double lam[2], loss = 0;
+    /* P = D + the gap's sum of non-negative terms (and the drift of the
+     * kept sums by the steps' rounding): no cancellation where both are
+     * near 0 */
+    double lam[2], gap = 0, scale = 0;
     for (int c = 0; c < 2; c++) {
         const double sign = c ? 1.0 : -1.0;
+        double sum = 0;
         lam[c] = nv_nu_quantile(s->G, s->c, s->y, sign, m, s->nur[c], s->zb);
-        for (int64_t i = 0; i < m; i++)
-            if (s->y[i] == sign && lam[c] > s->G[i]) loss += s->c[i] * (lam[c] - s->G[i]);
-        loss -= lam[c] * s->nur[c];
+        for (int64_t i = 0; i < m; i++) {
+            if (s->y[i] != sign) continue;
+            gap += s->a[i] * (s->G[i] - lam[c]) + (lam[c] > s->G[i] ? s->c[i] * (lam[c] - s->G[i]) : 0.0);
+            scale += s->c[i] * fabs(lam[c] - s->G[i]);
+            sum += s->a[i];
+        }
+        gap += lam[c] * (sum - s->nur[c]);
     }
+    if (gap < 0 && -gap <= 1e-12 * scale) gap = 0;
     memset(e, 0, sizeof *e);
-    e->P = e->Fmu = 0.5 * quad + loss + s->d0;
     e->D = e->Dmu = lin - 0.5 * quad + s->d0;
+    e->P = e->Fmu = e->D + gap;
     e->nsv = nsv;
     e->nbound = nb;
     e->theta = 1.0;

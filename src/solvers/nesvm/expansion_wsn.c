@@ -126,17 +126,20 @@ static void wsn_beta(wsn_run *w)
 }
 
 /* The certificate at a with margins f = K beta (into res: primal,
- * lower_bound, gap; the quantiles into w->lam): P of the header, D of a
+ * lower_bound, gap; the quantiles into w->lam): P of the header, and D of a
  * made feasible, each sign's rounding (its sum - R) moved onto its
  * variable with the most room (D's change by K d, d the moved amounts on
- * their rows: one product). */
+ * their rows: one product).  D is taken as P less the gap's sum of
+ * non-negative terms (expansion_smon.c's header) and the rounding's: the
+ * same number as t'a - 1/2 beta'f, without the cancellation of P's and D's
+ * large terms where both are near 0 (w near 0); a gap below 0 by less than
+ * the terms' rounding is 0. */
 static nesvm_status wsn_certify(wsn_run *w, nv_binary_result *res, nesvm_error *err)
 {
     const int64_t n = w->n, m = w->m;
-    double quad = 0, lin = 0, loss = 0, sum[2] = {0, 0};
+    double quad = 0, loss = 0, gap = 0, sum[2] = {0, 0};
     for (int64_t v = 0; v < m; v++) {
         w->G[v] = w->sg[v] * w->f[row_of(w, v)] - w->tv[v];
-        lin += w->a[v] * w->tv[v];
         sum[w->sg[v] > 0] += w->a[v];
     }
     for (int64_t i = 0; i < n; i++) quad += w->beta[i] * w->f[i];
@@ -146,14 +149,17 @@ static nesvm_status wsn_certify(wsn_run *w, nv_binary_result *res, nesvm_error *
         w->lam[c] = l;
         for (int64_t v = 0; v < m; v++) {
             if (w->sg[v] != sign) continue;
-            if (l > w->G[v]) loss += w->cv[v] * (l - w->G[v]);
-            w->pscale += w->cv[v] * fabs(l - w->G[v]);
+            const double hinge = l > w->G[v] ? w->cv[v] * (l - w->G[v]) : 0.0;
+            loss += hinge;
+            gap += w->a[v] * (w->G[v] - l) + hinge;
+            w->pscale += w->cv[v] * fabs(l - w->G[v]) + w->a[v] * fabs(w->G[v]);
         }
         loss -= l * w->half;
+        gap += l * (sum[c] - w->half);
         w->pscale += fabs(l) * w->half;
     }
     const double P = 0.5 * quad + loss;
-    double D = lin - 0.5 * quad, dlin = 0;
+    double dD = 0;
     double *d = w->cert.d, *kd = w->cert.g;
     memset(d, 0, (size_t)n * sizeof(double));
     int moved = 0;
@@ -171,7 +177,7 @@ static nesvm_status wsn_certify(wsn_run *w, nv_binary_result *res, nesvm_error *
             }
         }
         if (j < 0) continue;
-        dlin -= delta * w->tv[j];
+        dD -= delta * w->tv[j];
         d[row_of(w, j)] -= delta * w->sg[j];
         moved = 1;
     }
@@ -183,11 +189,13 @@ static nesvm_status wsn_certify(wsn_run *w, nv_binary_result *res, nesvm_error *
             df += d[i] * w->f[i];
             dkd += d[i] * kd[i];
         }
-        D += dlin - df - 0.5 * dkd;
+        dD -= df + 0.5 * dkd;
     }
+    gap -= dD; /* P - (D + dD) */
+    if (gap < 0 && -gap <= 1e-12 * w->pscale) gap = 0;
     res->primal = P;
-    res->lower_bound = D;
-    return nv_certify(P, D, &res->gap, err);
+    res->lower_bound = P - gap;
+    return nv_certify(P, res->lower_bound, &res->gap, err);
 }
 
 /* Variable v's violation of the optimality conditions at its sign's l,
