@@ -67,6 +67,8 @@ const char *cli_param_spelling(const nv_param_def *d, const char *sep, char *buf
 nesvm_solver_info cli_solver_info(const char *name);
 /* The same for p's solver. */
 nesvm_solver_info cli_params_solver(const nesvm_params *p);
+/* Is p's svm_type nu-svc (no C to search: grid, easy and train -C refuse it)? */
+int cli_nu_svc(const nesvm_params *p);
 /* A warning on stderr for each given option the solver, kernel or model ignores. */
 void cli_warn_ignored(const char *cmd, const nesvm_params *p);
 

@@ -112,7 +112,7 @@ void train_opts_free(train_opts *o) { nesvm_params_destroy(o->params); }
 static void help_param(FILE *f, const char *name)
 {
     const nv_param_def *d = nv_param_find(name);
-    char head[96], text[600];
+    char head[96], text[1024];
     cli_param_spelling(d, ", ", head, sizeof head);
     size_t n = strlen(head);
     snprintf(head + n, sizeof head - n, " %s", d->metavar);
@@ -193,12 +193,14 @@ void train_opts_help(FILE *f)
           "  --storage auto|csr|dense  matrix layout (default auto: dense if >= 50% non-zero)\n"
           "  --float              store feature values as float (half the memory)\n"
           "  -W FILE              sample weights, one per line (LIBLINEAR's -W): each row's\n"
-          "                       C is multiplied by its weight (one-class: the bound on\n"
-          "                       its coefficient, as a repeated row); 0 leaves the row out\n"
+          "                       C is multiplied by its weight (one-class, nu-SVC: the\n"
+          "                       bound on its coefficient, as a repeated row); 0 leaves\n"
+          "                       the row out\n"
           "LIBSVM and LIBLINEAR habits:\n"
-          "  -s 0|2|3             LIBSVM's -s: C-SVC (0), one-class SVM (2: --svm-type\n"
-          "                       one-class, with -n NU), epsilon-SVR (3: --svm-type svr);\n"
-          "                       other values: an error naming what to use instead\n"
+          "  -s 0|1|2|3|4         LIBSVM's -s: C-SVC (0), nu-SVC (1: --svm-type nu-svc,\n"
+          "                       with -n NU), one-class SVM (2: --svm-type one-class,\n"
+          "                       with -n NU), epsilon-SVR (3: --svm-type svr), nu-SVR (4:\n"
+          "                       --svm-type nu-svr, with -n NU and -c C)\n"
           "  --liblinear N        train and cv: LIBLINEAR's -s N (1, 2, 3, 11, 12, 13) with\n"
           "                       its bias convention (no bias unless -B B > 0, then a\n"
           "                       feature B regularized with w), its C and one-vs-rest:\n"
@@ -272,6 +274,13 @@ nesvm_solver_info cli_params_solver(const nesvm_params *p)
     return cli_solver_info(solver); /* si.name is the registry's string, not this buffer */
 }
 
+int cli_nu_svc(const nesvm_params *p)
+{
+    char type[16] = "";
+    nesvm_params_get(p, "svm_type", type, sizeof type, NULL);
+    return strcmp(type, "nu-svc") == 0;
+}
+
 void cli_warn_ignored(const char *cmd, const nesvm_params *p)
 {
     char solver[32], opt[64], list[160];
@@ -292,10 +301,13 @@ void cli_warn_ignored(const char *cmd, const nesvm_params *p)
             why = "the poly, rbf, sigmoid and precomputed kernels";
         else if (d->when & NV_W_SVR)
             why = "--svm-type svr";
-        else if (d->when & NV_W_NOVELTY)
-            why = "--svm-type one-class";
+        else if (d->when & NV_W_NU)
+            why = "--svm-type one-class, nu-svc and nu-svr";
+        else if (d->when & NV_W_C)
+            why = "every --svm-type but one-class and nu-svc (whose costs are the sample weights)";
         else if (d->when & NV_W_COST)
-            why = "every --svm-type but one-class (whose costs are the sample weights, its offset rho)";
+            why = "every --svm-type but one-class, nu-svc and nu-svr (whose costs are the sample weights or C, "
+                  "their offsets part of their problems)";
         else
             why = "--svm-type lp";
         fprintf(stderr, "nesvm %s: warning: %s is ignored here (solver %s): it applies to %s\n", cmd,
@@ -511,24 +523,16 @@ int train_opt(cli_args *a, train_opts *o)
         long long t;
         if (!(v = cli_value(a))) return -1;
         if (!cli_parse_int(v, &t) || t < 0) {
-            cli_usage(a->cmd, "bad value '%s' for -s (expected 0, C-SVC, 2, one-class SVM, or 3, epsilon-SVR)", v);
+            cli_usage(a->cmd, "bad value '%s' for -s (expected 0, C-SVC, 1, nu-SVC, 2, one-class SVM, 3, epsilon-SVR, "
+                              "or 4, nu-SVR)", v);
             return -1;
         }
-        static const char *const why[] = {
-            NULL,
-            "LIBSVM's -s 1 (nu-SVC) is not supported: use -s 0 with -c (C-SVC); for LIBLINEAR's -s 1 (L2-loss "
-            "dual) use --liblinear 1",
-            NULL, /* LIBSVM's one-class SVM: --svm-type one-class (LIBLINEAR's -s 2: --liblinear 2) */
-            NULL, /* LIBSVM's epsilon-SVR: --svm-type svr */
-            "LIBSVM's -s 4 (nu-SVR) and LIBLINEAR's -s 4 (Crammer-Singer) are not supported: use -s 0 (C-SVC, "
-            "one-vs-one or --multiclass ovr)"};
+        /* LIBSVM's types (LIBLINEAR's 1 to 4: --liblinear N, --solver hyperpass) */
+        static const char *const type[] = {"c", "nu-svc", "one-class", "svr", "nu-svr"};
         if (t == 0) return 1;
-        if (t == 2) return set_param(a, o->params, "svm_type", "one-class");
-        /* LIBSVM's -s 3 (LIBLINEAR's -s 3, the L1-loss dual: --solver hyperpass) */
-        if (t == 3) return set_param(a, o->params, "svm_type", "svr");
-        if (t <= 4) cli_usage(a->cmd, "%s", why[t]);
-        else cli_usage(a->cmd, "-s %lld is not supported: nesvm trains C-SVC (-s 0), the one-class SVM (-s 2) and "
-                               "epsilon-SVR (-s 3) with the solvers of --solver", t);
+        if (t <= 4) return set_param(a, o->params, "svm_type", type[t]);
+        cli_usage(a->cmd, "-s %lld is not supported: nesvm trains LIBSVM's C-SVC (-s 0), nu-SVC (-s 1), one-class "
+                          "SVM (-s 2), epsilon-SVR (-s 3) and nu-SVR (-s 4) with the solvers of --solver", t);
         return -1;
     }
     if (strcmp(n, "liblinear") == 0) {

@@ -153,6 +153,9 @@ static int easy_options(int argc, char **argv, easy_opts *e, int *help)
         if (rc == CLI_OK && nesvm_params_task(o.params) == NESVM_TASK_NOVELTY)
             rc = cli_usage(cmd, "easy searches C and gamma, and the one-class SVM has no C (its nu is -n): "
                                 "scale with 'nesvm scale', search nu and gamma with 'nesvm grid -s 2'");
+        if (rc == CLI_OK && cli_nu_svc(o.params))
+            rc = cli_usage(cmd, "easy searches C and gamma, and nu-SVC has no C (its nu is -n): scale with 'nesvm "
+                                "scale', search nu and gamma with 'nesvm grid -s 1'");
         if (rc == CLI_OK && e->ylo && !e->reg)
             rc = cli_usage(cmd,
                            "-y scales a regression's targets (--svm-type svr or ls-svr): svm_type %s learns a %s",

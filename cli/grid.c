@@ -25,10 +25,13 @@ static void usage(FILE *f)
           "error (unstratified folds, as svm-train -v): the best is the smallest, printed\n"
           "as 'C gamma mse', and the CSV's last column is 'mse'. Epsilon-SVR (--svm-type\n"
           "svr, -s 3) is scored likewise, and -log2p searches its p as well.\n"
-          "The one-class SVM (-s 2) has no C: it searches log2 nu (-log2nu) and gamma,\n"
-          "scored by the accuracy against DATA's labels (as svm-train -s 2 -v: +1 the\n"
-          "inliers, every other label an outlier), printed as 'nu gamma accuracy'\n"
-          "('nesvm cv' also gives the ROC AUC of a point).\n"
+          "The one-class SVM (-s 2) and nu-SVC (-s 1) have no C: they search log2 nu\n"
+          "(-log2nu) and gamma, printed as 'nu gamma accuracy' (one-class: the accuracy\n"
+          "against DATA's labels, as svm-train -s 2 -v, +1 the inliers; 'nesvm cv' also\n"
+          "gives a point's ROC AUC; nu-SVC: a nu infeasible on some fold's training rows\n"
+          "or one without a classifier there (w = 0) has accuracy nan). nu-SVR (-s 4)\n"
+          "searches C and gamma with nu fixed at -n, and -log2nu searches nu as well, as\n"
+          "-log2p does epsilon-SVR's p (the last line 'C gamma nu mse').\n"
           "With the linear and precomputed kernels only C is searched. Along C each fold\n"
           "starts from its solution at the previous C (warm starts); with --threads N, N\n"
           "folds train at once.\n"
@@ -42,8 +45,9 @@ static void usage(FILE *f)
           "  -log2g BEGIN,END,STEP  log2 gamma (default 3,-15,-2); 'null': no search (-g)\n"
           "  -log2n BEGIN,END,STEP  gs: log2 of the number of basis functions (default 4 to\n"
           "                       log2 of the training rows, by 1); 'null': --max-iter\n"
-          "  -log2nu BEGIN,END,STEP  one-class (-s 2): log2 nu (default -7,0,1: nu from\n"
-          "                       1/128 to 1; every value <= 0); 'null': -n\n"
+          "  -log2nu BEGIN,END,STEP  one-class and nu-SVC: log2 nu (default -7,0,1: nu\n"
+          "                       from 1/128 to 1; every value <= 0); 'null': -n;\n"
+          "                       nu-SVR: its third axis (default null: nu fixed at -n)\n"
           "  -log2p BEGIN,END,STEP  svr (-s 3): log2 of the tube's half-width p (-p), as\n"
           "                       LIBSVM's gridregression.py (default null: p fixed at -p;\n"
           "                       gridregression.py's -8,-1,1 makes the grid 8 times\n"
@@ -109,10 +113,10 @@ static int range_values(const range *r, double fixed, double *out, int cap)
 }
 
 /* The search's settings: every parameter but the searched ones (the axis,
- * gamma, and epsilon when p_on) and threads, in table order, and the class
- * weights (-wLABEL). */
-static void settings(const nesvm_params *p, int folds, long long seed, int warm, const char *axis, int p_on,
-                     char *out, size_t size)
+ * gamma, and the third axis's when it is searched: third, else NULL) and
+ * threads, in table order, and the class weights (-wLABEL). */
+static void settings(const nesvm_params *p, int folds, long long seed, int warm, const char *axis,
+                     const char *third, char *out, size_t size)
 {
     size_t len = (size_t)snprintf(out, size, "# settings folds=%d seed=%lld warm=%d", folds, seed, warm);
     char v[64], l[32], w[32];
@@ -121,7 +125,7 @@ static void settings(const nesvm_params *p, int folds, long long seed, int warm,
     for (int i = 0; i < count && len < size; i++) {
         const char *n = t[i].name;
         if (strcmp(n, axis) == 0 || strcmp(n, "gamma") == 0 || strcmp(n, "threads") == 0 ||
-            (p_on && strcmp(n, "epsilon") == 0))
+            (third && strcmp(n, third) == 0))
             continue;
         nesvm_params_get(p, n, v, sizeof v, NULL);
         len += (size_t)snprintf(out + len, size - len, " %s=%s", n, v);
@@ -144,8 +148,9 @@ static int plot(const char *cmd, const char *csv, const char *png, const char *l
         "import matplotlib.pyplot as plt\n"
         "rows = [r for r in csv.reader(l for l in open(sys.argv[1]) if not l.startswith('#'))]\n"
         "xname, metric, title = rows[0][0], rows[0][-1], sys.argv[3]\n"
-        "if rows[0][2] == 'log2p':\n"
-        "    title += ' at log2 p = %g (the best p)' % float(sys.argv[4])\n"
+        "if rows[0][2] in ('log2p', 'log2nu'):\n"
+        "    t = rows[0][2][4:]\n"
+        "    title += ' at log2 %s = %g (the best %s)' % (t, float(sys.argv[4]), t)\n"
         "    rows = [r for r in rows if r is rows[0] or abs(float(r[2]) - float(sys.argv[4])) < 1e-9]\n"
         "rows = rows[1:]\n"
         "lc = sorted({float(r[0]) for r in rows}); lg = sorted({float(r[1]) for r in rows})\n"
@@ -234,9 +239,13 @@ typedef struct grid_search {
     train_opts o;
     const char *data, *out, *png;
     range r[5];       /* -log2c, -log2g, -log2n, -log2p, -log2nu */
-    range *rg, *rp;   /* gamma's and p's: &r[1], &r[3] */
+    range *rg, *rp;   /* gamma's and the third axis's: &r[1], and &r[3] (epsilon-SVR's p) or
+                       * &r[4] (nu-SVR's nu) */
+    const char *tp, *tn, *tc; /* the third axis: its parameter ("epsilon", "svm_nu"), option
+                               * ("log2p", "log2nu") and column ("p", "nu") */
     range *ra;        /* the first axis's: rc, rn for a solver without C, rnu for one-class */
     int folds, rn_given, rnu_given, warm, no_c, root; /* no_c: no C (gs: max_iter; one-class: svm_nu) */
+    int nu_svc;       /* nu-SVC: a nu infeasible on a fold scores NaN (nan in the CSV) */
     const char *axis, *an; /* the first axis: "c" and "log2c", "max_iter" and "log2n", or
                             * "svm_nu" and "log2nu" */
     char *csv_default;
@@ -321,15 +330,27 @@ static int grid_plan(grid_search *s)
     char kernel[16];
     nesvm_params_get(s->o.params, "kernel", kernel, sizeof kernel, NULL);
     /* a solver without a C (gs): its number of basis functions (max_iter)
-     * instead; the one-class SVM: its nu */
-    const int oc = nesvm_params_task(s->o.params) == NESVM_TASK_NOVELTY;
-    const int no_c = s->no_c = oc || !cli_params_solver(s->o.params).has_c;
-    s->axis = oc ? "svm_nu" : no_c ? "max_iter" : "c";
-    s->an = oc ? "log2nu" : no_c ? "log2n" : "log2c";
-    s->ra = oc ? &s->r[4] : no_c ? &s->r[2] : &s->r[0];
-    if (!oc && s->rnu_given)
-        return cli_usage(cmd, "-log2nu searches the one-class SVM's nu: it needs --svm-type one-class (or -s 2)");
+     * instead; the one-class SVM and nu-SVC: their nu; nu-SVR: C, with nu
+     * as the third axis (epsilon-SVR's is p) */
+    char type[16];
+    nesvm_params_get(s->o.params, "svm_type", type, sizeof type, NULL);
+    const int nu = nesvm_params_task(s->o.params) == NESVM_TASK_NOVELTY || strcmp(type, "nu-svc") == 0;
+    const int nusvr = strcmp(type, "nu-svr") == 0;
+    s->nu_svc = strcmp(type, "nu-svc") == 0;
+    const int no_c = s->no_c = nu || !cli_params_solver(s->o.params).has_c;
+    s->axis = nu ? "svm_nu" : no_c ? "max_iter" : "c";
+    s->an = nu ? "log2nu" : no_c ? "log2n" : "log2c";
+    s->ra = nu ? &s->r[4] : no_c ? &s->r[2] : &s->r[0];
+    if (!nu && !nusvr && s->rnu_given)
+        return cli_usage(cmd, "-log2nu searches nu: it needs --svm-type one-class, nu-svc or nu-svr (-s 2, 1 or "
+                              "4), not svm_type %s",
+                         type);
     if (s->rp->on && grid_check_p(cmd, s->o.params) != CLI_OK) return CLI_USAGE;
+    if (nusvr) { /* nu the third axis, searched only when -log2nu is given */
+        s->rp = &s->r[4];
+        s->rp->on = s->rnu_given && s->rp->on;
+        s->tp = "svm_nu", s->tn = "log2nu", s->tc = "nu";
+    }
     /* (the linear and precomputed kernels have no gamma) */
     const int no_g = strcmp(kernel, "linear") == 0 || strcmp(kernel, "precomputed") == 0;
     if (no_g) s->rg->on = 0;
@@ -379,17 +400,18 @@ static int grid_read(grid_search *s)
     cli_parse_double(cur, &s->a0);
     nesvm_params_get(s->o.params, "gamma", cur, sizeof cur, NULL);
     cli_parse_double(cur, &s->g0);
-    nesvm_params_get(s->o.params, "epsilon", cur, sizeof cur, NULL);
+    nesvm_params_get(s->o.params, s->tp, cur, sizeof cur, NULL);
     cli_parse_double(cur, &s->p0);
     s->na = range_values(s->ra, s->a0 > 0 ? log2(s->a0) : 0, s->as, 1001);
     s->ng = range_values(s->rg, s->g0 > 0 ? log2(s->g0) : 0, s->gv, 1001);
     s->np = range_values(s->rp, s->p0 > 0 ? log2(s->p0) : 0, s->pv, 1001);
     s->nq = s->ng * s->np;
-    settings(s->o.params, s->folds, s->o.seed, s->warm, s->axis, s->rp->on, s->sets, sizeof s->sets);
+    settings(s->o.params, s->folds, s->o.seed, s->warm, s->axis, s->rp->on ? s->tp : NULL, s->sets,
+             sizeof s->sets);
     s->reg = nesvm_params_task(s->o.params) == NESVM_TASK_REGRESSION;
     const char *metric = s->reg ? "mse" : "accuracy";
     if (s->rp->on)
-        snprintf(s->header, sizeof s->header, "%s,log2g,log2p,%s,gamma,p,%s", s->an, s->axis, metric);
+        snprintf(s->header, sizeof s->header, "%s,log2g,%s,%s,gamma,%s,%s", s->an, s->tn, s->axis, s->tc, metric);
     else
         snprintf(s->header, sizeof s->header, "%s,log2g,%s,gamma,%s", s->an, s->axis, metric);
     s->n = s->na * s->nq;
@@ -419,7 +441,7 @@ static int grid_resume(grid_search *s)
         snprintf(data_line, sizeof data_line,
                  "# nesvm grid 2 rows=%lld features=%d fingerprint=%016llx data=%.300s", s->rows, features,
                  (unsigned long long)hash, s->data);
-        const grid_id id = {s->rows, features, hash, s->sets, s->header, s->reg, s->rp->on};
+        const grid_id id = {s->rows, features, hash, s->sets, s->header, s->reg, s->rp->on, s->tc, s->nu_svc};
         const grid_have g = {s->as, s->gv, s->rp->on ? s->pv : NULL, s->na, s->ng, s->np, s->have, s->score,
                              &s->resumed};
         grid_csv *csv = &s->csv;
@@ -454,7 +476,7 @@ static void pair_text(const grid_search *s, int q, char *out, size_t size)
     out[0] = '\0';
     if (s->rg->on) snprintf(out, size, "log2g %g", s->gv[q / s->np]);
     size_t len = strlen(out);
-    if (s->rp->on) snprintf(out + len, size - len, "%slog2p %g", len ? " " : "", s->pv[q % s->np]);
+    if (s->rp->on) snprintf(out + len, size - len, "%s%s %g", len ? " " : "", s->tn, s->pv[q % s->np]);
 }
 
 /* Score pair q's points (gamma q / np, p q % np) the CSV did not have: the
@@ -472,7 +494,7 @@ static int grid_score_pair(grid_search *s, int q)
     snprintf(gtxt, sizeof gtxt, "%.17g", exp2(s->gv[jg]));
     snprintf(ptxt, sizeof ptxt, "%.17g", exp2(s->pv[jp]));
     if (s->rg->on) nesvm_params_set(s->o.params, "gamma", gtxt, NULL);
-    if (s->rp->on) nesvm_params_set(s->o.params, "epsilon", ptxt, NULL);
+    if (s->rp->on) nesvm_params_set(s->o.params, s->tp, ptxt, NULL);
     int64_t it[1001];
     /* the task's figures along the path (distributed: the folds shared out) */
     const void *comm = s->o.distributed ? cli_mpi_comm(&s->o) : NULL;
@@ -515,7 +537,7 @@ static int grid_score_pair(grid_search *s, int q)
 static int grid_better(const grid_search *s, int k, int b)
 {
     const double x = s->score[k], y = s->score[b];
-    return s->reg ? x < y || (isnan(y) && !isnan(x)) : x > y;
+    return (s->reg ? x < y : x > y) || (isnan(y) && !isnan(x)); /* (NaN: nu-SVC's infeasible nu) */
 }
 
 /* Pair q's points into the best one (grid.py's choice: the best rate, or the
@@ -544,6 +566,9 @@ static void grid_note_pair(grid_search *s, int q)
             if (qt[0]) snprintf(bt + lb, sizeof bt - lb, "%s%s", lb ? " " : "", qt);
             if (s->reg) /* svm-train -v's words */
                 printf("%s: Cross Validation Mean squared error = %g (best: %s, %g)\n", at, s->score[k], bt,
+                       s->score[best]);
+            else if (isnan(s->score[k])) /* not trained: nesvm train refuses such a nu */
+                printf("%s: no model on a fold's training rows: nu infeasible, or w = 0 (best: %s, %g%%)\n", at, bt,
                        s->score[best]);
             else
                 printf("%s: %g%% (best: %s, %g%%)\n", at, s->score[k], bt, s->score[best]);
@@ -590,6 +615,10 @@ static int grid_finish(grid_search *s, int status, double *best_out)
     if (s->root && status == CLI_OK) status = grid_csv_close(s->cmd, &s->csv);
     if (s->o.distributed) status = cli_mpi_bcast_rc(&s->o, status);
     if (status != CLI_OK || best < 0) return status;
+    if (isnan(s->score[best]))
+        return cli_error(s->cmd, "no nu of the search gives a model on every fold's training rows: nu-SVC needs nu <= "
+                                 "2 min(n_i, n_j) / (n_i + n_j) for every pair of classes, and a nu large enough for "
+                                 "w != 0; 'nesvm cv -s 1 -n NU' says which at one of them");
     struct timespec t1;
     clock_gettime(CLOCK_MONOTONIC, &t1);
     if (!s->o.quiet)
@@ -632,6 +661,7 @@ int grid_run(int argc, char **argv, double *best_out)
     s->r[4] = (range){1, -7, 0, 1};
     s->rg = &s->r[1];
     s->rp = &s->r[3];
+    s->tp = "epsilon", s->tn = "log2p", s->tc = "p";
     s->folds = 5;
     s->warm = 1;
     int status = train_opts_init(&s->o, s->cmd) != CLI_OK ? CLI_ERROR : cli_mpi_early(s->cmd, &s->o, argc, argv);

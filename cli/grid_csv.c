@@ -136,7 +136,9 @@ static int csv_header(csv_read *r, const char *line, int nl)
                          id->regression ? "regression" : "classification", mine);
     /* p searched there and not here, or the reverse: another search (its
      * settings differ too, by epsilon), said as such */
-    const int has_p = strncmp(strchr(line, ',') ? strchr(line, ',') + 1 : "", "log2g,log2p,", 12) == 0;
+    char pre[32];
+    const int lp = snprintf(pre, sizeof pre, "log2g,log2%s,", id->third);
+    const int has_p = strncmp(strchr(line, ',') ? strchr(line, ',') + 1 : "", pre, (size_t)lp) == 0;
     if (r->why == CSV_OTHER_SETTINGS && has_p != id->with_p) r->why = CSV_OTHER_P;
     if (r->why == CSV_SAME && (!nl || strcmp(line, id->header) != 0))
         return cli_error(r->cmd,
@@ -187,7 +189,9 @@ static int csv_point(csv_read *r, char *line, size_t len, int nl, const grid_hav
                          "%s:%ld: mean squared error '%.40s' is not a number >= 0: the CSV was changed or "
                          "damaged; remove it to search afresh",
                          path, r->lineno, field[nf - 1]);
-    if (!r->id->regression && (!cli_parse_double(field[nf - 1], &sc) || sc < 0 || sc > 100))
+    /* (nan: a nu infeasible on some fold, not trained) */
+    if (r->id->nan_ok && strcmp(field[nf - 1], "nan") == 0) sc = NAN;
+    else if (!r->id->regression && (!cli_parse_double(field[nf - 1], &sc) || sc < 0 || sc > 100))
         return cli_error(cmd,
                          "%s:%ld: accuracy '%.40s' is not a number from 0 to 100: the CSV was "
                          "changed or damaged; remove it to search afresh",
@@ -230,11 +234,19 @@ static void csv_warn(const csv_read *r)
                 "new search\n",
                 cmd, path, diff);
     } else if (r->why == CSV_OTHER_P) {
-        fprintf(stderr,
-                "nesvm %s: warning: '%s' holds a search %s, and this one %s: it is overwritten by a new "
-                "search\n",
-                cmd, path, r->id->with_p ? "with p fixed (no column log2p)" : "over p (column log2p)",
-                r->id->with_p ? "searches p (-log2p)" : "has p fixed (-p)");
+        /* the third axis (p, or nu-SVR's nu) searched in one and fixed in the other */
+        const char *t = r->id->third, *opt = strcmp(t, "p") == 0 ? "p" : "n";
+        char there[64], here[64];
+        if (r->id->with_p) {
+            snprintf(there, sizeof there, "with %s fixed (no column log2%s)", t, t);
+            snprintf(here, sizeof here, "searches %s (-log2%s)", t, t);
+        } else {
+            snprintf(there, sizeof there, "over %s (column log2%s)", t, t);
+            snprintf(here, sizeof here, "has %s fixed (-%s)", t, opt);
+        }
+        fprintf(stderr, "nesvm %s: warning: '%s' holds a search %s, and this one %s: it is overwritten by a new "
+                        "search\n",
+                cmd, path, there, here);
     } else if (r->why == CSV_OLDER) {
         fprintf(stderr,
                 "nesvm %s: warning: '%s' was written by an older nesvm grid, without a fingerprint of "

@@ -30,7 +30,9 @@ typedef struct grid_id {
     uint64_t hash;
     const char *settings, *header;
     int regression; /* the metric is "mse" */
-    int with_p;     /* the columns log2p and p */
+    int with_p;     /* the third axis's columns (log2p and p, or log2nu and nu) */
+    const char *third; /* its name: "p" (epsilon-SVR) or "nu" (nu-SVR) */
+    int nan_ok;        /* nu-SVC along nu: an infeasible point's accuracy is nan */
 } grid_id;
 
 /* The grid a CSV's points are matched to: log2 of the first axis's na

@@ -56,6 +56,13 @@ int cmd_info(int argc, char **argv)
         char nu[32] = "?";
         nesvm_params_get(nesvm_model_params(m), "svm_nu", nu, sizeof nu, NULL);
         snprintf(cwhat, sizeof cwhat, "one-class SVM: L2 + hinge of rho - f, nu %s", nu);
+    } else if (strcmp(problem, "nu_svc_hinge_l2") == 0 || strcmp(problem, "nu_svr_epsilon_insensitive_l2") == 0) {
+        char nu[32] = "?";
+        nesvm_params_get(nesvm_model_params(m), "svm_nu", nu, sizeof nu, NULL);
+        if (problem[5] == 'c')
+            snprintf(cwhat, sizeof cwhat, "nu-SVC: L2 + hinge of rho - y f, nu %s, scaled by 1/rho", nu);
+        else
+            snprintf(cwhat, sizeof cwhat, "nu-SVR: L2 + tube of half-width epsilon, nu %s", nu);
     } else
         snprintf(cwhat, sizeof cwhat, "%s", problem);
     const char *what = strcmp(problem, "lp_svm_hinge_l1") == 0   ? "LP-SVM: L1 norm + hinge loss"
@@ -116,9 +123,18 @@ int cmd_info(int argc, char **argv)
         const char *bw = task == NESVM_TASK_NOVELTY ? "rho" : "b";
         const double bv = task == NESVM_TASK_NOVELTY ? -b : b;
         if (basis)
-            printf(": %s %.6g, ||beta|| %.6g, non-zero coefficients %lld\n", bw, bv, sqrt(nrm), nz);
+            printf(": %s %.6g, ||beta|| %.6g, non-zero coefficients %lld", bw, bv, sqrt(nrm), nz);
         else
-            printf(": %s %.6g, ||w|| %.6g, non-zero weights %lld\n", bw, bv, sqrt(nrm), nz);
+            printf(": %s %.6g, ||w|| %.6g, non-zero weights %lld", bw, bv, sqrt(nrm), nz);
+        /* nu-SVC's margin (LIBSVM's "C = 1/rho"), nu-SVR's half-width (its "epsilon") */
+        const double nv = nesvm_model_nu_value(m, s);
+        const int nusvc = strcmp(problem, "nu_svc_hinge_l2") == 0;
+        if (nusvc || strcmp(problem, "nu_svr_epsilon_insensitive_l2") == 0) {
+            if (isnan(nv)) printf(", %s unknown (not in the file)", nusvc ? "rho" : "epsilon");
+            else if (nusvc) printf(", rho %.6g (C = 1/rho = %.6g)", nv, 1.0 / nv);
+            else printf(", epsilon %.6g", nv);
+        }
+        putchar('\n');
         nesvm_cert cert = nesvm_model_certified(m, s);
         printf("      training: %s after %lld iterations, primal %.10g, relative gap %.3g%s\n",
                nesvm_exit_str(ex), (long long)iters, primal, gap,

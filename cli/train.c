@@ -50,7 +50,14 @@ static void usage(FILE *f)
           "The one-class SVM (--svm-type one-class, LIBSVM's -s 2; labels ignored), by\n"
           "the kernel SMO on a working set (any kernel, linear too), LIBSVM's scaling:\n"
           "      min_{w,rho} 1/2 ||w||^2 + sum_i W_i max(0, rho - w.phi(x_i)) - nu n rho\n"
-          "  (W_i the sample weights, n their sum); +1 where w.phi(x) > rho.\n\n",
+          "  (W_i the sample weights, n their sum); +1 where w.phi(x) > rho.\n"
+          "nu-SVC and nu-SVR (--svm-type nu-svc / nu-svr, LIBSVM's -s 1 / -s 4), the\n"
+          "same way, LIBSVM's scaling (n the sum of W_i, f = w.phi(x)):\n"
+          "  nu-svc  min 1/2 ||w||^2 + sum_i W_i max(0, rho - y_i (f_i + b)) - nu n rho,\n"
+          "          the model (w, b) / rho (svm-train's C = 1/rho); each pair of classes\n"
+          "          needs nu <= 2 min(n_+, n_-) / n (else 'specified nu is infeasible')\n"
+          "  nu-svr  min 1/2 ||w||^2 + C sum_i W_i max(0, |y_i - f_i - b| - e) + C nu n e\n"
+          "          over w, b and the tube's half-width e (svm-train's epsilon).\n\n",
           f);
     train_opts_help(f);
     fputs("  --init MODEL         warm start: begin from MODEL's weights (same classes)\n"
@@ -351,6 +358,9 @@ static int run_refusals(const char *cmd, const train_opts *o, const char *model_
         if (nesvm_params_task(o->params) == NESVM_TASK_NOVELTY)
             return cli_usage(cmd, "-C searches C, and the one-class SVM has none (its nu is -n): search nu "
                                   "with 'nesvm grid -s 2 -log2nu BEGIN,END,STEP'");
+        if (cli_nu_svc(o->params))
+            return cli_usage(cmd, "-C searches C, and nu-SVC has none (its nu is -n, its C = 1/rho an outcome): "
+                                  "search nu with 'nesvm grid -s 1 -log2nu BEGIN,END,STEP'");
         if (!si.has_c)
             return cli_usage(cmd, "-C searches C, and %s has none: 'nesvm grid --solver %s' searches its gamma "
                                   "and basis functions", si.name, si.name);
@@ -477,6 +487,30 @@ static int run_cv(run *r)
 }
 
 /* ------------------------------------------------------------------ summary */
+/* nu-SVC's scale and nu-SVR's half-width, as svm-train prints them ("C =
+ * 1/rho", "epsilon"): one figure, or their range over the binary models. */
+static void print_nu(FILE *info, const nesvm_model *m)
+{
+    const char *problem = nesvm_model_problem(m);
+    const int svc = strcmp(problem, "nu_svc_hinge_l2") == 0;
+    if (!svc && strcmp(problem, "nu_svr_epsilon_insensitive_l2") != 0) return;
+    double lo = INFINITY, hi = -INFINITY;
+    for (int k = 0; k < nesvm_model_submodels(m); k++) {
+        const double v = nesvm_model_nu_value(m, k), x = svc ? 1.0 / v : v;
+        if (x < lo) lo = x;
+        if (x > hi) hi = x;
+    }
+    if (!(lo <= hi)) return;
+    if (nesvm_model_submodels(m) == 1)
+        fprintf(info, svc ? "nu-SVC: margin rho %.6g, the model scaled by 1/rho: C = 1/rho = %.6g (svm-train's C)\n"
+                          : "nu-SVR: epsilon = %.6g (the tube's half-width, svm-train's epsilon)\n",
+                svc ? 1.0 / lo : lo, lo);
+    else
+        fprintf(info, "nu-SVC: C = 1/rho from %.6g to %.6g over the binary models (each the model's scale, "
+                      "svm-train's C; nesvm info lists them)\n",
+                lo, hi);
+}
+
 /* The training's summary: objective and certificate, the model's size, the
  * kernel's and the rows' work, the distributed collectives. */
 static void print_summary(const run *r, const nesvm_model *m, const nesvm_stats *st)
@@ -505,6 +539,7 @@ static void print_summary(const run *r, const nesvm_model *m, const nesvm_stats 
                 st->gap, (long long)st->n_sv, nesvm_exit_str(st->exit_reason));
         fprintf(info, "lower bound %.17g\n", st->lower_bound);
     }
+    print_nu(info, m);
     long long nnz = 0, all = 0;
     for (int k = 0; k < nesvm_model_submodels(m); k++) {
         const double *w;

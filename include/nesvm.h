@@ -706,6 +706,16 @@ NESVM_API nesvm_status nesvm_model_training(const nesvm_model *m, int k, nesvm_e
                                             int64_t *iterations, double *primal, double *gap,
                                             nesvm_error *err);
 
+/**
+ * nu-SVC and nu-SVR (svm_type nu-svc, nu-svr) sub-model k's figure beside its
+ * coefficients, as svm-train prints it: nu-SVC's margin rho (the coefficients and the bias
+ * are its problem's divided by rho: the model is the C-SVM's of C = 1/rho, LIBSVM's
+ * "C = ..."), nu-SVR's tube half-width epsilon (LIBSVM's "epsilon = ...").  NaN for the
+ * other models, a bad m or k, or where the model does not know it (a LIBSVM import, a
+ * sub-model restored from a checkpoint).
+ */
+NESVM_API double nesvm_model_nu_value(const nesvm_model *m, int k);
+
 /** What nesvm_model_certified says of a binary sub-model. */
 typedef enum nesvm_cert {
     NESVM_CERT_MISSED = 0,  /**< it stopped before its certificate: at max_iter, a time limit,
@@ -870,6 +880,11 @@ NESVM_API nesvm_status nesvm_cross_validate(const nesvm_dataset *ds, const nesvm
  * kernel_memory); the progress callback is still called from the calling
  * thread only, and cancels every fold.
  */
+/* Along "svm_nu" with nu-SVC (svm_type nu-svc), a value that is infeasible on some
+ * fold's training rows (nesvm_train's "specified nu is infeasible"), or whose
+ * training there finds no classifier (NESVM_ERR_DATA: w = 0, a nu too small for
+ * classes that overlap), has no figures: its accuracy (and every figure of the
+ * metrics calls) is NaN, its metrics' rows 0. */
 NESVM_API nesvm_status nesvm_cross_validate_path(const nesvm_dataset *ds, const nesvm_params *params,
                                                  int folds, uint64_t seed, const char *name,
                                                  const double *values, int n_values, int warm,

@@ -113,6 +113,7 @@ nesvm_status nesvm_model_training(const nesvm_model *m, int k, nesvm_exit *exit_
                                   double *primal, double *gap, nesvm_error *err);
 typedef enum nesvm_cert { NESVM_CERT_MISSED = 0, NESVM_CERT_REACHED = 1, NESVM_CERT_NONE = 2 } nesvm_cert;
 nesvm_cert nesvm_model_certified(const nesvm_model *m, int k);
+double nesvm_model_nu_value(const nesvm_model *m, int k);
 nesvm_status nesvm_model_predict(const nesvm_model *m, const nesvm_dataset *ds, int threads, double *labels,
                                  double *decision, nesvm_error *err);
 nesvm_status nesvm_model_predict_proba(const nesvm_model *m, const nesvm_dataset *ds, int threads,

@@ -470,6 +470,12 @@ class Model:
         2 its solver has none (GS-SVM; a kernel that is not positive semi-definite)."""
         return int(lib.nesvm_model_certified(self._ptr, k))
 
+    def nu_value(self, k):
+        """nu-SVC's margin rho (its model is its problem's divided by rho: C = 1/rho) or
+        nu-SVR's tube half-width epsilon of sub-model k; nan for other models or
+        where unknown."""
+        return float(lib.nesvm_model_nu_value(self._ptr, k))
+
     def training(self, k):
         """(exit reason, iterations, primal, gap) of sub-model k."""
         err = ffi.new("nesvm_error *")

@@ -224,6 +224,16 @@ class SVR(_KernelParams, _FittedState, RegressorMixin, BaseEstimator):
         self.n_jobs = n_jobs
         self.kernel_memory = kernel_memory
 
+    _problem = "epsilon-SVR"
+
+    def _problem_params(self):
+        """The problem's own parameters (NuSVR: nu)."""
+        return {"svm_type": "svr", "epsilon": _real("epsilon", self.epsilon, low_open=False)}
+
+    def _more_attributes(self, model):
+        """Fitted attributes beyond SVR's (NuSVR: epsilon_)."""
+        return {}
+
     def _params(self, X):
         """nesvm's parameters for a fit on X, every parameter checked."""
         tol = _real("tol", self.tol)
@@ -235,16 +245,17 @@ class SVR(_KernelParams, _FittedState, RegressorMixin, BaseEstimator):
         mi = self.max_iter
         if isinstance(mi, bool) or not isinstance(mi, numbers.Integral) or not (mi == -1 or mi >= 1):
             raise ValueError("max_iter must be -1 (no limit) or a positive integer, got %r" % (mi,))
-        p = {"solver": "nesvm", "svm_type": "svr", "loss": "epsilon_insensitive", "c": _real("C", self.C),
-             "epsilon": _real("epsilon", self.epsilon, low_open=False), "eps": tol,
+        p = {"solver": "nesvm", "loss": "epsilon_insensitive", "c": _real("C", self.C), "eps": tol,
              "max_iter": _NO_LIMIT if mi == -1 else int(mi), "threads": _threads(self.n_jobs),
              "kernel_memory": _real("kernel_memory", self.kernel_memory), "basis": 0}
+        p.update(self._problem_params())
         kp = self._kernel_params(X)
         if kp["kernel"] == "sigmoid" or kp.get("coef0", 0.0) < 0:
-            raise ValueError("kernel=%r%s is not positive semi-definite: with it the epsilon-SVR is not convex and "
+            raise ValueError("kernel=%r%s is not positive semi-definite: with it the %s is not convex and "
                              "nesvm has no certificate for it; use kernel='rbf', 'linear' or 'poly' with coef0 >= 0, "
-                             "or sklearn.svm.SVR (LIBSVM's dual, a stationary point)"
-                             % (kp["kernel"], " with coef0 < 0" if kp["kernel"] == "poly" else ""))
+                             "or %s (LIBSVM's dual, a stationary point)"
+                             % (kp["kernel"], " with coef0 < 0" if kp["kernel"] == "poly" else "", self._problem,
+                                self._sklearn_twin))
         if kp["kernel"] == "linear":  # x.x' as a kernel: an expansion over support vectors
             kp = {"kernel": "poly", "degree": 1, "gamma": 1.0, "coef0": 0.0}
         p.update(kp)
@@ -279,6 +290,7 @@ class SVR(_KernelParams, _FittedState, RegressorMixin, BaseEstimator):
                       "shape_fit_": X.shape, "n_iter_": max(1, int(iterations)), "gap_": float(gap),
                       # 2: no certificate to reach (the sigmoid kernel, not positive semi-definite)
                       "fit_status_": 1 if model.certified(0) == 0 else 0})
+        attrs.update(self._more_attributes(model))
         if attrs["fit_status_"]:
             _warn_uncertified(exit_reason, gap, self.tol)
         return _FittedSVR(model, X.shape[1]), attrs

@@ -26,17 +26,19 @@ nesvm_status nesvm_model_export(const nesvm_model *m, const char *format, const 
     const char *problem = m->task == NESVM_TASK_REGRESSION ? nesvm_model_problem(m) : NULL;
     const int tube = problem && nv_svr_problem(problem) == 1;
     const int squared = problem && nv_svr_problem(problem) == 2;
+    const int nusvr = problem && strcmp(problem, "nu_svr_epsilon_insensitive_l2") == 0; /* LIBSVM's nu_svr */
     if (libsvm && squared)
         return nv_error(err, NESVM_ERR_UNSUPPORTED,
                         "LIBSVM has no squared epsilon-insensitive loss (L2-loss SVR, problem %s): LIBLINEAR's "
                         "-s 11 has it, for linear models (--format liblinear)",
                         problem);
-    if (libsvm && problem && !tube)
+    if (libsvm && problem && !tube && !nusvr)
         return nv_error(err, NESVM_ERR_UNSUPPORTED,
                         "a regression of problem %s cannot be written for LIBSVM (its epsilon_svr: "
-                        "svr_epsilon_insensitive_l2, with or without _regularized_bias)",
+                        "svr_epsilon_insensitive_l2, with or without _regularized_bias) or nu_svr (nu-SVR's "
+                        "nu_svr_epsilon_insensitive_l2)",
                         problem);
-    if (problem && !tube && !squared)
+    if (!libsvm && problem && !tube && !squared)
         return nv_error(err, NESVM_ERR_UNSUPPORTED,
                         "a regression of problem %s cannot be written for LIBLINEAR (its SVRs: "
                         "svr_epsilon_insensitive_l2, svr_squared_epsilon_insensitive_l2, with or without "

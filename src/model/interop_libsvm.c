@@ -36,6 +36,13 @@
  * A precomputed kernel's support vectors are their serial numbers, "0:i"
  * (kernel_type precomputed, no gamma), both ways.
  *
+ * nu-SVC and nu-SVR (problems nu_svc_hinge_l2 and nu_svr_epsilon_insensitive_l2):
+ * their models are the C-SVC's and epsilon-SVR's (nu-SVC's coefficients and
+ * bias already divided by rho, as svm-train's), written as svm_type nu_svc
+ * and nu_svr; imported, those become nesvm's nu-SVC and nu-SVR with nu 0.5
+ * (not in the file, nor needed to predict) and no rho or epsilon (nu_value
+ * unknown).
+ *
  * Import: svm_type c_svc (svm-train -s 0), any kernel:
  * solver nesvm, problem c_svm_hinge_l2 (LIBSVM's C-SVC problem); pair
  * p = (i, j), i < j in label order, is sub-model p with pos i, neg j,
@@ -169,7 +176,7 @@ static void write_svm_file(const nesvm_model *m, FILE *f, const int *cls, const 
     const nesvm_dataset *B = nesvm_model_basis(m);
     const int64_t nb = nesvm_dataset_rows(B);
     const int pc = strcmp(nesvm_model_kernel(m), "precomputed") == 0;
-    write_kernel_lines(m, f, "c_svc");
+    write_kernel_lines(m, f, strcmp(nesvm_model_problem(m), "nu_svc_hinge_l2") == 0 ? "nu_svc" : "c_svc");
     fprintf(f, "nr_class %d\ntotal_sv %lld\nrho", k, (long long)total);
     for (int s = 0; s < ns; s++) {
         fputc(' ', f);
@@ -252,7 +259,9 @@ static void svr_export(const nesvm_model *m, FILE *f, const char *svm_type)
 nesvm_status nv_libsvm_export(const nesvm_model *m, FILE *f, nesvm_error *err)
 {
     if (nesvm_model_task(m) != NESVM_TASK_CLASSIFICATION) { /* one coefficient a vector, rho = -b */
-        svr_export(m, f, nesvm_model_task(m) == NESVM_TASK_NOVELTY ? "one_class" : "epsilon_svr");
+        svr_export(m, f, nesvm_model_task(m) == NESVM_TASK_NOVELTY ? "one_class"
+                         : strcmp(nesvm_model_problem(m), "nu_svr_epsilon_insensitive_l2") == 0 ? "nu_svr"
+                                                                                                 : "epsilon_svr");
         return NESVM_OK;
     }
     const nesvm_dataset *B = nesvm_model_basis(m);
@@ -296,8 +305,11 @@ done:
 
 /* The header as read so far (import_libsvm's step 1). */
 typedef struct svm_header {
-    int svr;                 /* svm_type epsilon_svr or one_class (else c_svc): one coefficient a vector */
+    int svr;                 /* svm_type epsilon_svr, nu_svr or one_class (else c_svc, nu_svc): one
+                              * coefficient a vector */
     int oc;                  /* svm_type one_class */
+    int nu;                  /* svm_type nu_svc or nu_svr */
+    const char *type;        /* svm_type's word, NULL until given */
     int have_type;
     const char *kernel;      /* nesvm's name, NULL until kernel_type */
     double gamma, degree, coef0;
@@ -327,7 +339,7 @@ static nesvm_status header_nr_class(imp_reader *r, svm_header *h, nesvm_error *e
     int k = h->k;
     if (h->svr && k != 2)
         return FAIL("nr_class %d: a LIBSVM %s model has nr_class 2 (svm-train writes 2 for a regression%s)", k,
-                    h->oc ? "one_class" : "epsilon_svr", h->oc ? " and a one-class SVM" : "");
+                    h->type, h->oc ? " and a one-class SVM" : "");
     h->npair = (int64_t)k * (k - 1) / 2;
     if ((double)h->npair * 2.0 > r->size) /* rho's values: a number and a blank each */
         return FAIL("nr_class %d needs %lld rho values (one per pair of classes), more than a file of %.0f "
@@ -370,12 +382,16 @@ static nesvm_status header_line(imp_reader *r, svm_header *h, nesvm_error *err)
     if (strcmp(key, "svm_type") == 0) {
         if (h->have_type) return FAIL("a second svm_type line");
         h->have_type = 1;
-        h->oc = r->ntok == 2 && strcmp(r->tok[1], "one_class") == 0;
-        h->svr = h->oc || (r->ntok == 2 && strcmp(r->tok[1], "epsilon_svr") == 0);
-        if (!h->svr && (r->ntok != 2 || strcmp(r->tok[1], "c_svc") != 0))
-            return FAIL("svm_type %.40s: nesvm imports C-SVC, one-class and epsilon-SVR models (svm-train -s 0, "
-                        "-s 2 and -s 3) only",
+        static const char *const types[] = {"c_svc", "nu_svc", "one_class", "epsilon_svr", "nu_svr"};
+        for (int t = 0; r->ntok == 2 && t < 5; t++)
+            if (strcmp(r->tok[1], types[t]) == 0) h->type = types[t];
+        if (!h->type)
+            return FAIL("svm_type %.40s: nesvm imports LIBSVM's C-SVC, nu-SVC, one-class, epsilon-SVR and nu-SVR "
+                        "models (svm-train -s 0 to 4) only",
                         r->ntok > 1 ? r->tok[1] : "");
+        h->oc = strcmp(h->type, "one_class") == 0;
+        h->nu = strncmp(h->type, "nu_", 3) == 0;
+        h->svr = h->oc || strcmp(h->type, "epsilon_svr") == 0 || strcmp(h->type, "nu_svr") == 0;
     } else if (strcmp(key, "kernel_type") == 0) {
         for (int i = 0; r->ntok == 2 && i < 5; i++)
             if (strcmp(r->tok[1], kernels[i][0]) == 0) h->kernel = kernels[i][1];
@@ -398,11 +414,11 @@ static nesvm_status header_line(imp_reader *r, svm_header *h, nesvm_error *err)
     } else if (strcmp(key, "rho") == 0 || strcmp(key, "probA") == 0 || strcmp(key, "probB") == 0 ||
                strcmp(key, "label") == 0 || strcmp(key, "nr_sv") == 0) {
         if (h->svr && !h->oc && strcmp(key, "probA") == 0)
-            return FAIL("probA: the Laplace model of a LIBSVM epsilon-SVR (svm-train -s 3 -b 1) has no nesvm "
-                        "counterpart (delete the line to import the model's predictions without it)");
+            return FAIL("probA: the Laplace model of a LIBSVM %s (svm-train -s %d -b 1) has no nesvm counterpart "
+                        "(delete the line to import the model's predictions without it)",
+                        h->nu ? "nu-SVR" : "epsilon-SVR", h->nu ? 4 : 3);
         if (h->svr && strcmp(key, "rho") != 0)
-            return FAIL("'%s' in a LIBSVM %s model (svm-train writes it for classifiers only)", key,
-                        h->oc ? "one_class" : "epsilon_svr");
+            return FAIL("'%s' in a LIBSVM %s model (svm-train writes it for classifiers only)", key, h->type);
         if (h->k == 0) return FAIL("'%s' before 'nr_class'", r->tok[0]);
         if (strcmp(key, "label") == 0) {
             if ((st = nv_imp_labels(r, h->k, h->label, err)) == NESVM_OK) h->have_label = 1;
@@ -566,7 +582,10 @@ static nesvm_status write_svr(const imp_reader *r, const svm_header *h, const do
     if (h->oc) /* nu is not in the file: LIBSVM's default */
         nv_imp_put_header_oc(t, h->kernel, 0.5, sv->d);
     else
-        nv_imp_put_header_svr(t, "svr_epsilon_insensitive_l2", h->kernel, 1.0, "epsilon_insensitive", 0.1, sv->d);
+        nv_imp_put_header_svr(t, h->nu ? "nu_svr_epsilon_insensitive_l2" : "svr_epsilon_insensitive_l2", h->kernel,
+                              1.0, "epsilon_insensitive", 0.1, sv->d);
+    if (h->nu) /* nu-SVR: nu and C are not in the file: LIBSVM's defaults */
+        nv_imp_put(t, "param svm_type nu-svr\nparam svm_nu 0.5\n");
     if (none) {
         put_kernel_params(t, h);
         nv_imp_put(t, "nr_basis 1\nbasis\nsv\n");
@@ -595,7 +614,9 @@ static nesvm_status write_model(const imp_reader *r, const svm_header *h, const 
     const int lin = strcmp(h->kernel, "linear") == 0;
     nesvm_status st = nv_imp_budget(r, lin, sv->d, sv->nnz, total, k, npair, lin ? sv->d : total, err);
     if (st != NESVM_OK) return st;
-    nv_imp_put_header(t, "nesvm", "c_svm_hinge_l2", h->kernel, 0, k, h->label, sv->d);
+    nv_imp_put_header(t, "nesvm", h->nu ? "nu_svc_hinge_l2" : "c_svm_hinge_l2", h->kernel, 0, k, h->label, sv->d);
+    if (h->nu) /* nu-SVC: nu is not in the file (LIBSVM's default), nor C = 1/rho */
+        nv_imp_put(t, "param svm_type nu-svc\nparam svm_nu 0.5\n");
     if (!lin) put_kernel_params(t, h);
     nv_imp_put(t, "param probability %d\n", h->have_pa);
     if (!lin) put_basis(t, sv, strcmp(h->kernel, "precomputed") == 0);

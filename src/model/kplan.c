@@ -15,10 +15,11 @@ static int plan_psd(const nv_kplan *kp)
 
 /* A full kernel's C-SVM with a kernel that is not positive semi-definite:
  * LIBSVM's dual by SMO on the column cache (a stationary point).  Not the
- * one-class SVM (whose loss is the hinge too): refused, nv_kplan_check. */
+ * one-class SVM, nu-SVC or nu-SVR (whose losses are the hinge and the tube
+ * too): refused, nv_kplan_check. */
 static void plan_smo(nv_kplan *kp, const nesvm_params *params)
 {
-    kp->smo = nesvm_params_task(params) != NESVM_TASK_NOVELTY &&
+    kp->smo = nesvm_params_task(params) != NESVM_TASK_NOVELTY && !nv_params_nu_type(params) &&
               nv_smo_takes(nv_params_loss(params), nv_params_l1(params)) && !plan_psd(kp);
     if (kp->smo) kp->ws = 1, kp->shared_k = 0;
 }
@@ -34,12 +35,13 @@ void nv_kplan_choose(nv_kplan *kp, const nv_solver *solver, const nesvm_params *
     kp->nbasis = nv_params_basis(params, n);
     kp->kk = (nv_kernel){params->kernel, params->gamma > 0 ? params->gamma : 1.0 / (ds->d > 0 ? ds->d : 1),
                          params->coef0, params->degree};
-    const int novelty = nesvm_params_task(params) == NESVM_TASK_NOVELTY;
+    const int dual_only = nesvm_params_task(params) == NESVM_TASK_NOVELTY || nv_params_nu_type(params);
     if (solver->train_columns) {
         kp->kind = NV_KPLAN_CACHE;
-    } else if (novelty && solver->train_expansion) {
-        /* the one-class SVM: its dual on a working set (expansion_wso.c),
-         * the linear kernel's too (K = X X', folded into w by nv_kplan_train) */
+    } else if (dual_only && solver->train_expansion) {
+        /* the one-class SVM, nu-SVC and nu-SVR: their duals on a working set
+         * (expansion_wso.c, expansion_wsn.c), the linear kernel's too
+         * (K = X X', folded into w by nv_kplan_train) */
         kp->kind = NV_KPLAN_EXPANSION;
         kp->ws = 1;
         kp->shared_k = 0;
@@ -102,16 +104,19 @@ nesvm_status nv_kplan_precomputed(nv_kplan *kp, const nesvm_params *params, cons
 
 nesvm_status nv_kplan_check(const nv_kplan *kp, const nesvm_params *params, nesvm_error *err)
 {
-    if (kp->kind == NV_KPLAN_EXPANSION && nesvm_params_task(params) == NESVM_TASK_NOVELTY) {
+    if (kp->kind == NV_KPLAN_EXPANSION &&
+        (nesvm_params_task(params) == NESVM_TASK_NOVELTY || nv_params_nu_type(params))) {
+        const char *name = nv_svm_type(params->svm_type)->name;
         if (!nv_nesvm_ws_takes(params))
             return nv_error(err, NESVM_ERR_UNSUPPORTED,
-                            "the one-class SVM is solved exactly by the kernel SMO on a working set: --method auto "
-                            "or dcd, without a fixed smoothing (--mu, --mu-star, --continuation paper)");
+                            "the %s is solved exactly by the kernel SMO on a working set: --method auto or dcd, "
+                            "without a fixed smoothing (--mu, --mu-star, --continuation paper)",
+                            name);
         if (kp->nbasis > 0)
             return nv_error(err, NESVM_ERR_UNSUPPORTED,
-                            "the one-class SVM trains on the full kernel, not a reduced basis: drop --basis %lld "
-                            "(or give --basis 0)",
-                            (long long)kp->nbasis);
+                            "the %s trains on the full kernel, not a reduced basis: drop --basis %lld (or give "
+                            "--basis 0)",
+                            name, (long long)kp->nbasis);
     }
     /* (LP-SVM's L1 norm does not reach a full kernel's expansion with dcd:
      * its kernels go through features, nv_kplan_choose) */
@@ -367,7 +372,7 @@ nesvm_status nv_kplan_train(nv_kplan *kp, const nv_solver *solver, const nesvm_d
     case NV_KPLAN_EXPANSION: {
         int pair[2] = {sp->i, sp->j};
         nv_kernel_problem kpb = {&kp->km, sp->rows, cnt, sp->y, sp->cost, pb->w0, pb->b0,
-                                 NULL, NULL, 0, 0, pb->target, NULL, 0, 0, NULL};
+                                 NULL, NULL, 0, 0, pb->target, NULL, 0, 0, NULL, NULL};
         nv_kmat own;
         memset(&own, 0, sizeof own);
         kpb.ws = kp->ws;

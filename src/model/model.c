@@ -52,7 +52,10 @@ nesvm_status nv_model_alloc(int nr_class, int nsub, int32_t d, int64_t ncoef, ne
         return nv_error(err, NESVM_ERR_NOMEM, "out of memory for model (%d sub-models x %lld coefficients)",
                         nsub, (long long)ncoef);
     }
-    for (int k = 0; k < nsub; k++) m->sub[k].w = m->wbuf + (size_t)k * (size_t)ncoef;
+    for (int k = 0; k < nsub; k++) {
+        m->sub[k].w = m->wbuf + (size_t)k * (size_t)ncoef;
+        m->sub[k].nu_value = NAN;
+    }
     *out = m;
     return NESVM_OK;
 }
@@ -287,6 +290,12 @@ nesvm_status nesvm_model_training(const nesvm_model *m, int k, nesvm_exit *exit_
     if (primal) *primal = m->sub[k].primal;
     if (gap) *gap = m->sub[k].gap;
     return NESVM_OK;
+}
+
+double nesvm_model_nu_value(const nesvm_model *m, int k)
+{
+    if (!m || k < 0 || k >= m->nsub || !nv_params_nu_type(m->params)) return NAN;
+    return m->sub[k].nu_value;
 }
 
 nesvm_cert nesvm_model_certified(const nesvm_model *m, int k)

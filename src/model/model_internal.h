@@ -17,6 +17,10 @@ typedef struct nv_submodel {
     int64_t iterations;
     double primal, gap;
     double prob_a, prob_b;/* Platt's sigmoid P(pos | f) = 1 / (1 + exp(A f + B)) (prob.c) */
+    double nu_value;      /* nu-SVC: the margin rho (the model is the problem's scaled by
+                           * 1/rho, LIBSVM's C = 1/rho); nu-SVR: the tube's half-width
+                           * epsilon; NaN otherwise, or unknown (a LIBSVM import, a
+                           * sub-model restored from a checkpoint) */
 } nv_submodel;
 
 struct nesvm_model {

@@ -40,10 +40,10 @@ static void write_model(const nesvm_model *m, FILE *f)
     /* the parameters off their default, in the table's order (solver,
      * multiclass and kernel have their own lines): a missing one is the
      * default, so a new parameter changes no file trained without it; a
-     * one-class model's nu always (its rho is -b) */
+     * one-class, nu-SVC or nu-SVR model's nu always */
     for (int i = 0; nv_param_name(i); i++) {
         const char *name = nv_param_name(i);
-        const int nu = m->task == NESVM_TASK_NOVELTY && strcmp(name, "svm_nu") == 0;
+        const int nu = (m->task == NESVM_TASK_NOVELTY || nv_params_nu_type(m->params)) && strcmp(name, "svm_nu") == 0;
         if (strcmp(name, "solver") == 0 || strcmp(name, "multiclass") == 0 || strcmp(name, "kernel") == 0 ||
             (nv_param_is_default(m->params, i) && !nu))
             continue;
@@ -84,6 +84,10 @@ static void write_model(const nesvm_model *m, FILE *f)
         fprintf(f, " gap %s\n", num);
         nv_format_double(sm->b, num);
         fprintf(f, "b %s\n", num);
+        if (nv_params_nu_type(m->params) && isfinite(sm->nu_value)) {
+            nv_format_double(sm->nu_value, num);
+            fprintf(f, "%s %s\n", m->params->svm_type == NV_SVM_NUSVC ? "nu_rho" : "nu_epsilon", num);
+        }
         if (m->has_prob) {
             nv_format_double(sm->prob_a, num);
             nv_format_double(sm->prob_b, val);
@@ -530,10 +534,24 @@ static nesvm_status read_submodel_head(parse_state *ps, int s, long long *want_p
     sm->exit_reason = (nesvm_exit)ex;
     TRY(expect(lx, "b", 2));
     if (!tok_double(lx->tok[1], &sm->b) || !isfinite(sm->b)) FAIL("submodel %d: bad bias '%.40s'", s, lx->tok[1]);
-    /* an optional "prob A B" line (probability estimates): on every sub-model or none */
+    /* an optional "nu_rho R" (nu-SVC: the margin, C = 1/R) or "nu_epsilon E"
+     * (nu-SVR: the tube's half-width) line, then an optional "prob A B" line
+     * (probability estimates): on every sub-model or none */
     const char *coefs = m->basis ? "beta" : "w";
     int r = next_line(lx);
     if (r <= 0) FAIL("expected '%s', found end of file", coefs);
+    sm->nu_value = NAN;
+    if (strcmp(lx->tok[0], "nu_rho") == 0 || strcmp(lx->tok[0], "nu_epsilon") == 0) {
+        const int svc = strcmp(lx->tok[0], "nu_rho") == 0;
+        if (m->params->svm_type != (svc ? NV_SVM_NUSVC : NV_SVM_NUSVR))
+            FAIL("submodel %d: a '%s' line belongs to a %s model, not svm_type %s", s, lx->tok[0],
+                 svc ? "nu-SVC" : "nu-SVR", nv_svm_type(m->params->svm_type)->word);
+        if (lx->ntok != 2 || !tok_double(lx->tok[1], &sm->nu_value) || !isfinite(sm->nu_value) ||
+            (svc && !(sm->nu_value > 0)))
+            FAIL("submodel %d: bad '%s' line (expected one %s number)", s, lx->tok[0], svc ? "positive" : "finite");
+        r = next_line(lx);
+        if (r <= 0) FAIL("expected '%s', found end of file", coefs);
+    }
     int has = strcmp(lx->tok[0], "prob") == 0;
     if (s == 0) m->has_prob = has;
     else if (has != m->has_prob)

@@ -89,8 +89,8 @@ static nesvm_status admit_solver(const nv_run *r)
                         "do: %s",
                         solver->name, names);
     }
-    char problem[64]; /* a novelty: before a kernel plan for a problem the solver lacks */
-    nesvm_status st = nesvm_params_task(r->params) == NESVM_TASK_NOVELTY
+    char problem[64]; /* a novelty, nu-SVC, nu-SVR: before a kernel plan for a problem the solver lacks */
+    nesvm_status st = nesvm_params_task(r->params) == NESVM_TASK_NOVELTY || nv_params_nu_type(r->params)
                           ? nv_solver_problem(solver, r->params, problem, sizeof problem, r->err)
                           : NESVM_OK;
     if (st != NESVM_OK) return st;
@@ -212,10 +212,11 @@ static nesvm_status stage_plan(nv_run *r)
     if (r->init && (r->kernel || r->init->basis))
         return nv_error(r->err, NESVM_ERR_UNSUPPORTED, "warm starts are for linear models (kernel %s)",
                         nv_kernel_names[r->kernel ? params->kernel : r->init->params->kernel]);
-    if (r->init && r->kp.kind == NV_KPLAN_EXPANSION) /* the one-class SVM's linear kernel */
+    if (r->init && r->kp.kind == NV_KPLAN_EXPANSION) /* the one-class SVM's, nu-SVC's, nu-SVR's linear kernel */
         return nv_error(r->err, NESVM_ERR_UNSUPPORTED,
-                        "warm starts (--init) are for models trained on their weights: the one-class SVM trains "
-                        "its dual's coefficients, one a row, even with the linear kernel");
+                        "warm starts (--init) are for models trained on their weights: the %s trains its dual's "
+                        "coefficients, one a row, even with the linear kernel",
+                        nv_svm_type(params->svm_type)->name);
     st = nv_kplan_build(&r->kp, params, ds, r->rows, r->n, t->k, t->ovr, t->row_class, r->comm, r->err);
     if (st != NESVM_OK) return st;
     if (r->init) {
@@ -245,6 +246,7 @@ static nesvm_status stage_plan(nv_run *r)
     if (!r->sp.rows || !r->sp.y || !r->sp.cost || !r->cw)
         return nv_error(r->err, NESVM_ERR_NOMEM, "out of memory");
     st = nv_targets_costs(t, params, r->cw, r->err);
+    if (st == NESVM_OK) st = nv_targets_nu_check(t, params, ds, r->rows, r->n, r->err);
     if (st != NESVM_OK) return st;
     if (r->stats) {
         r->stats->n_submodels = t->nsub;

@@ -255,6 +255,14 @@ nesvm_status nv_sub_train(nv_run *r, int s)
     }
     const int trained = !restored && !none_left;
     if (trained) st = sub_solve(&j);
+    if (st == NESVM_ERR_DATA && r->params->svm_type == NV_SVM_NUSVC) { /* (nv_ws_nu_train: w = 0) the pair */
+        char li[32], lj[32], msg[NESVM_ERROR_MESSAGE_SIZE];
+        nv_format_double(r->tg.classes[r->sp.i], li);
+        if (r->sp.j >= 0) nv_format_double(r->tg.classes[r->sp.j], lj);
+        else snprintf(lj, sizeof lj, "the rest");
+        snprintf(msg, sizeof msg, "%s", r->err->message);
+        st = nv_error(r->err, st, "classes %s and %s: %s", li, lj, msg);
+    }
     /* a gap is reported only for a certified bound (nv_certify): not negative,
      * and the bound not above the primal beyond rounding (NV_CERT_SLACK) */
     NV_ASSERT(!trained || st != NESVM_OK || isnan(j.res.gap) ||
@@ -266,6 +274,7 @@ nesvm_status nv_sub_train(nv_run *r, int s)
     sm->iterations = j.res.iterations;
     sm->primal = j.res.primal;
     sm->gap = j.res.gap;
+    sm->nu_value = trained && nv_params_nu_type(r->params) ? j.res.nu_value : NAN;
     /* after sm is complete: a checkpoint written now records this sub-model */
     if (trained && st == NESVM_OK && r->ck.opt) nv_ckctx_finished(&r->ck, s, &j.res);
     if (r->stats) stats_add(r->stats, &j.res);

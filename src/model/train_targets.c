@@ -278,9 +278,11 @@ nesvm_status nv_targets_costs(const nv_targets *t, const nesvm_params *params, d
                             "class weights (-w%s) are a classifier's: a %s has no classes (sample weights: -W FILE)",
                             lb, nesvm_task_str(t->task));
         }
-        /* the one-class SVM has no C: its costs are the sample weights (LIBSVM's C = 1) */
-        cw[0] = params->lambda > 0 || t->task == NESVM_TASK_NOVELTY ? 1.0 : params->c;
-        if (params->lambda > 0 || t->task == NESVM_TASK_NOVELTY || (cw[0] >= NV_COST_MIN && cw[0] <= NV_COST_MAX))
+        /* the one-class SVM has no C: its costs are the sample weights (LIBSVM's C = 1);
+         * nu-SVR's C is -c (lambda does not apply) */
+        const int lambda = params->lambda > 0 && !nv_params_nu_type(params);
+        cw[0] = lambda || t->task == NESVM_TASK_NOVELTY ? 1.0 : params->c;
+        if (lambda || t->task == NESVM_TASK_NOVELTY || (cw[0] >= NV_COST_MIN && cw[0] <= NV_COST_MAX))
             return NESVM_OK;
         char cb[32];
         nv_format_double(params->c, cb);
@@ -290,6 +292,20 @@ nesvm_status nv_targets_costs(const nv_targets *t, const nesvm_params *params, d
                         cb);
     }
     const double *classes = t->classes;
+    if (params->svm_type == NV_SVM_NUSVC) { /* no C: the box is the sample weights (LIBSVM's -s 1: C = 1) */
+        double label, weight;
+        if (nesvm_params_class_weight(params, 0, &label, &weight)) {
+            char lb[32];
+            nv_format_double(label, lb);
+            return nv_error(err, NESVM_ERR_ARG,
+                            "class weights (-w%s) are not nu-SVC's: its coefficients' box is the sample weights "
+                            "and its sums are nu's (LIBSVM's -s 1 ignores -w); give sample weights (-W FILE) or "
+                            "use the C-SVM (-s 0)",
+                            lb);
+        }
+        for (int c = 0; c < t->k; c++) cw[c] = 1.0;
+        return NESVM_OK;
+    }
     for (int c = 0; c < t->k; c++) {
         cw[c] = (params->lambda > 0 ? 1.0 : params->c) * nv_params_class_weight(params, classes[c]);
         if (params->lambda > 0) continue; /* checked per binary problem (nv_sub_build) */
@@ -374,9 +390,69 @@ nesvm_status nv_sub_build(nv_subproblem *sp, int i, int j, const nv_targets *t, 
         if (st == NESVM_OK && params->lambda > 0) st = nv_comm_sum_i64(comm, &cnt_all, 1, err);
     }
     if (st != NESVM_OK) return st;
-    if (params->lambda > 0 && t->task != NESVM_TASK_NOVELTY) { /* (the one-class SVM has no C) */
+    /* (the one-class SVM and nu-SVC have no C; nu-SVR's is -c) */
+    if (params->lambda > 0 && t->task != NESVM_TASK_NOVELTY && !nv_params_nu_type(params)) {
         st = lambda_costs(sp->cost, cnt, cnt_all, params->lambda, err);
         if (comm) st = nv_comm_agree(comm, st, err);
     }
     return st;
+}
+
+nesvm_status nv_targets_nu_check(const nv_targets *t, const nesvm_params *params, const nesvm_dataset *ds,
+                                 const int64_t *rows, int64_t n, nesvm_error *err)
+{
+    if (params->svm_type != NV_SVM_NUSVC || t->task != NESVM_TASK_CLASSIFICATION) return NESVM_OK;
+    double *wc = nv_calloc((size_t)t->k, sizeof(double)), all = 0;
+    if (!wc) return nv_error(err, NESVM_ERR_NOMEM, "out of memory");
+    for (int64_t r = 0; r < n; r++) {
+        const int64_t row = rows ? rows[r] : r;
+        const double sw = ds->weights ? ds->weights[row] : 1.0;
+        wc[t->row_class[r]] += sw;
+        all += sw;
+    }
+    nv_pairs pairs;
+    nv_pairs_start(&pairs, t);
+    int i, j;
+    nesvm_status st = NESVM_OK;
+    while (st == NESVM_OK && nv_pairs_next(&pairs, &i, &j)) {
+        /* each sign's coefficients, each in [0, s_i], sum to nu W / 2 (LIBSVM's
+         * test: nu (n_i + n_j) / 2 > min(n_i, n_j) is infeasible) */
+        const double wi = wc[i], wj = j >= 0 ? wc[j] : all - wc[i], w = wi + wj, lo = wi < wj ? wi : wj;
+        if (!(params->svm_nu * w / 2 > lo)) continue;
+        char nb[32], li[32], lj[32];
+        nv_format_double(params->svm_nu, nb);
+        nv_format_double(t->classes[i], li);
+        if (j >= 0) nv_format_double(t->classes[j], lj);
+        else snprintf(lj, sizeof lj, "the rest");
+        st = nv_error(err, NESVM_ERR_ARG,
+                      "specified nu is infeasible (LIBSVM's words): nu-SVC of classes %s and %s with nu %s needs "
+                      "each class's coefficients, each at most its row's weight, to sum to nu W / 2 = %.6g (W = "
+                      "%.6g, both classes' rows or weights), more than class %s's %.6g; the largest feasible nu "
+                      "for them is %.6g (-n)",
+                      li, lj, nb, params->svm_nu * w / 2, w, wi < wj ? li : lj, lo, floor(2 * lo / w * 1e6) / 1e6);
+    }
+    nv_free(wc);
+    return st;
+}
+
+int nv_targets_nu_feasible(const nv_targets *t, const nesvm_dataset *ds, const int64_t *rows, int64_t n,
+                           double nu)
+{
+    double *wc = nv_calloc((size_t)(t->k ? t->k : 1), sizeof(double)), all = 0;
+    int ok = 1;
+    if (!wc) return -1;
+    for (int64_t r = 0; r < n; r++) {
+        const double sw = ds->weights ? ds->weights[rows ? rows[r] : r] : 1.0;
+        wc[t->row_class[r]] += sw;
+        all += sw;
+    }
+    nv_pairs pairs;
+    nv_pairs_start(&pairs, t);
+    int i, j;
+    while (nv_pairs_next(&pairs, &i, &j)) {
+        const double wi = wc[i], wj = j >= 0 ? wc[j] : all - wc[i], w = wi + wj, lo = wi < wj ? wi : wj;
+        if (nu * w / 2 > lo) ok = 0; /* nv_targets_nu_check's test */
+    }
+    nv_free(wc);
+    return ok;
 }

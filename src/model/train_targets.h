@@ -77,4 +77,17 @@ nesvm_status nv_sub_build(nv_subproblem *sp, int i, int j, const nv_targets *t, 
                           const nesvm_params *params, const double *cw, const nesvm_dataset *ds,
                           const int64_t *rows, int64_t n, const nv_comm *comm, nesvm_error *err);
 
+/* nu-SVC (svm_type nu-svc): refuse, before any training, a nu that no
+ * sub-problem's dual can meet: nu W / 2 above either class's total weight
+ * (LIBSVM's "specified nu is infeasible"), naming the pair, nu and the
+ * largest feasible nu.  Other svm_types: NESVM_OK. */
+nesvm_status nv_targets_nu_check(const nv_targets *t, const nesvm_params *params, const nesvm_dataset *ds,
+                                 const int64_t *rows, int64_t n, nesvm_error *err);
+/* Does nv_targets_nu_check accept nu for a classification's targets on
+ * these rows (nu W / 2 <= min(W_i, W_j) for every sub-problem, W = W_i +
+ * W_j, W a class's weight; one-vs-rest: the rest's)?  1 yes, 0 no, -1 out
+ * of memory.  (Cross-validation along nu: cv.c.) */
+int nv_targets_nu_feasible(const nv_targets *t, const nesvm_dataset *ds, const int64_t *rows, int64_t n,
+                           double nu);
+
 #endif

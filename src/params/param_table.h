@@ -50,10 +50,12 @@ enum {
     NV_W_LP = 8,      /* svm_type lp */
     NV_W_SVR = 16,    /* svm_type svr */
     NV_W_GAMMA = 32,  /* a kernel with gamma: poly, rbf or sigmoid (not linear, not precomputed) */
-    NV_W_NOVELTY = 64, /* svm_type one-class */
-    NV_W_COST = 128   /* a model with a cost C and a bias: every svm_type but one-class
-                       * (whose costs are the sample weights and whose offset rho is
-                       * part of its problem) */
+    NV_W_NU = 64,     /* svm_type one-class, nu-svc or nu-svr (LIBSVM's nu) */
+    NV_W_COST = 128,  /* a bias and a C's lambda: every svm_type but one-class, nu-svc and
+                       * nu-svr (whose offsets, rho and the bias, are part of their
+                       * problems, free, and whose C is -c or none) */
+    NV_W_C = 256      /* a cost C: every svm_type but one-class and nu-svc (whose costs
+                       * are the sample weights) */
 };
 
 typedef struct nv_param_def {

@@ -17,7 +17,7 @@
 /* the smallest relative gap double precision certifies */
 #define EPS_MIN 1e-15
 
-static const char *const svm_type_words[] = {"c", "lp", "ls", "ls-svr", "svr", "one-class", NULL};
+static const char *const svm_type_words[] = {"c", "lp", "ls", "ls-svr", "svr", "one-class", "nu-svc", "nu-svr", NULL};
 /* One row per svm_type, in svm_type_words' order: the task it learns. */
 static const nv_svm_type_def svm_types[] = {
     {"c", "C-SVM", NESVM_TASK_CLASSIFICATION, "hinge", 0},
@@ -27,6 +27,10 @@ static const nv_svm_type_def svm_types[] = {
     {"svr", "epsilon-SVR", NESVM_TASK_REGRESSION, "epsilon_insensitive", 0},
     /* LIBSVM's -s 2: the hinge of r = rho - f (loss.h's NV_TARGET_NONE) */
     {"one-class", "one-class SVM", NESVM_TASK_NOVELTY, "hinge", 0},
+    /* LIBSVM's -s 1 and -s 4: the hinge with its margin rho, and the tube
+     * with its half-width, each a variable of the problem (expansion_wsn.c) */
+    {"nu-svc", "nu-SVC", NESVM_TASK_CLASSIFICATION, "hinge", 0},
+    {"nu-svr", "nu-SVR", NESVM_TASK_REGRESSION, "epsilon_insensitive", 0},
 };
 #define NSVM_TYPES ((int)(sizeof svm_types / sizeof svm_types[0]))
 _Static_assert(sizeof svm_types / sizeof svm_types[0] == sizeof svm_type_words / sizeof svm_type_words[0] - 1,
@@ -53,9 +57,9 @@ static const char *const kernel_norm_words[] = {"rkhs", "coef", NULL};
 static const nv_param_def table[] = {
     {"solver", NV_PT_NAME, F(solver), "nesvm", 0, 0, 0, 0, NULL, "nesvm, hyperpass, pegasos, ssvm, nssvm or gs",
      NV_S_ALL, 0, "solver", "NAME", "nesvm: NESVM, every model, linear and kernel; hyperpass: cutting planes with exact line search, C-SVM, linear; pegasos: mini-batch subgradient steps, C-SVM, linear; ssvm, nssvm: smoothing Newton, squared hinge, linear and kernel (GSVM/RSVM); gs: greedy stagewise kernel SVM, no C"},
-    {"svm_type", NV_PT_WORD, F(svm_type), "c", 0, 0, 0, 0, svm_type_words, "c, lp, ls, ls-svr, svr or one-class", NV_S_ALL, 0,
-     "svm_type", "c|lp|ls|ls-svr|svr|one-class", "c: C-SVM, 1/2||w||^2 + C sum hinge; lp: LP-SVM, ||w||_1 + C sum hinge (sparse weights); ls: LS-SVM, 1/2||w||^2 + C sum (1 - y f(x))^2; ls-svr: least-squares regression (kernel ridge), 1/2||w||^2 + C sum (y - f(x))^2 on real targets; svr: epsilon-SVR, 1/2||w||^2 + C sum max(0, |y - f(x)| - p) (--loss squared_epsilon_insensitive: its square, LIBLINEAR's -s 11); one-class: the one-class SVM (LIBSVM's -s 2, labels ignored), 1/2||w||^2 + sum max(0, rho - w.x) - nu n rho, +1 where w.x > rho"},
-    {"c", NV_PT_REAL, F(c), "1", VMIN, VMAX, 0, 0, NULL, RANGE, NV_S_SOME, NV_W_COST, "c", "C", "cost C in [1e-100, 1e100]"},
+    {"svm_type", NV_PT_WORD, F(svm_type), "c", 0, 0, 0, 0, svm_type_words, "c, lp, ls, ls-svr, svr, one-class, nu-svc or nu-svr", NV_S_ALL, 0,
+     "svm_type", "c|lp|ls|ls-svr|svr|one-class|nu-svc|nu-svr", "c: C-SVM, 1/2||w||^2 + C sum hinge; lp: LP-SVM, ||w||_1 + C sum hinge (sparse weights); ls: LS-SVM, 1/2||w||^2 + C sum (1 - y f(x))^2; ls-svr: least-squares regression (kernel ridge), 1/2||w||^2 + C sum (y - f(x))^2 on real targets; svr: epsilon-SVR, 1/2||w||^2 + C sum max(0, |y - f(x)| - p) (--loss squared_epsilon_insensitive: its square, LIBLINEAR's -s 11); one-class: the one-class SVM (LIBSVM's -s 2, labels ignored), 1/2||w||^2 + sum max(0, rho - w.x) - nu n rho, +1 where w.x > rho; nu-svc, nu-svr: LIBSVM's nu-SVC and nu-SVR (-s 1, -s 4), the margin rho and the tube's half-width variables of the problem (nesvm train --help)"},
+    {"c", NV_PT_REAL, F(c), "1", VMIN, VMAX, 0, 0, NULL, RANGE, NV_S_SOME, NV_W_C, "c", "C", "cost C in [1e-100, 1e100]"},
     {"eps", NV_PT_REAL, F(eps), "0.001", EPS_MIN, 1, NV_PF_HI_OPEN, 0, NULL,
      "a number in [1e-15, 1) (smaller gaps cannot be certified in double precision)", NV_S_SOME, 0, "e", "EPS",
      "stop at the certified relative duality gap EPS in [1e-15, 1) (pegasos: at least 1e-6; the C-SVM with a kernel that is not positive semi-definite: at LIBSVM's KKT tolerance EPS, no gap)"},
@@ -160,9 +164,10 @@ static const nv_param_def table[] = {
     {"svm_nu", NV_PT_REAL, F(svm_nu), "0.5", 0, 1, NV_PF_LO_OPEN, 0, NULL,
      "a number in (0, 1] (the n coefficients, each in [0, 1], sum to nu n: infeasible for nu > 1, LIBSVM's "
      "'specified nu is infeasible'; none but zero for nu <= 0)",
-     NV_S_SOME, NV_W_NOVELTY, "n svm_nu", "NU",
-     "one-class: LIBSVM's nu (-n), an upper bound on the fraction of training rows outside (decision value < 0) "
-     "and a lower bound on the fraction of support vectors"},
+     NV_S_SOME, NV_W_NU, "n svm_nu", "NU",
+     "one-class, nu-svc, nu-svr: LIBSVM's nu (-n), an upper bound on the fraction of training rows outside (one-class: "
+     "decision value < 0; nu-svc: margin errors; nu-svr: outside the tube) and a lower bound on the fraction of "
+     "support vectors"},
 };
 /* clang-format on */
 
@@ -202,8 +207,9 @@ int nv_param_condition(const nv_param_def *d, const nesvm_params *p)
     if ((d->when & NV_W_COEF0) && p->kernel != NV_KERNEL_POLY && p->kernel != NV_KERNEL_SIGMOID) return 0;
     if ((d->when & NV_W_LP) && p->svm_type != NV_SVM_LP) return 0;
     if ((d->when & NV_W_SVR) && p->svm_type != NV_SVM_SVR) return 0;
-    if ((d->when & NV_W_NOVELTY) && p->svm_type != NV_SVM_ONECLASS) return 0;
-    if ((d->when & NV_W_COST) && p->svm_type == NV_SVM_ONECLASS) return 0;
+    if ((d->when & NV_W_NU) && p->svm_type != NV_SVM_ONECLASS && !nv_params_nu_type(p)) return 0;
+    if ((d->when & NV_W_C) && (p->svm_type == NV_SVM_ONECLASS || p->svm_type == NV_SVM_NUSVC)) return 0;
+    if ((d->when & NV_W_COST) && (p->svm_type == NV_SVM_ONECLASS || nv_params_nu_type(p))) return 0;
     return 1;
 }
 

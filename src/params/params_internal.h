@@ -19,7 +19,9 @@ enum {
     NV_SVM_LSSVR = 3,
     NV_SVM_SVR = 4,
     NV_SVM_ONECLASS = 5,
-    NV_SVM_TYPES = 6
+    NV_SVM_NUSVC = 6,
+    NV_SVM_NUSVR = 7,
+    NV_SVM_TYPES = 8
 };
 /* What each svm_type is (params.c: one row per svm_type, in the order of
  * its words): its word, its name in messages, and the task it learns
@@ -44,7 +46,8 @@ struct nesvm_params {
     double c;
     double eps;
     double eps_abs;
-    int svm_type;        /* NV_SVM_C, NV_SVM_LP, NV_SVM_LS, NV_SVM_LSSVR, NV_SVM_SVR, NV_SVM_ONECLASS */
+    int svm_type;        /* NV_SVM_C, NV_SVM_LP, NV_SVM_LS, NV_SVM_LSSVR, NV_SVM_SVR, NV_SVM_ONECLASS,
+                          * NV_SVM_NUSVC, NV_SVM_NUSVR */
     double mu;           /* hinge smoothing; 0 = continuation */
     double nu;           /* L1 smoothing (LP-SVM); 0 = continuation */
     int continuation;    /* NV_CONT_ADAPTIVE, NV_CONT_PAPER */
@@ -91,7 +94,8 @@ struct nesvm_params {
     char loss[32];       /* "auto" (the solver's for the svm_type) or a loss of the
                           * registry (solvers/loss/losses.c); the solvers check it */
     double svm_nu;       /* svm_type one-class: LIBSVM's nu in (0, 1], sum a = nu x the
-                          * rows' total weight (expansion_wso.c) */
+                          * rows' total weight (expansion_wso.c); nu-svc, nu-svr: each
+                          * sign's sum of a is nu/2 x the total cost (expansion_wsn.c) */
     int n_weights;
     double *weight_label;
     double *weight;
@@ -103,6 +107,11 @@ static inline int nv_params_bias(const nesvm_params *p) { return p->bias > 0; }
 static inline int nv_params_newton(const nesvm_params *p)
 {
     return p->method == NV_METHOD_NEWTON || p->method == NV_METHOD_AUTO;
+}
+/* nu-SVC or nu-SVR (LIBSVM's -s 1 and -s 4: expansion_wsn.c)? */
+static inline int nv_params_nu_type(const nesvm_params *p)
+{
+    return p->svm_type == NV_SVM_NUSVC || p->svm_type == NV_SVM_NUSVR;
 }
 /* The solver's defaults for "auto" values (bias, basis) are the registry's:
  * nv_params_resolve and nv_params_basis in solvers/solver.h. */

@@ -28,6 +28,7 @@
  * over the ranks; a fold's failure on any rank is every rank's.
  */
 #include "../model/model_internal.h"
+#include "../model/train_targets.h"
 #include "../comm/comm.h"
 #include "metrics.h"
 
@@ -60,6 +61,9 @@ typedef struct cv_job {
                              * AUC, not a sum); else NULL */
     nv_metric_sums *sums;   /* folds x ncs: the fold's predictions against its labels */
     int64_t *iterations;    /* folds x ncs */
+    double *infeasible;     /* along svm_nu with nu-SVC: folds x ncs, 1 where the value is
+                             * infeasible on the fold's training rows (not trained) or gives no
+                             * classifier there (w = 0); else NULL */
     nesvm_status *status;   /* per fold */
     nesvm_error *errs;      /* per fold */
     /* shared between the threads (under the critical section "nv_cv") */
@@ -144,8 +148,24 @@ static nesvm_status run_fold(cv_job *job, int f, int caller, int64_t *train, int
     nv_path path;
     memset(&path, 0, sizeof path);
     cv_sink sink = {job, caller};
-    int converged = 0;
+    int converged = 0, shared = 0;
+    nv_targets tg; /* nu-SVC along nu: the training rows' classes, for nu's feasibility */
+    memset(&tg, 0, sizeof tg);
+    if (job->infeasible)
+        st = nv_targets_find(&tg, NESVM_TASK_CLASSIFICATION, ds, train, ntr, ntr, job->params,
+                             job->params->kernel != NV_KERNEL_LINEAR, NULL, &shared, err);
     for (int c = 0; c < job->ncs && st == NESVM_OK; c++) {
+        const int feasible = job->infeasible ? nv_targets_nu_feasible(&tg, ds, train, ntr, job->cs[c]) : 1;
+        if (feasible < 0) {
+            st = nv_error(err, NESVM_ERR_NOMEM, "out of memory");
+            break;
+        }
+        if (!feasible) { /* nesvm_train would refuse it: no figures */
+            job->infeasible[(size_t)f * job->ncs + c] = 1;
+            memset(&job->sums[(size_t)f * job->ncs + c], 0, sizeof(nv_metric_sums));
+            job->iterations[(size_t)f * job->ncs + c] = 0;
+            continue;
+        }
         if (job->name) {
             if (converged && job->cs[c] >= job->cs[c - 1]) { /* the same model again */
                 job->sums[(size_t)f * job->ncs + c] = job->sums[(size_t)f * job->ncs + c - 1];
@@ -162,6 +182,16 @@ static nesvm_status run_fold(cv_job *job, int f, int caller, int64_t *train, int
         stats.size = sizeof stats;
         st = nv_train_rows(ds, train, ntr, p, NULL, NULL, job->warm ? &path : NULL, cv_progress, &sink, &m,
                            &stats, err);
+        if (st == NESVM_ERR_DATA && job->infeasible) {
+            /* nu-SVC without a classifier at this nu (w = 0: the classes' reduced
+             * hulls meet, expansion_wsn.c): no figures, as an infeasible nu */
+            job->infeasible[(size_t)f * job->ncs + c] = 1;
+            memset(&job->sums[(size_t)f * job->ncs + c], 0, sizeof(nv_metric_sums));
+            job->iterations[(size_t)f * job->ncs + c] = 0;
+            if (err) nesvm_error_clear(err);
+            st = NESVM_OK;
+            continue;
+        }
         if (st != NESVM_OK) {
             if (job->name) nv_error_prefix(err, "%s %.17g", job->name, job->cs[c]);
             nv_error_prefix(err, "fold %d of %d", f + 1, job->folds);
@@ -181,6 +211,7 @@ static nesvm_status run_fold(cv_job *job, int f, int caller, int64_t *train, int
         job->iterations[(size_t)f * job->ncs + c] = stats.iterations;
         converged = job->saturate && stats.exit_reason == NESVM_EXIT_CONVERGED;
     }
+    nv_targets_free(&tg);
     nv_path_free(&path);
     nesvm_params_destroy(p);
     return st;
@@ -277,13 +308,15 @@ static nesvm_status cross_validate(const nesvm_dataset *ds, const nesvm_params *
     int *fold = nv_malloc_array((size_t)n, sizeof(int));
     /* zeros where other ranks' folds go (their sum is exact) */
     if (task == NESVM_TASK_NOVELTY) job.decision = nv_calloc((size_t)ncs * (size_t)n, sizeof(double));
+    const int nu_path = name && strcmp(name, "svm_nu") == 0 && params->svm_type == NV_SVM_NUSVC;
+    if (nu_path) job.infeasible = nv_calloc((size_t)folds * (size_t)ncs, sizeof(double));
     job.sums = nv_calloc((size_t)folds * (size_t)ncs, sizeof(nv_metric_sums));
     job.iterations = nv_malloc_array((size_t)folds * (size_t)ncs, sizeof(int64_t));
     job.status = nv_malloc_array((size_t)folds, sizeof(nesvm_status));
     job.errs = nv_malloc_array((size_t)folds, sizeof(nesvm_error));
     nesvm_status st = NESVM_OK;
     if (!fold || !job.sums || !job.iterations || !job.status || !job.errs ||
-        (task == NESVM_TASK_NOVELTY && !job.decision))
+        (task == NESVM_TASK_NOVELTY && !job.decision) || (nu_path && !job.infeasible))
         st = nv_error(err, NESVM_ERR_NOMEM, "out of memory");
     if (st == NESVM_OK) st = draw_folds(ds, task, folds, seed, fold, err);
     if (comm) st = nv_comm_agree(comm, st, err);
@@ -345,6 +378,7 @@ static nesvm_status cross_validate(const nesvm_dataset *ds, const nesvm_params *
         if (st == NESVM_OK) st = nv_comm_sum_i64(comm, job.iterations, (int64_t)folds * ncs, err);
         if (st == NESVM_OK && predicted) st = nv_comm_sum(comm, predicted, n, err);
         if (st == NESVM_OK && job.decision) st = nv_comm_sum(comm, job.decision, (int64_t)ncs * n, err);
+        if (st == NESVM_OK && job.infeasible) st = nv_comm_sum(comm, job.infeasible, (int64_t)folds * ncs, err);
     }
     if (st == NESVM_OK)
         for (int c = 0; c < ncs; c++) {
@@ -356,6 +390,13 @@ static nesvm_status cross_validate(const nesvm_dataset *ds, const nesvm_params *
                 if (iterations) iterations[c] += job.iterations[(size_t)f * ncs + c];
             }
             nv_metrics_finish(&total, task, &metrics[c]);
+            int infeasible = 0;
+            for (int f = 0; job.infeasible && f < folds; f++) infeasible |= job.infeasible[(size_t)f * ncs + c] != 0;
+            if (infeasible) { /* not trained on some fold: no figures */
+                nv_metric_sums none;
+                memset(&none, 0, sizeof none);
+                nv_metrics_finish(&none, task, &metrics[c]);
+            }
             if (job.decision && st == NESVM_OK)
                 st = nesvm_roc_auc(ds->labels, job.decision + (size_t)c * (size_t)n, n, &metrics[c].auc, NULL,
                                    err);
@@ -367,6 +408,7 @@ done:
     nv_free(job.status);
     nv_free(job.errs);
     nv_free(job.decision);
+    nv_free(job.infeasible);
     nesvm_params_destroy(defaults);
     return st;
 }

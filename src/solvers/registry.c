@@ -32,10 +32,11 @@
 #define SSVM_SVR "svr_squared_epsilon_insensitive_l2_regularized_bias"
 static const nv_solver solvers[] = {
     {"nesvm", {"c_svm_hinge_l2", "lp_svm_hinge_l1", "ls_svm_squared_l2", "ls_svr_squared_l2", "svr_epsilon_insensitive_l2",
-               "one_class_svm_hinge_l2"},
+               "one_class_svm_hinge_l2", "nu_svc_hinge_l2", "nu_svr_epsilon_insensitive_l2"},
      nv_nesvm_linear_train,
      nv_nesvm_expansion_train, NULL, NV_KERNELS_NESVM, 1.0, NESVM_USES, "", 1, .has_c = 1,
-     .loss = {"hinge", "hinge", "squared", "squared", "epsilon_insensitive", "hinge"}, .loss_specific = 0,
+     .loss = {"hinge", "hinge", "squared", "squared", "epsilon_insensitive", "hinge", "hinge", "epsilon_insensitive"},
+     .loss_specific = 0,
      .tasks = "classification regression novelty", .memory = "kernel_memory",
      .certificate = 1, .precomputed = NESVM_PRECOMPUTED_PATHS},
     /* bias <= 0: no bias; bias B > 0: a constant feature B, regularized */
@@ -120,7 +121,7 @@ nesvm_status nv_solver_problem(const nv_solver *s, const nesvm_params *p, char *
         return nv_error(err, NESVM_ERR_UNSUPPORTED,
                         "--svm-type %s is the %s loss (%s): --loss %s takes --svm-type c", nv_svm_type(t)->word,
                         s->loss[t], fixed, p->loss);
-    if (l->tube && !svr)
+    if (l->tube && !svr && t != NV_SVM_NUSVR)
         return nv_error(err, NESVM_ERR_UNSUPPORTED,
                         "the %s loss is a regression's (a tube around real targets): it takes --svm-type svr",
                         l->name);

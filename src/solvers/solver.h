@@ -54,7 +54,12 @@ typedef struct nv_binary_result {
                            * (alpha_i = c_i l'(r_i) at that mu), else NaN or 0 */
     double *dual;         /* NULL, or the caller's buffer of n entries (expansion.c's
                            * C-SVM): a_i y_i of the dual point that gave lower_bound,
-                           * feasible (0 <= a <= c, sum a_i y_i = 0 with a bias) */
+                           * feasible (0 <= a <= c, sum a_i y_i = 0 with a bias); the
+                           * SMO on nu-SVC and nu-SVR (expansion_smo.c's nu mode): its m
+                           * variables a (nu-SVR's 2 n: a_k, then a_{n+k}) at the end */
+    double nu_value;      /* nu-SVC: the margin rho (LIBSVM's r: the model is scaled by
+                           * 1/rho, the C-SVM of C = 1/rho); nu-SVR: the tube's half-width
+                           * epsilon; else 0 (expansion_wsn.c) */
 } nv_binary_result;
 
 /* A binary problem on the expansion coefficients of a full kernel: n rows
@@ -90,6 +95,12 @@ typedef struct nv_kernel_problem {
      * the linear term of its dual on them, or NULL (none: the whole problem);
      * its sum of a is always kept at beta0's (LIBSVM's start without one) */
     const double *h;
+    /* nu-SVC and nu-SVR (expansion_wsn.c): the dual point to start from, its m
+     * variables a (nu-SVC n, a_i = y_i beta0_i; nu-SVR 2 n, a_k - a_{n+k} =
+     * beta0_k), whose sums per sign the SMO keeps; NULL: from beta0, or
+     * LIBSVM's start.  h as the one-class SVM's (nu-SVC: y_i h_i is the
+     * linear term; nu-SVR takes the held part in its targets y). */
+    const double *a0;
 } nv_kernel_problem;
 
 /* A solver's state at an iteration boundary, for checkpoints: the point to

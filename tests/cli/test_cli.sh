@@ -261,7 +261,7 @@ expect_fail "option: --solver nope" 2 "unknown solver 'nope'" "$T/o.model" -- \
     "$BIN" train --solver nope "$H" "$T/o.model"
 expect_fail "option: --max-iter 0" 2 "invalid value '0' for max_iter" "$T/o.model" -- \
     "$BIN" train --max-iter 0 "$H" "$T/o.model"
-expect_fail "option: --svm-type qp" 2 "invalid value 'qp' for svm_type: expected c, lp, ls, ls-svr, svr or one-class" "$T/o.model" -- \
+expect_fail "option: --svm-type qp" 2 "invalid value 'qp' for svm_type: expected c, lp, ls, ls-svr, svr, one-class, nu-svc or nu-svr" "$T/o.model" -- \
     "$BIN" train --svm-type qp "$H" "$T/o.model"
 expect_fail "option: --continuation fast" 2 "invalid value 'fast' for continuation: expected adaptive or paper" "$T/o.model" -- \
     "$BIN" train --continuation fast "$H" "$T/o.model"
@@ -1761,12 +1761,44 @@ bad_svr "a second svm_type" 's/^kernel_type/svm_type c_svc\n&/' "2: a second svm
 svm-train -q -s 3 -b 1 -t 2 "$T/reg5.txt" "$T/eb.orig"
 expect_fail "import: epsilon_svr -b 1 (a Laplace model)" 1 "eb.orig:7: probA: the Laplace model of a LIBSVM epsilon-SVR (svm-train -s 3 -b 1) has no nesvm counterpart" \
     "$T/o.model" -- "$BIN" import "$T/eb.orig" "$T/o.model"
+# nu-SVC and nu-SVR and LIBSVM's nu_svc, nu_svr (svm-train -s 1, -s 4), both ways: the same
+# labels and svm-predict's lines
+imported_same "svm-train -s 1 rbf binary (nu_svc)" libsvm "$H" -s 1 -t 2 -g 0.1 -n 0.3
+imported_same "svm-train -s 1 poly one-vs-one (nu_svc)" libsvm "$T/three3.txt" -s 1 -t 1 -d 2 -g 0.2 -r 1 -n 0.2
+for args in "-t 2 -c 3 -n 0.4" "-t 0 -n 0.6"; do # (regression: the values to their 17 digits' rounding)
+    # shellcheck disable=SC2086
+    svm-train -q -s 4 $args "$T/reg5.txt" "$T/im.orig" && svm-predict "$T/reg5.txt" "$T/im.orig" "$T/im.opred" >/dev/null &&
+        "$BIN" import "$T/im.orig" "$T/im.model" && "$BIN" predict -q "$T/reg5.txt" "$T/im.model" "$T/im.pred" &&
+        paste "$T/im.pred" "$T/im.opred" | awk '{ d = $1 - $2; if (d < 0) d = -d; if (d > 1e-12 * (1 + ($2 < 0 ? -$2 : $2))) bad++ }
+            END { exit bad > 0 }' && ok "import: svm-train -s 4 $args (nu_svr)" || not_ok "import: svm-train -s 4 $args" "values differ"
+done
 svm-train -q -s 1 "$H" "$T/nu.orig"
-expect_fail "import: nu-SVC" 1 "svm_type nu_svc: nesvm imports C-SVC, one-class and epsilon-SVR models (svm-train -s 0, -s 2 and -s 3) only" "$T/o.model" -- \
-    "$BIN" import "$T/nu.orig" "$T/o.model"
+"$BIN" import "$T/nu.orig" "$T/nu.model" && grep -qx "problem nu_svc_hinge_l2" "$T/nu.model" &&
+    grep -qx "param svm_type nu-svc" "$T/nu.model" && grep -qx "param svm_nu 0.5" "$T/nu.model" &&
+    ! grep -q "^nu_rho" "$T/nu.model" && "$BIN" info "$T/nu.model" | grep -q "rho unknown (not in the file)" &&
+    ok "import: svm-train -s 1 is nesvm's nu-SVC (nu 0.5, rho unknown)" || not_ok "import: nu_svc" "a step failed"
 svm-train -q -s 4 "$T/reg5.txt" "$T/nur.orig"
-expect_fail "import: nu-SVR" 1 "svm_type nu_svr: nesvm imports C-SVC, one-class and epsilon-SVR models (svm-train -s 0, -s 2 and -s 3) only" "$T/o.model" -- \
-    "$BIN" import "$T/nur.orig" "$T/o.model"
+"$BIN" import "$T/nur.orig" "$T/nur.model" && grep -qx "problem nu_svr_epsilon_insensitive_l2" "$T/nur.model" &&
+    grep -qx "param svm_type nu-svr" "$T/nur.model" && grep -qx "task regression" "$T/nur.model" &&
+    ok "import: svm-train -s 4 is nesvm's nu-SVR" || not_ok "import: nu_svr" "a step failed"
+for args in "-s 1 -t rbf -n 0.3|$H" "-s 1 -t poly -d 2 -r 1 -g 0.2 -n 0.2|$T/three3.txt" "-s 4 -t rbf -c 3 -n 0.4|$T/reg5.txt" \
+    "-s 4 -t linear -n 0.6|$T/reg5.txt"; do
+    data=${args#*|}
+    # shellcheck disable=SC2086
+    "$BIN" train -q ${args%|*} "$data" "$T/nx.model" && "$BIN" export --format libsvm "$T/nx.model" "$T/nx.libsvm" &&
+        head -1 "$T/nx.libsvm" | grep -qx "svm_type nu_sv[cr]" &&
+        "$BIN" predict -q "$data" "$T/nx.model" "$T/nx.pred" && svm-predict "$data" "$T/nx.libsvm" "$T/nx.opred" >"$T/nx.sp" &&
+        paste "$T/nx.pred" "$T/nx.opred" | awk '{ d = $1 - $2; if (d < 0) d = -d; if (d > 1e-9 * (1 + ($2 < 0 ? -$2 : $2))) bad++ }
+            END { exit bad > 0 }' && line=$("$BIN" predict "$data" "$T/nx.model" 2>&1 | head -1) && [ -n "$line" ] &&
+        grep -qF "$line" "$T/nx.sp" &&
+        ok "export: ${args%|*} for svm-predict, the same predictions and first line ($line)" ||
+        not_ok "export: ${args%|*} for LIBSVM" "predictions differ or a step failed"
+done
+roundtrip "nu-SVC rbf one-vs-one, LIBSVM" libsvm "$T/three3.txt" -s 1 -t rbf -g 0.1 -n 0.3
+roundtrip "nu-SVR rbf, LIBSVM" libsvm "$T/reg5.txt" -s 4 -t rbf -n 0.3
+"$BIN" train -q -s 4 "$T/reg5.txt" "$T/nl.model"
+expect_fail "export: nu-SVR for LIBLINEAR" 1 "a regression of problem nu_svr_epsilon_insensitive_l2 cannot be written for LIBLINEAR" \
+    "$T/o.liblinear" -- "$BIN" export --format liblinear "$T/nl.model" "$T/o.liblinear"
 # the one-class SVM and LIBSVM's one_class (svm-train -s 2), both ways: the same labels and
 # decision values (svm-predict's one-class rule, +1 where the value is > 0)
 for args in "-t linear -n 0.3" "-t rbf -g 0.1 -n 0.3" "-t rbf -n 0.05" "-t poly -d 2 -r 1 -g 0.1 -n 0.5"; do
@@ -1898,8 +1930,66 @@ run "$BIN" info "$T/s3h.model"
 [ "$RC" -eq 0 ] && grep -q "(problem svr_epsilon_insensitive_l2_regularized_bias, epsilon-SVR: L2 + epsilon_insensitive loss, tube 0.1, regularized bias)" "$T/.out" &&
     ok "info on Hyperpass's epsilon-SVR model: the regularized bias" ||
     not_ok "info on Hyperpass's epsilon-SVR model" "exit $RC, $(grep -m1 '^solver' "$T/.out")"
-expect_fail "train -s 7" 2 "-s 7 is not supported: nesvm trains C-SVC (-s 0), the one-class SVM (-s 2) and epsilon-SVR (-s 3)" "$T/o.model" -- \
+expect_fail "train -s 7" 2 "-s 7 is not supported: nesvm trains LIBSVM's C-SVC (-s 0), nu-SVC (-s 1), one-class SVM (-s 2), epsilon-SVR (-s 3) and nu-SVR (-s 4)" "$T/o.model" -- \
     "$BIN" train -s 7 "$H" "$T/o.model"
+# nu-SVC (-s 1) and nu-SVR (-s 4): the model file, the summary, info, the ignored options, refusals
+run "$BIN" train -s 1 -n 0.3 -t rbf "$H" "$T/s1.model"
+[ "$RC" -eq 0 ] && grep -qx "param svm_type nu-svc" "$T/s1.model" && grep -qx "param svm_nu 0.3" "$T/s1.model" &&
+    grep -qx "problem nu_svc_hinge_l2" "$T/s1.model" && grep -q "^nu_rho [0-9]" "$T/s1.model" &&
+    grep -q "^nu-SVC: margin rho [0-9.e+-]*, the model scaled by 1/rho: C = 1/rho = [0-9]" "$T/.out" &&
+    ok "train -s 1 is LIBSVM's nu-SVC (-n its nu; rho and C = 1/rho printed and kept)" ||
+    not_ok "train -s 1" "exit $RC, $(first_line "$T/.err")"
+run "$BIN" info "$T/s1.model"
+[ "$RC" -eq 0 ] && grep -q "(problem nu_svc_hinge_l2, nu-SVC: L2 + hinge of rho - y f, nu 0.3, scaled by 1/rho)" "$T/.out" &&
+    grep -q "^  \[0\] 1 vs -1: b .*, rho [0-9.e+-]* (C = 1/rho = [0-9]" "$T/.out" &&
+    ok "info on a nu-SVC model: its problem, nu, rho and C = 1/rho" || not_ok "info on a nu-SVC model" "$(grep -m1 '^solver' "$T/.out")"
+run "$BIN" train -s 4 -n 0.4 -c 2 -t rbf "$T/reg5.txt" "$T/s4.model"
+[ "$RC" -eq 0 ] && grep -qx "param svm_type nu-svr" "$T/s4.model" && grep -q "^nu_epsilon [0-9]" "$T/s4.model" &&
+    grep -q "^nu-SVR: epsilon = [0-9]" "$T/.out" && "$BIN" info "$T/s4.model" | grep -q "^  \[0\] regression: b .*, epsilon [0-9]" &&
+    "$BIN" info "$T/s4.model" | grep -q "(problem nu_svr_epsilon_insensitive_l2, nu-SVR: L2 + tube of half-width epsilon, nu 0.4)" &&
+    ok "train -s 4 is LIBSVM's nu-SVR (-n, -c; epsilon printed and kept), info" || not_ok "train -s 4" "exit $RC, $(first_line "$T/.err")"
+run "$BIN" train -q --svm-type nu-svc --svm-nu 0.3 --kernel rbf "$H" "$T/s1b.model"
+[ "$RC" -eq 0 ] && cmp -s "$T/s1.model" "$T/s1b.model" && ok "train --svm-type nu-svc --svm-nu: -s 1 -n's long names" ||
+    not_ok "train --svm-type nu-svc" "exit $RC, models differ"
+run "$BIN" train -q -s 1 -c 3 -B 1 --lambda 2 "$H" "$T/s1c.model"
+[ "$RC" -eq 0 ] && grep -q "warning: -c is ignored here (solver nesvm): it applies to every --svm-type but one-class and nu-svc" "$T/.err" &&
+    grep -q "warning: -B is ignored here (solver nesvm): it applies to every --svm-type but one-class, nu-svc and nu-svr" "$T/.err" &&
+    grep -q "warning: --lambda is ignored here" "$T/.err" && ok "train -s 1 -c -B --lambda: warned as ignored" ||
+    not_ok "train -s 1 -c" "exit $RC, $(first_line "$T/.err")"
+run "$BIN" train -q -s 4 -p 0.3 -B 1 "$T/reg5.txt" "$T/s4p.model"
+[ "$RC" -eq 0 ] && grep -q "warning: -p/--epsilon is ignored here (solver nesvm): it applies to --svm-type svr" "$T/.err" &&
+    grep -q "warning: -B is ignored here" "$T/.err" && ! grep -q "warning: -c" "$T/.err" &&
+    ok "train -s 4 -p -B: warned as ignored (epsilon is nu-SVR's outcome)" || not_ok "train -s 4 -p" "exit $RC, $(first_line "$T/.err")"
+expect_fail "train -s 1 -n 0.95 (infeasible)" 1 "specified nu is infeasible (LIBSVM's words): nu-SVC of classes 1 and -1 with nu 0.95" \
+    "$T/o.model" -- "$BIN" train -s 1 -n 0.95 "$H" "$T/o.model"
+expect_fail "train -s 1 -w1 2" 1 "class weights (-w1) are not nu-SVC's" "$T/o.model" -- "$BIN" train -s 1 -w1 2 "$H" "$T/o.model"
+expect_fail "train -s 1 --method newton" 1 "the nu-SVC is solved exactly by the kernel SMO on a working set" "$T/o.model" -- \
+    "$BIN" train -s 1 -t rbf --method newton "$H" "$T/o.model"
+expect_fail "train -s 4 --basis 50" 1 "the nu-SVR trains on the full kernel, not a reduced basis: drop --basis 50" "$T/o.model" -- \
+    "$BIN" train -s 4 -t rbf --basis 50 "$T/reg5.txt" "$T/o.model"
+expect_fail "train -s 1 --solver ssvm" 1 "solver ssvm has no nu-SVC model" "$T/o.model" -- "$BIN" train -s 1 --solver ssvm "$H" "$T/o.model"
+expect_fail "train -s 4 -t sigmoid" 1 "with it, the nu-SVR is not convex and has no certificate" "$T/o.model" -- \
+    "$BIN" train -s 4 -t sigmoid "$T/reg5.txt" "$T/o.model"
+expect_fail "train -s 1 -C" 2 "-C searches C, and nu-SVC has none" "$T/o.model" -- "$BIN" train -s 1 -C "$H"
+run "$BIN" grid -q -s 1 -v 3 -log2nu -7,-1,3 --out "$T/nu.csv" "$H"
+[ "$RC" -eq 0 ] && [ "$(tail -n 1 "$T/nu.csv" | cut -d, -f1)" = "-1" ] && ok "grid -s 1: nu searched (linear)" ||
+    not_ok "grid -s 1" "exit $RC: $(first_line "$T/.err")"
+expect_fail "easy -s 1" 2 "easy searches C and gamma, and nu-SVC has no C" "$T/o.model" -- "$BIN" easy -s 1 "$H"
+printf '1 1:1\n1 1:2\n-1 1:1\n-1 1:2\n' >"$T/same.txt"
+expect_fail "train -s 1 on identical classes (w = 0)" 1 "classes 1 and -1: nu-SVC with nu 0.5 has no classifier here: its optimum is w = 0" \
+    "$T/o.model" -- "$BIN" train -s 1 "$T/same.txt" "$T/o.model"
+run "$BIN" cv -s 1 -t rbf -v 5 "$H"
+[ "$RC" -eq 0 ] && grep -q "^Cross Validation Accuracy = [0-9]" "$T/.out" && ok "cv -s 1: the accuracy" ||
+    not_ok "cv -s 1" "exit $RC, $(first_line "$T/.err")"
+run "$BIN" cv -s 4 -t rbf -v 5 "$T/reg5.txt"
+[ "$RC" -eq 0 ] && grep -q "^Cross Validation Mean squared error = [0-9]" "$T/.out" && ok "cv -s 4: the mean squared error" ||
+    not_ok "cv -s 4" "exit $RC, $(first_line "$T/.err")"
+sed 's/^nu_rho .*/nu_rho -1/' "$T/s1.model" >"$T/nb.model"
+expect_fail "model: nu_rho -1" 1 "submodel 0: bad 'nu_rho' line (expected one positive number)" "$T/o.txt" -- \
+    "$BIN" predict "$H" "$T/nb.model" "$T/o.txt"
+sed 's/^nu_rho /nu_epsilon /' "$T/s1.model" >"$T/nb.model"
+expect_fail "model: nu_epsilon in a nu-SVC" 1 "submodel 0: a 'nu_epsilon' line belongs to a nu-SVR model, not svm_type nu-svc" "$T/o.txt" -- \
+    "$BIN" predict "$H" "$T/nb.model" "$T/o.txt"
 run "$BIN" train --solver hyperpass -h 0 "$H" "$T/h0.model"
 expect_ok_rc "train -h 0 (shrinking)" && grep -q "^param shrinking 0$" "$T/h0.model" && ok "train -h 0 sets shrinking, not help" ||
     not_ok "train -h 0" "$(grep shrinking "$T/h0.model")"

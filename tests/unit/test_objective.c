@@ -192,7 +192,7 @@ static void test_real_targets(void)
             nesvm_params_set(prm, "max_iter", "1000000", NULL);
             double bk[N];
             nv_binary_result rk = {.w = bk};
-            nv_kernel_problem kp = {&km, NULL, N, Y, Ck, NULL, 0, NULL, NULL, 0, 0, NV_TARGET_REAL, NULL, 0, 0, NULL};
+            nv_kernel_problem kp = {&km, NULL, N, Y, Ck, NULL, 0, NULL, NULL, 0, 0, NV_TARGET_REAL, NULL, 0, 0, NULL, NULL};
             CHECK_MSG(nv_nesvm_kernel_train(&kp, prm, NULL, &rk, &err) == NESVM_OK, "%s", err.message);
             CHECK_MSG(rk.exit_reason == NESVM_EXIT_CONVERGED, "kernel, method %d: exit %d gap %g", method,
                       (int)rk.exit_reason, rk.gap);

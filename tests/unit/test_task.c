@@ -67,20 +67,21 @@ static void test_table(void)
         CHECK(t != NULL);
         if (!t) continue;
         CHECK_MSG(strcmp(t->word, d->words[i]) == 0, "row %d: %s vs %s", i, t->word, d->words[i]);
-        /* c, lp, ls classify; ls-svr and svr regress; one-class is a novelty;
-         * each row's loss is a registered one */
-        const int regression = i == NV_SVM_LSSVR || i == NV_SVM_SVR;
+        /* c, lp, ls, nu-svc classify; ls-svr, svr and nu-svr regress;
+         * one-class is a novelty; each row's loss is a registered one (the
+         * tube svr's and nu-svr's) */
+        const int regression = i == NV_SVM_LSSVR || i == NV_SVM_SVR || i == NV_SVM_NUSVR;
         CHECK_MSG(t->task == (regression            ? NESVM_TASK_REGRESSION
                               : i == NV_SVM_ONECLASS ? NESVM_TASK_NOVELTY
                                                      : NESVM_TASK_CLASSIFICATION),
                   "row %d", i);
-        CHECK(nv_loss_find(t->loss) && nv_loss_find(t->loss)->tube == (i == NV_SVM_SVR));
+        CHECK(nv_loss_find(t->loss) && nv_loss_find(t->loss)->tube == (i == NV_SVM_SVR || i == NV_SVM_NUSVR));
         CHECK(nv_loss_find(t->loss) != NULL && t->l1 == (i == NV_SVM_LP));
         nesvm_params *p = params_with("svm_type", d->words[i]);
         CHECK(nesvm_params_task(p) == t->task);
         nesvm_params_destroy(p);
     }
-    CHECK(count == NV_SVM_TYPES && count == 6);
+    CHECK(count == NV_SVM_TYPES && count == 8);
     CHECK(nv_svm_type(count) == NULL && nv_svm_type(-1) == NULL);
     CHECK(strcmp(nv_svm_type(NV_SVM_LP)->name, "LP-SVM") == 0);
     CHECK(nesvm_params_task(NULL) == NESVM_TASK_CLASSIFICATION);

@@ -72,14 +72,14 @@ static void one(int64_t n, int q, double flip, double C, double gamma, uint64_t 
     CHECK(nv_kmat_init(&km, &k, ds, NULL, n, 4096, 1, NULL, &err) == NESVM_OK && km.K);
     double *ba = calloc((size_t)n, sizeof(double)), *bb = calloc((size_t)n, sizeof(double));
     nv_binary_result ra = {.w = ba}, rb = {.w = bb};
-    nv_kernel_problem pa = {&km, NULL, n, y, cost, NULL, 0, NULL, NULL, 0, 0, NV_TARGET_SIGN, NULL, 0, 0, NULL};
+    nv_kernel_problem pa = {&km, NULL, n, y, cost, NULL, 0, NULL, NULL, 0, 0, NV_TARGET_SIGN, NULL, 0, 0, NULL, NULL};
     CHECK_MSG(nv_nesvm_kernel_train(&pa, p, NULL, &ra, &err) == NESVM_OK, "%s", err.message);
     CHECK(ra.exit_reason == NESVM_EXIT_CONVERGED && ra.gap <= 1e-6);
 
     /* the same on a working set of kernel columns */
     nv_kcache kc;
     CHECK(nv_kcache_init(&kc, &k, ds, NULL, n, NULL, 1, 4096, 4096, 1, &err) == NESVM_OK);
-    nv_kernel_problem pb = {NULL, NULL, n, y, cost, NULL, 0, &kc, NULL, 0, 0, NV_TARGET_SIGN, NULL, 0, 0, NULL};
+    nv_kernel_problem pb = {NULL, NULL, n, y, cost, NULL, 0, &kc, NULL, 0, 0, NV_TARGET_SIGN, NULL, 0, 0, NULL, NULL};
     CHECK_MSG(nv_nesvm_expansion_train(&pb, p, NULL, &rb, &err) == NESVM_OK, "%s", err.message);
     /* the working set certifies in double precision (issue 29): converged means a
      * gap <= 1e-6 of the kernel itself; a sub-problem certified on its single-
@@ -237,7 +237,7 @@ static void tube(int64_t n, double C, double p, double gamma, int bias, double m
     nv_kmat km;
     CHECK(nv_kmat_init(&km, &k, t.ds, NULL, n, 4096, 1, NULL, &err) == NESVM_OK && km.K);
     nv_binary_result ra = {.w = ba};
-    nv_kernel_problem pa = {&km, NULL, n, y, cost, NULL, 0, NULL, NULL, 0, 0, NV_TARGET_REAL, NULL, 0, 0, NULL};
+    nv_kernel_problem pa = {&km, NULL, n, y, cost, NULL, 0, NULL, NULL, 0, 0, NV_TARGET_REAL, NULL, 0, 0, NULL, NULL};
     CHECK_MSG(nv_nesvm_expansion_train(&pa, pn, NULL, &ra, &err) == NESVM_OK, "%s", err.message);
     /* (Newton's smoothed tube may stall short of 1e-6: its bound still is one) */
     CHECK_MSG(ra.gap <= 1e-3 && ra.rounds == 0, "exit %d gap %g", ra.exit_reason, ra.gap);
@@ -246,7 +246,7 @@ static void tube(int64_t n, double C, double p, double gamma, int bias, double m
     nv_kcache kc;
     CHECK(nv_kcache_init(&kc, &k, t.ds, NULL, n, NULL, 1, mem, mem, 1, &err) == NESVM_OK);
     nv_binary_result rb = {.w = bb};
-    nv_kernel_problem pb = {NULL, NULL, n, y, cost, NULL, 0, &kc, NULL, 0, 1, NV_TARGET_REAL, NULL, 0, 0, NULL};
+    nv_kernel_problem pb = {NULL, NULL, n, y, cost, NULL, 0, &kc, NULL, 0, 1, NV_TARGET_REAL, NULL, 0, 0, NULL, NULL};
     CHECK_MSG(nv_nesvm_expansion_train(&pb, prm, NULL, &rb, &err) == NESVM_OK, "%s", err.message);
     CHECK_MSG(rb.exit_reason == NESVM_EXIT_CONVERGED && rb.gap <= 1e-6, "exit %d gap %g", rb.exit_reason, rb.gap);
     CHECK_MSG(rb.rounds >= min_rounds, "n %lld: %lld rounds, want >= %lld", (long long)n, (long long)rb.rounds,
@@ -357,10 +357,205 @@ static void oc_rho(void)
         }
 }
 
+/* The nu problems' quantiles (nv_nu_quantile): over the entries of one sign
+ * (y = sign; y NULL: all), l minimizes g(l) = sum c_i max(0, l - G_i) - r l
+ * (checked on a grid), the middle of a flat stretch (LIBSVM's (ub + lb) / 2
+ * without a free vector), the largest G where r is beyond the sum by
+ * rounding, 0 without an entry; the other sign's entries never enter. */
+static void nu_quantile(void)
+{
+    const double G[8] = {3, -7, 1, 40, 2, 9, 5, 2}, y[8] = {1, -1, 1, -1, 1, -1, 1, 1};
+    const double one[8] = {1, 1, 1, 1, 1, 1, 1, 1}, w[8] = {1, 3, 2, 3, 1, 3, 1, 0.5};
+    /* the +1 entries are nv_oc_rho's f = {3, 1, 2, 5, 2} and c = one or {1, 2, 1, 1, 0.5}: its answers */
+    const double *cs[2] = {one, w};
+    const double want[2][5] = {{1, 2, 2.5, 5, 5}, {1, 1.5, 2, 5, 5}};
+    const double rs[2][5] = {{0.5, 2, 3, 5, 5 + 1e-13}, {0.5, 2, 3, 5.5, 5.5 + 1e-13}};
+    double zb[16], gp[5], cp[5];
+    for (int k = 0; k < 2; k++) {
+        int np = 0;
+        for (int i = 0; i < 8; i++)
+            if (y[i] > 0) gp[np] = G[i], cp[np++] = cs[k][i];
+        for (int t = 0; t < 5; t++) {
+            const double r = rs[k][t], l = nv_nu_quantile(G, cs[k], y, 1.0, 8, r, zb);
+            double best = INFINITY;
+            for (int q = -2000; q <= 8000; q++) best = fmin(best, oc_g(gp, cp, np, r, q * 0.001));
+            CHECK_MSG(l == want[k][t] && oc_g(gp, cp, np, r, l) <= best + 1e-12,
+                      "weights %d, r %g: l %g (expected %g), g %g (grid's best %g)", k, r, l, want[k][t],
+                      oc_g(gp, cp, np, r, l), best);
+        }
+    }
+    /* the -1 entries {-7, 40, 9}, costs 3 each: r 3 is flat on [-7, 9], r 4 at 9 */
+    CHECK(nv_nu_quantile(G, w, y, -1.0, 8, 3, zb) == 1 && nv_nu_quantile(G, w, y, -1.0, 8, 4, zb) == 9);
+    CHECK(nv_nu_quantile(G, w, y, 2.0, 8, 1, zb) == 0 && nv_nu_quantile(G, one, NULL, 0, 0, 1, zb) == 0);
+    CHECK(nv_nu_quantile(G, one, NULL, 0, 8, 3, zb) == 2); /* all: -7 1 2 2 3 5 9 40, the 3rd and 4th tie */
+    /* nv_nu_fill: LIBSVM's start from zero (each sign in order, min(c_i, what is left)), a scaled-down
+     * sign, a sign raised in order */
+    double a[8] = {0}, c3[8] = {1, 1, 1, 1, 1, 1, 1, 1};
+    nv_nu_fill(a, y, c3, 8, 2.5);
+    const double start[8] = {1, 1, 1, 1, 0.5, 0.5, 0, 0};
+    for (int i = 0; i < 8; i++) CHECK_MSG(a[i] == start[i], "start: a[%d] = %g, expected %g", i, a[i], start[i]);
+    double b[8] = {1, 1, 1, 1, 1, 1, 1, 1};
+    nv_nu_fill(b, y, c3, 8, 1.5); /* +1: five ones scaled to 1.5; -1: three ones scaled to 1.5 */
+    CHECK(fabs(b[0] - 0.3) <= 1e-15 && fabs(b[1] - 0.5) <= 1e-15 && fabs(b[7] - 0.3) <= 1e-15);
+}
+
+/* nu-SVC's (svr 0: y = +-1, costs 1) or nu-SVR's (costs C) P at beta by the
+ * naive kernel: 1/2 beta'f + sum over the signs of min_l [sum c max(0, l -
+ * G) - l R], R = nu (sum c) / 2, the minimum at a breakpoint (G: nu-SVC y f
+ * within each class; nu-SVR -r for the upper sign and r for the lower, r =
+ * y - f); *D: its dual value (nu-SVR y'beta - 1/2 beta'f, nu-SVC -1/2
+ * beta'f). */
+static double nu_primal(const double *X, const double *y, int64_t n, double gamma, int svr, double C, double nu,
+                        const double *beta, double *D)
+{
+    double *f = calloc((size_t)n, sizeof(double)), *G = malloc(sizeof(double) * 2 * (size_t)n);
+    double quad = 0, lin = 0, P = 0;
+    int *sg = malloc(sizeof(int) * 2 * (size_t)n);
+    for (int64_t i = 0; i < n; i++) {
+        for (int64_t j = 0; j < n; j++) {
+            if (beta[j] == 0) continue;
+            const double e0 = X[2 * i] - X[2 * j], e1 = X[2 * i + 1] - X[2 * j + 1];
+            f[i] += beta[j] * exp(-gamma * (e0 * e0 + e1 * e1));
+        }
+        quad += beta[i] * f[i];
+        lin += y[i] * beta[i];
+    }
+    int64_t m = 0;
+    for (int64_t i = 0; i < n; i++) {
+        if (svr) {
+            G[m] = f[i] - y[i], sg[m++] = 1;
+            G[m] = y[i] - f[i], sg[m++] = -1;
+        } else {
+            G[m] = y[i] * f[i], sg[m++] = y[i] > 0 ? 1 : -1;
+        }
+    }
+    const double c = svr ? C : 1.0, R = 0.5 * nu * c * (double)n;
+    for (int sign = -1; sign <= 1; sign += 2) {
+        double best = INFINITY;
+        for (int64_t k = 0; k < m; k++) {
+            if (sg[k] != sign) continue;
+            double v = -G[k] * R;
+            for (int64_t i = 0; i < m; i++)
+                if (sg[i] == sign && G[k] > G[i]) v += c * (G[k] - G[i]);
+            best = fmin(best, v);
+        }
+        P += best;
+    }
+    *D = (svr ? lin : 0.0) - 0.5 * quad;
+    free(f);
+    free(G);
+    free(sg);
+    return 0.5 * quad + P;
+}
+
+/* nu-SVC and nu-SVR on a working set of kernel columns (expansion_wsn.c:
+ * rounds of at most mem's K_SS) against the SMO's nu mode on the whole
+ * stored matrix from LIBSVM's start: both certified, their P the naive
+ * kernel's, weak duality both ways, the RKHS distance within the gaps; the
+ * SMO's point feasible (each sign's sum R); warm starts from the solution
+ * (one round) and from an infeasible point (made feasible: the same
+ * optimum). */
+static void nu_ws(int svr, int64_t n, double nu, double C, double gamma, double mem, uint64_t seed, int64_t min_rounds)
+{
+    toy t;
+    make_board(&t, n, 3, 0.1, seed);
+    double *X = t.X, *y = t.y;
+    uint64_t s = seed * 5 + 3;
+    for (int64_t i = 0; svr && i < n; i++) y[i] = sin(6 * X[2 * i]) + cos(4 * X[2 * i + 1]) + (urand(&s) - 0.5);
+    nesvm_params *prm, *pw;
+    nesvm_params_create(&prm, NULL);
+    char v[32];
+    nesvm_params_set(prm, "svm_type", svr ? "nu-svr" : "nu-svc", NULL);
+    snprintf(v, sizeof v, "%.17g", nu);
+    nesvm_params_set(prm, "svm_nu", v, NULL);
+    nesvm_params_set(prm, "eps", "1e-6", NULL);
+    nesvm_params_copy(prm, &pw, NULL);
+    snprintf(v, sizeof v, "%.17g", mem);
+    nesvm_params_set(prm, "kernel_memory", v, NULL);
+    nesvm_params_set(pw, "kernel_memory", "4096", NULL);
+    nv_params_resolve(prm);
+    nv_params_resolve(pw);
+    CHECK(nv_nesvm_ws_takes(prm));
+    const int target = svr ? NV_TARGET_REAL : NV_TARGET_SIGN;
+    const int64_t m = svr ? 2 * n : n;
+    double *cost = malloc(sizeof(double) * (size_t)n), *a = calloc((size_t)m, sizeof(double));
+    double *ba = calloc((size_t)n, sizeof(double)), *bb = calloc((size_t)n, sizeof(double));
+    double *bc = calloc((size_t)n, sizeof(double));
+    for (int64_t i = 0; i < n; i++) cost[i] = svr ? C : 1.0;
+    nv_kernel k = {NV_KERNEL_RBF, gamma, 0, 3};
+    nesvm_error err = {0};
+    /* the whole problem: the SMO's nu mode on the stored matrix, LIBSVM's start */
+    nv_kmat km;
+    CHECK(nv_kmat_init(&km, &k, t.ds, NULL, n, 4096, 1, NULL, &err) == NESVM_OK && km.K);
+    nv_binary_result ra = {.w = ba, .dual = a};
+    nv_kernel_problem pa = {&km, NULL, n, y, cost, NULL, 0, NULL, NULL, 0, 0, target, NULL, 0, 0, NULL, NULL};
+    CHECK_MSG(nv_kx_smo_train(&pa, pw, NULL, &ra, &err) == NESVM_OK, "%s", err.message);
+    double sum[2] = {0, 0}, R = 0.5 * nu * (svr ? C : 1.0) * (double)n;
+    for (int64_t i = 0; i < m; i++) {
+        sum[svr ? i < n : y[i] > 0] += a[i];
+        CHECK(a[i] >= 0 && a[i] <= cost[i < n ? i : i - n]);
+    }
+    CHECK_MSG(fabs(sum[0] - R) <= 1e-12 * R && fabs(sum[1] - R) <= 1e-12 * R, "sums %.17g %.17g, R %.17g", sum[0],
+              sum[1], R);
+    /* the working set on kernel columns: nu-SVC's model scaled by 1/rho */
+    nv_kcache kc;
+    CHECK(nv_kcache_init(&kc, &k, t.ds, NULL, n, NULL, 1, mem, mem, 1, &err) == NESVM_OK);
+    nv_binary_result rb = {.w = bb};
+    nv_kernel_problem pb = {NULL, NULL, n, y, cost, NULL, 0, &kc, NULL, 0, 1, target, NULL, 0, 0, NULL, NULL};
+    CHECK_MSG(nv_nesvm_expansion_train(&pb, prm, NULL, &rb, &err) == NESVM_OK, "%s", err.message);
+    CHECK_MSG(rb.exit_reason == NESVM_EXIT_CONVERGED && rb.gap <= 1e-6 && rb.rounds >= min_rounds,
+              "exit %d gap %g rounds %lld", rb.exit_reason, rb.gap, (long long)rb.rounds);
+    CHECK(svr ? fabs(rb.nu_value) < 10 : rb.nu_value > 0);
+    for (int64_t i = 0; !svr && i < n; i++) bb[i] *= rb.nu_value; /* the problem's beta */
+    double Da, Db, Pa = nu_primal(X, y, n, gamma, svr, C, nu, ba, &Da), Pb = nu_primal(X, y, n, gamma, svr, C, nu, bb, &Db);
+    CHECK_MSG(fabs(Pb - rb.primal) <= 1e-9 * fabs(Pb) + 1e-12, "P %.17g, naive %.17g", rb.primal, Pb);
+    CHECK_MSG(rb.lower_bound <= Pa + 1e-12 * fabs(Pa) && Da <= Pb + 1e-12 * fabs(Pb) && Db <= rb.primal * (1 + 1e-12),
+              "bound %.17g, P %.17g; D %.17g %.17g", rb.lower_bound, Pa, Da, Db);
+    const double lo = fmax(rb.lower_bound, Da), d2 = rkhs_dist2(X, n, gamma, ba, bb);
+    CHECK_MSG(0.5 * d2 <= (Pa - lo) + (Pb - lo) + 1e-9 * fabs(Pa), "||w_a - w_b||^2 = %g, gaps %g %g", d2, Pa - lo,
+              Pb - lo);
+    /* warm: from its own solution (one round), from a point halved on one sign and beyond a bound */
+    nv_binary_result rc = {.w = bc};
+    nv_kernel_problem pc = pb;
+    pc.beta0 = bb;
+    CHECK_MSG(nv_nesvm_expansion_train(&pc, prm, NULL, &rc, &err) == NESVM_OK, "%s", err.message);
+    CHECK_MSG(rc.exit_reason == NESVM_EXIT_CONVERGED && rc.rounds <= 1, "warm: exit %d, %lld rounds", rc.exit_reason,
+              (long long)rc.rounds);
+    for (int64_t i = 0; i < n; i++) bc[i] = bb[i] > 0 ? 0.5 * bb[i] : bb[i];
+    bc[0] = 5 * cost[0];
+    double *bd = calloc((size_t)n, sizeof(double));
+    nv_binary_result rd = {.w = bd};
+    pc.beta0 = bc;
+    CHECK_MSG(nv_nesvm_expansion_train(&pc, prm, NULL, &rd, &err) == NESVM_OK, "%s", err.message);
+    CHECK_MSG(rd.exit_reason == NESVM_EXIT_CONVERGED && rd.lower_bound <= Pb * (1 + 1e-12) + 1e-12 &&
+                  rb.lower_bound <= rd.primal + 1e-12 * fabs(rd.primal),
+              "warm from an infeasible point: exit %d, P %.17g, bound %.17g (cold P %.17g)", rd.exit_reason,
+              rd.primal, rd.lower_bound, Pb);
+    printf("# nu-%s n %lld nu %g C %g mem %g: %lld rounds, P %.10g (whole %.10g), %s %.6g\n", svr ? "SVR" : "SVC",
+           (long long)n, nu, C, mem, (long long)rb.rounds, Pb, Pa, svr ? "epsilon" : "rho", rb.nu_value);
+    nv_kcache_free(&kc);
+    nv_kmat_free(&km);
+    free(cost);
+    free(a);
+    free(ba);
+    free(bb);
+    free(bc);
+    free(bd);
+    nesvm_params_destroy(prm);
+    nesvm_params_destroy(pw);
+    free_toy(&t);
+}
+
 int main(void)
 {
     watch();
     oc_rho();
+    nu_quantile();
+    /* nu-SVC and nu-SVR: rounds of 512 rows (K_SS within 1 MB) against the whole matrix */
+    nu_ws(0, 1200, 0.5, 1, 10, 1, 31, 2);
+    nu_ws(0, 1200, 0.7, 1, 10, 1, 32, 2);
+    nu_ws(1, 1000, 0.4, 3, 10, 1, 33, 2);
+    nu_ws(1, 1000, 0.2, 30, 10, 1, 34, 2);
     /* epsilon-SVR: most rows outside the tube, at their bounds (rounds of
      * 2,000 rows and the bound guess); a wide tube, few support vectors; K_SS
      * within 1 MB (rounds of 512 rows); no bias; large C (free support

@@ -281,7 +281,7 @@ static nesvm_status coarse_start(const nv_kernel_problem *kp, const nesvm_params
     if (npos > 0 && nneg > 0) {
         nesvm_params cp = *prm;
         if (cp.eps < NV_NESVM_COARSE_EPS) cp.eps = NV_NESVM_COARSE_EPS;
-        nv_kernel_problem sub = {kp->K, pos, m, y, cost, NULL, 0.0, NULL, NULL, 0, 0, kp->target, NULL, 0, 0, NULL};
+        nv_kernel_problem sub = {kp->K, pos, m, y, cost, NULL, 0.0, NULL, NULL, 0, 0, kp->target, NULL, 0, 0, NULL, NULL};
         nv_binary_result r;
         memset(&r, 0, sizeof r);
         r.w = w;

@@ -79,6 +79,22 @@ int nv_kx_dual(const nv_kernel_problem *kp, const nesvm_params *prm);
 nesvm_status nv_kx_smo_train(const nv_kernel_problem *kp, const nesvm_params *prm, const nv_progress_sink *sink,
                              nv_binary_result *res, nesvm_error *err);
 
+/* The weighted quantile of the one-class SVM and the nu problems
+ * (expansion_smon.c): over the entries i < m with y_i == sign (y NULL: all),
+ * the l that minimizes sum_i c_i max(0, l - g_i) - r l, the first g in
+ * ascending order where the sum of c reaches r, the middle of the interval
+ * to the next g where the sum equals r (the sum flat there), the largest g
+ * where r is beyond the sum by rounding; 0 without an entry.  zb: 2 m
+ * scratch. */
+double nv_nu_quantile(const double *g, const double *c, const double *y, double sign, int64_t m, double r,
+                      double *zb);
+
+/* The nu problems' feasible point (expansion_smon.c): a (m entries, each
+ * in [0, c_i]) with each sign's sum (y_i = +-1) brought to `half`, scaled
+ * down where above, raised in index order where below (from zero: LIBSVM's
+ * start, a_i = min(c_i, what is left of half)). */
+void nv_nu_fill(double *a, const double *y, const double *c, int64_t m, double half);
+
 /* ---- expansion_cert.c: the certificates in double precision */
 
 /* f[0..n) = K[:, supp(beta)] beta over the problem's rows: from the stored

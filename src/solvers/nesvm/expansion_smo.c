@@ -51,7 +51,7 @@
  * precision (expansion_ws.c's certify_double, which also refines the
  * solution from exact margins: kp->f0, smo_start).
  */
-#include "expansion.h"
+#include "expansion_smo.h"
 #include "../hinge.h"
 #include "../smo/smo.h"
 
@@ -60,46 +60,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-#define SMO_TAU 1e-12
-
-typedef struct ksmo {
-    const float *K;     /* the stored matrix, row-major, ld columns */
-    int64_t ld;
-    const int64_t *pos; /* m positions into K (the tube's n + k: row k's) */
-    int64_t n;          /* rows */
-    int64_t m;          /* variables: n (the hinge), 2 n (the tube) */
-    const double *y, *c; /* m signs and costs */
-    const double *t;    /* m thresholds (the tube's), or NULL: 1 (the hinge) */
-    const double *yr;   /* the tube: the n real targets, else NULL */
-    double p;           /* the tube's half-width */
-    double r, d0;       /* the tube in a working set (kp->keep_sum): sum beta, kept, and
-                         * the offset of P and D (kp->d0); else 0 */
-    int keep_sum;
-    int bias;
-    int tube;           /* epsilon-SVR's tube: m = 2 n variables */
-    int oc;             /* the one-class SVM: y = +1, t = -h (kp->h, or 0), sum a kept at r */
-    double nuw;         /* one-class: nu times the sum of the costs (a cold start's sum a) */
-    double moved;       /* the sum of the pair steps' |s|: their rounding in G is at most
-                         * 2 FLT_EPSILON max K_ii times it */
-    double *a, *G, *kd; /* dual point, gradient Q a - t, diagonal of K (m each) */
-    int64_t *act;       /* active variables (shrinking): the first nact */
-    int64_t nact;
-    double *zb;         /* 2 m scratch: breakpoints and weights for the bias */
-} ksmo;
-
-/* Variable i's threshold t_i (the hinge's 1) and row. */
-static inline double thr(const ksmo *s, int64_t i) { return s->t ? s->t[i] : 1.0; }
-static inline int64_t row_of(const ksmo *s, int64_t i) { return i < s->n ? i : i - s->n; }
-
-static inline const float *krow(const ksmo *s, int64_t i) { return s->K + s->pos[i] * s->ld; }
-static inline float kval(const float *row, const ksmo *s, int64_t t) { return row[s->pos[t]]; }
-
-/* I_up: a_t can grow along y_t; I_low: it can shrink (smo.c). */
-static inline int up(const ksmo *s, int64_t t) { return s->y[t] > 0 ? s->a[t] < s->c[t] : s->a[t] > 0; }
-static inline int low(const ksmo *s, int64_t t) { return s->y[t] > 0 ? s->a[t] > 0 : s->a[t] < s->c[t]; }
-
-/* G += coef * y (x) K[i, :] over the active variables (act[0..nact)). */
-static void grad_add(ksmo *s, int64_t i, double coef)
+void nv_ksmo_grad_add(ksmo *s, int64_t i, double coef)
 {
     const float *row = krow(s, i);
     for (int64_t k = 0; k < s->nact; k++) {
@@ -108,9 +69,7 @@ static void grad_add(ksmo *s, int64_t i, double coef)
     }
 }
 
-/* All variables active again: G of the shrunk ones rebuilt from the rows of
- * the non-zero a (G_t = -t_t + y_t sum_j y_j a_j K_jt). */
-static void unshrink(ksmo *s)
+void nv_ksmo_unshrink(ksmo *s)
 {
     const int64_t n = s->m, nact = s->nact;
     for (int64_t k = nact; k < n; k++) s->G[s->act[k]] = -thr(s, s->act[k]);
@@ -168,8 +127,8 @@ static double pair_step(ksmo *s, double *gmax_out, double *gmin_out)
     const double st = nv_smo_pair_move(a, y, s->c, i, j, bj / qj);
     if (a[i] < 0) a[i] = 0; /* the rounding of c - a */
     if (a[j] < 0) a[j] = 0;
-    grad_add(s, i, st);
-    grad_add(s, j, -st);
+    nv_ksmo_grad_add(s, i, st);
+    nv_ksmo_grad_add(s, j, -st);
     s->moved += fabs(st);
     return gmax - gmin;
 }
@@ -204,7 +163,7 @@ static double coord_step(ksmo *s)
     an = an < 0 ? 0.0 : (an > s->c[i] ? s->c[i] : an);
     const double da = an - s->a[i];
     s->a[i] = an;
-    if (da != 0) grad_add(s, i, da * s->y[i]);
+    if (da != 0) nv_ksmo_grad_add(s, i, da * s->y[i]);
     return viol;
 }
 
@@ -219,10 +178,11 @@ static void shrink(ksmo *s, double gmax, double gmin, double viol)
     while (k < s->nact) {
         const int64_t t = s->act[k];
         int out;
-        if (s->bias) {
+        if (s->bias) { /* (nu mode: the interval of t's sign, LIBSVM's Solver_NU) */
             const double v = -s->y[t] * s->G[t];
-            const int u = up(s, t), l = low(s, t);
-            out = (u && !l && v < gmin) || (l && !u && v > gmax);
+            const int u = up(s, t), l = low(s, t), c = s->y[t] > 0;
+            const double hi = s->nu ? s->ngmax[c] : gmax, lo = s->nu ? s->ngmin[c] : gmin;
+            out = (u && !l && v < lo) || (l && !u && v > hi);
         } else {
             out = proj_grad(s, t) == 0 && (s->a[t] <= 0 || s->a[t] >= s->c[t]) && fabs(s->G[t]) > viol;
         }
@@ -340,6 +300,7 @@ static double oc_evaluate(ksmo *s, double *beta, double *f, nv_obj_eval *e)
  * the margins f (n rows each) into beta, f.  Returns b. */
 static double smo_evaluate(ksmo *s, double *beta, double *f, nv_obj_eval *e)
 {
+    if (s->nu) return nv_ksmo_nu_evaluate(s, beta, f, e);
     if (s->tube) return tube_evaluate(s, beta, f, e);
     if (s->oc) return oc_evaluate(s, beta, f, e);
     const int64_t n = s->n;
@@ -417,7 +378,7 @@ static void smo_start(ksmo *s, const double *beta0, const double *f0)
         return;
     }
     s->nact = 0; /* G of every variable from the rows of the non-zero a */
-    unshrink(s);
+    nv_ksmo_unshrink(s);
 }
 
 int nv_kx_dual(const nv_kernel_problem *kp, const nesvm_params *prm)
@@ -482,8 +443,9 @@ static nesvm_status ksmo_init(ksmo *s, ksmo_mem *mm, const nv_kernel_problem *kp
     s->bias = nv_params_bias(prm);
     const size_t nn = (size_t)(n ? n : 1);
     nesvm_status st = NESVM_OK;
-    if (kp->target == NV_TARGET_REAL) { /* the tube: 2 n hinges */
-        s->p = nv_params_loss_inst(prm).conj_e;
+    const int nu = nv_params_nu_type(prm);
+    if (kp->target == NV_TARGET_REAL) { /* the tube: 2 n hinges (nu-SVR: p = 0, the half-width a variable) */
+        s->p = nu ? 0.0 : nv_params_loss_inst(prm).conj_e;
         nv_binary_problem pb = {NULL, kp->pos, n, kp->y, kp->cost, NULL, 0.0, NULL, NV_TARGET_REAL};
         st = nv_tube_split_init(&mm->ts, &pb, s->p, err);
         if (st != NESVM_OK) return st;
@@ -493,8 +455,17 @@ static nesvm_status ksmo_init(ksmo *s, ksmo_mem *mm, const nv_kernel_problem *kp
         s->c = mm->ts.c;
         s->t = mm->ts.t;
         s->yr = kp->y;
-        s->keep_sum = kp->keep_sum && s->bias;
+        s->keep_sum = kp->keep_sum && s->bias && !nu;
         s->d0 = kp->d0;
+        if (nu) s->nu = s->bias = 1;
+    } else if (nu) { /* nu-SVC: signs y, t = -y h (the held rows' margins h, or 0) */
+        mm->tz = nv_malloc_array(nn, sizeof(double));
+        if (!mm->tz)
+            return nv_error(err, NESVM_ERR_NOMEM, "out of memory for the kernel dual method (n=%lld)", (long long)n);
+        for (int64_t i = 0; i < n; i++) mm->tz[i] = kp->h ? -kp->y[i] * kp->h[i] : 0.0;
+        s->t = mm->tz;
+        s->d0 = kp->d0;
+        s->nu = s->bias = 1;
     } else if (kp->target == NV_TARGET_NONE) { /* the one-class SVM: pair steps keep sum a */
         mm->ones = nv_malloc_array(nn, sizeof(double));
         mm->tz = nv_malloc_array(nn, sizeof(double));
@@ -531,6 +502,11 @@ static nesvm_status ksmo_init(ksmo *s, ksmo_mem *mm, const nv_kernel_problem *kp
         s->kd[i] = nv_kmat_diag(kp->K, s->pos[i]);
         s->act[i] = i;
     }
+    if (nu) { /* each sign's sum of a at a cold start: nu/2 of the rows' costs */
+        s->nuw = 0;
+        for (int64_t i = 0; i < n; i++) s->nuw += kp->cost[i];
+        s->nuw *= prm->svm_nu;
+    }
     return NESVM_OK;
 }
 
@@ -549,7 +525,8 @@ nesvm_status nv_kx_smo_train(const nv_kernel_problem *kp, const nesvm_params *pr
     }
     const int64_t m = s.m;
     double *beta = mm.beta, *f = mm.f, *best = mm.best;
-    smo_start(&s, kp->beta0, kp->f0);
+    if (s.nu) nv_ksmo_nu_start(&s, kp);
+    else smo_start(&s, kp->beta0, kp->f0);
     nv_track tr;
     nv_track_init(&tr, prm, sink, (int32_t)n, best, t0);
     for (int64_t i = 0; i < n; i++) best[i] = s.tube ? s.a[i] - s.a[n + i] : s.a[i] * s.y[i];
@@ -571,24 +548,30 @@ nesvm_status nv_kx_smo_train(const nv_kernel_problem *kp, const nesvm_params *pr
      * degenerate problem, w ~ 0, has margins and a relative gap of rounding
      * only, and would step on to the iteration limit) */
     double vunit = 0;
-    for (int64_t i = 0; s.oc && i < m; i++)
+    for (int64_t i = 0; (s.oc || s.nu) && i < m; i++)
         if (s.kd[i] > vunit) vunit = s.kd[i];
     vunit *= 2.0 * FLT_EPSILON;
+    /* the nu mode: and the double rounding of G itself, whose terms (the held
+     * rows' margins, a warm start's exact ones) are each up to max K_ii times
+     * the sum of a: a degenerate problem (w* = 0) cancels them to that noise */
+    double vfloor = 0;
+    for (int64_t i = 0; s.nu && i < m; i++) vfloor += s.a[i];
+    vfloor *= 4.0 * DBL_EPSILON * vunit / (2.0 * FLT_EPSILON);
     const int64_t every = m < 1000 ? m : 1000; /* shrink after this many steps */
     for (;;) {
         double gmax = 0, gmin = 0;
-        const double v = s.bias ? pair_step(&s, &gmax, &gmin) : coord_step(&s);
+        const double v = s.nu ? nv_ksmo_nu_step(&s) : s.bias ? pair_step(&s, &gmax, &gmin) : coord_step(&s);
         steps++;
         since++;
         int check = steps - last >= 10 * m;
-        const int noise = s.oc && v <= vunit * s.moved && s.nact == m;
+        const int noise = (s.oc || s.nu) && v <= vunit * s.moved + vfloor && s.nact == m;
         check |= noise;
         if (v <= tol) {
             if (s.nact == m) { /* a warm start may be well below tol already */
                 tol = 0.1 * (v < tol ? v : tol);
                 check = 1;
             }
-            unshrink(&s);
+            nv_ksmo_unshrink(&s);
             since = 0;
         } else if (since >= every) {
             shrink(&s, gmax, gmin, v);
@@ -596,7 +579,7 @@ nesvm_status nv_kx_smo_train(const nv_kernel_problem *kp, const nesvm_params *pr
         }
         if (!check) continue;
         last = steps;
-        if (s.nact < m) unshrink(&s); /* the certificate needs every G */
+        if (s.nact < m) nv_ksmo_unshrink(&s); /* the certificate needs every G */
         b = smo_evaluate(&s, beta, f, &e);
         /* an iteration is m steps (an epoch, as dcd.c's), so that the
          * iterations, --max-iter and warm starts count work */
@@ -619,7 +602,9 @@ nesvm_status nv_kx_smo_train(const nv_kernel_problem *kp, const nesvm_params *pr
     }
 done:
     nv_track_result(&tr, res);
-    if (res->dual) /* beta: a y (the tube: a_k - a_{n+k}) */
+    if (res->dual && s.nu) /* the nu mode: the m variables a */
+        memcpy(res->dual, s.a, (size_t)m * sizeof(double));
+    else if (res->dual) /* beta: a y (the tube: a_k - a_{n+k}) */
         for (int64_t i = 0; i < n; i++) res->dual[i] = s.tube ? s.a[i] - s.a[n + i] : s.a[i] * s.y[i];
 out:
     res->seconds = nv_now() - t0;

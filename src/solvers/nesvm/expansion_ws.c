@@ -183,7 +183,7 @@ static nv_kernel_problem ws_sub_problem(const nv_kernel_problem *kp, ws_run *w, 
         w->fs[k] = have_f ? w->f[i] : 0.0;
     }
     nv_kernel_problem sub = {kp->K, w->idx, ns, w->ys, w->cs, warm ? w->bs : NULL, b, NULL, NULL, 0, 0, kp->target,
-                             have_f ? w->fs : NULL, 0, 0, NULL};
+                             have_f ? w->fs : NULL, 0, 0, NULL, NULL};
     return sub;
 }
 
@@ -308,7 +308,7 @@ int nv_nesvm_ws_takes(const nesvm_params *p)
 {
     const nv_loss *loss = nv_params_loss(p);
     if (nv_params_l1(p)) return 0;
-    if (nesvm_params_task(p) == NESVM_TASK_NOVELTY) /* the one-class SVM: the working set's SMO only */
+    if (nesvm_params_task(p) == NESVM_TASK_NOVELTY || nv_params_nu_type(p)) /* the working set's SMO only */
         return (p->method == NV_METHOD_AUTO || p->method == NV_METHOD_DCD) && nv_kx_smo_params(p);
     if (loss == nv_loss_find("hinge")) return p->method != NV_METHOD_NESTEROV;
     return loss == nv_loss_find("epsilon_insensitive") &&
@@ -319,6 +319,7 @@ nesvm_status nv_nesvm_expansion_train(const nv_kernel_problem *kp, const nesvm_p
                                       const nv_progress_sink *sink, nv_binary_result *res, nesvm_error *err)
 {
     if (kp->target == NV_TARGET_NONE) return nv_ws_oc_train(kp, prm, sink, res, err); /* kplan.c: kp->ws */
+    if (nv_params_nu_type(prm)) return nv_ws_nu_train(kp, prm, sink, res, err);       /* kplan.c: kp->ws */
     if ((kp->kc || kp->ws) && kp->target == NV_TARGET_REAL) return nv_ws_tube_train(kp, prm, sink, res, err);
     if (kp->kc || kp->ws) return ws_train(kp, prm, sink, res, err);
     if (!kp->K->K) return nv_nesvm_kernel_train(kp, prm, sink, res, err); /* on the fly: double already */

@@ -72,6 +72,13 @@ nesvm_status nv_ws_oc_train(const nv_kernel_problem *kp, const nesvm_params *prm
  * scratch). */
 double nv_oc_rho(const double *f, const double *c, int64_t n, double nuw, double *zb);
 
+/* nu-SVC (target sign) and nu-SVR (target real) on a working set
+ * (expansion_wsn.c), their only path: res->w and res->b the model's (nu-SVC
+ * scaled by 1/rho), res->nu_value rho or epsilon; NESVM_ERR_DATA where
+ * nu-SVC's optimum is w = 0. */
+nesvm_status nv_ws_nu_train(const nv_kernel_problem *kp, const nesvm_params *prm, const nv_progress_sink *sink,
+                            nv_binary_result *res, nesvm_error *err);
+
 /* epsilon-SVR's tube on a working set (expansion_wst.c). */
 nesvm_status nv_ws_tube_train(const nv_kernel_problem *kp, const nesvm_params *prm, const nv_progress_sink *sink,
                               nv_binary_result *res, nesvm_error *err);

@@ -140,26 +140,9 @@ static nesvm_status wso_alloc(wso_run *w, const nv_kernel_problem *kp, const nes
     return nv_kmat_init(&w->fly, &kc->k, kc->X, kc->rows, kc->n, 0.0, prm->threads, NULL, err);
 }
 
-static int cmp_zb(const void *x, const void *y)
-{
-    const double a = ((const double *)x)[0], b = ((const double *)y)[0];
-    return a < b ? -1 : a > b;
-}
-
 double nv_oc_rho(const double *f, const double *c, int64_t n, double nuw, double *zb)
 {
-    for (int64_t i = 0; i < n; i++) {
-        zb[2 * i] = f[i];
-        zb[2 * i + 1] = c[i];
-    }
-    qsort(zb, (size_t)n, 2 * sizeof(double), cmp_zb);
-    double cum = 0;
-    for (int64_t k = 0; k < n; k++) {
-        cum += zb[2 * k + 1];
-        if (cum == nuw && k + 1 < n) return 0.5 * (zb[2 * k] + zb[2 * k + 2]); /* P flat between */
-        if (cum >= nuw) return zb[2 * k];
-    }
-    return n > 0 ? zb[2 * (n - 1)] : 0.0; /* nu W beyond the sum by rounding: the largest margin */
+    return nv_nu_quantile(f, c, NULL, 0.0, n, nuw, zb); /* over every row */
 }
 
 /* Row k's violation of the optimality conditions at rho, signed by the way
@@ -416,7 +399,7 @@ nesvm_status nv_ws_oc_train(const nv_kernel_problem *kp, const nesvm_params *prm
         nv_kmat km;
         memset(&km, 0, sizeof km);
         nv_kernel_problem sub = {kp->K, w.idx, ns, NULL, NULL, NULL, -rho, NULL, NULL, 0, 0, NV_TARGET_NONE,
-                                 NULL, 1, 0, NULL};
+                                 NULL, 1, 0, NULL, NULL};
         if (nv_ws_sub_matrix(kp, prm, sink, w.idx, ns, w.a, -rho, iters, t0, &tick, &km, res, &st, err)) break;
         if (st == NESVM_OK && km.n > 0) {
             sub.K = &km;

@@ -366,7 +366,7 @@ nesvm_status nv_ws_tube_train(const nv_kernel_problem *kp, const nesvm_params *p
         for (int64_t k = 0; k < ns; k++) w.idx[k] = kp->pos ? kp->pos[w.S[k]] : w.S[k];
         nv_kmat km;
         memset(&km, 0, sizeof km);
-        nv_kernel_problem sub = {kp->K, w.idx, ns, NULL, NULL, NULL, b, NULL, NULL, 0, 0, NV_TARGET_REAL, NULL, 0, 0, NULL};
+        nv_kernel_problem sub = {kp->K, w.idx, ns, NULL, NULL, NULL, b, NULL, NULL, 0, 0, NV_TARGET_REAL, NULL, 0, 0, NULL, NULL};
         if (nv_ws_sub_matrix(kp, prm, sink, w.idx, ns, w.beta, b, iters, t0, &tick, &km, res, &st, err)) break;
         if (st == NESVM_OK && km.n > 0) {
             sub.K = &km;
