@@ -52,6 +52,8 @@ static inline float kval(const float *row, const ksmo *s, int64_t t) { return ro
 static inline int up(const ksmo *s, int64_t t) { return s->y[t] > 0 ? s->a[t] < s->c[t] : s->a[t] > 0; }
 static inline int low(const ksmo *s, int64_t t) { return s->y[t] > 0 ? s->a[t] > 0 : s->a[t] < s->c[t]; }
 
+/* ---- rows of the matrix (expansion_smok.c) */
+
 /* G += coef * y (x) K[i, :] over the active variables (act[0..nact)). */
 void nv_ksmo_grad_add(ksmo *s, int64_t i, double coef);
 /* All variables active again: G of the shrunk ones rebuilt from the rows of
