@@ -2,7 +2,7 @@
 """Issue 33's benchmark rows: the one-class SVM, nu-SVC and precomputed kernels
 against LIBSVM on the same problems, one thread, in one run.
 
-    nu_row.py NESVM_BINARY WORKDIR [--rows oneclass,nusvc,precomputed] [--runs K]
+    nu_row.py NESVM_BINARY WORKDIR [--rows oneclass,nusvc,precomputed] [--runs K] [--out bench/nu-run]
 
 Data from bench/data (bench/lib/datasets.py prepares it):
   oneclass     Fashion-MNIST: the 6,000 training T-shirts (class 0) to train,
@@ -186,17 +186,49 @@ def main():
     ap.add_argument('work')
     ap.add_argument('--rows', default='oneclass,nusvc,precomputed')
     ap.add_argument('--runs', type=int, default=3)
+    ap.add_argument('--out', help='also write the table, with the run\'s context, to OUT/RESULTS.md '
+                                  '(rows of an earlier RESULTS.md there that this run does not redo are kept)')
     a = ap.parse_args()
+    start = subprocess.run(['uptime'], capture_output=True, text=True).stdout.strip()
     os.makedirs(a.work, exist_ok=True)
     data = Data(os.path.join(os.path.dirname(os.path.abspath(__file__)), 'data'))
     rows = []
     for name in a.rows.split(','):
         rows += {'oneclass': row_oneclass, 'nusvc': row_nusvc, 'precomputed': row_precomputed}[name](
             os.path.abspath(a.nesvm), a.work, data, a.runs)
-    print('| case | nesvm s | nesvm MB | LIBSVM s | LIBSVM MB | time ratio | notes |')
-    print('|---|---|---|---|---|---|---|')
-    for case, nt, nr, lt, lr, note in rows:
-        print('| %s | %.2f | %.0f | %.2f | %.0f | %.2fx | %s |' % (case, nt, nr, lt, lr, nt / lt, note))
+    lines = ['| %s | %.2f | %.0f | %.2f | %.0f | %.2fx | %s |' % (case, nt, nr, lt, lr, nt / lt, note)
+             for case, nt, nr, lt, lr, note in rows]
+    head = ['| case | nesvm s | nesvm MB | LIBSVM s | LIBSVM MB | time ratio | notes |', '|---|---|---|---|---|---|---|']
+    print('\n'.join(head + lines))
+    if a.out:
+        write_results(a, rows, lines, start)
+
+
+def write_results(a, rows, lines, start):
+    """OUT/RESULTS.md: the run's context and table; an earlier file's rows of other cases kept."""
+    os.makedirs(a.out, exist_ok=True)
+    path = os.path.join(a.out, 'RESULTS.md')
+    old, runs = [], []
+    if os.path.exists(path):
+        done = {r[0] for r in rows}
+        prev = open(path).read().splitlines()
+        old = [l for l in prev if l.startswith('| ') and not l.startswith('| case') and l.split(' | ')[0][2:] not in done]
+        runs = [l for l in prev if l.startswith('- run: ')] if old else []
+    git = subprocess.run(['git', '-C', os.path.dirname(os.path.abspath(__file__)), 'rev-parse', '--short', 'HEAD'],
+                         capture_output=True, text=True).stdout.strip()
+    ver = subprocess.run(['dpkg-query', '-W', '-f', '${Package} ${Version}', 'libsvm-tools'], capture_output=True,
+                         text=True).stdout.strip()
+    end = subprocess.run(['uptime'], capture_output=True, text=True).stdout.strip()
+    text = ['# Issue 33\'s rows: the one-class SVM, nu-SVC and precomputed kernels against LIBSVM', '',
+            'Produced by `bench/nu_row.py` (method in its docstring; do not edit by hand). Runs:', ''] + runs + [
+            '- run: rows %s, --runs %d, nesvm commit %s, %s. `uptime` at the start: `%s`; at the end: `%s`.' %
+            (a.rows, a.runs, git, ver, start, end), '',
+            'Times: process wall seconds, reading included, one thread, the median of the runs; memory: peak RSS.',
+            '', '| case | nesvm s | nesvm MB | LIBSVM s | LIBSVM MB | time ratio | notes |',
+            '|---|---|---|---|---|---|---|'] + old + lines
+    with open(path + '.tmp', 'w') as f:
+        f.write('\n'.join(text) + '\n')
+    os.replace(path + '.tmp', path)
 
 
 if __name__ == '__main__':
