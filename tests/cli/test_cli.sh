@@ -1978,6 +1978,14 @@ expect_fail "easy -s 1" 2 "easy searches C and gamma, and nu-SVC has no C" "$T/o
 printf '1 1:1\n1 1:2\n-1 1:1\n-1 1:2\n' >"$T/same.txt"
 expect_fail "train -s 1 on identical classes (w = 0)" 1 "classes 1 and -1: nu-SVC with nu 0.5 has no classifier here: its optimum is w = 0" \
     "$T/o.model" -- "$BIN" train -s 1 "$T/same.txt" "$T/o.model"
+# stopped by --max-iter: no claim of w = 0; a model where rho > 0 (with the
+# warning), else an error naming the limit
+expect_fail "train -s 1 at its iteration limit, rho <= 0" 1 "classes 1 and -1: nu-SVC with nu 0.1 stopped at its iteration limit before its certificate" \
+    "$T/o.model" -- "$BIN" train -s 1 -n 0.1 --max-iter 1 "$H" "$T/o.model"
+run "$BIN" train -q -s 1 -t rbf --max-iter 1 "$H" "$T/o.model"
+[ "$RC" -eq 0 ] && [ -s "$T/o.model" ] && grep -q "warning: the training stopped before its certificate (exit max-iter" "$T/.err" &&
+    ! grep -q "w = 0" "$T/.err" && ok "train -s 1 --max-iter 1: the model, with the warning" ||
+    not_ok "train -s 1 --max-iter 1" "exit $RC: $(first_line "$T/.err")"
 run "$BIN" cv -s 1 -t rbf -v 5 "$H"
 [ "$RC" -eq 0 ] && grep -q "^Cross Validation Accuracy = [0-9]" "$T/.out" && ok "cv -s 1: the accuracy" ||
     not_ok "cv -s 1" "exit $RC, $(first_line "$T/.err")"

@@ -378,8 +378,9 @@ static nesvm_status wsn_round(const nesvm_params *prm, const nv_progress_sink *s
 }
 
 /* The model from the last certificate (w->lam): nu-SVC's beta / rho and
- * b / rho with rho = (u + v) / 2 and b = (v - u) / 2, refused where the
- * optimum is w = 0 (rho = 0: C = 1/rho infinite; nu below the smallest
+ * b / rho with rho = (u + v) / 2 and b = (v - u) / 2 (a training stopped by
+ * its iteration or time limit: the model where rho > 0, else refused as
+ * such), refused where the optimum is w = 0 (rho = 0: C = 1/rho infinite; nu below the smallest
  * nu of a separating optimum, where the classes' hulls reduced by the box
  * 1/R still meet), which a primal value not below 0 beyond rounding cannot
  * exclude (at the optimum P = -1/2 ||w||^2, and rho >= ||w||^2 / (nu W) > 0
@@ -397,7 +398,20 @@ static nesvm_status wsn_model(const nesvm_params *prm, const wsn_run *w, nv_bina
     }
     const double rho = 0.5 * (w->lam[0] + w->lam[1]);
     res->nu_value = rho;
-    if (!(rho > 0) || !(res->primal < -1e-12 * w->pscale)) {
+    /* stopped by a limit before the certificate: the point is no evidence of
+     * w* = 0; its model where rho > 0 (the caller warns that it is not
+     * certified), else no model at all */
+    const int limit = res->exit_reason == NESVM_EXIT_MAX_ITER || res->exit_reason == NESVM_EXIT_TIME_LIMIT;
+    if (limit && !(rho > 0)) {
+        char nb[32];
+        nv_format_double(prm->svm_nu, nb);
+        return nv_error(err, NESVM_ERR_DATA,
+                        "nu-SVC with nu %s stopped at its %s before its certificate (relative gap %.3g), at a "
+                        "point with no classifier (margin rho %.3g, not above 0): raise %s",
+                        nb, res->exit_reason == NESVM_EXIT_MAX_ITER ? "iteration limit" : "time limit", res->gap,
+                        rho, res->exit_reason == NESVM_EXIT_MAX_ITER ? "--max-iter" : "--time-limit");
+    }
+    if (!limit && (!(rho > 0) || !(res->primal < -1e-12 * w->pscale))) {
         char nb[32];
         nv_format_double(prm->svm_nu, nb);
         return nv_error(err, NESVM_ERR_DATA,
