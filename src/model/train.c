@@ -300,6 +300,15 @@ static nesvm_status stage_finish(nv_run *r, nesvm_status st)
     if ((kp->kind == NV_KPLAN_EXPANSION || kp->kind == NV_KPLAN_CACHE) && kp->kernel && st == NESVM_OK)
         st = nv_compact_expansion(r->m, r->ds, r->rows, r->n, r->comm, r->err);
     if (st == NESVM_OK) st = nv_check_finite(r->m, r->params, r->err);
+    /* logistic regression's probabilities are its own: P(pos | f) = 1 / (1 +
+     * exp(-f)), Platt's sigmoid with A = -1, B = 0 (no fit: prob.c) */
+    if (st == NESVM_OK && r->params->svm_type == NV_SVM_LOGISTIC) {
+        r->m->has_prob = 1;
+        for (int s = 0; s < r->m->nsub; s++) {
+            r->m->sub[s].prob_a = -1.0;
+            r->m->sub[s].prob_b = 0.0;
+        }
+    }
     /* a precomputed kernel's support vectors: their serial numbers */
     if (st == NESVM_OK && kp->kk.type == NV_KERNEL_PRECOMPUTED && r->m->basis) st = nv_pc_trim(&r->m->basis, r->err);
     if (r->stats) nv_kplan_stats(kp, r->stats);

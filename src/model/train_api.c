@@ -33,6 +33,8 @@ static void stats_out(nesvm_stats *stats, nesvm_stats *full)
 static nesvm_status train_probability(nesvm_model **out, const nesvm_dataset *ds, const nesvm_params *params,
                                       const nv_comm *comm, nesvm_progress_fn progress, void *user, nesvm_error *err)
 {
+    /* logistic regression's own probabilities are in the model (train.c) */
+    if (params->svm_type == NV_SVM_LOGISTIC) return NESVM_OK;
     int64_t *keep = NULL, n = ds->n;
     nesvm_status st = NESVM_OK;
     if (ds->weights) {

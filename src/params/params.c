@@ -17,7 +17,7 @@
 /* the smallest relative gap double precision certifies */
 #define EPS_MIN 1e-15
 
-static const char *const svm_type_words[] = {"c", "lp", "ls", "ls-svr", "svr", "one-class", "nu-svc", "nu-svr", NULL};
+static const char *const svm_type_words[] = {"c", "lp", "ls", "ls-svr", "svr", "one-class", "nu-svc", "nu-svr", "logistic", NULL};
 /* One row per svm_type, in svm_type_words' order: the task it learns. */
 static const nv_svm_type_def svm_types[] = {
     {"c", "C-SVM", NESVM_TASK_CLASSIFICATION, "hinge", 0},
@@ -31,6 +31,9 @@ static const nv_svm_type_def svm_types[] = {
      * with its half-width, each a variable of the problem (expansion_wsn.c) */
     {"nu-svc", "nu-SVC", NESVM_TASK_CLASSIFICATION, "hinge", 0},
     {"nu-svr", "nu-SVR", NESVM_TASK_REGRESSION, "epsilon_insensitive", 0},
+    /* LIBLINEAR's -s 0 and -s 7: the log-likelihood, its probabilities
+     * native (the model's sigmoid, no Platt fit: train_api.c) */
+    {"logistic", "logistic regression", NESVM_TASK_CLASSIFICATION, "logistic", 0},
 };
 #define NSVM_TYPES ((int)(sizeof svm_types / sizeof svm_types[0]))
 _Static_assert(sizeof svm_types / sizeof svm_types[0] == sizeof svm_type_words / sizeof svm_type_words[0] - 1,
@@ -57,8 +60,8 @@ static const char *const kernel_norm_words[] = {"rkhs", "coef", NULL};
 static const nv_param_def table[] = {
     {"solver", NV_PT_NAME, F(solver), "nesvm", 0, 0, 0, 0, NULL, "nesvm, hyperpass, pegasos, ssvm, nssvm or gs",
      NV_S_ALL, 0, "solver", "NAME", "nesvm: NESVM, every model, linear and kernel; hyperpass: cutting planes with exact line search, C-SVM, linear; pegasos: mini-batch subgradient steps, C-SVM, linear; ssvm, nssvm: smoothing Newton, squared hinge, linear and kernel (GSVM/RSVM); gs: greedy stagewise kernel SVM, no C"},
-    {"svm_type", NV_PT_WORD, F(svm_type), "c", 0, 0, 0, 0, svm_type_words, "c, lp, ls, ls-svr, svr, one-class, nu-svc or nu-svr", NV_S_ALL, 0,
-     "svm_type", "c|lp|ls|ls-svr|svr|one-class|nu-svc|nu-svr", "c: C-SVM, 1/2||w||^2 + C sum hinge; lp: LP-SVM, ||w||_1 + C sum hinge (sparse weights); ls: LS-SVM, 1/2||w||^2 + C sum (1 - y f(x))^2; ls-svr: least-squares regression (kernel ridge), 1/2||w||^2 + C sum (y - f(x))^2 on real targets; svr: epsilon-SVR, 1/2||w||^2 + C sum max(0, |y - f(x)| - p) (--loss squared_epsilon_insensitive: its square, LIBLINEAR's -s 11); one-class: the one-class SVM (LIBSVM's -s 2, labels ignored), 1/2||w||^2 + sum max(0, rho - w.x) - nu n rho, +1 where w.x > rho; nu-svc, nu-svr: LIBSVM's nu-SVC and nu-SVR (-s 1, -s 4), the margin rho and the tube's half-width variables of the problem (nesvm train --help)"},
+    {"svm_type", NV_PT_WORD, F(svm_type), "c", 0, 0, 0, 0, svm_type_words, "c, lp, ls, ls-svr, svr, one-class, nu-svc, nu-svr or logistic", NV_S_ALL, 0,
+     "svm_type", "c|lp|ls|ls-svr|svr|one-class|nu-svc|nu-svr|logistic", "c: C-SVM, 1/2||w||^2 + C sum hinge; lp: LP-SVM, ||w||_1 + C sum hinge (sparse weights); ls: LS-SVM, 1/2||w||^2 + C sum (1 - y f(x))^2; ls-svr: least-squares regression (kernel ridge), 1/2||w||^2 + C sum (y - f(x))^2 on real targets; svr: epsilon-SVR, 1/2||w||^2 + C sum max(0, |y - f(x)| - p) (--loss squared_epsilon_insensitive: its square, LIBLINEAR's -s 11); one-class: the one-class SVM (LIBSVM's -s 2, labels ignored), 1/2||w||^2 + sum max(0, rho - w.x) - nu n rho, +1 where w.x > rho; nu-svc, nu-svr: LIBSVM's nu-SVC and nu-SVR (-s 1, -s 4), the margin rho and the tube's half-width variables of the problem (nesvm train --help); logistic: logistic regression, 1/2||w||^2 + C sum log(1 + exp(-y f(x))) (LIBLINEAR's -s 0 and -s 7), probabilities native"},
     {"c", NV_PT_REAL, F(c), "1", VMIN, VMAX, 0, 0, NULL, RANGE, NV_S_SOME, NV_W_C, "c", "C", "cost C in [1e-100, 1e100]"},
     {"eps", NV_PT_REAL, F(eps), "0.001", EPS_MIN, 1, NV_PF_HI_OPEN, 0, NULL,
      "a number in [1e-15, 1) (smaller gaps cannot be certified in double precision)", NV_S_SOME, 0, "e", "EPS",

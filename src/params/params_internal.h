@@ -21,7 +21,8 @@ enum {
     NV_SVM_ONECLASS = 5,
     NV_SVM_NUSVC = 6,
     NV_SVM_NUSVR = 7,
-    NV_SVM_TYPES = 8
+    NV_SVM_LOGISTIC = 8,
+    NV_SVM_TYPES = 9
 };
 /* What each svm_type is (params.c: one row per svm_type, in the order of
  * its words): its word, its name in messages, and the task it learns
@@ -47,7 +48,7 @@ struct nesvm_params {
     double eps;
     double eps_abs;
     int svm_type;        /* NV_SVM_C, NV_SVM_LP, NV_SVM_LS, NV_SVM_LSSVR, NV_SVM_SVR, NV_SVM_ONECLASS,
-                          * NV_SVM_NUSVC, NV_SVM_NUSVR */
+                          * NV_SVM_NUSVC, NV_SVM_NUSVR, NV_SVM_LOGISTIC */
     double mu;           /* hinge smoothing; 0 = continuation */
     double nu;           /* L1 smoothing (LP-SVM); 0 = continuation */
     int continuation;    /* NV_CONT_ADAPTIVE, NV_CONT_PAPER */

@@ -32,10 +32,12 @@
 #define SSVM_SVR "svr_squared_epsilon_insensitive_l2_regularized_bias"
 static const nv_solver solvers[] = {
     {"nesvm", {"c_svm_hinge_l2", "lp_svm_hinge_l1", "ls_svm_squared_l2", "ls_svr_squared_l2", "svr_epsilon_insensitive_l2",
-               "one_class_svm_hinge_l2", "nu_svc_hinge_l2", "nu_svr_epsilon_insensitive_l2"},
+               "one_class_svm_hinge_l2", "nu_svc_hinge_l2", "nu_svr_epsilon_insensitive_l2",
+               "logistic_regression_logistic_l2"},
      nv_nesvm_linear_train,
      nv_nesvm_expansion_train, NULL, NV_KERNELS_NESVM, 1.0, NESVM_USES, "", 1, .has_c = 1,
-     .loss = {"hinge", "hinge", "squared", "squared", "epsilon_insensitive", "hinge", "hinge", "epsilon_insensitive"},
+     .loss = {"hinge", "hinge", "squared", "squared", "epsilon_insensitive", "hinge", "hinge", "epsilon_insensitive",
+              "logistic"},
      .loss_specific = 0,
      .tasks = "classification regression novelty", .memory = "kernel_memory",
      .certificate = 1, .precomputed = NESVM_PRECOMPUTED_PATHS},
@@ -124,6 +126,10 @@ nesvm_status nv_solver_problem(const nv_solver *s, const nesvm_params *p, char *
     if (l->tube && !svr && t != NV_SVM_NUSVR)
         return nv_error(err, NESVM_ERR_UNSUPPORTED,
                         "the %s loss is a regression's (a tube around real targets): it takes --svm-type svr",
+                        l->name);
+    if (l->conj && t != NV_SVM_LOGISTIC)
+        return nv_error(err, NESVM_ERR_UNSUPPORTED,
+                        "the %s loss is logistic regression's (its probabilities native): --svm-type logistic",
                         l->name);
     if (l->target == NV_TARGET_NONE)
         return nv_error(err, NESVM_ERR_UNSUPPORTED, "the %s loss takes no target: it has no classifier", l->name);

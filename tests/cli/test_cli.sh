@@ -261,7 +261,7 @@ expect_fail "option: --solver nope" 2 "unknown solver 'nope'" "$T/o.model" -- \
     "$BIN" train --solver nope "$H" "$T/o.model"
 expect_fail "option: --max-iter 0" 2 "invalid value '0' for max_iter" "$T/o.model" -- \
     "$BIN" train --max-iter 0 "$H" "$T/o.model"
-expect_fail "option: --svm-type qp" 2 "invalid value 'qp' for svm_type: expected c, lp, ls, ls-svr, svr, one-class, nu-svc or nu-svr" "$T/o.model" -- \
+expect_fail "option: --svm-type qp" 2 "invalid value 'qp' for svm_type: expected c, lp, ls, ls-svr, svr, one-class, nu-svc, nu-svr or logistic" "$T/o.model" -- \
     "$BIN" train --svm-type qp "$H" "$T/o.model"
 expect_fail "option: --continuation fast" 2 "invalid value 'fast' for continuation: expected adaptive or paper" "$T/o.model" -- \
     "$BIN" train --continuation fast "$H" "$T/o.model"

@@ -174,6 +174,7 @@ static void check_solver_info(const nesvm_dataset *ds)
                 nesvm_params_set(q, "solver", names[k], NULL);
                 nesvm_params_set(q, "loss", w, NULL);
                 if (nv_loss_find(w)->tube) nesvm_params_set(q, "svm_type", "svr", NULL);
+                if (nv_loss_find(w)->conj) nesvm_params_set(q, "svm_type", "logistic", NULL);
                 char prob[64];
                 found &= nv_solver_problem(nv_solver_find(names[k]), q, prob, sizeof prob, NULL) == NESVM_OK &&
                          strstr(prob, w) != NULL;
@@ -183,6 +184,7 @@ static void check_solver_info(const nesvm_dataset *ds)
                     nesvm_params_create(&q, NULL);
                     nesvm_params_set(q, "loss", w, NULL);
                     if (nv_loss_find(w)->tube) nesvm_params_set(q, "svm_type", "svr", NULL); /* a regression's */
+                    if (nv_loss_find(w)->conj) nesvm_params_set(q, "svm_type", "logistic", NULL);
                     CHECK_MSG(nv_solver_problem(nv_solver_find(names[k]), q, prob, sizeof prob, NULL) == NESVM_OK &&
                                   strstr(prob, w),
                               "%s: --loss %s gives no problem", names[k], w);
@@ -196,7 +198,7 @@ static void check_solver_info(const nesvm_dataset *ds)
     nesvm_solver_info si = NESVM_SOLVER_INFO_INIT;
     CHECK(strcmp(si.losses, "") == 0);
     nesvm_solver_describe("nesvm", &si, NULL);
-    CHECK(strcmp(si.losses, "hinge squared epsilon_insensitive squared_hinge squared_epsilon_insensitive") == 0 &&
+    CHECK(strcmp(si.losses, "hinge squared epsilon_insensitive logistic squared_hinge squared_epsilon_insensitive") == 0 &&
           strcmp(si.kernels, "expansion") == 0 &&
           !si.loss_specific);
     nesvm_solver_describe("gs", &si, NULL);

@@ -17,6 +17,22 @@
  * bounded domain when q + t = 0), and the maximum. */
 static double smoothed_by_definition(const nv_loss *l, double r, double t, double *uout)
 {
+    if (l->conj) {
+        /* a conjugate of its own (the logistic loss's): the maximizer solves
+         * r = l*'(u) + t u, l*' increasing; bisection on [lo, hi] */
+        double a = l->lo, b = l->hi, v, d1, d2;
+        for (int k = 0; k < 200 && b - a > 0; k++) {
+            double m = 0.5 * (a + b);
+            if (m <= a || m >= b) break;
+            l->conj(m, &v, &d1, &d2);
+            if (r - d1 - t * m > 0) a = m;
+            else b = m;
+        }
+        double u = 0.5 * (a + b);
+        l->conj(u, &v, &d1, &d2);
+        *uout = u;
+        return u * r - v - 0.5 * t * u * u;
+    }
     double k = l->conj_q + t, e = l->conj_e, u;
     if (k > 0) {
         u = r > e ? (r - e) / k : r < -e ? (r + e) / k : 0.0;
@@ -88,6 +104,20 @@ static void test_loss(const nv_loss *l)
                 if (l->smoothed && t > 0) CHECK(cc <= c / t + 1e-12);
                 if (l->sparse && r <= 0) CHECK(a.u == 0);
             }
+    if (l->conj) {
+        /* its own conjugate's derivatives against central differences, and
+         * nv_loss_conj's c l*(alpha / c) */
+        for (int k = 1; k < 100; k++) {
+            const double u = k / 100.0, h = 1e-6;
+            double v, d1, d2, vp, vm, g1, g2, x;
+            l->conj(u, &v, &d1, &d2);
+            l->conj(u + h, &vp, &g1, &x);
+            l->conj(u - h, &vm, &g2, &x);
+            CHECK_MSG(fabs((vp - vm) / (2 * h) - d1) <= 1e-6 * (1 + fabs(d1)), "%s l*'(%g)", l->name, u);
+            CHECK_MSG(fabs((g1 - g2) / (2 * h) - d2) <= 1e-5 * (1 + fabs(d2)), "%s l*''(%g)", l->name, u);
+            CHECK(fabs(nv_loss_conj(l, 2.5 * u, 2.5) - 2.5 * v) <= 1e-14 * (1 + fabs(v)));
+        }
+    }
     if (check_failed > fails0) fprintf(stderr, "loss %s: %d failures\n", l->name, check_failed - fails0);
 }
 

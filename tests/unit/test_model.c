@@ -373,7 +373,7 @@ int main(void)
     snprintf(buf, sizeof buf, "%sparam svm_type lp\nnr_submodel 1\n", head);
     expect_load_error(buf, "problem 'c_svm_hinge_l2' does not match solver nesvm with svm_type lp (expected lp_svm_hinge_l1)");
     snprintf(buf, sizeof buf, "%sparam svm_type qp\nnr_submodel 1\n", head);
-    expect_load_error(buf, "invalid value 'qp' for svm_type: expected c, lp, ls, ls-svr, svr, one-class, nu-svc or nu-svr");
+    expect_load_error(buf, "invalid value 'qp' for svm_type: expected c, lp, ls, ls-svr, svr, one-class, nu-svc, nu-svr or logistic");
     snprintf(buf, sizeof buf, "%sparam c -4\nnr_submodel 1\n", head);
     expect_load_error(buf, "invalid value '-4' for c");
     snprintf(buf, sizeof buf, "%snr_submodel 1\nsubmodel 0 pos 0 neg 1 exit converged iterations 5 primal 1 gap 0\nb inf\n", head);

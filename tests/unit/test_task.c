@@ -81,7 +81,7 @@ static void test_table(void)
         CHECK(nesvm_params_task(p) == t->task);
         nesvm_params_destroy(p);
     }
-    CHECK(count == NV_SVM_TYPES && count == 8);
+    CHECK(count == NV_SVM_TYPES && count == 9);
     CHECK(nv_svm_type(count) == NULL && nv_svm_type(-1) == NULL);
     CHECK(strcmp(nv_svm_type(NV_SVM_LP)->name, "LP-SVM") == 0);
     CHECK(nesvm_params_task(NULL) == NESVM_TASK_CLASSIFICATION);

@@ -10,6 +10,8 @@
  * Conjugate: l*(u) = e |u| on [-1, 1]. */
 #include "loss.h"
 
+#include <stddef.h>
+
 #include <math.h>
 
 static void eps_at(const nv_loss *l, double r, double c, double t, nv_loss_at *o)
@@ -52,4 +54,4 @@ static void eps_dir(const nv_loss *l, double r, double dr, double c, double t, d
 }
 
 const nv_loss nv_loss_epsilon_insensitive = {"epsilon_insensitive", NV_TARGET_REAL, 1, 0, 0.5, 0.0, -1.0, 1.0,
-                                             0.0, 0.0, eps_at, eps_curv, eps_dir, 1};
+                                             0.0, 0.0, eps_at, eps_curv, eps_dir, 1, NULL};

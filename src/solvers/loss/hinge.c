@@ -6,6 +6,8 @@
  * Conjugate: l*(u) = 0 on [0, 1]. */
 #include "loss.h"
 
+#include <stddef.h>
+
 static void hinge_at(const nv_loss *l, double r, double c, double t, nv_loss_at *o)
 {
     (void)l;
@@ -45,4 +47,4 @@ static void hinge_dir(const nv_loss *l, double r, double dr, double c, double t,
 }
 
 const nv_loss nv_loss_hinge = {"hinge", NV_TARGET_SIGN, 1, 1, 0.5, 0.0, 0.0, 1.0, 0.0, 0.0,
-                               hinge_at, hinge_curv, hinge_dir, 0};
+                               hinge_at, hinge_curv, hinge_dir, 0, NULL};

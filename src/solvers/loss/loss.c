@@ -12,6 +12,11 @@ double nv_loss_conj(const nv_loss *l, double alpha, double c)
     /* (q/2 a) a / c: the order that keeps c l*(a/c) = a^2/(4c) exact for
      * the squared loss's q = 1/2 (scaling by a power of two is exact) */
     NV_ASSERT(c > 0); /* a sample's cost (solver.h: C_i > 0) */
+    if (l->conj) {
+        double v, d1, d2;
+        l->conj(alpha / c, &v, &d1, &d2);
+        return c * v;
+    }
     double v = 0.5 * l->conj_q * alpha * alpha / c;
     if (l->conj_e != 0) v += l->conj_e * fabs(alpha);
     return v;

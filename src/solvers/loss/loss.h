@@ -77,6 +77,13 @@ struct nv_loss {
                           * half-width conj_e, the instance's (nv_loss_tube); the
                           * registry's instance has e = 0.  Its domain is
                           * [-1, 1] or the whole line. */
+    /* A conjugate that is not conj_q/2 u^2 + conj_e |u| (conj_q = conj_e =
+     * 0 then): l*(u), l*'(u) and l*''(u) at u in [lo, hi] (the logistic
+     * loss's entropy); NULL for the quadratic form.  nv_loss_conj and the
+     * NESVM certificate's best multiple read it (objective.c); the dual
+     * coordinate method and the kernel expansions take only the quadratic
+     * form. */
+    void (*conj)(double u, double *v, double *d1, double *d2);
 };
 
 /* c l(r): the unsmoothed weighted loss. */

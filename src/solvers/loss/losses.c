@@ -13,7 +13,8 @@
     X(squared)       \
     X(squared_hinge)         \
     X(epsilon_insensitive)   \
-    X(squared_epsilon_insensitive)
+    X(squared_epsilon_insensitive) \
+    X(logistic)
 
 #define NV_LOSS_DECLARE(name) extern const nv_loss nv_loss_##name;
 #define NV_LOSS_ENTRY(name) &nv_loss_##name,

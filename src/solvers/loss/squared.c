@@ -6,6 +6,8 @@
  * Conjugate: l*(u) = u^2 / 4 on the whole line (q = 1/2). */
 #include "loss.h"
 
+#include <stddef.h>
+
 #include <math.h>
 
 static void squared_at(const nv_loss *l, double r, double c, double t, nv_loss_at *o)
@@ -35,4 +37,4 @@ static void squared_dir(const nv_loss *l, double r, double dr, double c, double 
 }
 
 const nv_loss nv_loss_squared = {"squared", NV_TARGET_REAL, 0, 0, 0.0, 2.0, -INFINITY, INFINITY, 0.5, 0.0,
-                                 squared_at, squared_curv, squared_dir, 0};
+                                 squared_at, squared_curv, squared_dir, 0, NULL};

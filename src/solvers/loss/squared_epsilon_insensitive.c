@@ -8,6 +8,8 @@
  * Conjugate: l*(u) = u^2 / 4 + e |u| on the whole line (q = 1/2). */
 #include "loss.h"
 
+#include <stddef.h>
+
 #include <math.h>
 
 static void sqeps_at(const nv_loss *l, double r, double c, double t, nv_loss_at *o)
@@ -41,4 +43,4 @@ static void sqeps_dir(const nv_loss *l, double r, double dr, double c, double t,
 
 const nv_loss nv_loss_squared_epsilon_insensitive = {"squared_epsilon_insensitive", NV_TARGET_REAL, 0, 0, 0.0,
                                                      2.0, -INFINITY, INFINITY, 0.5, 0.0,
-                                                     sqeps_at, sqeps_curv, sqeps_dir, 1};
+                                                     sqeps_at, sqeps_curv, sqeps_dir, 1, NULL};

@@ -6,6 +6,8 @@
  * weight.  Conjugate: l*(u) = u^2/4 on [0, inf) (q = 1/2). */
 #include "loss.h"
 
+#include <stddef.h>
+
 #include <math.h>
 
 static void squared_hinge_at(const nv_loss *l, double r, double c, double t, nv_loss_at *o)
@@ -36,4 +38,4 @@ static void squared_hinge_dir(const nv_loss *l, double r, double dr, double c, d
 }
 
 const nv_loss nv_loss_squared_hinge = {"squared_hinge", NV_TARGET_SIGN, 0, 1, 0.0, 2.0, 0.0, INFINITY, 0.5, 0.0,
-                                       squared_hinge_at, squared_hinge_curv, squared_hinge_dir, 0};
+                                       squared_hinge_at, squared_hinge_curv, squared_hinge_dir, 0, NULL};

@@ -174,8 +174,9 @@ int nv_nesvm_dcd_takes(const nv_binary_problem *pb, const nesvm_params *prm)
 {
     /* the smoothing options ask for the smoothed problem, which the dual
      * method does not solve; the L1 norm's dual is not a box */
+    const nv_loss *l = nv_params_loss(prm);
     return !nv_params_l1(prm) && !nv_comm_many(pb->comm) && prm->mu == 0 && prm->mu_star == 0 &&
-           prm->continuation == NV_CONT_ADAPTIVE;
+           prm->continuation == NV_CONT_ADAPTIVE && l && !l->conj;
 }
 
 nesvm_status nv_nesvm_dcd_train(const nv_binary_problem *pb, const nesvm_params *prm,
@@ -189,8 +190,8 @@ nesvm_status nv_nesvm_dcd_train(const nv_binary_problem *pb, const nesvm_params 
         res->exit_reason = NESVM_EXIT_NUMERIC;
         return nv_error(err, NESVM_ERR_ARG,
                         "--method dcd solves the linear problem under the L2 norm on one process: "
-                        "not LP-SVM, not over MPI, not a fixed smoothing (--mu, --mu-star, "
-                        "--continuation paper); use --method newton");
+                        "not LP-SVM, not logistic regression, not over MPI, not a fixed smoothing (--mu, "
+                        "--mu-star, --continuation paper); use --method newton");
     }
     nv_obj obj;
     const nv_loss inst = nv_params_loss_inst(prm);

@@ -288,6 +288,64 @@ void nv_obj_balance(const nv_obj *o, const nv_obj_sums *q, double *rp, double *r
     NV_ASSERT(*rp >= 0 && *rp <= 1 && *rn >= 0 && *rn <= 1);
 }
 
+/* sum_i c_i l*(theta a'_i / c_i) of the balanced dual point a' (rp, rn,
+ * t: nv_obj_balance) and its first two derivatives in theta, over every
+ * rank; a loss with its own conjugate (l->conj). */
+static double conj_sum(nv_obj *o, double rp, double rn, double t, double theta, double *d1, double *d2)
+{
+    const nv_binary_problem *pb = o->pb;
+    const nv_loss *l = o->loss;
+    double v[3] = {0, 0, 0};
+    for (int64_t i = 0; i < pb->n; i++) {
+        const double c = pb->cost[i];
+        const double a = (o->a[i] - t * nv_obj_sign(o, i)) * (nv_obj_group(o, i) > 0 ? rp : rn);
+        if (a == 0) {
+            double f, g, h;
+            l->conj(0.0, &f, &g, &h);
+            v[0] += c * f;
+            continue;
+        }
+        double f, g, h;
+        l->conj(theta * a / c, &f, &g, &h);
+        v[0] += c * f;
+        v[1] += a * g;
+        v[2] += a * a / c * h;
+    }
+    nv_obj_sum(o, v, 3);
+    *d1 = v[1];
+    *d2 = v[2];
+    return v[0];
+}
+
+/* The best multiple theta in (0, tmax] of the balanced dual point for a
+ * loss with its own conjugate: D(theta) = theta S - C(theta) - theta^2/2 K
+ * is concave; Newton steps from theta = min(1, tmax), each kept inside
+ * (theta / 4, tmax], the best D seen kept (three steps: the solvers'
+ * points are near theta = 1, where Newton converges quadratically). */
+static double conj_dual(nv_obj *o, double rp, double rn, double t, double S, double K, double tmax,
+                        double *theta)
+{
+    double th = tmax < 1 ? tmax : 1.0, best = -INFINITY, bth = th;
+    for (int k = 0; k < 4; k++) {
+        double d1, d2;
+        const double C = conj_sum(o, rp, rn, t, th, &d1, &d2);
+        const double D = th * S - C - 0.5 * th * th * K;
+        if (D > best) {
+            best = D;
+            bth = th;
+        }
+        const double g = S - d1 - th * K, h = -d2 - K;
+        if (k == 3 || !(h < 0) || !isfinite(g)) break;
+        double nt = th - g / h;
+        if (nt > tmax) nt = tmax;
+        if (nt < 0.25 * th) nt = 0.25 * th;
+        if (nt == th) break;
+        th = nt;
+    }
+    *theta = bth;
+    return best;
+}
+
 void nv_obj_finish(nv_obj *o, const nv_obj_sums *q, double rp, double rn, double t,
                    double vv, double vinf, double R, double Rs, int64_t nnz_w, double mu, double nu,
                    nv_obj_eval *e)
@@ -337,6 +395,17 @@ void nv_obj_finish(nv_obj *o, const nv_obj_sums *q, double rp, double rn, double
      * hinge's); the whole line (the squared loss, balanced by a shift) takes
      * any theta */
     const double tmin = isfinite(l->lo) ? 0.0 : -INFINITY;
+    if (l->conj) {
+        /* a conjugate of its own (the logistic loss's entropy): D(theta) =
+         * theta S - sum c l*(theta a'/c) - theta^2/2 K, concave, by a few
+         * safeguarded Newton steps from theta = 1 (the gap's own point:
+         * at the optimum theta = 1) */
+        e->D = conj_dual(o, rp, rn, t, S, K, tmax, &e->theta);
+        e->Dmu = e->D;
+        e->P = R + q->loss;
+        e->Fmu = Rs + q->lmu;
+        return;
+    }
     e->D = nv_loss_dual_scale(S, K, tmin, tmax, &e->theta);
     e->Dmu = l->smoothed ? nv_loss_dual_scale(S, Kmu, tmin, tmax, &thm) : e->D;
     e->P = R + q->loss;
