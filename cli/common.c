@@ -201,11 +201,12 @@ void train_opts_help(FILE *f)
           "                       with -n NU), one-class SVM (2: --svm-type one-class,\n"
           "                       with -n NU), epsilon-SVR (3: --svm-type svr), nu-SVR (4:\n"
           "                       --svm-type nu-svr, with -n NU and -c C)\n"
-          "  --liblinear N        train and cv: LIBLINEAR's -s N (1, 2, 3, 11, 12, 13) with\n"
-          "                       its bias convention (no bias unless -B B > 0, then a\n"
+          "  --liblinear N        train and cv: LIBLINEAR's -s N (0-3, 7, 11-13) with its\n"
+          "                       bias convention (no bias unless -B B > 0, then a\n"
           "                       feature B regularized with w), its C and one-vs-rest:\n"
-          "                       1/2: squared hinge, 11/12: squared tube (-B: nssvm, C\n"
-          "                       doubled), 3: hinge, 13: tube (-B: hyperpass)\n"
+          "                       0/7: logistic regression (no -B yet), 1/2: squared\n"
+          "                       hinge, 11/12: squared tube (-B: nssvm, C doubled), 3:\n"
+          "                       hinge, 13: tube (-B: hyperpass)\n"
           "  -h 0|1               shrinking (hyperpass); -h alone is this help\n"
           "Output:\n"
           "  --trace FILE         write one CSV row per iteration to FILE\n"
@@ -399,11 +400,9 @@ int train_opt_shrinking(cli_args *a, train_opts *o)
 static const char *liblinear_lacking(int t)
 {
     switch (t) {
-    case 0: return "L2-regularized logistic regression";
     case 4: return "Crammer and Singer's multiclass SVM";
     case 5: return "L1-regularized squared hinge SVM";
     case 6: return "L1-regularized logistic regression";
-    case 7: return "L2-regularized logistic regression (dual)";
     case 21: return "one-class SVM";
     default: return NULL;
     }
@@ -422,10 +421,10 @@ int train_opts_liblinear(const char *cmd, train_opts *o)
     if (t < 0) return CLI_OK;
     const char *lacks = liblinear_lacking(t);
     if (lacks) return cli_usage(cmd, "--liblinear %d (LIBLINEAR's -s %d, %s) is not supported: nesvm trains "
-                                     "LIBLINEAR's -s 1, 2, 3, 11, 12 and 13", t, t, lacks);
-    if (!((t >= 1 && t <= 3) || (t >= 11 && t <= 13)))
-        return cli_usage(cmd, "bad value '%d' for --liblinear (LIBLINEAR has no -s %d; nesvm trains its -s 1, 2, "
-                              "3, 11, 12 and 13)", t, t);
+                                     "LIBLINEAR's -s 0, 1, 2, 3, 7, 11, 12 and 13", t, t, lacks);
+    if (!(t <= 3 || t == 7 || (t >= 11 && t <= 13)))
+        return cli_usage(cmd, "bad value '%d' for --liblinear (LIBLINEAR has no -s %d; nesvm trains its -s 0, 1, 2, "
+                              "3, 7, 11, 12 and 13)", t, t);
     /* the problem is --liblinear's: no other spelling of it beside */
     char svm_type[16], solver[16], loss[40], bias[40], c[40];
     nesvm_params_get(o->params, "svm_type", svm_type, sizeof svm_type, NULL);
@@ -440,6 +439,17 @@ int train_opts_liblinear(const char *cmd, train_opts *o)
     double B = 0;
     if (strcmp(bias, "auto") != 0 && !cli_parse_double(bias, &B)) B = 0;
     const int reg_bias = B > 0;
+    if (t == 0 || t == 7) {
+        /* logistic regression, -s 7 being LIBLINEAR's dual method for -s 0's problem */
+        if (reg_bias)
+            return cli_usage(cmd, "--liblinear %d -B %s: LIBLINEAR's bias regularized with w is not in nesvm's "
+                                  "logistic regression yet; --svm-type logistic --multiclass ovr has a free bias "
+                                  "(scikit-learn's intercept), or drop -B for no bias", t, bias);
+        int rc = liblinear_set(cmd, o->params, "svm_type", "logistic");
+        if (rc == CLI_OK) rc = liblinear_set(cmd, o->params, "multiclass", "ovr");
+        if (rc == CLI_OK) rc = liblinear_set(cmd, o->params, "bias", "0");
+        return rc;
+    }
     const int squared = t != 3 && t != 13, svr = t >= 11;
     if (squared && reg_bias && o->find_c)
         return cli_usage(cmd, "--liblinear %d -B %s -C: the search over C runs on NSSVM's C (twice "
@@ -544,7 +554,7 @@ int train_opt(cli_args *a, train_opts *o)
             return -1;
         }
         if (!cli_parse_int(v, &t) || t < 0 || t > 100) {
-            cli_usage(a->cmd, "bad value '%s' for --liblinear (expected LIBLINEAR's -s: 1, 2, 3, 11, 12 or 13)", v);
+            cli_usage(a->cmd, "bad value '%s' for --liblinear (expected LIBLINEAR's -s: 0, 1, 2, 3, 7, 11, 12 or 13)", v);
             return -1;
         }
         o->liblinear = (int)t;
