@@ -4,7 +4,7 @@ single-process training of the same data (the independent truth: the same
 problem solved serially).
 
 For every distributed solver configuration (NESVM's models by Newton and
-by Nesterov, the squared hinge (--loss), LS-SVR on real targets, SSVM and NSSVM by every Newton scheme, Hyperpass, GS-SVM, kernel
+by Nesterov, the squared hinge (--loss), logistic regression, LS-SVR on real targets, SSVM and NSSVM by every Newton scheme, Hyperpass, GS-SVM, kernel
 features (a reduced basis, the full kernel), probability estimates, class weights, lambda, no bias, one-vs-one and one-vs-rest on data
 whose classes first appear on different ranks, warm starts, per-rank files from
 `nesvm split`), the models must have the same labels, class order and
@@ -238,6 +238,14 @@ def main():
         # the loss object and the regression task: --loss squared_hinge, and
         # LS-SVR on real targets (heart's features, its 5th as the target)
         same_training("breast --loss squared_hinge", ["--loss", "squared_hinge", "-e", "1e-9"], "breast", tmp)
+        # logistic regression (issue 34): its entropy certificate summed over
+        # the ranks, one-vs-rest and one-vs-one, LIBLINEAR's -s 0 (no bias)
+        same_training("breast logistic", ["--svm-type", "logistic", "-e", "1e-9"], "breast", tmp)
+        same_training("breast logistic -B 0 -c 8", ["--svm-type", "logistic", "-B", "0", "-c", "8", "-e", "1e-9"],
+                      "breast", tmp)
+        same_training("blobs logistic ovr", ["--svm-type", "logistic", "--multiclass", "ovr", "-e", "1e-9"], "blobs",
+                      tmp)
+        same_training("blobs logistic ovo -b 1", ["--svm-type", "logistic", "-b", "1", "-e", "1e-9"], "blobs", tmp)
         with open(HEART) as f, open(os.path.join(tmp, "reg"), "w") as g:
             for line in f:
                 feats = dict(t.split(":") for t in line.split()[1:])
