@@ -303,14 +303,21 @@ class _NesvmClassifier(_KernelParams, _FittedState, ClassifierMixin, BaseEstimat
         model, classes = fitted.model, fitted.classes
         out = {"classes_": classes}
         ns = model.n_submodels
-        subs = [model.submodel(k) for k in range(ns)]
-        trains = [model.training(k) for k in range(ns)]
+        # one-vs-rest: the rows of coef_, intercept_, dual_coef_ and n_iter_ in
+        # classes_ order, as decision_function's columns (the C library orders its
+        # sub-models by the labels' first appearance); one-vs-one keeps the
+        # sub-models' order
+        order = list(range(ns))
+        if ns > 1 and all(cj < 0 for _, cj in fitted.orient):
+            order.sort(key=lambda s: fitted.orient[s][0])
+        subs = [model.submodel(k) for k in order]
+        trains = [model.training(k) for k in order]
         out["n_iter_"] = np.array([max(1, t[1]) for t in trains], dtype=np.int32)
         gaps = np.array([t[3] for t in trains], dtype=np.float64)
         out["gap_"] = float(np.nanmax(gaps)) if np.isfinite(gaps).any() else float("nan")
         # a sub-model short of its certificate: fit_status_ 1 and a ConvergenceWarning,
         # as scikit-learn's liblinear/libsvm wrappers warn at their iteration limit
-        missed = [k for k in range(ns) if model.certified(k) == 0]
+        missed = [i for i, k in enumerate(order) if model.certified(k) == 0]
         out["fit_status_"] = 1 if missed else 0
         if missed:
             k = max(missed, key=lambda k: trains[k][3] if np.isfinite(trains[k][3]) else np.inf)
@@ -321,7 +328,7 @@ class _NesvmClassifier(_KernelParams, _FittedState, ClassifierMixin, BaseEstimat
                           ConvergenceWarning)
         # coefficients and intercepts, one row per sub-model in scikit-learn's
         # orientation (binary: one row, positive for classes_[1])
-        signs = fitted.signs
+        signs = fitted.signs[order]
         coef = np.vstack([s * w for (w, b, pos, neg), s in zip(subs, signs)])
         out["intercept_"] = np.array([s * b for (w, b, pos, neg), s in zip(subs, signs)])
         basis = model.basis()
