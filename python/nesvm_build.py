@@ -90,6 +90,9 @@ typedef struct nesvm_stats {
 typedef struct nesvm_model nesvm_model;
 nesvm_status nesvm_train(const nesvm_dataset *ds, const nesvm_params *params, nesvm_progress_fn progress,
                          void *user, nesvm_model **out, nesvm_stats *stats, nesvm_error *err);
+nesvm_status nesvm_train_warm(const nesvm_dataset *ds, const nesvm_params *params, const nesvm_model *init,
+                              nesvm_progress_fn progress, void *user, nesvm_model **out, nesvm_stats *stats,
+                              nesvm_error *err);
 void nesvm_model_destroy(nesvm_model *m);
 nesvm_status nesvm_model_save(const nesvm_model *m, const char *path, nesvm_error *err);
 nesvm_status nesvm_model_load(const char *path, nesvm_model **out, nesvm_error *err);

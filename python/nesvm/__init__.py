@@ -9,8 +9,9 @@ fastest linear solver for the loss), HyperpassSVC, NewtonSVC (SSVM/NSSVM,
 full or reduced kernel), GreedySVC (GS-SVM); LinearSVR and SVR (epsilon-SVR on
 scikit-learn's LinearSVR and SVR problems); OneClassSVM (scikit-learn's and
 LIBSVM's one-class SVM); NuSVC and NuSVR (scikit-learn's and LIBSVM's nu-SVC and
-nu-SVR).  Functions mirroring the CLI:
-train, cross_validate, cross_validate_path (grid's warm-started path),
+nu-SVR); LogisticRegression (scikit-learn's L2-regularized logistic regression,
+LIBLINEAR's -s 0 problem with a free intercept, probabilities native).
+Functions mirroring the CLI: train, cross_validate, cross_validate_path (grid's warm-started path),
 read_libsvm, write_libsvm, load_model, import_model (LIBSVM/LIBLINEAR models;
 Model.export writes them).
 """
@@ -24,6 +25,7 @@ from .estimators import SVC, GreedySVC, HyperpassSVC, LinearSVC, NewtonSVC  # no
 from .regressors import SVR, LinearSVR  # noqa: E402
 from .novelty import OneClassSVM  # noqa: E402
 from .nu import NuSVC, NuSVR  # noqa: E402
+from .linear_model import LogisticRegression  # noqa: E402
 
-__all__ += ["SVC", "GreedySVC", "HyperpassSVC", "LinearSVC", "LinearSVR", "NewtonSVC", "NuSVC", "NuSVR", "OneClassSVM",
-            "SVR"]
+__all__ += ["SVC", "GreedySVC", "HyperpassSVC", "LinearSVC", "LinearSVR", "LogisticRegression", "NewtonSVC", "NuSVC",
+            "NuSVR", "OneClassSVM", "SVR"]

@@ -529,7 +529,7 @@ class Model:
 
     def predict_proba(self, X, threads=1):
         """(labels, probabilities n x n_classes in model label order) for a model
-        trained with probability 1."""
+        trained with probability 1, or a logistic regression's (its own)."""
         ds = X if isinstance(X, Dataset) else Dataset(X)
         n = ds.n_rows
         labels = np.empty(n, dtype=np.float64)
@@ -551,18 +551,23 @@ def load_model(path):
     return Model.load(path)
 
 
-def train(X, y, params=None, sample_weight=None, class_weight=None, progress=None):
+def train(X, y, params=None, sample_weight=None, class_weight=None, progress=None, init=None):
     """Train on X (numpy/scipy) and labels y with nesvm parameters {name: value}
     (nesvm_params_set names: c, kernel, gamma, solver, ...).  progress(info) is
     called at every iteration (return True to cancel); Ctrl-C cancels cleanly
-    and raises KeyboardInterrupt.  Returns (Model, stats dict)."""
+    and raises KeyboardInterrupt.  init: a Model whose weights and biases start
+    every binary sub-model (nesvm_train_warm: the same class labels and, with
+    more than two classes, the same multiclass scheme), None for a cold start.
+    Returns (Model, stats dict)."""
     ds = X if isinstance(X, Dataset) else Dataset(X, y, sample_weight)
     prm = params if isinstance(params, Params) else Params(params, class_weight)
     out = ffi.new("nesvm_model **")
     stats = ffi.new("nesvm_stats *")
     stats.size = ffi.sizeof("nesvm_stats")
     err = ffi.new("nesvm_error *")
-    st = _call_with_progress(progress, lambda fn, user: lib.nesvm_train(ds._ptr, prm._ptr, fn, user, out, stats, err))
+    start = ffi.NULL if init is None else init._ptr
+    st = _call_with_progress(progress, lambda fn, user: lib.nesvm_train_warm(ds._ptr, prm._ptr, start, fn, user, out,
+                                                                             stats, err))
     _check(st, err)
     return Model(out[0]), {"iterations": stats.iterations, "seconds": stats.seconds, "primal": stats.primal,
                            "lower_bound": stats.lower_bound, "gap": stats.gap,

@@ -218,11 +218,21 @@ class _NesvmClassifier(_KernelParams, _FittedState, ClassifierMixin, BaseEstimat
 
     _solver = "nesvm"
     _multiclass_default = "ovo"
+    # probabilities that are the model's own (logistic regression: the sigmoid of
+    # each decision value, no Platt fit): decision_function keeps the decision
+    # values and predict takes the C library's labels from them, as without
+    # probabilities (scikit-learn's LogisticRegression); False: Platt's
+    # probabilities steer both (see _decision and predict)
+    _native_probability = False
 
     # --- per estimator
     def _nesvm_params(self, X):
         """{nesvm parameter: value} for this fit."""
         raise NotImplementedError
+
+    def _warm_init(self, classes, n_features):
+        """The Model a fit starts from (nesvm_train_warm), None for a cold start."""
+        return None
 
     def _has_kernel(self):
         return getattr(self, "kernel", "linear") != "linear"
@@ -292,7 +302,9 @@ class _NesvmClassifier(_KernelParams, _FittedState, ClassifierMixin, BaseEstimat
         verbose = getattr(self, "verbose", False)
         progress = _Verbose(verbose) if verbose else None
         rows = _precomputed_rows(X) if self._precomputed() else X
-        model, stats = _core.train(rows, codes[y_idx], params, sample_weight=sw, class_weight=cw, progress=progress)
+        init = self._warm_init(classes, X.shape[1])
+        model, stats = _core.train(rows, codes[y_idx], params, sample_weight=sw, class_weight=cw, progress=progress,
+                                   init=init)
         fitted = _Fitted(model, classes, X.shape[1], codes)
         attrs.update(self._fitted_attributes(fitted, X, y_idx))
         return fitted, attrs
@@ -303,14 +315,21 @@ class _NesvmClassifier(_KernelParams, _FittedState, ClassifierMixin, BaseEstimat
         model, classes = fitted.model, fitted.classes
         out = {"classes_": classes}
         ns = model.n_submodels
-        subs = [model.submodel(k) for k in range(ns)]
-        trains = [model.training(k) for k in range(ns)]
+        # one-vs-rest: the rows of coef_, intercept_, dual_coef_ and n_iter_ in
+        # classes_ order, as decision_function's columns (the C library orders its
+        # sub-models by the labels' first appearance); one-vs-one keeps the
+        # sub-models' order
+        order = list(range(ns))
+        if ns > 1 and all(cj < 0 for _, cj in fitted.orient):
+            order.sort(key=lambda s: fitted.orient[s][0])
+        subs = [model.submodel(k) for k in order]
+        trains = [model.training(k) for k in order]
         out["n_iter_"] = np.array([max(1, t[1]) for t in trains], dtype=np.int32)
         gaps = np.array([t[3] for t in trains], dtype=np.float64)
         out["gap_"] = float(np.nanmax(gaps)) if np.isfinite(gaps).any() else float("nan")
         # a sub-model short of its certificate: fit_status_ 1 and a ConvergenceWarning,
         # as scikit-learn's liblinear/libsvm wrappers warn at their iteration limit
-        missed = [k for k in range(ns) if model.certified(k) == 0]
+        missed = [i for i, k in enumerate(order) if model.certified(k) == 0]
         out["fit_status_"] = 1 if missed else 0
         if missed:
             k = max(missed, key=lambda k: trains[k][3] if np.isfinite(trains[k][3]) else np.inf)
@@ -321,7 +340,7 @@ class _NesvmClassifier(_KernelParams, _FittedState, ClassifierMixin, BaseEstimat
                           ConvergenceWarning)
         # coefficients and intercepts, one row per sub-model in scikit-learn's
         # orientation (binary: one row, positive for classes_[1])
-        signs = fitted.signs
+        signs = fitted.signs[order]
         coef = np.vstack([s * w for (w, b, pos, neg), s in zip(subs, signs)])
         out["intercept_"] = np.array([s * b for (w, b, pos, neg), s in zip(subs, signs)])
         basis = model.basis()
@@ -377,7 +396,7 @@ class _NesvmClassifier(_KernelParams, _FittedState, ClassifierMixin, BaseEstimat
     def _decision(self, st, X):
         _, dec = st.model.predict(X, threads=_threads(self.n_jobs))
         k = len(st.classes)
-        if st.probability and (k == 2 or self.decision_function_shape != "ovo"):
+        if st.probability and not self._native_probability and (k == 2 or self.decision_function_shape != "ovo"):
             # probability mode: scores consistent with predict_proba (and so with predict):
             # binary, the log-odds of classes_[1], -(A f + B) of the calibrated sub-model;
             # multiclass, the probabilities
@@ -434,7 +453,7 @@ class _NesvmClassifier(_KernelParams, _FittedState, ClassifierMixin, BaseEstimat
         probability=True the argmax of predict_proba (as `nesvm predict -b 1`)."""
         st = self._state()
         X = self._check_X(st, X)
-        if st.probability:
+        if st.probability and not self._native_probability:
             return st.classes[np.argmax(self._proba(st, X), axis=1)]
         if getattr(self, "break_ties", False) and len(st.classes) > 2:
             return st.classes[np.argmax(self._decision(st, X), axis=1)]

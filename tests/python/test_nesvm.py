@@ -422,6 +422,24 @@ def test_multiclass_shapes_and_attributes():
     assert np.all(lin.n_iter_ >= 1) and np.isfinite(lin.gap_)
 
 
+def test_one_vs_rest_rows_in_classes_order():
+    """One-vs-rest: coef_, intercept_ and dual_coef_ have one row per class in
+    classes_ order, as decision_function's columns, though the C library orders
+    its sub-models by the labels' first appearance (here 2, 0, 1)."""
+    X, y = make_blobs(n_samples=90, centers=3, random_state=0)
+    y = np.array([2, 0, 1])[y][::-1]
+    X = X[::-1]
+    assert list(dict.fromkeys(y)) != sorted(set(y))
+    for est in (nesvm.LinearSVC(), nesvm.HyperpassSVC(), nesvm.SVC(kernel="linear", multiclass="ovr")):
+        est.fit(X, y)
+        d = est.decision_function(X)
+        np.testing.assert_allclose(X @ est.coef_.T + est.intercept_, d, rtol=1e-9, atol=1e-9)
+        assert [ci for ci, _ in sorted(est._orient)] == [0, 1, 2]
+    rbf = nesvm.SVC(multiclass="ovr").fit(X, y)
+    K = np.exp(-rbf._gamma_value(X) * ((X[:, None, :] - rbf.support_vectors_[None]) ** 2).sum(-1))
+    np.testing.assert_allclose(K @ rbf.dual_coef_.T + rbf.intercept_, rbf.decision_function(X), rtol=1e-9, atol=1e-9)
+
+
 # ------------------------------------------------------------- probabilities
 
 @pytest.mark.parametrize("Est", [nesvm.SVC, nesvm.NewtonSVC, nesvm.GreedySVC], ids=lambda c: c.__name__)
@@ -681,8 +699,8 @@ def test_solver_registry():
     assert nesvm.solver_names()[:6] == ["nesvm", "hyperpass", "pegasos", "ssvm", "nssvm", "gs"]
     gs = nesvm.solver_info("gs")
     assert not gs["has_c"] and not gs["certificate"] and gs["losses"] == [] and gs["memory"] == "cache_size"
-    assert nesvm.solver_info("nesvm")["losses"] == ["hinge", "squared", "epsilon_insensitive", "squared_hinge",
-                                                    "squared_epsilon_insensitive"]
+    assert nesvm.solver_info("nesvm")["losses"] == ["hinge", "squared", "epsilon_insensitive", "logistic",
+                                                    "squared_hinge", "squared_epsilon_insensitive"]
     assert nesvm.solver_info("ssvm")["kernels"] == "features"
     with pytest.raises(nesvm.NesvmError, match="unknown solver 'svmlight'"):
         nesvm.solver_info("svmlight")
