@@ -146,7 +146,7 @@ void train_opts_help(FILE *f)
      * (-w, -B, --storage, --float, --trace, -q) written here */
     static const char *const problem1[] = {"c", NULL};
     static const char *const problem2[] = {"lambda", NULL};
-    static const char *const problem3[] = {"eps", "solver", "svm_type", "loss", "epsilon", "svm_nu", "mu", "nu", "continuation", "mu0", "nu0",
+    static const char *const problem3[] = {"eps", "solver", "svm_type", "loss", "penalty", "epsilon", "svm_nu", "mu", "nu", "continuation", "mu0", "nu0",
                                            "mu_star", "stage_eps", "eps_abs", "method", "lipschitz", "restart", "multiclass",
                                            NULL};
     static const char *const hyperpass[] = {"shrinking", "warm_start", "batch", NULL};
@@ -201,12 +201,14 @@ void train_opts_help(FILE *f)
           "                       with -n NU), one-class SVM (2: --svm-type one-class,\n"
           "                       with -n NU), epsilon-SVR (3: --svm-type svr), nu-SVR (4:\n"
           "                       --svm-type nu-svr, with -n NU and -c C)\n"
-          "  --liblinear N        train and cv: LIBLINEAR's -s N (0-3, 7, 11-13) with its\n"
+          "  --liblinear N        train and cv: LIBLINEAR's -s N (0-3, 5-7, 11-13) with its\n"
           "                       bias convention (no bias unless -B B > 0, then a\n"
           "                       feature B regularized with w), its C and one-vs-rest:\n"
-          "                       0/7: logistic regression (no -B yet), 1/2: squared\n"
-          "                       hinge, 11/12: squared tube (-B: nssvm, C doubled), 3:\n"
-          "                       hinge, 13: tube (-B: hyperpass)\n"
+          "                       0/7: logistic regression, 5: L1-regularized squared\n"
+          "                       hinge, 6: L1-regularized logistic regression (0, 5-7:\n"
+          "                       no -B yet), 1/2: squared hinge, 11/12: squared tube\n"
+          "                       (-B: nssvm, C doubled), 3: hinge, 13: tube (-B:\n"
+          "                       hyperpass)\n"
           "  -h 0|1               shrinking (hyperpass); -h alone is this help\n"
           "Output:\n"
           "  --trace FILE         write one CSV row per iteration to FILE\n"
@@ -306,6 +308,8 @@ void cli_warn_ignored(const char *cmd, const nesvm_params *p)
             why = "--svm-type one-class, nu-svc and nu-svr";
         else if (d->when & NV_W_C)
             why = "every --svm-type but one-class and nu-svc (whose costs are the sample weights)";
+        else if (d->when & NV_W_PENALTY)
+            why = "--svm-type c and logistic (lp is always l1, the others l2)";
         else if (d->when & NV_W_COST)
             why = "every --svm-type but one-class, nu-svc and nu-svr (whose costs are the sample weights or C, "
                   "their offsets part of their problems)";
@@ -401,8 +405,6 @@ static const char *liblinear_lacking(int t)
 {
     switch (t) {
     case 4: return "Crammer and Singer's multiclass SVM";
-    case 5: return "L1-regularized squared hinge SVM";
-    case 6: return "L1-regularized logistic regression";
     case 21: return "one-class SVM";
     default: return NULL;
     }
@@ -421,31 +423,40 @@ int train_opts_liblinear(const char *cmd, train_opts *o)
     if (t < 0) return CLI_OK;
     const char *lacks = liblinear_lacking(t);
     if (lacks) return cli_usage(cmd, "--liblinear %d (LIBLINEAR's -s %d, %s) is not supported: nesvm trains "
-                                     "LIBLINEAR's -s 0, 1, 2, 3, 7, 11, 12 and 13", t, t, lacks);
-    if (!(t <= 3 || t == 7 || (t >= 11 && t <= 13)))
-        return cli_usage(cmd, "bad value '%d' for --liblinear (LIBLINEAR has no -s %d; nesvm trains its -s 0, 1, 2, "
-                              "3, 7, 11, 12 and 13)", t, t);
+                                     "LIBLINEAR's -s 0-3, 5-7 and 11-13", t, t, lacks);
+    if (!(t <= 3 || (t >= 5 && t <= 7) || (t >= 11 && t <= 13)))
+        return cli_usage(cmd, "bad value '%d' for --liblinear (LIBLINEAR has no -s %d; nesvm trains its -s 0-3, 5-7 "
+                              "and 11-13)", t, t);
     /* the problem is --liblinear's: no other spelling of it beside */
-    char svm_type[16], solver[16], loss[40], bias[40], c[40];
+    char svm_type[16], solver[16], loss[40], bias[40], c[40], penalty[8];
     nesvm_params_get(o->params, "svm_type", svm_type, sizeof svm_type, NULL);
     nesvm_params_get(o->params, "solver", solver, sizeof solver, NULL);
     nesvm_params_get(o->params, "loss", loss, sizeof loss, NULL);
     nesvm_params_get(o->params, "bias", bias, sizeof bias, NULL);
     nesvm_params_get(o->params, "c", c, sizeof c, NULL);
-    if (strcmp(svm_type, "c") != 0 || strcmp(solver, "nesvm") != 0 || strcmp(loss, "auto") != 0)
-        return cli_usage(cmd, "--liblinear %d sets the problem and the solver: drop -s, --svm-type, --solver and "
-                              "--loss", t);
+    nesvm_params_get(o->params, "penalty", penalty, sizeof penalty, NULL);
+    if (strcmp(svm_type, "c") != 0 || strcmp(solver, "nesvm") != 0 || strcmp(loss, "auto") != 0 ||
+        strcmp(penalty, "l2") != 0)
+        return cli_usage(cmd, "--liblinear %d sets the problem and the solver: drop -s, --svm-type, --solver, "
+                              "--loss and --penalty", t);
     /* LIBLINEAR's bias: none unless -B B > 0, then a feature B regularized with w */
     double B = 0;
     if (strcmp(bias, "auto") != 0 && !cli_parse_double(bias, &B)) B = 0;
     const int reg_bias = B > 0;
-    if (t == 0 || t == 7) {
-        /* logistic regression, -s 7 being LIBLINEAR's dual method for -s 0's problem */
+    if (t == 0 || (t >= 5 && t <= 7)) {
+        /* logistic regression (-s 7: LIBLINEAR's dual method for -s 0's
+         * problem), and the L1-regularized squared hinge (5) and logistic
+         * regression (6): NESVM's problems of those names with no bias */
+        const int logistic = t != 5, l1 = t == 5 || t == 6;
         if (reg_bias)
             return cli_usage(cmd, "--liblinear %d -B %s: LIBLINEAR's bias regularized with w is not in nesvm's "
-                                  "logistic regression yet; --svm-type logistic --multiclass ovr has a free bias "
-                                  "(scikit-learn's intercept), or drop -B for no bias", t, bias);
-        int rc = liblinear_set(cmd, o->params, "svm_type", "logistic");
+                                  "%s yet; --svm-type %s%s --multiclass ovr has a free bias (scikit-learn's "
+                                  "intercept), or drop -B for no bias", t, bias,
+                             logistic ? "logistic regression" : "L1-regularized SVM", logistic ? "logistic" : "c",
+                             l1 ? (logistic ? " --penalty l1" : " --penalty l1 --loss squared_hinge") : "");
+        int rc = liblinear_set(cmd, o->params, "svm_type", logistic ? "logistic" : "c");
+        if (rc == CLI_OK && !logistic) rc = liblinear_set(cmd, o->params, "loss", "squared_hinge");
+        if (rc == CLI_OK && l1) rc = liblinear_set(cmd, o->params, "penalty", "l1");
         if (rc == CLI_OK) rc = liblinear_set(cmd, o->params, "multiclass", "ovr");
         if (rc == CLI_OK) rc = liblinear_set(cmd, o->params, "bias", "0");
         return rc;
@@ -554,7 +565,7 @@ int train_opt(cli_args *a, train_opts *o)
             return -1;
         }
         if (!cli_parse_int(v, &t) || t < 0 || t > 100) {
-            cli_usage(a->cmd, "bad value '%s' for --liblinear (expected LIBLINEAR's -s: 0, 1, 2, 3, 7, 11, 12 or 13)", v);
+            cli_usage(a->cmd, "bad value '%s' for --liblinear (expected LIBLINEAR's -s: 0-3, 5-7 or 11-13)", v);
             return -1;
         }
         o->liblinear = (int)t;

@@ -32,6 +32,8 @@ static const char *where(const nv_param_def *d, char *buf, size_t size)
         w = "; kernels other than linear";
     } else if (d->when & NV_W_LP) {
         w = "; --svm-type lp";
+    } else if (d->when & NV_W_PENALTY) {
+        w = "; --svm-type c and logistic";
     }
     snprintf(buf, size, "%s%s", s, w);
     return buf;

@@ -54,8 +54,9 @@ enum {
     NV_W_COST = 128,  /* a bias and a C's lambda: every svm_type but one-class, nu-svc and
                        * nu-svr (whose offsets, rho and the bias, are part of their
                        * problems, free, and whose C is -c or none) */
-    NV_W_C = 256      /* a cost C: every svm_type but one-class and nu-svc (whose costs
+    NV_W_C = 256,     /* a cost C: every svm_type but one-class and nu-svc (whose costs
                        * are the sample weights) */
+    NV_W_PENALTY = 512 /* svm_type c or logistic (the others' regularizers are fixed) */
 };
 
 typedef struct nv_param_def {

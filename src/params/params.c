@@ -43,6 +43,7 @@ static const char *const task_words[] = {"classification", "regression", "novelt
 #define NTASKS ((int)(sizeof task_words / sizeof task_words[0]))
 static const char *const continuation_words[] = {"adaptive", "paper", NULL};
 static const char *const multiclass_words[] = {"ovo", "ovr", NULL};
+static const char *const penalty_words[] = {"l2", "l1", NULL};
 static const char *const method_words[] = {"newton", "nesterov", "dcd", "auto", NULL};
 static const char *const lipschitz_words[] = {"power", "paper", NULL};
 static const char *const kernel_words[] = {"linear", "poly", "rbf", "sigmoid", "precomputed", NULL};
@@ -171,6 +172,10 @@ static const nv_param_def table[] = {
      "one-class, nu-svc, nu-svr: LIBSVM's nu (-n), an upper bound on the fraction of training rows outside (one-class: "
      "decision value < 0; nu-svc: margin errors; nu-svr: outside the tube) and a lower bound on the fraction of "
      "support vectors"},
+    {"penalty", NV_PT_WORD, F(penalty), "l2", 0, 0, 0, 0, penalty_words, "l2 or l1", NV_S_SOME, NV_W_PENALTY,
+     "penalty", "l2|l1",
+     "c, logistic: the regularizer, 1/2||w||^2 (l2) or ||w||_1 (l1: sparse weights; c with the hinge is LP-SVM, "
+     "--loss squared_hinge LIBLINEAR's -s 5, logistic its -s 6)"},
 };
 /* clang-format on */
 
@@ -212,6 +217,7 @@ int nv_param_condition(const nv_param_def *d, const nesvm_params *p)
     if ((d->when & NV_W_SVR) && p->svm_type != NV_SVM_SVR) return 0;
     if ((d->when & NV_W_NU) && p->svm_type != NV_SVM_ONECLASS && !nv_params_nu_type(p)) return 0;
     if ((d->when & NV_W_C) && (p->svm_type == NV_SVM_ONECLASS || p->svm_type == NV_SVM_NUSVC)) return 0;
+    if ((d->when & NV_W_PENALTY) && p->svm_type != NV_SVM_C && p->svm_type != NV_SVM_LOGISTIC) return 0;
     if ((d->when & NV_W_COST) && (p->svm_type == NV_SVM_ONECLASS || nv_params_nu_type(p))) return 0;
     return 1;
 }

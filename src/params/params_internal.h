@@ -41,6 +41,7 @@ const nv_svm_type_def *nv_svm_type(int svm_type);
  * another word. */
 int nv_task_parse(const char *word);
 enum { NV_CONT_ADAPTIVE = 0, NV_CONT_PAPER = 1 };
+enum { NV_PENALTY_L2 = 0, NV_PENALTY_L1 = 1 };
 
 struct nesvm_params {
     char solver[32];
@@ -97,6 +98,8 @@ struct nesvm_params {
     double svm_nu;       /* svm_type one-class: LIBSVM's nu in (0, 1], sum a = nu x the
                           * rows' total weight (expansion_wso.c); nu-svc, nu-svr: each
                           * sign's sum of a is nu/2 x the total cost (expansion_wsn.c) */
+    int penalty;         /* NV_PENALTY_L2 or NV_PENALTY_L1 (svm_type c and logistic; lp is
+                          * always l1): nv_params_l1 */
     int n_weights;
     double *weight_label;
     double *weight;

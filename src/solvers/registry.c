@@ -10,7 +10,7 @@
 #include <string.h>
 
 #define NESVM_USES "c eps eps_abs lambda mu nu continuation mu0 nu0 mu_star stage_eps method lipschitz " \
-                   "basis basis_select kernel_memory restart loss epsilon svm_nu"
+                   "basis basis_select kernel_memory restart loss epsilon svm_nu penalty"
 #define NEWTON_USES "c eps eps_abs lambda basis basis_select kernel_memory smooth_p scheme tau merit kernel_norm " \
                     "basis_residual loss epsilon"
 
@@ -133,10 +133,18 @@ nesvm_status nv_solver_problem(const nv_solver *s, const nesvm_params *p, char *
                         l->name);
     if (l->target == NV_TARGET_NONE)
         return nv_error(err, NESVM_ERR_UNSUPPORTED, "the %s loss takes no target: it has no classifier", l->name);
-    if (strcmp(l->name, s->loss[t]) == 0)
+    if (nv_params_l1(p) && t != NV_SVM_LP) {
+        /* --penalty l1: the C-SVM's loss under the L1 norm (the hinge's is
+         * LP-SVM's problem), logistic regression's */
+        if (t == NV_SVM_C && strcmp(l->name, "hinge") == 0)
+            snprintf(buf, size, "%s", s->problem[NV_SVM_LP]);
+        else
+            snprintf(buf, size, "%s_%s_l1", t == NV_SVM_LOGISTIC ? "logistic_regression" : "c_svm", l->name);
+    } else if (strcmp(l->name, s->loss[t]) == 0) {
         snprintf(buf, size, "%s", fixed);
-    else
+    } else {
         snprintf(buf, size, "%s_%s_l2", svr ? "svr" : "c_svm", l->name);
+    }
     return NESVM_OK;
 }
 

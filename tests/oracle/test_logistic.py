@@ -15,6 +15,8 @@ with numpy from the model files:
     1e-9), its certified lower bound <= scikit-learn's P (weak duality), and
     the coefficients within the strong convexity bound ||w - w*|| <=
     sqrt(2 (P - lower)) + sqrt(2 (P_sk - lower));
+  - the L1 norm (--penalty l1) with the free intercept against scikit-learn's
+    saga (penalty='l1', which leaves the intercept unpenalized): P within 1e-6;
   - LIBLINEAR -s 0 -e 1e-10 -B -1 against nesvm -B 0: the same objective;
   - probabilities (predict -b 1): binary P(+) = 1 / (1 + exp(-f)) of the
     decision values recomputed from the model file; one-vs-rest each class's
@@ -183,6 +185,26 @@ def main():
             bound = np.sqrt(2 * max(Pn - lower, 0)) + np.sqrt(2 * max(Ps - lower, 0)) + 1e-9
             dist = np.linalg.norm(np.append(s['w'] - wsk, 0))
             report(dist <= bound, '%s, model %d: ||w - w_sk|| %.3g within %.3g' % (tag, k, dist, bound))
+
+    # ---------------------------------------- the L1 norm, free intercept: saga
+    for path, C in ((HEART, 0.5), (bc_path, 2.0)):
+        X, y = read_libsvm(path)
+        run([nesvm, 'train', '-q', '--svm-type', 'logistic', '--penalty', 'l1', '-c', str(C), '-e', '1e-6',
+             path, model])
+        labels, subs, _ = nesvm_model(model, X.shape[1])
+        s = subs[0]
+        yy = np.where(y == labels[s['pos']], 1.0, -1.0)
+        with warnings.catch_warnings():
+            warnings.simplefilter('ignore')
+            sk = LogisticRegression(penalty='l1', C=C, solver='saga', tol=1e-12, max_iter=200000).fit(X, y)
+        sgn = 1.0 if labels[s['pos']] == sk.classes_[1] else -1.0
+        P1 = lambda w, b: np.abs(w).sum() + C * np.logaddexp(0, -yy * (X @ w + b)).sum()
+        Pn, Ps = P1(s['w'], s['b']), P1(sgn * sk.coef_[0], sgn * sk.intercept_[0])
+        lower = s['primal'] * (1 - s['gap'])
+        report(s['exit'] == 'converged' and abs(Pn - s['primal']) <= 1e-10 * Pn and Pn <= Ps * (1 + 1e-6)
+               and lower <= Ps * (1 + 1e-12),
+               '%s --penalty l1 C=%g: nesvm P %.10g (lower %.10g), saga P %.10g; non-zero weights %d, saga\'s %d'
+               % (os.path.basename(path), C, Pn, lower, Ps, (s['w'] != 0).sum(), (np.abs(sk.coef_) > 1e-8).sum()))
 
     # ---------------------------------------- LIBLINEAR -s 0 without a bias
     for path in (HEART, bc_path):

@@ -58,5 +58,6 @@ const char *nv_loss_names(char *buf, size_t size)
 int nv_params_l1(const nesvm_params *p)
 {
     const nv_svm_type_def *t = nv_svm_type(p->svm_type);
-    return t && t->l1;
+    return t && (t->l1 || (p->penalty == NV_PENALTY_L1 &&
+                           (p->svm_type == NV_SVM_C || p->svm_type == NV_SVM_LOGISTIC)));
 }
