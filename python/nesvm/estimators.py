@@ -657,11 +657,20 @@ class LinearSVC(_NesvmClassifier):
     for its loss: 'squared_hinge' (default) by SSVM's Newton method (LIBLINEAR
     -s 2's problem), 'hinge' by Hyperpass (LIBLINEAR -s 3's); the intercept is a
     regularized feature of value intercept_scaling, as scikit-learn's.
-    One-vs-rest for more than two classes, as scikit-learn's LinearSVC."""
+    One-vs-rest for more than two classes, as scikit-learn's LinearSVC.
+
+    penalty='l1' (with loss='squared_hinge' and dual=False, as scikit-learn
+    demands) is ||w||_1 + C sum max(0, 1 - y f)^2, LIBLINEAR -s 5's problem, by
+    NESVM with exact zeros in coef_; its intercept is free (unpenalized), where
+    scikit-learn's liblinear penalizes the intercept_scaling feature with ||.||_1
+    (fit_intercept=False: the same problem as scikit-learn's).  dual: no effect
+    besides that check (nesvm's solvers certify a gap whatever the shape)."""
 
     def __init__(self, C=1.0, loss="squared_hinge", tol=1e-4, fit_intercept=True, intercept_scaling=1.0,
                  class_weight=None, max_iter=1000, random_state=None, n_jobs=None, verbose=0,
-                 multiclass="ovr"):
+                 multiclass="ovr", penalty="l2", dual=True):
+        self.penalty = penalty
+        self.dual = dual
         self.C = C
         self.loss = loss
         self.tol = tol
@@ -674,15 +683,36 @@ class LinearSVC(_NesvmClassifier):
         self.verbose = verbose
         self.multiclass = multiclass
 
+    def _l1(self):
+        """penalty='l1'? (scikit-learn's checks of the combination)"""
+        if not (isinstance(self.penalty, str) and self.penalty in ("l1", "l2")):
+            raise ValueError("penalty must be 'l1' or 'l2', got %r" % (self.penalty,))
+        if not isinstance(self.dual, (bool, np.bool_)):
+            raise ValueError("dual must be a bool, got %r" % (self.dual,))
+        if self.penalty != "l1":
+            return False
+        if self.loss != "squared_hinge":
+            raise ValueError("Unsupported set of arguments: the combination of penalty='l1' and loss=%r is not "
+                             "supported (scikit-learn's rule; nesvm's L1 model is the squared hinge's, LIBLINEAR "
+                             "-s 5)" % (self.loss,))
+        if self.dual:
+            raise ValueError("Unsupported set of arguments: penalty='l1' and loss='squared_hinge' are not supported "
+                             "when dual=True (scikit-learn's rule): set dual=False")
+        return True
+
     @property
     def _solver(self):
         if self.loss == "squared_hinge":
-            return "nssvm"
+            return "nesvm" if self._l1() else "nssvm"
         if self.loss == "hinge":
             return "hyperpass"
         raise ValueError("loss must be 'squared_hinge' or 'hinge', got %r" % (self.loss,))
 
     def _nesvm_params(self, X):
+        if self._l1():
+            # NESVM's ||w||_1 + C sum max(0, r)^2 with a free intercept
+            return {"c": float(self.C), "penalty": "l1", "loss": "squared_hinge",
+                    "bias": 1.0 if self.fit_intercept else 0.0, "multiclass": self.multiclass}
         # nssvm's C weighs 1/2 sum of squared hinges: twice scikit-learn's C
         c = float(self.C) * (2.0 if self.loss == "squared_hinge" else 1.0)
         bias = float(self.intercept_scaling) if self.fit_intercept else -1.0

@@ -13,7 +13,7 @@ duality gap (tol), and its model carries the probabilities: the sigmoid of the
 decision value, normalized over the classes for one-vs-rest (scikit-learn's
 and `liblinear-predict -b 1`'s numbers).  This module maps scikit-learn's
 parameters to nesvm's and refuses the ones the C library has no problem for
-yet (L1 and elastic-net penalties, the multinomial problem, no penalty at all).
+yet (the elastic-net penalty, the multinomial problem, no penalty at all).
 Conventions as in estimators.py.
 """
 import numbers
@@ -60,9 +60,11 @@ class LogisticRegression(_NesvmClassifier):
     Parameters
     ----------
     penalty : {'l2', 'l1', 'elasticnet', None, 'none'}, default='l2'
-        The regularizer.  'l2' (1/2 ||w||^2) is the only one nesvm has.  'l1' and
-        'elasticnet' raise ValueError: nesvm's L1-regularized logistic regression
-        is not yet available (the C library has still to gain it).  None and
+        The regularizer: 'l2' (1/2 ||w||^2) or 'l1' (||w||_1: sparse weights,
+        exact zeros; LIBLINEAR's -s 6 problem, with nesvm's unpenalized intercept,
+        as scikit-learn's saga has it -- its liblinear solver penalizes the
+        intercept).  'elasticnet' raises ValueError: nesvm has no elastic-net
+        problem yet.  None and
         'none' (no regularization) raise ValueError: that is C = inf, which nesvm
         does not take (C is at most 1e100); use a large finite C.
 
@@ -196,15 +198,14 @@ class LogisticRegression(_NesvmClassifier):
 
     def _check_penalty(self):
         p = self.penalty
-        if isinstance(p, str) and p in ("l1", "elasticnet"):
-            raise ValueError("penalty=%r: nesvm's %s logistic regression is not yet available (the C library solves "
-                             "the L2-regularized problem only); use penalty='l2', or scikit-learn's "
-                             "LogisticRegression(penalty=%r, solver='saga')"
-                             % (p, "L1-regularized" if p == "l1" else "elastic-net", p))
+        if isinstance(p, str) and p == "elasticnet":
+            raise ValueError("penalty='elasticnet': nesvm's elastic-net logistic regression is not yet available "
+                             "(the C library solves the L2- and L1-regularized problems); use penalty='l2' or "
+                             "'l1', or scikit-learn's LogisticRegression(penalty='elasticnet', solver='saga')")
         if p is None or (isinstance(p, str) and p == "none"):
             raise ValueError("penalty=%r (no regularization) is C = inf, which nesvm does not take: C must be a "
                              "positive finite number (at most 1e100); use penalty='l2' with a large C" % (p,))
-        if not (isinstance(p, str) and p == "l2"):
+        if not (isinstance(p, str) and p in ("l2", "l1")):
             raise ValueError("penalty must be 'l2', 'l1', 'elasticnet', None or 'none', got %r" % (p,))
         r = self.l1_ratio
         if r is not None:
@@ -240,7 +241,7 @@ class LogisticRegression(_NesvmClassifier):
         _positive("intercept_scaling", self.intercept_scaling)
         out = _NesvmClassifier._common_params(self)  # solver, threads, seed, max_iter, eps
         out.update({"svm_type": "logistic", "c": C, "bias": 1 if fit_intercept else 0, "multiclass": "ovr",
-                    "eps": float(tol), "max_iter": int(mi)})
+                    "eps": float(tol), "max_iter": int(mi), "penalty": self.penalty})
         return out
 
     def _nesvm_params(self, X):

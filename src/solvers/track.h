@@ -158,9 +158,10 @@ int nv_sched_warm_far(nv_sched *s, double p, double d);
 /* Fill res from the best point (res->w has d entries). */
 void nv_track_result(const nv_track *t, nv_binary_result *res);
 
-/* LP-SVM: weights inside Huber's zone (|w_j| < nu) belong to the L1 norm's
- * kink; set them to 0 in the best point when that keeps the certified gap
- * within eps or lowers P (one X*w).  Other models: nothing. */
+/* The L1 norm (LP-SVM, --penalty l1): weights below 1e-6 of the largest,
+ * else those inside Huber's zone (|w_j| < nu), belong to the L1 norm's kink;
+ * set them to 0 in the best point when that keeps the certified gap within
+ * eps or lowers P (one or two X*w).  Other models: nothing. */
 void nv_track_sparsify(nv_track *t, nv_obj *o, double nu, double *tmp);
 
 #endif

@@ -160,7 +160,7 @@ def main():
         # the distance to the optimum
         l1 = kind in ('sq1', 'logistic1')
         run([nesvm, 'train', '-q', '--liblinear', str(t), *bias, '-c', str(C), '-p', str(p),
-             '-e', '1e-6' if l1 else '1e-10', path, model])
+             '-e', '1e-8' if l1 else '1e-10', path, model])
         run(['liblinear-train', '-q', '-s', str(t), *bias, '-c', str(C), '-p', str(p), '-e', '1e-10', path, peer])
         labels, W, B = liblinear_weights(peer, d)
         ours = submodel_primals(model)

@@ -364,7 +364,6 @@ def test_max_iter_convergence_warning(cancer):
     ({"C": -1.0}, "C must be a positive finite number"),
     ({"C": np.inf}, "C must be a positive finite number"),
     ({"C": np.nan}, "C must be a positive finite number"),
-    ({"penalty": "l1"}, "penalty='l1': nesvm's L1-regularized logistic regression is not yet available"),
     ({"penalty": "elasticnet", "l1_ratio": 0.5}, "penalty='elasticnet': nesvm's elastic-net logistic regression is "
                                                  "not yet available"),
     ({"penalty": None}, r"penalty=None \(no regularization\) is C = inf, which nesvm does not take"),
@@ -409,6 +408,28 @@ def test_bad_data(cancer):
         est.predict_proba(X[:, :5])
 
 
+def test_l1_penalty_is_sagas_problem(cancer):
+    """penalty='l1' solves ||w||_1 + C sum log(1 + exp(-y f)) with the unpenalized
+    intercept (scikit-learn's saga's problem; its liblinear penalizes the
+    intercept): the objective recomputed with numpy at or below saga's (to 1e-6,
+    nesvm's tol), exact zeros, and the model's certificate."""
+    X, y = cancer
+    for C in (0.05, 1.0):
+        est = nesvm.LogisticRegression(penalty="l1", C=C, tol=1e-7, max_iter=1000).fit(X, y)
+        with warnings.catch_warnings():
+            warnings.simplefilter("ignore")
+            sk = SkLR(penalty="l1", C=C, solver="saga", tol=1e-12, max_iter=100000).fit(X, y)
+        s = np.where(y == est.classes_[1], 1.0, -1.0)
+
+        def P(w, b):
+            return np.abs(w).sum() + C * np.logaddexp(0.0, -s * (X @ w + b)).sum()
+        pn, ps = P(est.coef_[0], est.intercept_[0]), P(sk.coef_[0], sk.intercept_[0])
+        assert est.fit_status_ == 0 and pn <= ps * (1 + 1e-6), (C, pn, ps)
+        assert (est.coef_ == 0).sum() > 0  # exact zeros
+        # the zeros where saga's weights are negligible
+        assert np.all(np.abs(sk.coef_[est.coef_ == 0]) <= 1e-3), (C, sk.coef_[est.coef_ == 0])
+
+
 def test_l1_ratio_warns_as_scikit_learn(cancer):
     X, y = cancer
     with pytest.warns(UserWarning, match="l1_ratio parameter is only used when penalty is 'elasticnet'"):
@@ -446,3 +467,37 @@ def test_pickle_pipeline_gridsearch(cancer):
     sk = GridSearchCV(make_pipeline(StandardScaler(), SkLR(solver="newton-cholesky", tol=1e-10)),
                       {"logisticregression__C": [0.1, 1.0]}, cv=3).fit(Xr, yr)
     np.testing.assert_allclose(grid.cv_results_["mean_test_score"], sk.cv_results_["mean_test_score"], atol=1e-12)
+
+
+# ------------------------------------------------------------------ LinearSVC(penalty='l1')
+
+def test_linear_svc_l1_is_liblinears_s5(cancer):
+    """LinearSVC(penalty='l1', dual=False): ||w||_1 + C sum max(0, 1 - y f)^2,
+    LIBLINEAR -s 5's problem.  Without an intercept it is scikit-learn's own
+    problem (its liblinear solver, tol 1e-10): the objective recomputed with
+    numpy at or below scikit-learn's (to nesvm's tol), the zeros where its are;
+    with the (free) intercept the objective is at or below scikit-learn's at
+    its (penalized) intercept; scikit-learn's argument checks."""
+    from sklearn.svm import LinearSVC as SkSVC
+    X, y = cancer
+    s = np.where(y == 1, 1.0, -1.0)
+    for C in (0.02, 0.5):
+        def P(w, b):
+            r = np.maximum(0.0, 1 - s * (X @ w + b))
+            return np.abs(w).sum() + C * (r * r).sum()
+        est = nesvm.LinearSVC(penalty="l1", dual=False, C=C, tol=1e-8, fit_intercept=False).fit(X, y)
+        with warnings.catch_warnings():
+            warnings.simplefilter("ignore")
+            sk = SkSVC(penalty="l1", dual=False, C=C, tol=1e-10, max_iter=100000, fit_intercept=False).fit(X, y)
+        pn, ps = P(est.coef_[0], 0.0), P(sk.coef_[0], 0.0)
+        assert est.fit_status_ == 0 and pn <= ps * (1 + 1e-8), (C, pn, ps)
+        assert np.array_equal(est.coef_ == 0, np.abs(sk.coef_) <= 1e-9), (C, est.coef_, sk.coef_)
+        assert est.intercept_[0] == 0.0
+        free = nesvm.LinearSVC(penalty="l1", dual=False, C=C, tol=1e-8).fit(X, y)
+        assert free.fit_status_ == 0 and P(free.coef_[0], free.intercept_[0]) <= pn * (1 + 1e-8)
+    with pytest.raises(ValueError, match="when dual=True"):
+        nesvm.LinearSVC(penalty="l1").fit(X, y)
+    with pytest.raises(ValueError, match="penalty='l1' and loss='hinge' is not supported"):
+        nesvm.LinearSVC(penalty="l1", loss="hinge", dual=False).fit(X, y)
+    with pytest.raises(ValueError, match="penalty must be 'l1' or 'l2'"):
+        nesvm.LinearSVC(penalty="l3").fit(X, y)

@@ -163,8 +163,17 @@ static void build_zone(newton_ws *ws, const double *w, double mu, double nu)
     /* delta: a tiny curvature for b so that H is definite with an empty zone */
     ws->delta = 1e-10 * (1.0 + sw);
     if (ws->rdiag) {
+        /* outside Huber's zone R'' = 0: a damping keeps H definite.  A smoothed
+         * loss (LP-SVM's hinge), whose zone may leave X_Z^T X_Z singular: the
+         * damping NV_NESVM_LP_DAMP/nu.  A smooth loss (the squared hinge, the
+         * logistic loss) has curvature on most rows: the damping relative to
+         * the column's own curvature (a column with none: LP_DAMP/nu), since
+         * LP_DAMP/nu at a small nu dwarfs it and shortens every step (the
+         * logistic loss's L1 problem crept at 1e-11 a step, measured) */
+        const int smooth = !nv_obj_smoothed(ws->obj);
         for (int32_t j = 0; j < d; j++) {
-            ws->rdiag[j] = (fabs(w[j]) < nu ? 1.0 : NV_NESVM_LP_DAMP) / nu;
+            double damp = smooth && ws->diag[j] > 0 ? NV_NESVM_LP_DAMP * ws->diag[j] : NV_NESVM_LP_DAMP / nu;
+            ws->rdiag[j] = fabs(w[j]) < nu ? 1.0 / nu : damp;
             ws->diag[j] += ws->rdiag[j];
         }
     } else {
