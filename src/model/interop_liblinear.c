@@ -13,6 +13,13 @@
  * the bias feature's weight as a free bias b = B w_B: the predictions are
  * LIBLINEAR's, the problem of a later training nesvm's (its bias free).
  *
+ * Logistic regression (-s 0, 6, 7) and the L1-regularized squared hinge
+ * (-s 5) both ways: nesvm's logistic_regression_logistic_l2 / _l1 and
+ * c_svm_squared_hinge_l1 are L2R_LR, L1R_LR and L1R_L2LOSS_SVC (L2R_LR_DUAL
+ * imported as L2R_LR), the bias a free one (value 1, weight b) when the
+ * model has one; imported logistic models carry their native probabilities
+ * (prob -1 0: liblinear-predict -b 1's).
+ *
  * Import: solver_type L2R_L2LOSS_SVC_DUAL, L2R_L2LOSS_SVC (-s 1, 2):
  * nssvm's problem, the squared hinge with a regularized bias;
  * L2R_L1LOSS_SVC_DUAL (-s 3): hyperpass's, the hinge with a regularized
@@ -63,6 +70,22 @@ static nesvm_status svr_export(const nesvm_model *m, FILE *f, nesvm_error *err)
     return NESVM_OK;
 }
 
+/* LIBLINEAR's solver type for a classifier's problem: its own where it has
+ * one (liblinear-predict -b 1 takes the logistic ones), else the L2 hinge's
+ * (a linear model predicts by w.x + b whatever trained it). */
+static const char *liblinear_type(const char *problem)
+{
+    static const char *const map[][2] = {
+        {"c_svm_squared_hinge_l2_regularized_bias", "L2R_L2LOSS_SVC"},
+        {"logistic_regression_logistic_l2", "L2R_LR"},
+        {"logistic_regression_logistic_l1", "L1R_LR"},
+        {"c_svm_squared_hinge_l1", "L1R_L2LOSS_SVC"},
+    };
+    for (size_t i = 0; i < sizeof map / sizeof map[0]; i++)
+        if (strcmp(problem, map[i][0]) == 0) return map[i][1];
+    return "L2R_L1LOSS_SVC_DUAL";
+}
+
 nesvm_status nv_liblinear_export(const nesvm_model *m, FILE *f, nesvm_error *err)
 {
     if (nesvm_model_basis(m))
@@ -74,9 +97,7 @@ nesvm_status nv_liblinear_export(const nesvm_model *m, FILE *f, nesvm_error *err
         return nv_error(err, NESVM_ERR_UNSUPPORTED, "LIBLINEAR's multiclass models are one-vs-rest: train with --multiclass ovr to export "
                               "a model of %d classes", k);
     const int32_t d = nesvm_model_features(m);
-    const char *solver = strcmp(nesvm_model_problem(m), "c_svm_squared_hinge_l2_regularized_bias") == 0
-                             ? "L2R_L2LOSS_SVC"
-                             : "L2R_L1LOSS_SVC_DUAL";
+    const char *solver = liblinear_type(nesvm_model_problem(m));
     fprintf(f, "solver_type %s\nnr_class %d\nlabel", solver, k);
     for (int c = 0; c < k; c++) {
         fputc(' ', f);
@@ -121,6 +142,8 @@ nesvm_status nv_liblinear_export(const nesvm_model *m, FILE *f, nesvm_error *err
 nesvm_status nv_liblinear_import(imp_reader *r, imp_text *t, nesvm_error *err)
 {
     const char *solver = NULL, *problem = NULL, *svr = NULL; /* svr: the tube's loss */
+    const char *extra = ""; /* param lines beyond the header's (the svm_type, loss, penalty) */
+    int logistic = 0;       /* its probabilities native (prob -1 0) */
     int k = 0, have_label = 0;
     int64_t d = -1;
     double bias = -2, v, *label = NULL, *w = NULL, *col = NULL;
@@ -140,14 +163,26 @@ nesvm_status nv_liblinear_import(imp_reader *r, imp_text *t, nesvm_error *err)
                 solver = "nesvm";
                 problem = "svr_squared_epsilon_insensitive_l2";
                 svr = "squared_epsilon_insensitive";
+            } else if (r->ntok == 2 && (strcmp(r->tok[1], "L2R_LR") == 0 || strcmp(r->tok[1], "L2R_LR_DUAL") == 0 ||
+                                        strcmp(r->tok[1], "L1R_LR") == 0)) {
+                const int l1 = strcmp(r->tok[1], "L1R_LR") == 0;
+                solver = "nesvm";
+                problem = l1 ? "logistic_regression_logistic_l1" : "logistic_regression_logistic_l2";
+                extra = l1 ? "param svm_type logistic\nparam penalty l1\n" : "param svm_type logistic\n";
+                logistic = 1;
+            } else if (r->ntok == 2 && strcmp(r->tok[1], "L1R_L2LOSS_SVC") == 0) {
+                solver = "nesvm";
+                problem = "c_svm_squared_hinge_l1";
+                extra = "param loss squared_hinge\nparam penalty l1\n";
             } else if (r->ntok == 2 && strcmp(r->tok[1], "L2R_L1LOSS_SVR_DUAL") == 0) {
                 solver = "nesvm";
                 problem = "svr_epsilon_insensitive_l2";
                 svr = "epsilon_insensitive";
             } else {
-                st = FAIL("solver_type %.40s: nesvm imports LIBLINEAR's L2-regularized SVMs (-s 1, 2, 3: "
-                           "L2R_L2LOSS_SVC_DUAL, L2R_L2LOSS_SVC, L2R_L1LOSS_SVC_DUAL) and SVRs (-s 11, 12, 13: "
-                           "L2R_L2LOSS_SVR, L2R_L2LOSS_SVR_DUAL, L2R_L1LOSS_SVR_DUAL) only",
+                st = FAIL("solver_type %.40s: nesvm imports LIBLINEAR's logistic regressions (-s 0, 6, 7: L2R_LR, "
+                           "L1R_LR, L2R_LR_DUAL), SVMs (-s 1, 2, 3, 5: L2R_L2LOSS_SVC_DUAL, L2R_L2LOSS_SVC, "
+                           "L2R_L1LOSS_SVC_DUAL, L1R_L2LOSS_SVC) and SVRs (-s 11, 12, 13: L2R_L2LOSS_SVR, "
+                           "L2R_L2LOSS_SVR_DUAL, L2R_L1LOSS_SVR_DUAL) only",
                            r->ntok > 1 ? r->tok[1] : "");
                 goto done;
             }
@@ -234,13 +269,15 @@ nesvm_status nv_liblinear_import(imp_reader *r, imp_text *t, nesvm_error *err)
         nv_imp_put_header(t, solver, problem, "linear", k > 2, k, label, (int32_t)d);
         nv_imp_put(t, "param bias ");
         nv_imp_put_num(t, bias >= 0 ? bias : -1);
-        nv_imp_put(t, "\n");
+        nv_imp_put(t, "\n%s", extra);
     }
     nv_imp_put(t, "nr_submodel %d\n", nw);
     for (int c = 0; c < nw; c++) {
         for (int64_t j = 0; j < d; j++) col[j] = w[(size_t)j * (size_t)nw + (size_t)c];
         double b = bias >= 0 ? bias * w[(size_t)d * (size_t)nw + (size_t)c] : 0.0;
-        nv_imp_put_submodel(t, c, svr ? -1 : c, svr ? -1 : k == 2 ? 1 : -1, b, NULL, "w", col, d);
+        static const double native[2] = {-1.0, 0.0}; /* P(pos | f) = 1 / (1 + exp(-f)) */
+        nv_imp_put_submodel(t, c, svr ? -1 : c, svr ? -1 : k == 2 ? 1 : -1, b, logistic ? native : NULL, "w", col,
+                            d);
     }
     nv_imp_put(t, "end\n");
 done:

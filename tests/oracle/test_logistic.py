@@ -266,6 +266,52 @@ def main():
     report(np.max(np.abs(Pn.sum(1) - 1)) <= 1e-12 and (classes[Pn.argmax(1)] == lab).all(),
            'one-vs-one -b 1: rows sum to 1, the label their argmax')
 
+    # ---------------------------------------- LIBLINEAR's model files both ways
+    for path in (HEART, wine_path):
+        for opts, typ in ((['--svm-type', 'logistic', '--multiclass', 'ovr'], 'L2R_LR'),
+                          (['--svm-type', 'logistic', '--penalty', 'l1', '--multiclass', 'ovr'], 'L1R_LR'),
+                          (['--liblinear', '5'], 'L1R_L2LOSS_SVC')):
+            tag = 'export %s of %s' % (typ, os.path.basename(path))
+            run([nesvm, 'train', '-q'] + opts + [path, model])
+            run([nesvm, 'export', '--format', 'liblinear', model, peer])
+            head = open(peer).readline().split()
+            logistic = typ != 'L1R_L2LOSS_SVC'
+            b = ['-b', '1'] if logistic else []
+            run([nesvm, 'predict'] + b + [path, model, out])
+            run(['liblinear-predict'] + b + [path, peer, out + '.ll'])
+            if logistic:
+                Pn, ln_ = probs(out)
+                Pl, ll_ = probs(out + '.ll')
+                same = np.max(np.abs(Pn - Pl)) <= 1e-5 and (ln_ == ll_).all()
+            else:
+                same = [ln.split()[0] for ln in open(out)] == [ln.split()[0] for ln in open(out + '.ll')]
+            report(head == ['solver_type', typ] and same,
+                   '%s: liblinear-predict %sgives nesvm\'s labels%s' % (tag, '-b 1 ' if logistic else '',
+                                                                      ' and probabilities' if logistic else ''))
+        for s_, typ in (('0', 'L2R_LR'), ('7', 'L2R_LR_DUAL'), ('6', 'L1R_LR'), ('5', 'L1R_L2LOSS_SVC')):
+            for B in ('-1', '1'):
+                tag = 'import liblinear-train -s %s -B %s of %s' % (s_, B, os.path.basename(path))
+                run(['liblinear-train', '-q', '-s', s_, '-B', B, path, peer])
+                imp = os.path.join(tmp, 'imp.model')
+                r_ = run([nesvm, 'import', peer, imp], check=False)
+                if r_.returncode:
+                    report(False, '%s: %s' % (tag, r_.stderr.strip()))
+                    continue
+                logistic = s_ != '5'
+                b = ['-b', '1'] if logistic else []
+                run([nesvm, 'predict'] + b + [path, imp, out])
+                run(['liblinear-predict'] + b + [path, peer, out + '.ll'])
+                if logistic:
+                    Pn, ln_ = probs(out)
+                    Pl, ll_ = probs(out + '.ll')
+                    same = np.max(np.abs(Pn - Pl)) <= 1e-5 and (ln_ == ll_).all()
+                else:
+                    same = [ln.split()[0] for ln in open(out)] == [ln.split()[0] for ln in open(out + '.ll')]
+                report(same and ('problem %s' % ('logistic_regression_logistic_l1' if s_ == '6' else
+                                                  'c_svm_squared_hinge_l1' if s_ == '5' else
+                                                  'logistic_regression_logistic_l2')) in open(imp).read(),
+                       '%s: nesvm predict%s gives liblinear-predict\'s' % (tag, ' -b 1' if logistic else ''))
+
     # ---------------------------------------- the kernel problem against scipy
     X, y = read_libsvm(HEART)
     g, C = 0.2, 1.0
