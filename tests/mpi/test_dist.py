@@ -246,6 +246,9 @@ def main():
         same_training("blobs logistic ovr", ["--svm-type", "logistic", "--multiclass", "ovr", "-e", "1e-9"], "blobs",
                       tmp)
         same_training("blobs logistic ovo -b 1", ["--svm-type", "logistic", "-b", "1", "-e", "1e-9"], "blobs", tmp)
+        # the L1 models: logistic regression (-s 6's problem, free bias) and -s 5
+        same_training("breast logistic l1", ["--svm-type", "logistic", "--penalty", "l1", "-e", "1e-8"], "breast", tmp)
+        same_training("blobs --liblinear 5", ["--liblinear", "5", "-e", "1e-8"], "blobs", tmp)
         with open(HEART) as f, open(os.path.join(tmp, "reg"), "w") as g:
             for line in f:
                 feats = dict(t.split(":") for t in line.split()[1:])
