@@ -1834,8 +1834,9 @@ expect_fail "import: one_class of rho inf (svm-train -n 1)" 1 "zi.orig:5: 'rho':
 expect_fail "export: one-class for LIBLINEAR" 1 "LIBLINEAR has no one-class SVM: a novelty model is written for LIBSVM (--format libsvm, its one_class)" \
     "$T/o.liblinear" -- "$BIN" export --format liblinear "$T/oc.model" "$T/o.liblinear"
 liblinear-train -q -s 0 "$H" "$T/lr.orig"
-expect_fail "import: logistic regression" 1 "solver_type L2R_LR: nesvm imports LIBLINEAR's L2-regularized SVMs" \
-    "$T/o.model" -- "$BIN" import "$T/lr.orig" "$T/o.model"
+sed 's/^solver_type .*/solver_type L2R_XX/' "$T/lr.orig" >"$T/xx.orig"
+expect_fail "import: an unknown solver type" 1 "solver_type L2R_XX: nesvm imports LIBLINEAR's logistic regressions" \
+    "$T/o.model" -- "$BIN" import "$T/xx.orig" "$T/o.model"
 head -12 "$T/im.orig" >"$T/trunc.orig"
 expect_fail "import: truncated" 1 "the file ends after" "$T/o.model" -- "$BIN" import "$T/trunc.orig" "$T/o.model"
 expect_fail "import: not a model" 1 "neither a LIBSVM model (first line 'svm_type ...') nor a LIBLINEAR model" "$T/o.model" -- \
