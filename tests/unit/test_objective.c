@@ -207,11 +207,81 @@ static void test_real_targets(void)
     nesvm_dataset_destroy(ds);
 }
 
+/* The logistic loss's certificate (its own conjugate, objective.c's
+ * conj_dual): at random points, with and without a bias, under the L2 and L1
+ * norms, D against the dual written out here and maximized over a dense scan
+ * of theta:
+ *   alpha_i = c_i sigma(-y_i f_i), balanced (the heavier class scaled down so
+ *   that sum alpha y = 0) with a bias, v = X^T(alpha y),
+ *   D(theta) = -sum_i c_i H(theta alpha_i / c_i) - theta^2/2 ||v||^2 (L2) or
+ *   without the last term and theta ||v||_inf <= 1 (L1), theta alpha_i <= c_i,
+ *   H(u) = u log u + (1 - u) log(1 - u);
+ * D <= P, and the gradient against finite differences. */
+static void test_logistic(nv_binary_problem *pb)
+{
+    const nv_loss *lg = nv_loss_find("logistic");
+    uint64_t st = 7;
+    for (int l1 = 0; l1 < 2; l1++)
+        for (int bias = 0; bias < 2; bias++) {
+            nv_obj o;
+            CHECK(lg && nv_obj_init(&o, pb, lg, l1, bias, 1, NULL) == NESVM_OK);
+            for (int trial = 0; trial < 8; trial++) {
+                double w[DIM], b = bias ? nv_rng_uniform(&st) - 0.5 : 0.0, scale = trial < 4 ? 0.3 : 3.0;
+                for (int j = 0; j < DIM; j++) w[j] = (nv_rng_uniform(&st) - 0.5) * scale;
+                nv_obj_eval e;
+                nv_obj_evaluate(&o, w, b, 0.0, 0.02, &e);
+                double a[NS], sp = 0, sn = 0, P = 0;
+                for (int i = 0; i < NS; i++) {
+                    double f = b, m;
+                    for (int j = 0; j < DIM; j++) f += X[i * DIM + j] * w[j];
+                    m = Y[i] * f;
+                    a[i] = COST[i] / (1 + exp(m));
+                    P += COST[i] * log1p(exp(-m));
+                    *(Y[i] > 0 ? &sp : &sn) += a[i];
+                }
+                for (int j = 0; j < DIM; j++) P += l1 ? fabs(w[j]) : 0.5 * w[j] * w[j];
+                for (int i = 0; i < NS && bias; i++) a[i] *= Y[i] > 0 ? (sp > sn ? sn / sp : 1) : (sn > sp ? sp / sn : 1);
+                double v[DIM] = {0}, vv = 0, vinf = 0, umax = 0;
+                for (int i = 0; i < NS; i++) {
+                    for (int j = 0; j < DIM; j++) v[j] += a[i] * Y[i] * X[i * DIM + j];
+                    umax = fmax(umax, a[i] / COST[i]);
+                }
+                for (int j = 0; j < DIM; j++) {
+                    vv += v[j] * v[j];
+                    vinf = fmax(vinf, fabs(v[j]));
+                }
+                /* D is concave in theta: its maximum on [0, tmax] by ternary search */
+                double lo = 0, hi = fmin(1.0 / umax, l1 ? 1.0 / vinf : INFINITY), Dt[2];
+                for (int k = 0; k < 300; k++) {
+                    double th[2] = {lo + (hi - lo) / 3, hi - (hi - lo) / 3};
+                    for (int q = 0; q < 2; q++) {
+                        Dt[q] = l1 ? 0.0 : -0.5 * th[q] * th[q] * vv;
+                        for (int i = 0; i < NS; i++) {
+                            double u = th[q] * a[i] / COST[i];
+                            Dt[q] -= COST[i] * ((u > 0 ? u * log(u) : 0) + (u < 1 ? (1 - u) * log1p(-u) : 0));
+                        }
+                    }
+                    if (Dt[0] < Dt[1]) lo = th[0];
+                    else hi = th[1];
+                }
+                const double best = fmax(Dt[0], Dt[1]);
+                CHECK_MSG(fabs(e.P - P) <= 1e-12 * P, "logistic l1 %d bias %d: P %.17g vs %.17g", l1, bias, e.P, P);
+                /* the Newton steps in theta find the best multiple */
+                CHECK_MSG(fabs(e.D - best) <= 1e-11 * fabs(best),
+                          "logistic l1 %d bias %d trial %d: D %.17g, best %.17g", l1, bias, trial, e.D, best);
+                CHECK(e.D <= e.P);
+                if (!l1) check_fd(&o, w, DIM, b, 0.0, "logistic");
+            }
+            nv_obj_free(&o);
+        }
+}
+
 int main(void)
 {
     nesvm_dataset *ds;
     nv_binary_problem pb;
     setup(&pb, &ds, 3);
+    test_logistic(&pb);
     uint64_t st = 99;
     for (int tb = 0; tb < 6; tb++) {
         int type = tb / 2, bias = tb % 2;

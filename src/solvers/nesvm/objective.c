@@ -320,13 +320,15 @@ static double conj_sum(nv_obj *o, double rp, double rn, double t, double theta, 
 /* The best multiple theta in (0, tmax] of the balanced dual point for a
  * loss with its own conjugate: D(theta) = theta S - C(theta) - theta^2/2 K
  * is concave; Newton steps from theta = min(1, tmax), each kept inside
- * (theta / 4, tmax], the best D seen kept (three steps: the solvers'
- * points are near theta = 1, where Newton converges quadratically). */
+ * [theta / 4, tmax], until a step moves theta by less than 1e-12 of it (the
+ * solvers' points are near theta = 1, where one or two steps do; a point far
+ * from the optimum may take more: at most 30), the best D seen kept.  Each
+ * step is a pass over the rows (and a reduction over the ranks). */
 static double conj_dual(nv_obj *o, double rp, double rn, double t, double S, double K, double tmax,
                         double *theta)
 {
     double th = tmax < 1 ? tmax : 1.0, best = -INFINITY, bth = th;
-    for (int k = 0; k < 4; k++) {
+    for (int k = 0; k < 30; k++) {
         double d1, d2;
         const double C = conj_sum(o, rp, rn, t, th, &d1, &d2);
         const double D = th * S - C - 0.5 * th * th * K;
@@ -335,11 +337,11 @@ static double conj_dual(nv_obj *o, double rp, double rn, double t, double S, dou
             bth = th;
         }
         const double g = S - d1 - th * K, h = -d2 - K;
-        if (k == 3 || !(h < 0) || !isfinite(g)) break;
+        if (!(h < 0) || !isfinite(g)) break;
         double nt = th - g / h;
         if (nt > tmax) nt = tmax;
         if (nt < 0.25 * th) nt = 0.25 * th;
-        if (nt == th) break;
+        if (fabs(nt - th) <= 1e-12 * th) break;
         th = nt;
     }
     *theta = bth;
@@ -397,7 +399,7 @@ void nv_obj_finish(nv_obj *o, const nv_obj_sums *q, double rp, double rn, double
     const double tmin = isfinite(l->lo) ? 0.0 : -INFINITY;
     if (l->conj) {
         /* a conjugate of its own (the logistic loss's entropy): D(theta) =
-         * theta S - sum c l*(theta a'/c) - theta^2/2 K, concave, by a few
+         * theta S - sum c l*(theta a'/c) - theta^2/2 K, concave, by
          * safeguarded Newton steps from theta = 1 (the gap's own point:
          * at the optimum theta = 1) */
         e->D = conj_dual(o, rp, rn, t, S, K, tmax, &e->theta);
