@@ -201,12 +201,13 @@ void train_opts_help(FILE *f)
           "                       with -n NU), one-class SVM (2: --svm-type one-class,\n"
           "                       with -n NU), epsilon-SVR (3: --svm-type svr), nu-SVR (4:\n"
           "                       --svm-type nu-svr, with -n NU and -c C)\n"
-          "  --liblinear N        train and cv: LIBLINEAR's -s N (0-3, 7, 11-13) with its\n"
+          "  --liblinear N        train and cv: LIBLINEAR's -s N (0-4, 7, 11-13) with its\n"
           "                       bias convention (no bias unless -B B > 0, then a\n"
           "                       feature B regularized with w), its C and one-vs-rest:\n"
           "                       0/7: logistic regression (no -B yet), 1/2: squared\n"
           "                       hinge, 11/12: squared tube (-B: nssvm, C doubled), 3:\n"
-          "                       hinge, 13: tube (-B: hyperpass)\n"
+          "                       hinge, 13: tube (-B: hyperpass), 4: Crammer and\n"
+          "                       Singer's multiclass SVM (--multiclass cs)\n"
           "  -h 0|1               shrinking (hyperpass); -h alone is this help\n"
           "Output:\n"
           "  --trace FILE         write one CSV row per iteration to FILE\n"
@@ -329,9 +330,16 @@ static const char *submodel_name(const nesvm_model *m, int k, char *buf, size_t 
     return buf;
 }
 
+int cli_model_joint(const nesvm_model *m)
+{
+    const char *mc = nesvm_model_multiclass(m);
+    return mc && (strcmp(mc, "cs") == 0 || strcmp(mc, "multinomial") == 0);
+}
+
 int cli_warn_uncertified(const char *cmd, const nesvm_model *m)
 {
-    int nsub = nesvm_model_submodels(m), missed = 0, worst = -1;
+    /* a joint problem's sub-models share one training: one warning */
+    int nsub = cli_model_joint(m) ? 1 : nesvm_model_submodels(m), missed = 0, worst = -1;
     double worst_gap = -1;
     for (int k = 0; k < nsub; k++) {
         if (nesvm_model_certified(m, k) != NESVM_CERT_MISSED) continue;
@@ -400,7 +408,6 @@ int train_opt_shrinking(cli_args *a, train_opts *o)
 static const char *liblinear_lacking(int t)
 {
     switch (t) {
-    case 4: return "Crammer and Singer's multiclass SVM";
     case 5: return "L1-regularized squared hinge SVM";
     case 6: return "L1-regularized logistic regression";
     case 21: return "one-class SVM";
@@ -421,10 +428,10 @@ int train_opts_liblinear(const char *cmd, train_opts *o)
     if (t < 0) return CLI_OK;
     const char *lacks = liblinear_lacking(t);
     if (lacks) return cli_usage(cmd, "--liblinear %d (LIBLINEAR's -s %d, %s) is not supported: nesvm trains "
-                                     "LIBLINEAR's -s 0, 1, 2, 3, 7, 11, 12 and 13", t, t, lacks);
-    if (!(t <= 3 || t == 7 || (t >= 11 && t <= 13)))
+                                     "LIBLINEAR's -s 0, 1, 2, 3, 4, 7, 11, 12 and 13", t, t, lacks);
+    if (!(t <= 4 || t == 7 || (t >= 11 && t <= 13)))
         return cli_usage(cmd, "bad value '%d' for --liblinear (LIBLINEAR has no -s %d; nesvm trains its -s 0, 1, 2, "
-                              "3, 7, 11, 12 and 13)", t, t);
+                              "3, 4, 7, 11, 12 and 13)", t, t);
     /* the problem is --liblinear's: no other spelling of it beside */
     char svm_type[16], solver[16], loss[40], bias[40], c[40];
     nesvm_params_get(o->params, "svm_type", svm_type, sizeof svm_type, NULL);
@@ -448,6 +455,13 @@ int train_opts_liblinear(const char *cmd, train_opts *o)
         int rc = liblinear_set(cmd, o->params, "svm_type", "logistic");
         if (rc == CLI_OK) rc = liblinear_set(cmd, o->params, "multiclass", "ovr");
         if (rc == CLI_OK) rc = liblinear_set(cmd, o->params, "bias", "0");
+        return rc;
+    }
+    if (t == 4) {
+        /* Crammer and Singer's joint problem, LIBLINEAR's C; its bias a
+         * constant feature B regularized with W (-B B > 0), else none */
+        int rc = liblinear_set(cmd, o->params, "multiclass", "cs");
+        if (rc == CLI_OK && !reg_bias) rc = liblinear_set(cmd, o->params, "bias", "0");
         return rc;
     }
     const int squared = t != 3 && t != 13, svr = t >= 11;
@@ -554,7 +568,7 @@ int train_opt(cli_args *a, train_opts *o)
             return -1;
         }
         if (!cli_parse_int(v, &t) || t < 0 || t > 100) {
-            cli_usage(a->cmd, "bad value '%s' for --liblinear (expected LIBLINEAR's -s: 0, 1, 2, 3, 7, 11, 12 or 13)", v);
+            cli_usage(a->cmd, "bad value '%s' for --liblinear (expected LIBLINEAR's -s: 0, 1, 2, 3, 4, 7, 11, 12 or 13)", v);
             return -1;
         }
         o->liblinear = (int)t;
