@@ -251,7 +251,7 @@ expect_fail "option: cv -v 1" 2 "nesvm cv: bad value '1' for -v" "" -- \
     "$BIN" cv -v 1 "$H"
 expect_fail "option: --threads -1" 2 "invalid value '-1' for threads" "$T/o.model" -- \
     "$BIN" train --threads -1 "$H" "$T/o.model"
-expect_fail "option: --multiclass foo" 2 "invalid value 'foo' for multiclass: expected ovo or ovr" "$T/o.model" -- \
+expect_fail "option: --multiclass foo" 2 "invalid value 'foo' for multiclass: expected ovo, ovr, cs or multinomial" "$T/o.model" -- \
     "$BIN" train --multiclass foo "$H" "$T/o.model"
 expect_fail "option: -w1 0" 2 "bad weight '0' for option '-w1'" "$T/o.model" -- \
     "$BIN" train -w1 0 "$H" "$T/o.model"
