@@ -109,10 +109,15 @@ static nesvm_status admit_solver(const nv_run *r)
             return nv_error(r->err, NESVM_ERR_UNSUPPORTED,
                             "checkpoints are not written or resumed for the joint problem of --multiclass %s",
                             word);
-        if (r->params->method != NV_METHOD_NEWTON && r->params->method != NV_METHOD_AUTO)
+        const int m = r->params->method, cs = r->params->multiclass == NV_CS;
+        if (m == NV_METHOD_NESTEROV && cs)
             return nv_error(r->err, NESVM_ERR_UNSUPPORTED,
-                            "--multiclass %s is trained by Newton's method only: drop --method %s", word,
-                            r->params->method == NV_METHOD_NESTEROV ? "nesterov" : "dcd");
+                            "--multiclass cs is trained by Newton's method or by coordinate ascent on its dual "
+                            "(--method newton or dcd; auto: dcd on one process): not --method nesterov");
+        if ((m == NV_METHOD_NESTEROV || m == NV_METHOD_DCD) && !cs)
+            return nv_error(r->err, NESVM_ERR_UNSUPPORTED,
+                            "--multiclass multinomial is trained by Newton's method only: drop --method %s",
+                            m == NV_METHOD_NESTEROV ? "nesterov" : "dcd");
     }
     if (r->kernel && solver->kernels == NV_KERNELS_NONE)
         return nv_error(r->err, NESVM_ERR_UNSUPPORTED,

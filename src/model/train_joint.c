@@ -28,10 +28,13 @@ static int warm_from_model(const nesvm_model *init, const nv_targets *t, int32_t
     for (int c = 0; c < t->k; c++) {
         int s = -1;
         for (int u = 0; u < init->nsub && s < 0; u++)
-            if (init->sub[u].neg < 0 && init->sub[u].pos >= 0 && init->labels[init->sub[u].pos] == t->classes[c]) s = u;
+            if (init->sub[u].neg < 0 && init->sub[u].pos >= 0 &&
+                init->labels[init->sub[u].pos] == t->classes[c])
+                s = u;
         if (s < 0) return 0;
         const int32_t dm = init->d < d ? init->d : d;
-        for (int32_t j = 0; j < d; j++) w0[(size_t)c * (size_t)d + (size_t)j] = j < dm ? init->sub[s].w[j] : 0.0;
+        for (int32_t j = 0; j < d; j++)
+            w0[(size_t)c * (size_t)d + (size_t)j] = j < dm ? init->sub[s].w[j] : 0.0;
         b0[c] = init->sub[s].b;
     }
     return 1;
@@ -51,11 +54,20 @@ nesvm_status nv_joint_train(nv_run *r)
         r->shared = r->comm != NULL;
         return st;
     }
-    NV_ASSERT(r->sp.n == r->n); /* j = -1: every row, in order (row_class indexes them) */
+    NV_ASSERT(r->sp.n == r->n);           /* j = -1: every row, in order (row_class indexes them) */
     const nesvm_params *mprm = m->params; /* resolved: the bias */
-    nv_multi_problem mp = {ds, r->sp.rows, r->sp.n, k, t->row_class, r->sp.cost,
+    nv_multi_problem mp = {ds,
+                           r->sp.rows,
+                           r->sp.n,
+                           k,
+                           t->row_class,
+                           r->sp.cost,
                            mprm->multiclass == NV_CS ? NV_MULTI_CS : NV_MULTI_SOFTMAX,
-                           NV_MULTI_BIAS_NONE, 0.0, NULL, NULL, r->comm};
+                           NV_MULTI_BIAS_NONE,
+                           0.0,
+                           NULL,
+                           NULL,
+                           r->comm};
     if (mprm->bias > 0) {
         mp.bias = mprm->multiclass == NV_CS ? NV_MULTI_BIAS_REG : NV_MULTI_BIAS_FREE;
         mp.B = mprm->bias;

@@ -3,7 +3,8 @@
 problems"; src/solvers/nesvm/multi.h states them), every objective recomputed
 here with numpy from the model files:
 
-  - Crammer and Singer (--multiclass cs, --liblinear 4)
+  - Crammer and Singer (--multiclass cs, --liblinear 4; by the dual method,
+    auto's choice, and by NESVM's smoothed max, --method newton)
         P(W) = 1/2 sum_m ||w_m||^2 + sum_i C_i max_m (1 - delta_{m,y_i} + f_m(x_i) - f_{y_i}(x_i))
     against liblinear-train -s 4 -e 1e-8 on iris, wine, breast cancer (two
     classes), heart_scale and a generated 5-class set (scaled to [-1, 1]),
@@ -123,19 +124,24 @@ def main():
         return [float(ln.split()[0]) for ln in open(path) if ln.strip() and not ln.startswith('labels')]
 
     # ---------------------------------------- Crammer and Singer against liblinear-train -s 4
-    cases = [('iris', 1.0, {}, 0), ('iris', 100.0, {}, 0), ('wine', 1.0, {}, 0), ('wine', 10.0, {2.0: 3.0}, 0),
-             ('breast', 1.0, {}, 0), ('heart', 0.5, {}, 0), ('five', 1.0, {}, 0), ('five', 4.0, {1.0: 0.5, 5.0: 2.0}, 0),
-             ('wine', 1.0, {}, 1), ('five', 2.0, {}, 1), ('heart', 1.0, {}, 1)]
-    for name, C, cw, B in cases:
+    cases = [('iris', 1.0, {}, 0, 'auto'), ('iris', 100.0, {}, 0, 'auto'), ('wine', 1.0, {}, 0, 'auto'),
+             ('wine', 10.0, {2.0: 3.0}, 0, 'auto'), ('breast', 1.0, {}, 0, 'auto'), ('heart', 0.5, {}, 0, 'auto'),
+             ('five', 1.0, {}, 0, 'auto'), ('five', 4.0, {1.0: 0.5, 5.0: 2.0}, 0, 'auto'), ('wine', 1.0, {}, 1, 'auto'),
+             ('five', 2.0, {}, 1, 'auto'), ('heart', 1.0, {}, 1, 'auto'),
+             # NESVM's smoothed max with continuation (auto: the dual method)
+             ('iris', 10.0, {}, 0, 'newton'), ('wine', 1.0, {2.0: 3.0}, 1, 'newton'), ('five', 1.0, {}, 0, 'newton'),
+             ('heart', 0.5, {}, 0, 'newton')]
+    for name, C, cw, B, method in cases:
         path = sets[name]
         X, y = read_libsvm(path)
         classes = list(dict.fromkeys(y))  # first appearance: both tools' label order
-        tag = 'cs %s C=%g%s%s' % (name, C, ' weights %s' % cw if cw else '', ' -B %d' % B if B else '')
+        tag = 'cs %s C=%g%s%s --method %s' % (name, C, ' weights %s' % cw if cw else '', ' -B %d' % B if B else '',
+                                             method)
         wargs = []
         for lab, wt in cw.items():
             wargs += ['-w%g' % lab, str(wt)]
-        run([nesvm, 'train', '-q', '--multiclass', 'cs', '-c', str(C), '-e', '1e-9'] + (['-B', str(B)] if B else [])
-            + wargs + [path, model])
+        run([nesvm, 'train', '-q', '--multiclass', 'cs', '--method', method, '-c', str(C), '-e', '1e-9']
+            + (['-B', str(B)] if B else []) + wargs + [path, model])
         run(['liblinear-train', '-q', '-s', '4', '-c', str(C), '-e', '1e-8', '-B', str(B) if B else '-1']
             + wargs + [path, peer])
         labels, subs, _ = nesvm_model(model, X.shape[1])
@@ -289,12 +295,17 @@ def main():
                 (['--multiclass', 'multinomial'], 1, 'it takes --svm-type logistic'),
                 (['--multiclass', 'cs', '--solver', 'hyperpass'], 1, 'trains binary problems only'),
                 (['--multiclass', 'cs', '-t', 'rbf'], 1, 'trains linear models only'),
-                (['--multiclass', 'cs', '--method', 'dcd'], 1, "Newton's method only"),
+                (['--multiclass', 'cs', '--method', 'nesterov'], 1, 'not --method nesterov'),
+                (['--svm-type', 'logistic', '--multiclass', 'multinomial', '--method', 'dcd'], 1,
+                 "Newton's method only"),
+                (['--multiclass', 'cs', '--method', 'dcd', '--mu', '0.1'], 1, 'not a fixed smoothing'),
                 (['--multiclass', 'cs', '--loss', 'squared_hinge'], 1, 'has its own loss'),
                 (['--svm-type', 'logistic', '--multiclass', 'multinomial', '--checkpoint', os.path.join(tmp, 'ck')], 1,
                  'checkpoints are not written'),
                 (['--multiclass', 'crammer'], 2, 'expected ovo, ovr, cs or multinomial')]
     for extra, rc, want in refusals:
+        if os.path.exists(never):
+            os.remove(never)  # one refusal's stray model does not fail the next
         r = run([nesvm, 'train'] + extra + [sets['wine'], never], check=False)
         report(r.returncode == rc and want in r.stderr and not os.path.exists(never),
                'refused (exit %d): %s: %s' % (r.returncode, ' '.join(extra), r.stderr.strip().split('\n')[-1]))

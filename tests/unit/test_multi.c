@@ -124,8 +124,8 @@ static void check_problem(const nesvm_dataset *ds, int kind, int bias, double mu
         else
             CHECK_REL(e.P, e.Fmu, 1e-14);
         /* weak duality, and the smoothed problem's */
-        CHECK_MSG(e.D <= e.P && e.Dmu <= e.Fmu && isfinite(e.D), "%s: D %g P %g Dmu %g F %g", what, e.D, e.P, e.Dmu,
-                  e.Fmu);
+        CHECK_MSG(e.D <= e.P && e.Dmu <= e.Fmu && isfinite(e.D), "%s: D %g P %g Dmu %g F %g", what, e.D, e.P,
+                  e.Dmu, e.Fmu);
         if (e.D > worst_d) worst_d = e.D;
         if (e.P < best_p) best_p = e.P;
         /* the gradient against central differences of F_mu */
@@ -142,7 +142,8 @@ static void check_problem(const nesvm_dataset *ds, int kind, int bias, double mu
             eval_at(&o, tp, lmu, &ep);
             eval_at(&o, tm, lmu, &em);
             const double fd = (ep.Fmu - em.Fmu) / (2 * h);
-            CHECK_MSG(fabs(fd - g[j]) <= 1e-6 * (1 + fabs(g[j])), "%s: dF/dtheta_%d %.10g vs %.10g", what, j, g[j], fd);
+            CHECK_MSG(fabs(fd - g[j]) <= 1e-6 * (1 + fabs(g[j])), "%s: dF/dtheta_%d %.10g vs %.10g", what, j,
+                      g[j], fd);
         }
         /* H dir against differences of the gradient along dir */
         random_theta(dir, bias, &s, 1.0);
@@ -159,7 +160,8 @@ static void check_problem(const nesvm_dataset *ds, int kind, int bias, double mu
         nv_mobj_grad(&o, tm, gm);
         for (int j = 0; j < L; j++) {
             const double fd = (gp[j] - gm[j]) / (2 * h);
-            CHECK_MSG(fabs(fd - hv[j]) <= 1e-5 * (1 + fabs(hv[j])), "%s: (H d)_%d %.10g vs %.10g", what, j, hv[j], fd);
+            CHECK_MSG(fabs(fd - hv[j]) <= 1e-5 * (1 + fabs(hv[j])), "%s: (H d)_%d %.10g vs %.10g", what, j,
+                      hv[j], fd);
         }
         /* the diagonal: e_j' H e_j (the bias entries where a bias is) */
         eval_at(&o, theta, lmu, &e);
@@ -169,7 +171,8 @@ static void check_problem(const nesvm_dataset *ds, int kind, int bias, double mu
             unit[j] = 1;
             nv_mobj_hess_vec(&o, lmu, unit, hv, u);
             const double want = hv[j] + (bias == NV_MULTI_BIAS_NONE && j >= K * DIM ? 1.0 : 0.0);
-            CHECK_MSG(fabs(diag[j] - want) <= 1e-12 * (1 + fabs(want)) || (bias == NV_MULTI_BIAS_FREE && want == 0),
+            CHECK_MSG(fabs(diag[j] - want) <= 1e-12 * (1 + fabs(want)) ||
+                          (bias == NV_MULTI_BIAS_FREE && want == 0),
                       "%s: diag_%d %.12g vs %.12g", what, j, diag[j], want);
         }
         /* the line search's phi(t) = F_mu(theta + t dir), phi', phi'' */
@@ -203,37 +206,41 @@ static void check_problem(const nesvm_dataset *ds, int kind, int bias, double mu
         double phi0, g0, phi, d1, d2;
         nv_mobj_line(&o, theta, dir, U, lmu, 0.0, &phi0, &g0, &d2);
         nv_mobj_line(&o, theta, dir, U, lmu, t, &phi, &d1, &d2);
-        CHECK_MSG(t > 0 && phi < phi0 && fabs(d1) <= 1e-9 * fabs(g0), "%s: line search t %g phi' %g of %g", what, t,
-                  d1, g0);
+        CHECK_MSG(t > 0 && phi < phi0 && fabs(d1) <= 1e-9 * fabs(g0), "%s: line search t %g phi' %g of %g",
+                  what, t, d1, g0);
     }
     /* the solver: certified, and its P no worse than any point tried, its
      * bound no better than any point's P (weak duality across points) */
-    nesvm_params *prm = NULL;
-    CHECK(nesvm_params_create(&prm, NULL) == NESVM_OK);
-    CHECK(nesvm_params_set(prm, "eps", "1e-9", NULL) == NESVM_OK);
-    double w[K * DIM], b[K];
-    nv_multi_result res = {w, b, 0, 0, 0, NAN, NAN, NAN, 0, NAN};
-    nv_progress_sink sink = {NULL, NULL, 0, 1, NULL, NULL, NULL};
-    nesvm_error err = {0};
-    CHECK(nv_nesvm_multi_train(&mp, prm, &sink, &res, &err) == NESVM_OK);
-    CHECK_MSG(res.exit_reason == NESVM_EXIT_CONVERGED && res.gap <= 1e-9, "%s: exit %d gap %g", what,
-              (int)res.exit_reason, res.gap);
-    CHECK_MSG(res.lower_bound <= best_p && worst_d <= res.primal * (1 + 1e-12) && res.primal <= best_p,
-              "%s: P* %g D* %g, points' P %g D %g", what, res.primal, res.lower_bound, best_p, worst_d);
-    /* the solution's P recomputed from its weights */
-    double sol[L], Ps, Fs;
-    memcpy(sol, w, sizeof w);
-    memcpy(sol + K * DIM, b, sizeof b);
-    direct(&mp, sol, 1.0, &Ps, &Fs);
-    CHECK_REL(Ps, res.primal, 1e-12);
-    if (bias == NV_MULTI_BIAS_FREE) { /* the softmax's centred biases */
-        double c = 0;
-        for (int m = 0; m < K; m++) c += b[m];
-        CHECK_MSG(fabs(c) <= 1e-12 * (1 + fabs(b[0])), "%s: sum b %g", what, c);
+    /* Crammer and Singer: the dual method (auto's) and the smoothed max */
+    for (int meth = 0; meth < (kind == NV_MULTI_CS ? 2 : 1); meth++) {
+        nesvm_params *prm = NULL;
+        CHECK(nesvm_params_create(&prm, NULL) == NESVM_OK);
+        CHECK(nesvm_params_set(prm, "eps", "1e-9", NULL) == NESVM_OK);
+        CHECK(nesvm_params_set(prm, "method", meth ? "newton" : "auto", NULL) == NESVM_OK);
+        double w[K * DIM], b[K];
+        nv_multi_result res = {w, b, 0, 0, 0, NAN, NAN, NAN, 0, NAN};
+        nv_progress_sink sink = {NULL, NULL, 0, 1, NULL, NULL, NULL};
+        nesvm_error err = {0};
+        CHECK(nv_nesvm_multi_train(&mp, prm, &sink, &res, &err) == NESVM_OK);
+        CHECK_MSG(res.exit_reason == NESVM_EXIT_CONVERGED && res.gap <= 1e-9, "%s (%s): exit %d gap %g", what,
+                  meth ? "newton" : "auto", (int)res.exit_reason, res.gap);
+        CHECK_MSG(res.lower_bound <= best_p && worst_d <= res.primal * (1 + 1e-12) && res.primal <= best_p,
+                  "%s: P* %g D* %g, points' P %g D %g", what, res.primal, res.lower_bound, best_p, worst_d);
+        /* the solution's P recomputed from its weights */
+        double sol[L], Ps, Fs;
+        memcpy(sol, w, sizeof w);
+        memcpy(sol + K * DIM, b, sizeof b);
+        direct(&mp, sol, 1.0, &Ps, &Fs);
+        CHECK_REL(Ps, res.primal, 1e-12);
+        if (bias == NV_MULTI_BIAS_FREE) { /* the softmax's centred biases */
+            double c = 0;
+            for (int m = 0; m < K; m++) c += b[m];
+            CHECK_MSG(fabs(c) <= 1e-12 * (1 + fabs(b[0])), "%s: sum b %g", what, c);
+        }
+        if (bias == NV_MULTI_BIAS_NONE)
+            for (int m = 0; m < K; m++) CHECK(b[m] == 0);
+        nesvm_params_destroy(prm);
     }
-    if (bias == NV_MULTI_BIAS_NONE)
-        for (int m = 0; m < K; m++) CHECK(b[m] == 0);
-    nesvm_params_destroy(prm);
     nv_mobj_free(&o);
 }
 

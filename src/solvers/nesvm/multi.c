@@ -81,6 +81,8 @@ nesvm_status nv_nesvm_multi_train(const nv_multi_problem *mp, const nesvm_params
     const int32_t d = mp->X->d;
     const int64_t len = (int64_t)k * ((int64_t)d + 1), kd = (int64_t)k * d, n = mp->n;
     const int softmax = mp->kind == NV_MULTI_SOFTMAX;
+    if (prm->method == NV_METHOD_DCD || (prm->method == NV_METHOD_AUTO && nv_nesvm_multi_dcd_takes(mp, prm)))
+        return nv_nesvm_multi_dcd_train(mp, prm, sink, res, err);
     res->exit_reason = NESVM_EXIT_NUMERIC;
     res->primal = res->lower_bound = res->gap = res->mu = NAN;
     if (len > INT32_MAX)
@@ -104,8 +106,8 @@ nesvm_status nv_nesvm_multi_train(const nv_multi_problem *mp, const nesvm_params
     double *U = nv_malloc_array((size_t)(n ? n : 1) * (size_t)k, sizeof(double));
     double *u = nv_malloc_array((size_t)(n ? n : 1) * (size_t)k, sizeof(double));
     if (!theta || !best || !g || !x || !r || !z || !p || !hp || !diag || !U || !u)
-        st = nv_error(err, NESVM_ERR_NOMEM, "out of memory for the joint problem's Newton arrays (%lld unknowns)",
-                      (long long)len);
+        st = nv_error(err, NESVM_ERR_NOMEM,
+                      "out of memory for the joint problem's Newton arrays (%lld unknowns)", (long long)len);
     if (nv_comm_many(mp->comm)) st = nv_comm_agree(mp->comm, st, err);
     if (st != NESVM_OK) {
         res->exit_reason = NESVM_EXIT_NO_MEMORY;
@@ -150,7 +152,8 @@ nesvm_status nv_nesvm_multi_train(const nv_multi_problem *mp, const nesvm_params
             break;
         }
         if (isfinite(f_before)) stalls = e.Fmu < f_before - 1e-15 * fabs(f_before) ? 0 : stalls + 1;
-        nv_track_info info = {softmax ? NAN : sc.mu, NAN, step, cg_its, softmax || sc.final, 0, 0, 0, NAN, NAN};
+        nv_track_info info = {
+            softmax ? NAN : sc.mu, NAN, step, cg_its, softmax || sc.final, 0, 0, 0, NAN, NAN};
         if (nv_track_iterate(&tr, &e, theta, 0.0, &info, &st, err)) break;
         if (!softmax && !sc.final && (nv_sched_stage_done(&sc, &tr, &e) || stalls >= 2)) {
             nv_sched_next(&sc, &e, prm->eps, tr.best_p);
@@ -176,13 +179,14 @@ nesvm_status nv_nesvm_multi_train(const nv_multi_problem *mp, const nesvm_params
         if (!isfinite(g0)) g0 = gn;
         nv_mobj_hess_diag(&o, ws.mu, diag);
         for (int64_t j = 0; j < len; j++) r[j] = -g[j];
-        double tol = g0 > 0 ? sqrt(gn / g0) : 0.0;
+        double tol = softmax && g0 > 0 ? sqrt(gn / g0) : NV_NESVM_CG_TOL;
         if (!(tol <= NV_NESVM_CG_TOL)) tol = NV_NESVM_CG_TOL;
         nv_cg_ops ops = {&ws, len, 1, cg_apply, NULL, cg_precond, NV_NESVM_CG_MAX, tol, NV_CG_NORM};
         nv_cg_result cr;
         st = nv_cg(&ops, x, r, z, p, hp, &cr);
         if (st != NESVM_OK || o.cst != NESVM_OK) {
-            st = nv_error(err, o.cst != NESVM_OK ? o.cst : st, "%s", o.cst != NESVM_OK ? o.cerr.message : "CG failed");
+            st = nv_error(err, o.cst != NESVM_OK ? o.cst : st, "%s",
+                          o.cst != NESVM_OK ? o.cerr.message : "CG failed");
             tr.why = NESVM_EXIT_NUMERIC;
             break;
         }

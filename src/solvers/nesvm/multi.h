@@ -84,9 +84,11 @@
  * (R'' = 1/B^2 for the regularized bias, 0 for a free one: the b-block is
  * singular along the constant direction only, which the centring removes).
  *
- * Cost: an evaluation is k X*w (the margins, kept and updated along the
- * steps) and k X^T*a; a Hessian-vector product k X*w and k X^T*a; the line
- * search O(n k) per trial, no pass over X.  Distributed: every sum over rows
+ * Cost: an evaluation is one pass over X for the k margins (kept and
+ * updated along the steps: linalg.h's nv_xw_k) and one for the k columns of
+ * X^T A (nv_xta_k, rows whose k coefficients are 0 skipped: Crammer and
+ * Singer's rows past the margin at a small mu); a Hessian-vector product the
+ * same two; the line search O(n k) per trial, no pass over X.  Distributed: every sum over rows
  * (the losses, the entropies, S_m, v_m, s_m, the Hessian's and the line
  * search's sums) is completed over the ranks; W and b stay the same on
  * every rank.
@@ -95,6 +97,11 @@
 #define NESVM_MULTI_H
 
 #include "objective.h"
+
+/* The threads' partial sums of the transposed products take at most this
+ * many bytes (threads x d x k doubles); beyond, that product runs on one
+ * thread. */
+#define NV_MOBJ_PART_MEM 268435456.0
 
 typedef struct nv_mobj {
     const nv_multi_problem *mp;
@@ -107,7 +114,6 @@ typedef struct nv_mobj {
     nv_linalg_ws lw;
     double *M;       /* n x k margins f_im (row-major) */
     double *P;       /* n x k: the raw dual point p_im of the last evaluation */
-    double *col;     /* n scratch */
     double *V;       /* k x d: v_m of the raw p (the gradient's) */
     double *Vb;      /* k x d: v_m of the balanced p (the certificate's) */
     double *s;       /* k: s_m of the raw p */
@@ -115,6 +121,9 @@ typedef struct nv_mobj {
     double *N;       /* k: sum_{i: y_i = m} C_i over every rank */
     double csum;     /* sum_i C_i over every rank */
     double *q;       /* 2 k + 5 scratch: an evaluation's sums, a line search's row */
+    double *Wt, *T;  /* d x k scratch: W transposed for nv_xw_k, nv_xta_k's result */
+    double *A;       /* n x k scratch: the rows' coefficients of an X^T A */
+    double *part;    /* the threads' partial sums of nv_xta_k, or NULL (one thread) */
     /* collectives: a failure's status and message (the optimizer checks
      * after each call, as objective.c's) */
     nesvm_status cst;
@@ -153,5 +162,15 @@ void nv_mobj_line(nv_mobj *o, const double *theta, const double *dir, const doub
 /* The t >= 0 minimizing phi (safeguarded Newton on phi' in a bracket, to
  * |phi'(t)| <= 1e-12 |phi'(0)|); 0 when dir is not a descent direction. */
 double nv_mobj_line_search(nv_mobj *o, const double *theta, const double *dir, const double *U, double mu);
+
+/* Crammer and Singer's problem by coordinate ascent on its dual, a row's
+ * block at a time (multi_dcd.c): does it take this problem and these
+ * options (one process, no fixed smoothing: --mu, --mu-star, --continuation
+ * paper ask for the smoothed problem)?  The training: as
+ * nv_nesvm_multi_train, which sends --method dcd, and auto where it takes
+ * the problem, here. */
+int nv_nesvm_multi_dcd_takes(const nv_multi_problem *mp, const nesvm_params *prm);
+nesvm_status nv_nesvm_multi_dcd_train(const nv_multi_problem *mp, const nesvm_params *prm,
+                                      const nv_progress_sink *sink, nv_multi_result *res, nesvm_error *err);
 
 #endif

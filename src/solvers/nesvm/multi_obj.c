@@ -20,17 +20,45 @@ static void msum(nv_mobj *o, double *x, int64_t len)
     o->cst = nv_comm_sum(o->mp->comm, x, len, &o->cerr);
 }
 
+/* out (k x d, row m = class m) = X^T A (A: n x k), or of the squares; one
+ * pass over X (nv_xta_k) and a transpose. */
+static void xta(nv_mobj *o, const double *A, int squares, double *out)
+{
+    const int k = o->k;
+    const int32_t d = o->d;
+    nv_xta_k(o->mp->X, o->mp->rows, o->n, A, k, squares, o->T, o->part, &o->lw);
+    for (int m = 0; m < k; m++)
+        for (int32_t j = 0; j < d; j++)
+            out[(size_t)m * (size_t)d + (size_t)j] = o->T[(size_t)j * (size_t)k + (size_t)m];
+}
+
+/* out (n x k) = the margins of theta's W (k x d) and, with a bias, its k
+ * biases (entries k d on); one pass over X (nv_xw_k). */
+static void xw(nv_mobj *o, const double *theta, double *out)
+{
+    const int k = o->k;
+    const int32_t d = o->d;
+    for (int m = 0; m < k; m++)
+        for (int32_t j = 0; j < d; j++)
+            o->Wt[(size_t)j * (size_t)k + (size_t)m] = theta[(size_t)m * (size_t)d + (size_t)j];
+    nv_xw_k(o->mp->X, o->mp->rows, o->n, o->Wt, k, o->bias ? theta + (size_t)k * (size_t)d : NULL, out,
+            &o->lw);
+}
+
 void nv_mobj_free(nv_mobj *o)
 {
     nv_linalg_ws_free(&o->lw);
     nv_free(o->M);
     nv_free(o->P);
-    nv_free(o->col);
     nv_free(o->V);
     nv_free(o->Vb);
     nv_free(o->Sx);
     nv_free(o->N);
     nv_free(o->q);
+    nv_free(o->Wt);
+    nv_free(o->T);
+    nv_free(o->A);
+    nv_free(o->part);
     memset(o, 0, sizeof *o);
 }
 
@@ -51,17 +79,24 @@ nesvm_status nv_mobj_init(nv_mobj *o, const nv_multi_problem *mp, int threads, n
     if (st != NESVM_OK) return st;
     o->M = nv_malloc_array(nk, sizeof(double));
     o->P = nv_malloc_array(nk, sizeof(double));
-    o->col = nv_malloc_array((size_t)(o->n ? o->n : 1), sizeof(double));
     /* V then s: one buffer, one reduction over the ranks */
     o->V = nv_malloc_array(kd + (size_t)k, sizeof(double));
     o->Vb = nv_malloc_array(kd, sizeof(double));
     o->N = nv_malloc_array((size_t)k + 1, sizeof(double));
     o->q = nv_malloc_array(2 * (size_t)k + 5, sizeof(double));
+    o->Wt = nv_malloc_array(kd, sizeof(double));
+    o->T = nv_malloc_array(kd, sizeof(double));
+    o->A = nv_malloc_array(nk, sizeof(double));
+    /* the threads' partial sums of X^T A (d x k each), within NV_MOBJ_PART_MEM */
+    if (o->lw.threads > 1 && (double)o->lw.threads * (double)kd * 8.0 <= NV_MOBJ_PART_MEM)
+        o->part = nv_malloc_array((size_t)o->lw.threads * kd, sizeof(double));
     if (o->bias == NV_MULTI_BIAS_FREE) o->Sx = nv_malloc_array(kd, sizeof(double));
-    if (!o->M || !o->P || !o->col || !o->V || !o->Vb || !o->N || !o->q || (o->bias == NV_MULTI_BIAS_FREE && !o->Sx)) {
+    if (!o->M || !o->P || !o->V || !o->Vb || !o->N || !o->q || !o->Wt || !o->T || !o->A ||
+        (o->bias == NV_MULTI_BIAS_FREE && !o->Sx)) {
         nv_mobj_free(o);
-        return nv_error(err, NESVM_ERR_NOMEM, "out of memory for the joint problem (%d classes, n=%lld, d=%d)", k,
-                        (long long)mp->n, mp->X->d);
+        return nv_error(err, NESVM_ERR_NOMEM,
+                        "out of memory for the joint problem (%d classes, n=%lld, d=%d)", k, (long long)mp->n,
+                        mp->X->d);
     }
     o->s = o->V + (size_t)k * (size_t)o->d;
     /* the classes' costs N_m and their sum, over every rank */
@@ -74,10 +109,9 @@ nesvm_status nv_mobj_init(nv_mobj *o, const nv_multi_problem *mp, int threads, n
     for (int m = 0; m < k; m++) o->csum += o->N[m];
     /* a free bias's balance: sum_{i: y_i = m} C_i x_i */
     if (o->Sx) {
-        for (int m = 0; m < k; m++) {
-            for (int64_t i = 0; i < o->n; i++) o->col[i] = mp->cls[i] == m ? mp->cost[i] : 0.0;
-            nv_xta(mp->X, mp->rows, o->n, o->col, NULL, o->Sx + (size_t)m * (size_t)o->d, NULL, &o->lw);
-        }
+        for (int64_t i = 0; i < o->n; i++)
+            for (int m = 0; m < k; m++) o->A[i * k + m] = mp->cls[i] == m ? mp->cost[i] : 0.0;
+        xta(o, o->A, 0, o->Sx);
         msum(o, o->Sx, (int64_t)k * o->d);
     }
     if (o->cst != NESVM_OK) {
@@ -90,13 +124,7 @@ nesvm_status nv_mobj_init(nv_mobj *o, const nv_multi_problem *mp, int threads, n
 
 void nv_mobj_margins(nv_mobj *o, const double *theta)
 {
-    const int k = o->k;
-    const int32_t d = o->d;
-    const double *b = theta + (size_t)k * (size_t)d;
-    for (int m = 0; m < k; m++) {
-        nv_xw(o->mp->X, o->mp->rows, o->n, theta + (size_t)m * (size_t)d, o->bias ? b[m] : 0.0, o->col, &o->lw);
-        for (int64_t i = 0; i < o->n; i++) o->M[i * k + m] = o->col[i];
-    }
+    xw(o, theta, o->M);
 }
 
 /* Row i's smoothed max at margins f (k entries): z_m = a e_m + f_m - f_y,
@@ -175,15 +203,14 @@ void nv_mobj_evaluate(nv_mobj *o, const double *theta, double mu, nv_obj_eval *e
     double eterm = q[2], ent = q[3];
     e->nsv = (int64_t)q[4];
     /* -------- the raw alpha's v_m and s_m (the gradient's), over every rank */
-    for (int m = 0; m < k; m++) {
-        double sm = 0;
-        for (int64_t i = 0; i < n; i++) {
-            o->col[i] = mp->cost[i] * ((mp->cls[i] == m ? 1.0 : 0.0) - o->P[i * k + m]);
-            sm += o->col[i];
+    for (int m = 0; m < k; m++) o->s[m] = 0;
+    for (int64_t i = 0; i < n; i++)
+        for (int m = 0; m < k; m++) {
+            const double a = mp->cost[i] * ((mp->cls[i] == m ? 1.0 : 0.0) - o->P[i * k + m]);
+            o->A[i * k + m] = a;
+            o->s[m] += a;
         }
-        nv_xta(mp->X, mp->rows, n, o->col, NULL, o->V + (size_t)m * (size_t)d, NULL, &o->lw);
-        o->s[m] = sm;
-    }
+    xta(o, o->A, 0, o->V);
     msum(o, o->V, kd + k);
     /* -------- a free bias: the balanced dual point (multi.h) and its v_m */
     double T = 0;
@@ -207,7 +234,9 @@ void nv_mobj_evaluate(nv_mobj *o, const double *theta, double mu, nv_obj_eval *e
                 for (int m = 0; m < k; m++)
                     if (ex[m] > 0) r += p[m] * (ex[m] / S[m]);
                 for (int m = 0; m < k; m++) {
-                    const double pm = ex[m] > 0 ? p[m] * (1.0 - ex[m] / S[m]) : ex[m] < 0 ? p[m] + r * (-ex[m] / E) : p[m];
+                    const double pm = ex[m] > 0   ? p[m] * (1.0 - ex[m] / S[m])
+                                      : ex[m] < 0 ? p[m] + r * (-ex[m] / E)
+                                                  : p[m];
                     if (m != y) off += pm;
                     if (pm > 0) h -= pm * log(pm);
                 }
@@ -231,7 +260,9 @@ void nv_mobj_evaluate(nv_mobj *o, const double *theta, double mu, nv_obj_eval *e
                 double xr = 0;
                 for (int l = 0; l < k; l++)
                     if (ex[l] > 0)
-                        xr += ex[l] / S[l] * (o->Sx[(size_t)l * (size_t)d + (size_t)j] - o->V[(size_t)l * (size_t)d + (size_t)j]);
+                        xr += ex[l] / S[l] *
+                              (o->Sx[(size_t)l * (size_t)d + (size_t)j] -
+                               o->V[(size_t)l * (size_t)d + (size_t)j]);
                 for (int m = 0; m < k; m++)
                     if (ex[m] < 0) o->Vb[(size_t)m * (size_t)d + (size_t)j] -= (-ex[m] / E) * xr;
             }
@@ -251,20 +282,14 @@ void nv_mobj_grad(const nv_mobj *o, const double *theta, double *g)
     const int64_t kd = (int64_t)k * o->d;
     for (int64_t j = 0; j < kd; j++) g[j] = theta[j] - o->V[j];
     for (int m = 0; m < k; m++)
-        g[kd + m] = o->bias == NV_MULTI_BIAS_NONE ? 0.0
+        g[kd + m] = o->bias == NV_MULTI_BIAS_NONE  ? 0.0
                     : o->bias == NV_MULTI_BIAS_REG ? theta[kd + m] / o->B2 - o->s[m]
                                                    : -o->s[m];
 }
 
 void nv_mobj_dir_margins(nv_mobj *o, const double *dir, double *U)
 {
-    const int k = o->k;
-    const int32_t d = o->d;
-    for (int m = 0; m < k; m++) {
-        nv_xw(o->mp->X, o->mp->rows, o->n, dir + (size_t)m * (size_t)d,
-              o->bias ? dir[(size_t)k * (size_t)d + (size_t)m] : 0.0, o->col, &o->lw);
-        for (int64_t i = 0; i < o->n; i++) U[i * k + m] = o->col[i];
-    }
+    xw(o, dir, U);
 }
 
 void nv_mobj_hess_vec(nv_mobj *o, double mu, const double *dir, double *hv, double *u)
@@ -282,19 +307,14 @@ void nv_mobj_hess_vec(nv_mobj *o, double mu, const double *dir, double *hv, doub
         const double w = mp->cost[i] / mu;
         for (int m = 0; m < k; m++) ui[m] = w * p[m] * (ui[m] - pu);
     }
-    for (int m = 0; m < k; m++) {
-        double sh = 0;
-        for (int64_t i = 0; i < n; i++) {
-            o->col[i] = u[i * k + m];
-            sh += o->col[i];
-        }
-        nv_xta(mp->X, mp->rows, n, o->col, NULL, hv + (size_t)m * (size_t)d, NULL, &o->lw);
-        hv[kd + m] = sh;
-    }
+    for (int m = 0; m < k; m++) hv[kd + m] = 0;
+    for (int64_t i = 0; i < n; i++)
+        for (int m = 0; m < k; m++) hv[kd + m] += u[i * k + m];
+    xta(o, u, 0, hv);
     msum(o, hv, kd + k);
     for (int64_t j = 0; j < kd; j++) hv[j] += dir[j];
     for (int m = 0; m < k; m++)
-        hv[kd + m] = o->bias == NV_MULTI_BIAS_NONE ? 0.0
+        hv[kd + m] = o->bias == NV_MULTI_BIAS_NONE  ? 0.0
                      : o->bias == NV_MULTI_BIAS_REG ? hv[kd + m] + dir[kd + m] / o->B2
                                                     : hv[kd + m];
 }
@@ -305,16 +325,14 @@ void nv_mobj_hess_diag(nv_mobj *o, double mu, double *diag)
     const int k = o->k;
     const int32_t d = o->d;
     const int64_t n = o->n, kd = (int64_t)k * d;
-    for (int m = 0; m < k; m++) {
-        double sh = 0;
-        for (int64_t i = 0; i < n; i++) {
+    for (int m = 0; m < k; m++) diag[kd + m] = 0;
+    for (int64_t i = 0; i < n; i++)
+        for (int m = 0; m < k; m++) {
             const double p = o->P[i * k + m];
-            o->col[i] = mp->cost[i] / mu * p * (1.0 - p);
-            sh += o->col[i];
+            o->A[i * k + m] = mp->cost[i] / mu * p * (1.0 - p);
+            diag[kd + m] += o->A[i * k + m];
         }
-        nv_col_sq(mp->X, mp->rows, n, o->col, diag + (size_t)m * (size_t)d);
-        diag[kd + m] = sh;
-    }
+    xta(o, o->A, 1, diag);
     msum(o, diag, kd + k);
     for (int64_t j = 0; j < kd; j++) diag[j] += 1.0;
     for (int m = 0; m < k; m++) {
@@ -382,8 +400,10 @@ double nv_mobj_line_search(nv_mobj *o, const double *theta, const double *dir, c
             continue;
         }
         if (fabs(g) <= 1e-12 * fabs(g0)) return t;
-        if (g > 0) hi = t;
-        else lo = t;
+        if (g > 0)
+            hi = t;
+        else
+            lo = t;
         if (isfinite(hi) && hi - lo <= 1e-15 * hi) break;
         double tn = h > 0 ? t - g / h : NAN;
         if (!isfinite(hi)) /* no upper end yet: Newton's step, at least doubling */
