@@ -26,6 +26,10 @@
  * training (exit stalled).  "converged" only when the certified gap is eps
  * (or, in a fixed-mu final stage, its smoothed problem's gap).
  *
+ * --method dcd, and auto where multi_dcd.c takes the problem (Crammer and
+ * Singer on one process without the smoothing options), go to the dual
+ * method instead (nv_nesvm_multi_dcd_train).
+ *
  * A warm start (the C path's previous solution, --init) starts Crammer and
  * Singer's schedule at the mu among mu0 / 4^j, j < NV_SCHED_WARM_TRIES, whose
  * dual point gives the best lower bound there (one evaluation each).
@@ -81,15 +85,15 @@ nesvm_status nv_nesvm_multi_train(const nv_multi_problem *mp, const nesvm_params
     const int32_t d = mp->X->d;
     const int64_t len = (int64_t)k * ((int64_t)d + 1), kd = (int64_t)k * d, n = mp->n;
     const int softmax = mp->kind == NV_MULTI_SOFTMAX;
-    if (prm->method == NV_METHOD_DCD || (prm->method == NV_METHOD_AUTO && nv_nesvm_multi_dcd_takes(mp, prm)))
-        return nv_nesvm_multi_dcd_train(mp, prm, sink, res, err);
     res->exit_reason = NESVM_EXIT_NUMERIC;
     res->primal = res->lower_bound = res->gap = res->mu = NAN;
-    if (len > INT32_MAX)
+    if (len > INT32_MAX) /* the tracker's point (either method's) */
         return nv_error(err, NESVM_ERR_DATA,
                         "the joint problem of %d classes and %d features has %lld unknowns: more than the "
                         "solver's 2^31 - 1",
                         k, d, (long long)len);
+    if (prm->method == NV_METHOD_DCD || (prm->method == NV_METHOD_AUTO && nv_nesvm_multi_dcd_takes(mp, prm)))
+        return nv_nesvm_multi_dcd_train(mp, prm, sink, res, err);
     nv_mobj o;
     nesvm_status st = nv_mobj_init(&o, mp, prm->threads, err);
     if (nv_comm_many(mp->comm)) st = nv_comm_agree(mp->comm, st, err);
