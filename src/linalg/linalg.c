@@ -348,12 +348,12 @@ static void xta_k_range(const nesvm_dataset *X, const int64_t *rows, int64_t lo,
 void nv_xta_k(const nesvm_dataset *X, const int64_t *rows, int64_t n, const double *A, int k, int squares,
               double *out, double *part, const nv_linalg_ws *ws)
 {
-    const size_t len = (size_t)X->d * (size_t)k;
     if (!worth_threads(X, n, ws) || !part) {
         xta_k_range(X, rows, 0, n, A, k, squares, out);
         return;
     }
 #ifdef _OPENMP
+    const size_t len = (size_t)X->d * (size_t)k;
 #pragma omp parallel num_threads(ws->threads)
     {
         const int t = omp_get_thread_num(), T = omp_get_num_threads();
