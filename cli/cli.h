@@ -77,6 +77,9 @@ void cli_warn_ignored(const char *cmd, const nesvm_params *p);
  * how many missed it and the worst one (exit reason, gap against eps).
  * Returns the number that missed it. */
 int cli_warn_uncertified(const char *cmd, const nesvm_model *m);
+/* Is m the solution of one joint multiclass problem (multiclass cs or
+ * multinomial), whose sub-models share one training? */
+int cli_model_joint(const nesvm_model *m);
 
 /* Options shared by train and cv. */
 typedef struct train_opts {

@@ -201,14 +201,14 @@ void train_opts_help(FILE *f)
           "                       with -n NU), one-class SVM (2: --svm-type one-class,\n"
           "                       with -n NU), epsilon-SVR (3: --svm-type svr), nu-SVR (4:\n"
           "                       --svm-type nu-svr, with -n NU and -c C)\n"
-          "  --liblinear N        train and cv: LIBLINEAR's -s N (0-3, 5-7, 11-13) with its\n"
-          "                       bias convention (no bias unless -B B > 0, then a\n"
-          "                       feature B regularized with w), its C and one-vs-rest:\n"
-          "                       0/7: logistic regression, 5: L1-regularized squared\n"
-          "                       hinge, 6: L1-regularized logistic regression (0, 5-7:\n"
-          "                       no -B yet), 1/2: squared hinge, 11/12: squared tube\n"
-          "                       (-B: nssvm, C doubled), 3: hinge, 13: tube (-B:\n"
-          "                       hyperpass)\n"
+          "  --liblinear N        train and cv: LIBLINEAR's -s N (0-7, 11-13) with its bias\n"
+          "                       convention (no bias unless -B B > 0, then a feature B\n"
+          "                       regularized with w), its C and one-vs-rest: 0/7:\n"
+          "                       logistic regression, 5: L1-regularized squared hinge,\n"
+          "                       6: L1-regularized logistic regression (0, 5-7: no -B\n"
+          "                       yet), 1/2: squared hinge, 11/12: squared tube (-B:\n"
+          "                       nssvm, C doubled), 3: hinge, 13: tube (-B: hyperpass),\n"
+          "                       4: Crammer and Singer's multiclass SVM (--multiclass cs)\n"
           "  -h 0|1               shrinking (hyperpass); -h alone is this help\n"
           "Output:\n"
           "  --trace FILE         write one CSV row per iteration to FILE\n"
@@ -333,9 +333,16 @@ static const char *submodel_name(const nesvm_model *m, int k, char *buf, size_t 
     return buf;
 }
 
+int cli_model_joint(const nesvm_model *m)
+{
+    const char *mc = nesvm_model_multiclass(m);
+    return mc && (strcmp(mc, "cs") == 0 || strcmp(mc, "multinomial") == 0);
+}
+
 int cli_warn_uncertified(const char *cmd, const nesvm_model *m)
 {
-    int nsub = nesvm_model_submodels(m), missed = 0, worst = -1;
+    /* a joint problem's sub-models share one training: one warning */
+    int nsub = cli_model_joint(m) ? 1 : nesvm_model_submodels(m), missed = 0, worst = -1;
     double worst_gap = -1;
     for (int k = 0; k < nsub; k++) {
         if (nesvm_model_certified(m, k) != NESVM_CERT_MISSED) continue;
@@ -404,7 +411,6 @@ int train_opt_shrinking(cli_args *a, train_opts *o)
 static const char *liblinear_lacking(int t)
 {
     switch (t) {
-    case 4: return "Crammer and Singer's multiclass SVM";
     case 21: return "one-class SVM";
     default: return NULL;
     }
@@ -423,9 +429,9 @@ int train_opts_liblinear(const char *cmd, train_opts *o)
     if (t < 0) return CLI_OK;
     const char *lacks = liblinear_lacking(t);
     if (lacks) return cli_usage(cmd, "--liblinear %d (LIBLINEAR's -s %d, %s) is not supported: nesvm trains "
-                                     "LIBLINEAR's -s 0-3, 5-7 and 11-13", t, t, lacks);
-    if (!(t <= 3 || (t >= 5 && t <= 7) || (t >= 11 && t <= 13)))
-        return cli_usage(cmd, "bad value '%d' for --liblinear (LIBLINEAR has no -s %d; nesvm trains its -s 0-3, 5-7 "
+                                     "LIBLINEAR's -s 0-7 and 11-13", t, t, lacks);
+    if (!(t <= 7 || (t >= 11 && t <= 13)))
+        return cli_usage(cmd, "bad value '%d' for --liblinear (LIBLINEAR has no -s %d; nesvm trains its -s 0-7 "
                               "and 11-13)", t, t);
     /* the problem is --liblinear's: no other spelling of it beside */
     char svm_type[16], solver[16], loss[40], bias[40], c[40], penalty[8];
@@ -459,6 +465,13 @@ int train_opts_liblinear(const char *cmd, train_opts *o)
         if (rc == CLI_OK && l1) rc = liblinear_set(cmd, o->params, "penalty", "l1");
         if (rc == CLI_OK) rc = liblinear_set(cmd, o->params, "multiclass", "ovr");
         if (rc == CLI_OK) rc = liblinear_set(cmd, o->params, "bias", "0");
+        return rc;
+    }
+    if (t == 4) {
+        /* Crammer and Singer's joint problem, LIBLINEAR's C; its bias a
+         * constant feature B regularized with W (-B B > 0), else none */
+        int rc = liblinear_set(cmd, o->params, "multiclass", "cs");
+        if (rc == CLI_OK && !reg_bias) rc = liblinear_set(cmd, o->params, "bias", "0");
         return rc;
     }
     const int squared = t != 3 && t != 13, svr = t >= 11;
@@ -565,7 +578,7 @@ int train_opt(cli_args *a, train_opts *o)
             return -1;
         }
         if (!cli_parse_int(v, &t) || t < 0 || t > 100) {
-            cli_usage(a->cmd, "bad value '%s' for --liblinear (expected LIBLINEAR's -s: 0-3, 5-7 or 11-13)", v);
+            cli_usage(a->cmd, "bad value '%s' for --liblinear (expected LIBLINEAR's -s: 0-7 or 11-13)", v);
             return -1;
         }
         o->liblinear = (int)t;

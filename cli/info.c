@@ -2,6 +2,7 @@
 #include "cli.h"
 
 #include <math.h>
+#include <stdlib.h>
 #include <string.h>
 
 static void usage(FILE *f)
@@ -63,6 +64,14 @@ int cmd_info(int argc, char **argv)
             snprintf(cwhat, sizeof cwhat, "nu-SVC: L2 + hinge of rho - y f, nu %s, scaled by 1/rho", nu);
         else
             snprintf(cwhat, sizeof cwhat, "nu-SVR: L2 + tube of half-width epsilon, nu %s", nu);
+    } else if (strncmp(problem, "crammer_singer_svm_hinge_l2", 27) == 0) {
+        snprintf(cwhat, sizeof cwhat, "Crammer and Singer's multiclass SVM: L2 + multiclass hinge, %s",
+                 problem[27] ? "regularized bias" : "no bias");
+    } else if (strcmp(problem, "multinomial_logistic_regression_l2") == 0) {
+        char bias[32] = "?";
+        nesvm_params_get(nesvm_model_params(m), "bias", bias, sizeof bias, NULL);
+        snprintf(cwhat, sizeof cwhat, "softmax logistic regression: L2 + multinomial log-loss, %s",
+                 strtod(bias, NULL) > 0 ? "free bias" : "no bias");
     } else
         snprintf(cwhat, sizeof cwhat, "%s", problem);
     const char *what = strcmp(problem, "lp_svm_hinge_l1") == 0   ? "LP-SVM: L1 norm + hinge loss"
@@ -95,7 +104,9 @@ int cmd_info(int argc, char **argv)
     } else {
         printf("task        %s\n", nesvm_task_str(task));
     }
-    printf("features    %d\nsub-models  %d\n", nesvm_model_features(m), nesvm_model_submodels(m));
+    printf("features    %d\nsub-models  %d%s\n", nesvm_model_features(m), nesvm_model_submodels(m),
+           cli_model_joint(m) ? " (one per class, one joint training)" : "");
+    const int joint = cli_model_joint(m);
     for (int s = 0; s < nesvm_model_submodels(m); s++) {
         const double *w;
         int64_t nc = 0;
@@ -110,6 +121,8 @@ int cmd_info(int argc, char **argv)
         }
         if (pos < 0) {
             printf("  [%d] %s", s, nesvm_task_str(task));
+        } else if (joint) {
+            printf("  [%d] class %s", s, fmt_num(labels[pos], buf));
         } else {
             printf("  [%d] %s vs ", s, fmt_num(labels[pos], buf));
             if (neg < 0) printf("rest");
@@ -135,8 +148,10 @@ int cmd_info(int argc, char **argv)
             else printf(", epsilon %.6g", nv);
         }
         putchar('\n');
+        if (joint && s + 1 < nesvm_model_submodels(m)) continue; /* one training: after the last class */
         nesvm_cert cert = nesvm_model_certified(m, s);
-        printf("      training: %s after %lld iterations, primal %.10g, relative gap %.3g%s\n",
+        printf("      %s: %s after %lld iterations, primal %.10g, relative gap %.3g%s\n",
+               joint ? "joint training" : "training",
                nesvm_exit_str(ex), (long long)iters, primal, gap,
                cert == NESVM_CERT_REACHED ? ", certified"
                : cert == NESVM_CERT_NONE  ? " (no certificate: the solver's own stopping rule)"

@@ -521,7 +521,10 @@ static void print_nu(FILE *info, const nesvm_model *m)
 static void print_summary(const run *r, const nesvm_model *m, const nesvm_stats *st)
 {
     FILE *info = r->info;
-    if (nesvm_model_task(m) == NESVM_TASK_CLASSIFICATION)
+    if (cli_model_joint(m))
+        fprintf(info, "classes %d, one joint problem (%s), iterations %lld, time %.3f s\n", nesvm_model_classes(m),
+                nesvm_model_problem(m), (long long)st->iterations, st->seconds);
+    else if (nesvm_model_task(m) == NESVM_TASK_CLASSIFICATION)
         fprintf(info, "classes %d, binary models %d, iterations %lld, time %.3f s\n", nesvm_model_classes(m),
                 st->n_submodels, (long long)st->iterations, st->seconds);
     else /* a regression has no classes */

@@ -299,7 +299,11 @@ NESVM_API nesvm_status nesvm_params_copy(const nesvm_params *src, nesvm_params *
  *   c, eps       the cost C and the relative gap to stop at    [1, 1e-3]
  *   kernel       "linear", "poly", "rbf", "sigmoid" (or LIBSVM's 0-3), with
  *                gamma, degree and coef0                       [linear]
- *   multiclass   "ovo" or "ovr"                                [ovo]
+ *   multiclass   "ovo" or "ovr" (binary sub-problems), or one joint
+ *                problem of every class's weights: "cs" (Crammer and
+ *                Singer, svm_type c), "multinomial" (svm_type logistic);
+ *                a joint model has a sub-model per class (two classes too),
+ *                as one-vs-rest's                              [ovo]
  * Unknown names and bad values return NESVM_ERR_ARG with a message ("invalid
  * value 'V' for NAME: expected ..."); the parameter keeps its value.
  */
@@ -661,7 +665,7 @@ NESVM_API const double *nesvm_model_labels(const nesvm_model *m);
 NESVM_API int32_t nesvm_model_features(const nesvm_model *m);
 NESVM_API int nesvm_model_submodels(const nesvm_model *m);
 /** Solver name ("nesvm", "hyperpass", "pegasos", "ssvm", "nssvm" or "gs") and multiclass
- * scheme ("ovo"/"ovr"). */
+ * scheme ("ovo", "ovr", or a joint problem's "cs", "multinomial"). */
 NESVM_API const char *nesvm_model_solver(const nesvm_model *m);
 NESVM_API const char *nesvm_model_multiclass(const nesvm_model *m);
 /**

@@ -331,7 +331,14 @@ class _NesvmClassifier(_KernelParams, _FittedState, ClassifierMixin, BaseEstimat
         # as scikit-learn's liblinear/libsvm wrappers warn at their iteration limit
         missed = [i for i, k in enumerate(order) if model.certified(k) == 0]
         out["fit_status_"] = 1 if missed else 0
-        if missed:
+        if fitted.joint:  # one training: its iterations once
+            out["n_iter_"] = out["n_iter_"][:1]
+        if missed and fitted.joint:
+            warnings.warn("nesvm: the joint problem (%s) stopped before its certificate (exit %s, relative gap "
+                          "%.3g, tol %g); the model may be far from the optimum: raise max_iter or see nesvm's "
+                          "docs/solvers.md" % (model.problem, trains[0][0], trains[0][3], float(model.param("eps"))),
+                          ConvergenceWarning)
+        elif missed:
             k = max(missed, key=lambda k: trains[k][3] if np.isfinite(trains[k][3]) else np.inf)
             warnings.warn("nesvm: %d of %d binary models stopped before their certificate (the worst: exit %s, "
                           "relative gap %.3g, tol %g); the model may be far from the optimum: raise max_iter or "
@@ -343,6 +350,9 @@ class _NesvmClassifier(_KernelParams, _FittedState, ClassifierMixin, BaseEstimat
         signs = fitted.signs[order]
         coef = np.vstack([s * w for (w, b, pos, neg), s in zip(subs, signs)])
         out["intercept_"] = np.array([s * b for (w, b, pos, neg), s in zip(subs, signs)])
+        if fitted.joint and len(classes) == 2:  # rows in classes_ order: one row, positive for classes_[1]
+            coef = fitted.joint_scale * (coef[1:2] - coef[0:1])
+            out["intercept_"] = fitted.joint_scale * (out["intercept_"][1:2] - out["intercept_"][0:1])
         basis = model.basis()
         if basis is None:
             out["coef_"] = coef  # linear models: the weight vectors
@@ -405,6 +415,9 @@ class _NesvmClassifier(_KernelParams, _FittedState, ClassifierMixin, BaseEstimat
                 return st.signs[0] * -(A * dec[:, 0] + B)
             return self._proba(st, X)
         dec = dec * st.signs
+        if k == 2 and st.joint:  # classes_[1]'s value less classes_[0]'s (scaled as coef_)
+            col = {ci: s for s, (ci, _) in enumerate(st.orient)}
+            return st.joint_scale * (dec[:, col[1]] - dec[:, col[0]])
         if k == 2:
             return dec[:, 0]
         if st.orient[0][1] < 0:  # one-vs-rest: column of class c
@@ -566,7 +579,7 @@ class _Fitted:
     thread refits uses one model from start to end, the old or the new."""
 
     __slots__ = ("model", "classes", "codes", "n_features", "model_labels", "orient", "signs", "probability",
-                 "labels_are_classes")
+                 "labels_are_classes", "joint", "joint_scale")
 
     def __init__(self, model, classes, n_features, codes=None):
         labels = model.labels
@@ -590,7 +603,14 @@ class _Fitted:
         for s in range(model.n_submodels):
             _, _, p, n = model.submodel(s)
             self.orient.append((int(self.model_labels[p]), int(self.model_labels[n]) if n >= 0 else -1))
-        self.signs = np.array([_sign(k, ci, cj) for ci, cj in self.orient])
+        # a joint multiclass problem (multiclass cs or multinomial): a sub-model per
+        # class, two classes too, each positive for its class; two classes are one
+        # decision value in scikit-learn, w_1 - w_0 (LinearSVC's crammer_singer) or
+        # half of it (LogisticRegression's multinomial: its coef_ is w_1 of the
+        # centred pair)
+        self.joint = model.multiclass in ("cs", "multinomial")
+        self.joint_scale = 0.5 if model.multiclass == "multinomial" else 1.0
+        self.signs = np.array([1.0 if self.joint else _sign(k, ci, cj) for ci, cj in self.orient])
         self.probability = model.has_probability
         self.labels_are_classes = _same_numbers(classes, codes)
 
@@ -657,7 +677,11 @@ class LinearSVC(_NesvmClassifier):
     for its loss: 'squared_hinge' (default) by SSVM's Newton method (LIBLINEAR
     -s 2's problem), 'hinge' by Hyperpass (LIBLINEAR -s 3's); the intercept is a
     regularized feature of value intercept_scaling, as scikit-learn's.
-    One-vs-rest for more than two classes, as scikit-learn's LinearSVC.
+    One-vs-rest for more than two classes, as scikit-learn's LinearSVC;
+    multi_class='crammer_singer' is Crammer and Singer's joint problem (LIBLINEAR
+    -s 4, loss ignored as scikit-learn's) by NESVM (nesvm's multiclass cs), its
+    intercept the same regularized feature; with two classes coef_ is w_1 - w_0,
+    as scikit-learn's.
 
     penalty='l1' (with loss='squared_hinge' and dual=False, as scikit-learn
     demands) is ||w||_1 + C sum max(0, 1 - y f)^2, LIBLINEAR -s 5's problem, by
@@ -668,7 +692,7 @@ class LinearSVC(_NesvmClassifier):
 
     def __init__(self, C=1.0, loss="squared_hinge", tol=1e-4, fit_intercept=True, intercept_scaling=1.0,
                  class_weight=None, max_iter=1000, random_state=None, n_jobs=None, verbose=0,
-                 multiclass="ovr", penalty="l2", dual=True):
+                 multiclass="ovr", multi_class="ovr", penalty="l2", dual=True):
         self.penalty = penalty
         self.dual = dual
         self.C = C
@@ -682,6 +706,13 @@ class LinearSVC(_NesvmClassifier):
         self.n_jobs = n_jobs
         self.verbose = verbose
         self.multiclass = multiclass
+        self.multi_class = multi_class
+
+    def _crammer_singer(self):
+        mc = self.multi_class
+        if not (isinstance(mc, str) and mc in ("ovr", "crammer_singer")):
+            raise ValueError("multi_class must be 'ovr' or 'crammer_singer', got %r" % (mc,))
+        return mc == "crammer_singer"
 
     def _l1(self):
         """penalty='l1'? (scikit-learn's checks of the combination)"""
@@ -702,20 +733,26 @@ class LinearSVC(_NesvmClassifier):
 
     @property
     def _solver(self):
-        if self.loss == "squared_hinge":
-            return "nesvm" if self._l1() else "nssvm"
-        if self.loss == "hinge":
-            return "hyperpass"
-        raise ValueError("loss must be 'squared_hinge' or 'hinge', got %r" % (self.loss,))
+        if self.loss not in ("squared_hinge", "hinge"):
+            raise ValueError("loss must be 'squared_hinge' or 'hinge', got %r" % (self.loss,))
+        if self._crammer_singer():
+            return "nesvm"  # one joint problem: NESVM's (loss ignored, as scikit-learn's)
+        if self._l1():
+            return "nesvm"
+        return "nssvm" if self.loss == "squared_hinge" else "hyperpass"
 
     def _nesvm_params(self, X):
+        bias = float(self.intercept_scaling) if self.fit_intercept else -1.0
+        if self._crammer_singer():
+            # Crammer and Singer's problem with LIBLINEAR's -s 4 -B intercept_scaling:
+            # the intercept a constant feature regularized with W, scikit-learn's C
+            return {"c": float(self.C), "bias": bias, "multiclass": "cs"}
         if self._l1():
             # NESVM's ||w||_1 + C sum max(0, r)^2 with a free intercept
             return {"c": float(self.C), "penalty": "l1", "loss": "squared_hinge",
                     "bias": 1.0 if self.fit_intercept else 0.0, "multiclass": self.multiclass}
         # nssvm's C weighs 1/2 sum of squared hinges: twice scikit-learn's C
         c = float(self.C) * (2.0 if self.loss == "squared_hinge" else 1.0)
-        bias = float(self.intercept_scaling) if self.fit_intercept else -1.0
         return {"c": c, "bias": bias, "multiclass": self.multiclass}
 
 

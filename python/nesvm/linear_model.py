@@ -13,7 +13,8 @@ duality gap (tol), and its model carries the probabilities: the sigmoid of the
 decision value, normalized over the classes for one-vs-rest (scikit-learn's
 and `liblinear-predict -b 1`'s numbers).  This module maps scikit-learn's
 parameters to nesvm's and refuses the ones the C library has no problem for
-yet (the elastic-net penalty, the multinomial problem, no penalty at all).
+yet (the elastic-net penalty, no penalty at all).  multi_class='multinomial' is
+the softmax problem (`--multiclass multinomial`).
 Conventions as in estimators.py.
 """
 import numbers
@@ -123,12 +124,18 @@ class LogisticRegression(_NesvmClassifier):
     multi_class : {'auto', 'ovr', 'multinomial'}, default='auto'
         'ovr': one binary problem per class against the rest (nesvm's multiclass
         ovr, LIBLINEAR's way), probabilities normalized over the classes.
-        'auto': one-vs-rest too, for every number of classes.  Note that
+        'multinomial': one joint problem of every class's weights, the softmax's
+        log-likelihood (nesvm's multiclass multinomial)
+
+            min_{W, b} 1/2 sum_m ||w_m||^2 + C sum_i c_i [log sum_m exp(w_m.x_i + b_m) - (w_{y_i}.x_i + b_{y_i})],
+
+        the intercepts unregularized (their sum 0), scikit-learn's problem;
+        probabilities the softmax of the decision values; with two classes coef_
+        is one row, w_1 of the centred pair (w_1 = -w_0), as scikit-learn's.
+        'auto': one-vs-rest, for every number of classes.  Note that
         scikit-learn's 'auto' is the multinomial problem for most of its solvers
-        with more than two classes: nesvm's 'auto' is one-vs-rest until the
-        multinomial problem lands in the C library, and its multiclass
-        coefficients are scikit-learn's multi_class='ovr' ones.  'multinomial'
-        (the softmax problem) raises ValueError: it is not yet in the C library.
+        with more than two classes: nesvm's stays one-vs-rest (what it has been
+        before the multinomial problem existed here); ask for 'multinomial'.
 
     verbose : int, default=0
         Progress lines on stderr: every `verbose` Newton iterations (0: none).
@@ -163,7 +170,8 @@ class LogisticRegression(_NesvmClassifier):
     n_features_in_ : int
         Number of features seen in fit (feature_names_in_ as scikit-learn's).
     n_iter_ : ndarray of shape (1,) or (n_classes,)
-        Newton iterations of each binary problem (at least 1).
+        Newton iterations of each binary problem (at least 1); the multinomial
+        problem's, shape (1,).
     gap_ : float
         The largest certified relative duality gap of a binary problem.
     fit_status_ : int
@@ -230,18 +238,16 @@ class LogisticRegression(_NesvmClassifier):
             raise ValueError("solver must be 'nesvm' or one of scikit-learn's %s (no effect: nesvm's Newton method "
                              "solves the problem), got %r" % (", ".join(map(repr, _SKLEARN_SOLVERS)), solver))
         mc = self.multi_class
-        if isinstance(mc, str) and mc == "multinomial":
-            raise ValueError("multi_class='multinomial': nesvm's multinomial (softmax) logistic regression is not yet "
-                             "in the C library; use multi_class='ovr' (or 'auto', one-vs-rest in nesvm)")
-        if not (isinstance(mc, str) and mc in ("auto", "ovr")):
+        if not (isinstance(mc, str) and mc in ("auto", "ovr", "multinomial")):
             raise ValueError("multi_class must be 'auto', 'ovr' or 'multinomial', got %r" % (mc,))
         _bool("dual", self.dual)
         _bool("warm_start", self.warm_start)
         fit_intercept = _bool("fit_intercept", self.fit_intercept)
         _positive("intercept_scaling", self.intercept_scaling)
         out = _NesvmClassifier._common_params(self)  # solver, threads, seed, max_iter, eps
-        out.update({"svm_type": "logistic", "c": C, "bias": 1 if fit_intercept else 0, "multiclass": "ovr",
-                    "eps": float(tol), "max_iter": int(mi), "penalty": self.penalty})
+        out.update({"svm_type": "logistic", "c": C, "bias": 1 if fit_intercept else 0,
+                    "multiclass": "multinomial" if mc == "multinomial" else "ovr", "eps": float(tol),
+                    "max_iter": int(mi), "penalty": self.penalty})
         return out
 
     def _nesvm_params(self, X):
@@ -263,8 +269,9 @@ class LogisticRegression(_NesvmClassifier):
 
     def decision_function(self, X):
         """The decision values w.x + b: binary, one value per sample, positive for
-        classes_[1] (the log-odds of classes_[1]); more classes, one column per
-        class in classes_ order (its one-vs-rest value)."""
+        classes_[1] (the log-odds of classes_[1]; multinomial: half of them, as
+        scikit-learn's); more classes, one column per class in classes_ order
+        (its one-vs-rest value, or the multinomial problem's f_m)."""
         st = self._state()
         return self._decision(st, self._check_X(st, X))
 
@@ -277,7 +284,8 @@ class LogisticRegression(_NesvmClassifier):
         """Probabilities of classes_ (columns in classes_ order), the model's own:
         binary, 1 / (1 + exp(-decision_function(X))) for classes_[1]; one-vs-rest,
         each class's sigmoid divided by their sum (scikit-learn's
-        multi_class='ovr', liblinear-predict -b 1)."""
+        multi_class='ovr', liblinear-predict -b 1); multinomial, the softmax of
+        the decision values."""
         st = self._state()
         return self._proba(st, self._check_X(st, X))
 

@@ -272,3 +272,103 @@ void nv_col_sq(const nesvm_dataset *X, const int64_t *rows, int64_t n, const dou
         }
     }
 }
+
+/* ------------------------------------------------ k columns at once */
+
+/* Row r's entries (j, v) for k columns: acc[m] += v Wt[j k + m] (dot), or
+ * out[j k + m] += v^p a[m] (transposed, p = 1 or 2). */
+static inline void row_dot_k(const nesvm_dataset *X, int64_t r, const double *Wt, int k, double *acc)
+{
+    if (X->storage == NESVM_STORAGE_DENSE) {
+        const int64_t base = r * (int64_t)X->d;
+        for (int32_t j = 0; j < X->d; j++) {
+            const double v = nv_val(X, base + j);
+            if (v == 0) continue;
+            const double *wj = Wt + (size_t)j * (size_t)k;
+            for (int m = 0; m < k; m++) acc[m] += v * wj[m];
+        }
+        return;
+    }
+    for (int64_t p = X->indptr[r]; p < X->indptr[r + 1]; p++) {
+        const double v = nv_val(X, p);
+        const double *wj = Wt + (size_t)nv_idx(X, p) * (size_t)k;
+        for (int m = 0; m < k; m++) acc[m] += v * wj[m];
+    }
+}
+
+static inline void row_axpy_k(const nesvm_dataset *X, int64_t r, const double *a, int k, int squares, double *out)
+{
+    if (X->storage == NESVM_STORAGE_DENSE) {
+        const int64_t base = r * (int64_t)X->d;
+        for (int32_t j = 0; j < X->d; j++) {
+            double v = nv_val(X, base + j);
+            if (v == 0) continue;
+            if (squares) v *= v;
+            double *o = out + (size_t)j * (size_t)k;
+            for (int m = 0; m < k; m++) o[m] += v * a[m];
+        }
+        return;
+    }
+    for (int64_t p = X->indptr[r]; p < X->indptr[r + 1]; p++) {
+        double v = nv_val(X, p);
+        if (squares) v *= v;
+        double *o = out + (size_t)nv_idx(X, p) * (size_t)k;
+        for (int m = 0; m < k; m++) o[m] += v * a[m];
+    }
+}
+
+void nv_xw_k(const nesvm_dataset *X, const int64_t *rows, int64_t n, const double *Wt, int k, const double *b,
+             double *out, const nv_linalg_ws *ws)
+{
+    int par = worth_threads(X, n, ws);
+    (void)par;
+#ifdef _OPENMP
+#pragma omp parallel for schedule(static) num_threads(ws->threads) if (par)
+#endif
+    for (int64_t i = 0; i < n; i++) {
+        double *o = out + i * k;
+        for (int m = 0; m < k; m++) o[m] = b ? b[m] : 0.0;
+        row_dot_k(X, rows ? rows[i] : i, Wt, k, o);
+    }
+}
+
+/* Rows lo..hi of nv_xta_k into out (d k entries, zeroed here). */
+static void xta_k_range(const nesvm_dataset *X, const int64_t *rows, int64_t lo, int64_t hi, const double *A, int k,
+                        int squares, double *out)
+{
+    memset(out, 0, (size_t)X->d * (size_t)k * sizeof *out);
+    for (int64_t i = lo; i < hi; i++) {
+        const double *a = A + i * k;
+        int any = 0;
+        for (int m = 0; m < k && !any; m++) any = a[m] != 0.0;
+        if (any) row_axpy_k(X, rows ? rows[i] : i, a, k, squares, out);
+    }
+}
+
+void nv_xta_k(const nesvm_dataset *X, const int64_t *rows, int64_t n, const double *A, int k, int squares,
+              double *out, double *part, const nv_linalg_ws *ws)
+{
+    if (!worth_threads(X, n, ws) || !part) {
+        xta_k_range(X, rows, 0, n, A, k, squares, out);
+        return;
+    }
+#ifdef _OPENMP
+    const size_t len = (size_t)X->d * (size_t)k;
+#pragma omp parallel num_threads(ws->threads)
+    {
+        const int t = omp_get_thread_num(), T = omp_get_num_threads();
+        double *pt = part + (size_t)t * len;
+        xta_k_range(X, rows, n * t / T, n * (t + 1) / T, A, k, squares, pt);
+#pragma omp barrier
+        /* fixed-order reduction over the threads, parallel over the entries */
+        const int64_t jlo = (int64_t)len * t / T, jhi = (int64_t)len * (t + 1) / T;
+        for (int64_t j = jlo; j < jhi; j++) {
+            double s = 0;
+            for (int u = 0; u < T; u++) s += part[(size_t)u * len + (size_t)j];
+            out[j] = s;
+        }
+    }
+#else
+    xta_k_range(X, rows, 0, n, A, k, squares, out);
+#endif
+}

@@ -48,6 +48,21 @@ void nv_col_sq(const nesvm_dataset *X, const int64_t *rows, int64_t n, const dou
 
 double nv_dot(const double *a, const double *b, int64_t n);
 
+/*
+ * k columns at once (the joint multiclass problems: one pass over X for k
+ * weight vectors instead of k passes).  Wt is d x k row-major (Wt[j k + m]:
+ * feature j of column m).
+ *   nv_xw_k:  out[i k + m] = x_{rows[i]} . Wt[., m] + b[m] (b NULL: 0), for i < n;
+ *   nv_xta_k: out[j k + m] = sum_i A[i k + m] x_{rows[i], j} (squares: x^2),
+ *             rows whose k entries of A are all 0 skipped; part: the threads'
+ *             partial sums (ws->threads x d x k entries; NULL: one thread),
+ *             reduced in thread order.
+ */
+void nv_xw_k(const nesvm_dataset *X, const int64_t *rows, int64_t n, const double *Wt, int k, const double *b,
+             double *out, const nv_linalg_ws *ws);
+void nv_xta_k(const nesvm_dataset *X, const int64_t *rows, int64_t n, const double *A, int k, int squares,
+              double *out, double *part, const nv_linalg_ws *ws);
+
 /* One row r of X (a dataset row index): x_r . w, and out += a x_r (d entries). */
 double nv_row_dot(const nesvm_dataset *X, int64_t r, const double *w);
 void nv_row_axpy(const nesvm_dataset *X, int64_t r, double a, double *out);

@@ -87,7 +87,8 @@ typedef struct imp_text {
 void nv_imp_put(imp_text *t, const char *fmt, ...) NV_PRINTF(2, 3);
 void nv_imp_put_num(imp_text *t, double v);
 /* The model file's header lines, up to the parameters (c 1). */
-void nv_imp_put_header(imp_text *t, const char *solver, const char *problem, const char *kernel, int ovr, int k,
+void nv_imp_put_header(imp_text *t, const char *solver, const char *problem, const char *kernel,
+                       const char *multiclass, int k,
                        const double *labels, int32_t d);
 /* The header of an epsilon-SVR (task regression, svm_type svr, no classes)
  * with its parameters: bias (<= 0: none), the loss and the tube p (the

@@ -4,7 +4,11 @@
  * Export: linear models, binary or one-vs-rest: w in nr_feature rows of one
  * column per sub-model (one for binary), and the bias as LIBLINEAR's bias
  * feature: of value B and weight b / B for a regularized bias feature B, of
- * value 1 and weight b for a free bias, none without a bias.
+ * value 1 and weight b for a free bias, none without a bias.  Crammer and
+ * Singer's joint model (multiclass cs) as MCSVM_CS (-s 4): a column per
+ * class, two classes too, which LIBLINEAR's predict reads as the argmax of
+ * w_m.x + b_m, nesvm's rule; the multinomial model is refused (LIBLINEAR
+ * has none).
  *
  * Epsilon-SVR (task regression): L2R_L1LOSS_SVR_DUAL (-s 13) for the tube,
  * L2R_L2LOSS_SVR (-s 11) for the squared tube, one column of w, no label
@@ -21,6 +25,9 @@
  * (prob -1 0: liblinear-predict -b 1's).
  *
  * Import: solver_type L2R_L2LOSS_SVC_DUAL, L2R_L2LOSS_SVC (-s 1, 2):
+ * Import: solver_type MCSVM_CS (-s 4): nesvm's Crammer and Singer model
+ * (multiclass cs, a sub-model (c, -1) per column, the regularized bias
+ * feature's problem for B > 0); L2R_L2LOSS_SVC_DUAL, L2R_L2LOSS_SVC (-s 1, 2):
  * nssvm's problem, the squared hinge with a regularized bias;
  * L2R_L1LOSS_SVC_DUAL (-s 3): hyperpass's, the hinge with a regularized
  * bias.  Binary: one sub-model, pos label[0]; more classes: one-vs-rest,
@@ -93,11 +100,18 @@ nesvm_status nv_liblinear_export(const nesvm_model *m, FILE *f, nesvm_error *err
                               "libsvm", nesvm_model_kernel(m));
     if (nesvm_model_task(m) == NESVM_TASK_REGRESSION) return svr_export(m, f, err);
     const int k = nesvm_model_classes(m), ns = nesvm_model_submodels(m);
-    if (k > 2 && strcmp(nesvm_model_multiclass(m), "ovr") != 0)
+    const char *mc = nesvm_model_multiclass(m);
+    if (strcmp(mc, "multinomial") == 0)
+        return nv_error(err, NESVM_ERR_UNSUPPORTED,
+                        "LIBLINEAR has no multinomial logistic regression (its -s 0 is one-vs-rest, its "
+                        "probabilities each class's sigmoid normalized): a multinomial model cannot be written for it");
+    /* Crammer and Singer's: MCSVM_CS, a column per class (two classes too) */
+    const int cs = strcmp(mc, "cs") == 0, cols = k == 2 && !cs ? 1 : k;
+    if (k > 2 && strcmp(mc, "ovr") != 0 && !cs)
         return nv_error(err, NESVM_ERR_UNSUPPORTED, "LIBLINEAR's multiclass models are one-vs-rest: train with --multiclass ovr to export "
                               "a model of %d classes", k);
     const int32_t d = nesvm_model_features(m);
-    const char *solver = liblinear_type(nesvm_model_problem(m));
+    const char *solver = cs ? "MCSVM_CS" : liblinear_type(nesvm_model_problem(m));
     fprintf(f, "solver_type %s\nnr_class %d\nlabel", solver, k);
     for (int c = 0; c < k; c++) {
         fputc(' ', f);
@@ -115,20 +129,20 @@ nesvm_status nv_liblinear_export(const nesvm_model *m, FILE *f, nesvm_error *err
     fputs("\nw\n", f);
     /* the columns in label order: one-vs-rest sub-model c is class c's */
     for (int32_t j = 0; j < d + has_bias; j++) {
-        for (int c = 0; c < (k == 2 ? 1 : k); c++) {
+        for (int c = 0; c < cols; c++) {
             int s = 0;
             for (; s < ns; s++) {
                 int pos;
                 nesvm_model_linear(m, s, NULL, NULL, &pos, NULL, NULL);
-                if (k == 2 || pos == c) break;
+                if (cols == 1 || pos == c) break;
             }
-            NV_ASSERT(s < ns); /* one-vs-rest: a sub-model for each class */
+            NV_ASSERT(s < ns); /* one-vs-rest, Crammer and Singer: a sub-model for each class */
             const double *ws;
             double b;
             int pos;
             nesvm_model_linear(m, s, &ws, &b, &pos, NULL, NULL);
             /* binary: LIBLINEAR's one column is positive for label[0] */
-            double sign = k == 2 && pos != 0 ? -1 : 1;
+            double sign = cols == 1 && pos != 0 ? -1 : 1;
             nv_interop_num(f, sign * (j < d ? ws[j] : b / B));
             fputc(' ', f);
         }
@@ -144,6 +158,7 @@ nesvm_status nv_liblinear_import(imp_reader *r, imp_text *t, nesvm_error *err)
     const char *solver = NULL, *problem = NULL, *svr = NULL; /* svr: the tube's loss */
     const char *extra = ""; /* param lines beyond the header's (the svm_type, loss, penalty) */
     int logistic = 0;       /* its probabilities native (prob -1 0) */
+    int cs = 0; /* MCSVM_CS */
     int k = 0, have_label = 0;
     int64_t d = -1;
     double bias = -2, v, *label = NULL, *w = NULL, *col = NULL;
@@ -155,6 +170,10 @@ nesvm_status nv_liblinear_import(imp_reader *r, imp_text *t, nesvm_error *err)
             if (r->ntok == 2 && (strcmp(r->tok[1], "L2R_L2LOSS_SVC_DUAL") == 0 || strcmp(r->tok[1], "L2R_L2LOSS_SVC") == 0)) {
                 solver = "nssvm";
                 problem = "c_svm_squared_hinge_l2_regularized_bias";
+            } else if (r->ntok == 2 && strcmp(r->tok[1], "MCSVM_CS") == 0) {
+                solver = "nesvm";
+                problem = "crammer_singer_svm_hinge_l2"; /* _regularized_bias with B > 0: below */
+                cs = 1;
             } else if (r->ntok == 2 && strcmp(r->tok[1], "L2R_L1LOSS_SVC_DUAL") == 0) {
                 solver = "hyperpass";
                 problem = "c_svm_hinge_l2_regularized_bias";
@@ -181,8 +200,8 @@ nesvm_status nv_liblinear_import(imp_reader *r, imp_text *t, nesvm_error *err)
             } else {
                 st = FAIL("solver_type %.40s: nesvm imports LIBLINEAR's logistic regressions (-s 0, 6, 7: L2R_LR, "
                            "L1R_LR, L2R_LR_DUAL), SVMs (-s 1, 2, 3, 5: L2R_L2LOSS_SVC_DUAL, L2R_L2LOSS_SVC, "
-                           "L2R_L1LOSS_SVC_DUAL, L1R_L2LOSS_SVC) and SVRs (-s 11, 12, 13: L2R_L2LOSS_SVR, "
-                           "L2R_L2LOSS_SVR_DUAL, L2R_L1LOSS_SVR_DUAL) only",
+                           "L2R_L1LOSS_SVC_DUAL, L1R_L2LOSS_SVC; -s 4: MCSVM_CS) and SVRs (-s 11, 12, 13: "
+                           "L2R_L2LOSS_SVR, L2R_L2LOSS_SVR_DUAL, L2R_L1LOSS_SVR_DUAL) only",
                            r->ntok > 1 ? r->tok[1] : "");
                 goto done;
             }
@@ -224,7 +243,7 @@ nesvm_status nv_liblinear_import(imp_reader *r, imp_text *t, nesvm_error *err)
                                            : d < 0 ? "nr_feature" : "bias");
         goto done;
     }
-    const int nw = k == 2 ? 1 : k;
+    const int nw = k == 2 && !cs ? 1 : k;
     const int64_t rows = d + (bias >= 0);
     if ((double)rows * 2.0 * nw > r->size) { /* a number and a blank each */
         st = FAIL("nr_feature %lld: %lld weight rows of %d value%s cannot fit in a file of %.0f bytes (truncated, "
@@ -266,7 +285,8 @@ nesvm_status nv_liblinear_import(imp_reader *r, imp_text *t, nesvm_error *err)
         /* the bias feature's weight as a free bias (param bias 1) */
         nv_imp_put_header_svr(t, problem, "linear", bias >= 0 ? 1.0 : -1.0, svr, 0.1, (int32_t)d);
     } else {
-        nv_imp_put_header(t, solver, problem, "linear", k > 2, k, label, (int32_t)d);
+        nv_imp_put_header(t, solver, cs && bias > 0 ? "crammer_singer_svm_hinge_l2_regularized_bias" : problem,
+                          "linear", cs ? "cs" : k > 2 ? "ovr" : "ovo", k, label, (int32_t)d);
         nv_imp_put(t, "param bias ");
         nv_imp_put_num(t, bias >= 0 ? bias : -1);
         nv_imp_put(t, "\n%s", extra);
@@ -276,8 +296,7 @@ nesvm_status nv_liblinear_import(imp_reader *r, imp_text *t, nesvm_error *err)
         for (int64_t j = 0; j < d; j++) col[j] = w[(size_t)j * (size_t)nw + (size_t)c];
         double b = bias >= 0 ? bias * w[(size_t)d * (size_t)nw + (size_t)c] : 0.0;
         static const double native[2] = {-1.0, 0.0}; /* P(pos | f) = 1 / (1 + exp(-f)) */
-        nv_imp_put_submodel(t, c, svr ? -1 : c, svr ? -1 : k == 2 ? 1 : -1, b, logistic ? native : NULL, "w", col,
-                            d);
+        nv_imp_put_submodel(t, c, svr ? -1 : c, svr || nw > 1 ? -1 : 1, b, logistic ? native : NULL, "w", col, d);
     }
     nv_imp_put(t, "end\n");
 done:

@@ -614,7 +614,7 @@ static nesvm_status write_model(const imp_reader *r, const svm_header *h, const 
     const int lin = strcmp(h->kernel, "linear") == 0;
     nesvm_status st = nv_imp_budget(r, lin, sv->d, sv->nnz, total, k, npair, lin ? sv->d : total, err);
     if (st != NESVM_OK) return st;
-    nv_imp_put_header(t, "nesvm", h->nu ? "nu_svc_hinge_l2" : "c_svm_hinge_l2", h->kernel, 0, k, h->label, sv->d);
+    nv_imp_put_header(t, "nesvm", h->nu ? "nu_svc_hinge_l2" : "c_svm_hinge_l2", h->kernel, "ovo", k, h->label, sv->d);
     if (h->nu) /* nu-SVC: nu is not in the file (LIBSVM's default), nor C = 1/rho */
         nv_imp_put(t, "param svm_type nu-svc\nparam svm_nu 0.5\n");
     if (!lin) put_kernel_params(t, h);

@@ -230,11 +230,11 @@ static void put_num_sep(imp_text *t, double v, char sep)
 
 void nv_imp_put_num(imp_text *t, double v) { put_num_sep(t, v, 0); }
 
-void nv_imp_put_header(imp_text *t, const char *solver, const char *problem, const char *kernel, int ovr, int k,
-                       const double *labels, int32_t d)
+void nv_imp_put_header(imp_text *t, const char *solver, const char *problem, const char *kernel,
+                       const char *multiclass, int k, const double *labels, int32_t d)
 {
     nv_imp_put(t, "nesvm_model 1\nsolver %s\nproblem %s\nkernel %s\nmulticlass %s\nnr_class %d\nlabels", solver, problem,
-        kernel, ovr ? "ovr" : "ovo", k);
+        kernel, multiclass, k);
     for (int c = 0; c < k; c++) {
         nv_imp_put(t, " ");
         nv_imp_put_num(t, labels[c]);

@@ -12,7 +12,9 @@
  * One-vs-one trains k(k-1)/2 machines, class i (+1) against class j (-1) for
  * i < j, and predicts by votes (ties go to the lower class index).
  * One-vs-rest trains k machines, class i (+1) against all others, and
- * predicts the class with the largest decision value.
+ * predicts the class with the largest decision value; so does a joint
+ * problem (multiclass cs, multinomial: train_joint.c), whose k sub-models
+ * (i, -1) hold w_i and b_i, two classes included.
  */
 #include "model_internal.h"
 
@@ -140,7 +142,7 @@ static void decide(const nesvm_model *m, const double *dec, int64_t n, int *vote
             labels[i] = m->task == NESVM_TASK_REGRESSION ? dec[i * nsub] : dec[i * nsub] > 0 ? 1.0 : -1.0;
         return;
     }
-    const int ovr = m->params->multiclass == NV_OVR && m->nr_class > 2;
+    const int ovr = nv_params_argmax(m->params, m->nr_class); /* one-vs-rest, or a joint problem */
     /* a classifier's sub-models name its classes (as training and the model
      * reader leave them): the labels and votes they index */
     for (int s = 0; s < nsub; s++)
@@ -149,9 +151,9 @@ static void decide(const nesvm_model *m, const double *dec, int64_t n, int *vote
     for (int64_t i = 0; i < n; i++) {
         const double *di = dec + i * nsub;
         int best = 0;
-        if (m->nr_class == 2) {
+        if (m->nr_class == 2 && !ovr) {
             best = di[0] > 0 ? m->sub[0].pos : m->sub[0].neg;
-        } else if (ovr) {
+        } else if (ovr) { /* the largest decision value (ties: the first sub-model) */
             for (int s = 1; s < nsub; s++)
                 if (di[s] > di[best]) best = s;
             best = m->sub[best].pos;
@@ -260,7 +262,12 @@ const char *nesvm_model_solver(const nesvm_model *m) { return m ? m->params->sol
 const char *nesvm_model_multiclass(const nesvm_model *m)
 {
     if (!m) return NULL;
-    return m->params->multiclass == NV_OVR ? "ovr" : "ovo";
+    switch (m->params->multiclass) {
+    case NV_OVR: return "ovr";
+    case NV_CS: return "cs";
+    case NV_MULTINOMIAL: return "multinomial";
+    default: return "ovo";
+    }
 }
 
 nesvm_status nesvm_model_linear(const nesvm_model *m, int k, const double **w, double *b,

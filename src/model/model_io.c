@@ -380,7 +380,7 @@ static nesvm_status read_head(parse_state *ps)
         FAIL("unsupported kernel '%.40s' (expected linear, poly, rbf, sigmoid or precomputed)", lx->tok[1]);
     TRY(expect(lx, "multiclass", 2));
     if (nesvm_params_set(prm, "multiclass", lx->tok[1], NULL) != NESVM_OK)
-        FAIL("bad multiclass scheme '%.40s' (expected ovo or ovr)", lx->tok[1]);
+        FAIL("bad multiclass scheme '%.40s' (expected ovo, ovr, cs or multinomial)", lx->tok[1]);
     TRY(expect(lx, "nr_class", 2));
     long long k;
     if (!tok_int(lx->tok[1], 0, NV_MAX_CLASSES, &k) || k == 1) /* 0: not a classifier (its task line) */
@@ -478,10 +478,13 @@ static nesvm_status read_basis_and_shape(parse_state *ps)
              want_problem ? want_problem : "none");
     if (lx->ntok != 2) FAIL("'nr_submodel' needs one value");
     const long long k = ps->k;
-    long long want = k <= 2 ? 1 : (prm->multiclass == NV_OVR ? k : k * (k - 1) / 2);
+    /* one-vs-rest and the joint problems: one per class; one-vs-one: one per pair */
+    const int argmax = k > 0 && nv_params_argmax(prm, (int)k);
+    long long want = argmax ? k : k <= 2 ? 1 : k * (k - 1) / 2;
     if (!tok_int(lx->tok[1], 1, 1000000000, &ps->nsub) || ps->nsub != want)
         FAIL("nr_submodel is '%.40s', expected %lld for %lld classes (%s)", lx->tok[1], want, k,
-             prm->multiclass == NV_OVR ? "ovr" : "ovo");
+             argmax && nv_params_joint(prm) ? (prm->multiclass == NV_CS ? "cs" : "multinomial")
+             : argmax                       ? "ovr" : "ovo");
     /* every coefficient takes a line of at least two bytes, and every
      * sub-model three lines of at least 40 bytes together: a short file
      * cannot claim a huge model (no allocation before this check) */
@@ -501,7 +504,7 @@ static nesvm_status read_submodel_head(parse_state *ps, int s, long long *want_p
     nesvm_model *m = ps->m;
     nv_submodel *sm = &m->sub[s];
     const long long k = ps->k;
-    const int ovr = m->params->multiclass == NV_OVR && k > 2;
+    const int ovr = k > 0 && nv_params_argmax(m->params, (int)k); /* one-vs-rest or joint */
     TRY(expect(lx, "submodel", 14));
     long long idx, pos, neg, iv;
     if (!tok_int(lx->tok[1], 0, ps->nsub - 1, &idx) || idx != s)
@@ -611,7 +614,7 @@ static nesvm_status parse_sections(parse_state *ps)
     snprintf(m->problem, sizeof m->problem, "%s", ps->problem);
     m->task = (nesvm_task)ps->task;
     /* the order training writes; the other tasks' one sub-model: pos -1 neg -1 */
-    long long want_pos = k ? 0 : -1, want_neg = (m->params->multiclass == NV_OVR && k > 2) || !k ? -1 : 1;
+    long long want_pos = k ? 0 : -1, want_neg = !k || nv_params_argmax(m->params, (int)k) ? -1 : 1;
     for (int s = 0; s < ps->nsub; s++) {
         TRY(read_submodel_head(ps, s, &want_pos, &want_neg));
         TRY(read_coefficients(ps, s));

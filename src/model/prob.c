@@ -31,8 +31,12 @@
  * sum p = 1, Q_ii = sum_{j != i} r_ji^2, Q_ij = -r_ji r_ij: the (k + 1)
  * system [Q e; e^T 0] [p; -lambda] = [0; 1], solved by Gaussian elimination
  * with partial pivoting (Q is singular exactly when the r_ij are consistent,
- * r_ij = p_i / (p_i + p_j), where p^T Q p = 0); one-vs-rest, each
- * class's sigmoid normalized to sum 1.  The predicted label is the argmax of
+ * r_ij = p_i / (p_i + p_j), where p^T Q p = 0); one-vs-rest (and Crammer
+ * and Singer's joint model, whose k sub-models are fitted as one-vs-rest's),
+ * each class's sigmoid normalized to sum 1.  The multinomial logistic
+ * regression's probabilities are its own, the softmax of its k decision
+ * values exp(f_c) / sum_l exp(f_l) (no fit; its sub-models' A = -1, B = 0 are
+ * unused).  The predicted label is the argmax of
  * the probabilities (ties: the first class).
  */
 #include "model_internal.h"
@@ -212,10 +216,11 @@ nesvm_status nv_prob_rows(const nesvm_model *m, const double *dec, int64_t n, do
                           nesvm_error *err)
 {
     const int k = m->nr_class, ns = m->nsub;
-    const int ovr = m->params->multiclass == NV_OVR && k > 2;
+    const int ovr = nv_params_argmax(m->params, k); /* one-vs-rest or a joint problem */
+    const int softmax = m->params->multiclass == NV_MULTINOMIAL;
     /* a classifier with sigmoids (nesvm_model_predict_proba checks both), a
      * sub-model per pair or class */
-    NV_ASSERT(m->has_prob && k >= 2 && ns == (k == 2 ? 1 : ovr ? k : (int64_t)k * (k - 1) / 2));
+    NV_ASSERT(m->has_prob && k >= 2 && ns == (ovr ? k : k == 2 ? 1 : (int64_t)k * (k - 1) / 2));
     double *r = NULL, *Q = NULL, *pk = NULL;
     if (k > 2 && !ovr) {
         r = nv_malloc_array((size_t)k * (size_t)k, sizeof(double));
@@ -231,7 +236,17 @@ nesvm_status nv_prob_rows(const nesvm_model *m, const double *dec, int64_t n, do
     for (int64_t i = 0; i < n; i++) {
         const double *d = dec + i * ns;
         double *p = proba + i * k;
-        if (k == 2) {
+        if (softmax) {
+            /* the multinomial model's own: exp(f_c) / sum_l exp(f_l) */
+            double fmax = -INFINITY, sum = 0;
+            for (int c = 0; c < ns; c++)
+                if (d[c] > fmax) fmax = d[c];
+            for (int c = 0; c < ns; c++) {
+                p[m->sub[c].pos] = exp(d[c] - fmax);
+                sum += p[m->sub[c].pos];
+            }
+            for (int c = 0; c < k; c++) p[c] /= sum;
+        } else if (k == 2 && !ovr) {
             const nv_submodel *s = &m->sub[0];
             double pp = nv_platt_prob(d[0], s->prob_a, s->prob_b);
             p[s->pos] = pp;

@@ -11,7 +11,9 @@
  *   3. plan          the kernel plan built, the model shell, its basis, the
  *                    costs, the checkpoint context;
  *   4. sub-problems  each binary sub-problem built, warm-started, trained,
- *                    counted and kept along the path (train_sub.c);
+ *                    counted and kept along the path (train_sub.c); a
+ *                    joint multiclass problem (multiclass cs, multinomial)
+ *                    in one training instead (train_joint.c);
  *   5. finish        a full kernel's expansion compacted, no non-finite
  *                    number, the kernel's statistics (train_finish.c).
  *
@@ -89,11 +91,34 @@ static nesvm_status admit_solver(const nv_run *r)
                         "do: %s",
                         solver->name, names);
     }
-    char problem[64]; /* a novelty, nu-SVC, nu-SVR: before a kernel plan for a problem the solver lacks */
-    nesvm_status st = nesvm_params_task(r->params) == NESVM_TASK_NOVELTY || nv_params_nu_type(r->params)
+    char problem[64]; /* a novelty, nu-SVC, nu-SVR, a joint problem: before a kernel plan for a problem the
+                       * solver lacks */
+    nesvm_status st = nesvm_params_task(r->params) == NESVM_TASK_NOVELTY || nv_params_nu_type(r->params) ||
+                              nv_params_joint(r->params)
                           ? nv_solver_problem(solver, r->params, problem, sizeof problem, r->err)
                           : NESVM_OK;
     if (st != NESVM_OK) return st;
+    if (nv_params_joint(r->params)) {
+        const char *word = r->params->multiclass == NV_CS ? "cs" : "multinomial";
+        if (r->kernel)
+            return nv_error(r->err, NESVM_ERR_UNSUPPORTED,
+                            "--multiclass %s trains linear models only (kernel %s): use --multiclass ovr or ovo "
+                            "for kernels",
+                            word, nv_kernel_names[r->params->kernel]);
+        if (r->ckopt && (r->ckopt->save_path || r->ckopt->resume_path))
+            return nv_error(r->err, NESVM_ERR_UNSUPPORTED,
+                            "checkpoints are not written or resumed for the joint problem of --multiclass %s",
+                            word);
+        const int m = r->params->method, cs = r->params->multiclass == NV_CS;
+        if (m == NV_METHOD_NESTEROV && cs)
+            return nv_error(r->err, NESVM_ERR_UNSUPPORTED,
+                            "--multiclass cs is trained by Newton's method or by coordinate ascent on its dual "
+                            "(--method newton or dcd; auto: dcd on one process): not --method nesterov");
+        if ((m == NV_METHOD_NESTEROV || m == NV_METHOD_DCD) && !cs)
+            return nv_error(r->err, NESVM_ERR_UNSUPPORTED,
+                            "--multiclass multinomial is trained by Newton's method only: drop --method %s",
+                            m == NV_METHOD_NESTEROV ? "nesterov" : "dcd");
+    }
     if (r->kernel && solver->kernels == NV_KERNELS_NONE)
         return nv_error(r->err, NESVM_ERR_UNSUPPORTED,
                         "solver %s trains linear models only (kernel %s): use --solver nesvm, ssvm or "
@@ -187,7 +212,7 @@ static nesvm_status plan_model(nv_run *r)
     if (st != NESVM_OK) return st;
     st = nv_solver_problem(r->solver, r->params, m->problem, sizeof m->problem, r->err);
     if (st != NESVM_OK) return st;
-    m->params->multiclass = t->ovr ? NV_OVR : NV_OVO;
+    m->params->multiclass = t->joint ? r->params->multiclass : t->ovr ? NV_OVR : NV_OVO;
     return NESVM_OK;
 }
 
@@ -230,8 +255,8 @@ static nesvm_status stage_plan(nv_run *r)
             return nv_error(r->err, NESVM_ERR_ARG,
                             "the warm-start model does not fit this training: it has %d classes (%s), "
                             "the data %d (%s), and the class labels must be the same",
-                            r->init->nr_class, r->init->params->multiclass == NV_OVR ? "ovr" : "ovo", t->k,
-                            t->ovr ? "ovr" : "ovo");
+                            r->init->nr_class, nesvm_model_multiclass(r->init), t->k,
+                            t->joint ? (params->multiclass == NV_CS ? "cs" : "multinomial") : t->ovr ? "ovr" : "ovo");
         r->w0 = nv_malloc_array((size_t)(ds->d ? ds->d : 1), sizeof(double));
         if (!r->w0) return nv_error(r->err, NESVM_ERR_NOMEM, "out of memory");
     }
@@ -371,7 +396,7 @@ static nesvm_status train_rows(const nesvm_dataset *ds, const int64_t *rows, int
     nesvm_status st = stage_admit(&r);
     if (st == NESVM_OK) st = stage_targets(&r);
     if (st == NESVM_OK) st = stage_plan(&r);
-    if (st == NESVM_OK) st = stage_finish(&r, stage_subproblems(&r));
+    if (st == NESVM_OK) st = stage_finish(&r, r.tg.joint ? nv_joint_train(&r) : stage_subproblems(&r));
 
     /* the one exit: a rank that failed alone meets the others here */
     if (r.comm && st != NESVM_OK && !r.shared) st = nv_comm_agree(r.comm, st, err);

@@ -59,6 +59,20 @@ int nv_init_fits(const nesvm_model *init, const nv_targets *t);
  * memory. */
 nesvm_status nv_sub_train(nv_run *r, int s);
 
+/* Sub-model s's solution (w: ncoef entries, b) into the path of nsub
+ * sub-models (allocated or resized as needed). */
+nesvm_status nv_path_keep(nv_path *p, int nsub, int s, const double *w, int64_t ncoef, double b,
+                          nesvm_error *err);
+
+/* The sub-problems stage of a joint multiclass problem (multiclass cs,
+ * multinomial; train_joint.c): every row with its class and cost in one
+ * problem for the solver's train_multi, its k weight vectors and biases into
+ * sub-models (i, -1) as one-vs-rest's, each with the joint problem's exit,
+ * iterations, primal and gap; a warm start from init's or the path's
+ * sub-models, the time limit, the statistics and the path.  Failures: the
+ * solver's, a cost out of range (nv_sub_build), memory. */
+nesvm_status nv_joint_train(nv_run *r);
+
 /* A full-kernel model trained on its expansion (one coefficient per training
  * row, stride n in m->wbuf): keep the rows where some sub-model has a
  * non-zero coefficient (at least one) and copy them as the basis; comm:

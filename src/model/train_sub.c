@@ -47,7 +47,10 @@ int nv_init_fits(const nesvm_model *init, const nv_targets *t)
     if (t->task != NESVM_TASK_CLASSIFICATION) return 1; /* one sub-model each */
     const double *classes = t->classes;
     const int k = t->k, ovr = t->ovr;
-    int same = init->nr_class == k && (k == 2 || (init->params->multiclass == NV_OVR) == ovr);
+    /* the same layout: a sub-model per pair, one per class (one-vs-rest or
+     * joint: a joint problem starts from either's weights), or the one */
+    int same = init->nr_class == k && (k == 2 && !t->joint ? !nv_params_joint(init->params)
+                                                           : nv_params_argmax(init->params, k) == ovr);
     for (int c = 0; same && c < k; c++) {
         int hit = 0;
         for (int e = 0; e < init->nr_class; e++) hit |= init->labels[e] == classes[c];
@@ -80,8 +83,7 @@ void nv_path_free(nv_path *p)
     memset(p, 0, sizeof *p);
 }
 
-/* Sub-model s's solution (w: ncoef entries) into the path of nsub sub-models. */
-static nesvm_status path_keep(nv_path *p, int nsub, int s, const double *w, int64_t ncoef, double b,
+nesvm_status nv_path_keep(nv_path *p, int nsub, int s, const double *w, int64_t ncoef, double b,
                               nesvm_error *err)
 {
     if (p->nsub != nsub) {
@@ -210,7 +212,7 @@ static nesvm_status sub_solve(sub_job *j)
     nesvm_status st = nv_kplan_train(&r->kp, r->solver, r->ds, r->rows, r->n, &r->sp, &j->pb, j->sprm,
                                      &j->sink, &j->res, j->sm, r->err);
     if (st == NESVM_OK && path && r->kp.kind != NV_KPLAN_CACHE)
-        st = path_keep(path, nsub, s, j->res.w, ncoef, j->res.b, r->err);
+        st = nv_path_keep(path, nsub, s, j->res.w, ncoef, j->res.b, r->err);
     if (r->ck.st != NESVM_OK) /* a checkpoint could not be written: that stopped it */
         st = nv_error(r->err, r->ck.st, "%s", r->ck.msg);
     nesvm_params_destroy(j->rparams);

@@ -126,8 +126,8 @@ static nesvm_status check_dense(const nesvm_dataset *ds, int kernel, nesvm_error
 /* Refuse, before any work, trainings whose size does not follow the data:
  * classes that look like regression targets, one-vs-one sub-models beyond
  * memory, and dense weights over a feature range the data barely use. */
-static nesvm_status check_sizes(const nesvm_dataset *ds, int64_t n, int k, int64_t nsub, int ovr, int kernel,
-                                nesvm_error *err)
+static nesvm_status check_sizes(const nesvm_dataset *ds, int64_t n, int k, int64_t nsub, int ovr, int joint,
+                                int kernel, nesvm_error *err)
 {
     if (k > 1000 && (int64_t)k * 2 > n)
         return nv_error(err, NESVM_ERR_DATA,
@@ -149,8 +149,8 @@ static nesvm_status check_sizes(const nesvm_dataset *ds, int64_t n, int k, int64
         return nv_error(err, NESVM_ERR_DATA,
                         "%d classes need %lld %s models of %.0f coefficients each: %.1f GB, more "
                         "than this machine's %.1f GB%s",
-                        k, (long long)nsub, ovr ? "one-vs-rest" : "one-vs-one", coef, need / (1024 * mb),
-                        phys / (1024 * mb), ovr ? "" : "; --multiclass ovr needs k models");
+                        k, (long long)nsub, joint ? "joint" : ovr ? "one-vs-rest" : "one-vs-one", coef,
+                        need / (1024 * mb), phys / (1024 * mb), ovr ? "" : "; --multiclass ovr needs k models");
     return NESVM_OK;
 }
 
@@ -204,10 +204,11 @@ static nesvm_status find_classes(nv_targets *t, const nesvm_dataset *ds, const i
     if (st == NESVM_OK) st = check_classes(t->classes, t->k, err);
     if (st != NESVM_OK) return st;
     const int k = t->k;
-    t->ovr = params->multiclass == NV_OVR && k > 2;
+    t->joint = nv_params_joint(params);
+    t->ovr = nv_params_argmax(params, k);
     /* 64-bit: k (k - 1) / 2 overflows int from k = 46,342 */
-    const int64_t nsub = k == 2 ? 1 : (t->ovr ? k : (int64_t)k * (k - 1) / 2);
-    st = check_sizes(ds, n_all, k, nsub, t->ovr, kernel, err);
+    const int64_t nsub = t->ovr ? k : k == 2 ? 1 : (int64_t)k * (k - 1) / 2;
+    st = check_sizes(ds, n_all, k, nsub, t->ovr, t->joint, kernel, err);
     if (st == NESVM_OK) t->nsub = (int)nsub;
     return st;
 }
@@ -255,7 +256,7 @@ int nv_pairs_next(nv_pairs *p, int *i, int *j)
      * or (-1, -1) for the other tasks */
     NV_ASSERT(p->k == 0 ? *i == -1 && *j == -1
                         : *i >= 0 && *i < p->k && (p->ovr ? *j == -1 : *j > *i && *j < p->k));
-    if (p->k <= 2) { /* two classes, or the other tasks' one sub-problem */
+    if (p->k <= 2 && !p->ovr) { /* two classes, or the other tasks' one sub-problem */
         p->done = 1;
     } else if (p->ovr) {
         if (++p->i == p->k) p->done = 1;

@@ -19,8 +19,11 @@ typedef struct nv_targets {
     /* classification: each training row's class index (n entries; owned);
      * else NULL */
     int *row_class;
-    int ovr;  /* one-vs-rest: more than two classes and multiclass ovr */
-    int nsub; /* sub-models: 1 (two classes, and the other tasks), k (ovr) or k (k - 1) / 2 */
+    /* the sub-models' layout (i, -1), one per class: one-vs-rest (more than
+     * two classes and multiclass ovr) or a joint problem (any k) */
+    int ovr;
+    int joint; /* a joint problem (multiclass cs, multinomial): one training of k sub-models */
+    int nsub;  /* sub-models: 1 (two classes, and the other tasks), k (ovr, joint) or k (k - 1) / 2 */
 } nv_targets;
 
 /* The targets of a training for `task` on rows (NULL: all; n of them here,
@@ -43,8 +46,8 @@ nesvm_status nv_targets_find(nv_targets *t, nesvm_task task, const nesvm_dataset
 void nv_targets_free(nv_targets *t);
 
 /* The sub-problems in model order: two classes (0, 1); one-vs-one (i, j)
- * for i < j; one-vs-rest (i, -1); the other tasks' one sub-problem
- * (-1, -1).  nv_pairs_next gives the next one's classes, 0 past the last. */
+ * for i < j; one-vs-rest and a joint problem's sub-models (i, -1); the
+ * other tasks' one sub-problem (-1, -1).  nv_pairs_next gives the next one's classes, 0 past the last. */
 typedef struct nv_pairs {
     int k, ovr, i, j, done;
 } nv_pairs;

@@ -42,7 +42,7 @@ _Static_assert(sizeof svm_types / sizeof svm_types[0] == sizeof svm_type_words /
 static const char *const task_words[] = {"classification", "regression", "novelty"};
 #define NTASKS ((int)(sizeof task_words / sizeof task_words[0]))
 static const char *const continuation_words[] = {"adaptive", "paper", NULL};
-static const char *const multiclass_words[] = {"ovo", "ovr", NULL};
+static const char *const multiclass_words[] = {"ovo", "ovr", "cs", "multinomial", NULL};
 static const char *const penalty_words[] = {"l2", "l1", NULL};
 static const char *const method_words[] = {"newton", "nesterov", "dcd", "auto", NULL};
 static const char *const lipschitz_words[] = {"power", "paper", NULL};
@@ -101,8 +101,9 @@ static const nv_param_def table[] = {
     {"bias", NV_PT_REAL, F(bias), "auto", -INFINITY, VMAX, NV_PF_AUTO, NAN, NULL,
      "a number <= 1e100 (> 0: a bias, <= 0: none) or auto", NV_S_ALL, NV_W_COST, "", "B",
      "> 0: a bias; <= 0: none; auto: the solver's default (nesvm: a free bias; ssvm, nssvm: 1; hyperpass, pegasos, gs: none)"},
-    {"multiclass", NV_PT_WORD, F(multiclass), "ovo", 0, 0, 0, 0, multiclass_words, "ovo or ovr", NV_S_ALL,
-     0, "multiclass", "ovo|ovr", "one-vs-one or one-vs-rest"},
+    {"multiclass", NV_PT_WORD, F(multiclass), "ovo", 0, 0, 0, 0, multiclass_words, "ovo, ovr, cs or multinomial",
+     NV_S_ALL, 0, "multiclass", "ovo|ovr|cs|multinomial",
+     "one-vs-one or one-vs-rest binary problems, or one joint problem of every class's weights: cs, Crammer and Singer's multiclass SVM (--svm-type c, LIBLINEAR's -s 4, no bias; -B B > 0: a constant feature B, regularized); multinomial, softmax logistic regression (--svm-type logistic, scikit-learn's multi_class='multinomial'; a free bias, -B 0 none); linear, solver nesvm"},
     {"method", NV_PT_WORD, F(method), "auto", 0, 0, 0, 0, method_words, "newton, nesterov, dcd or auto",
      NV_S_SOME, 0, "method", "auto|newton|nesterov|dcd", "how NESVM minimizes: truncated Newton on the smoothed objective, the paper's Nesterov steps (33)-(35), the exact problem's dual (linear, L2 norm, one process: coordinate descent; a full kernel's C-SVM or epsilon-SVR: SMO on the working set), or auto: dcd for a full kernel's C-SVM or epsilon-SVR and where the Newton matrix does not fit, else newton"},
     {"lipschitz", NV_PT_WORD, F(lipschitz), "power", 0, 0, 0, 0, lipschitz_words, "power or paper",

@@ -4,7 +4,10 @@
 
 #include "../core/internal.h"
 
-enum { NV_OVO = 0, NV_OVR = 1 };
+/* multiclass: binary sub-problems one-vs-one or one-vs-rest, or one joint
+ * problem of every class's weight vector (Crammer and Singer's SVM, the
+ * multinomial logistic regression), kept as k sub-models like one-vs-rest's */
+enum { NV_OVO = 0, NV_OVR = 1, NV_CS = 2, NV_MULTINOMIAL = 3 };
 enum { NV_LIP_POWER = 0, NV_LIP_PAPER = 1 };
 /* NESVM's method (the words' order); auto resolves per problem
  * (nv_nesvm_linear_train; newton for kernels) */
@@ -116,6 +119,18 @@ static inline int nv_params_newton(const nesvm_params *p)
 static inline int nv_params_nu_type(const nesvm_params *p)
 {
     return p->svm_type == NV_SVM_NUSVC || p->svm_type == NV_SVM_NUSVR;
+}
+/* Is the multiclass scheme a joint problem (cs, multinomial)? */
+static inline int nv_params_joint(const nesvm_params *p)
+{
+    return p->multiclass == NV_CS || p->multiclass == NV_MULTINOMIAL;
+}
+/* Does a classifier of k classes predict the argmax of its k sub-models'
+ * decision values (one-vs-rest with more than two classes, a joint problem
+ * with any number), rather than by votes or the one sub-model's sign? */
+static inline int nv_params_argmax(const nesvm_params *p, int k)
+{
+    return (p->multiclass == NV_OVR && k > 2) || nv_params_joint(p);
 }
 /* The solver's defaults for "auto" values (bias, basis) are the registry's:
  * nv_params_resolve and nv_params_basis in solvers/solver.h. */

@@ -40,7 +40,7 @@ static const nv_solver solvers[] = {
               "logistic"},
      .loss_specific = 0,
      .tasks = "classification regression novelty", .memory = "kernel_memory",
-     .certificate = 1, .precomputed = NESVM_PRECOMPUTED_PATHS},
+     .certificate = 1, .precomputed = NESVM_PRECOMPUTED_PATHS, .train_multi = nv_nesvm_multi_train},
     /* bias <= 0: no bias; bias B > 0: a constant feature B, regularized */
     {"hyperpass", {"c_svm_hinge_l2_regularized_bias", NULL, NULL, NULL, "svr_epsilon_insensitive_l2_regularized_bias"},
      nv_hyperpass_train, NULL, NULL, NV_KERNELS_NONE, -1.0, "c eps eps_abs lambda shrinking warm_start loss epsilon",
@@ -89,10 +89,54 @@ const char *nv_solver_names(char *buf, size_t size)
     return buf;
 }
 
+/* The joint multiclass problems (multiclass cs, multinomial): the solver's
+ * train_multi, Crammer and Singer's with the C-SVM, the softmax with
+ * logistic regression, each with its own loss. */
+static nesvm_status joint_problem(const nv_solver *s, const nesvm_params *p, char *buf, size_t size,
+                                  nesvm_error *err)
+{
+    const int cs = p->multiclass == NV_CS, t = p->svm_type;
+    const char *word = cs ? "cs" : "multinomial";
+    if (!s->train_multi)
+        return nv_error(err, NESVM_ERR_UNSUPPORTED,
+                        "solver %s trains binary problems only: --multiclass %s (one joint problem of every "
+                        "class's weights) takes --solver nesvm",
+                        s->name, word);
+    if (cs && t != NV_SVM_C)
+        return nv_error(err, NESVM_ERR_UNSUPPORTED,
+                        "--multiclass cs is Crammer and Singer's multiclass SVM, a C-SVM of the hinge loss: it "
+                        "takes --svm-type c (LIBLINEAR's -s 4), not %s",
+                        nv_svm_type(t) ? nv_svm_type(t)->word : "this one");
+    if (!cs && t != NV_SVM_LOGISTIC)
+        return nv_error(err, NESVM_ERR_UNSUPPORTED,
+                        "--multiclass multinomial is logistic regression's softmax over the classes: it takes "
+                        "--svm-type logistic, not %s",
+                        nv_svm_type(t) ? nv_svm_type(t)->word : "this one");
+    if (p->penalty == NV_PENALTY_L1)
+        return nv_error(err, NESVM_ERR_UNSUPPORTED,
+                        "--multiclass %s is L2-regularized (1/2 sum_m ||w_m||^2): drop --penalty l1, or use "
+                        "--multiclass ovr for the L1 norm's one-vs-rest models",
+                        word);
+    const char *own = cs ? "hinge" : "logistic";
+    if (strcmp(p->loss, "auto") != 0 && strcmp(p->loss, own) != 0)
+        return nv_error(err, NESVM_ERR_UNSUPPORTED,
+                        "--multiclass %s has its own loss (%s, over every class at once): drop --loss %s", word,
+                        cs ? "the multiclass hinge max_m (1 - delta_m,y + f_m - f_y)"
+                           : "the softmax's log sum_m exp(f_m) - f_y",
+                        p->loss);
+    if (cs)
+        snprintf(buf, size, "%s", p->bias > 0 ? "crammer_singer_svm_hinge_l2_regularized_bias"
+                                              : "crammer_singer_svm_hinge_l2");
+    else
+        snprintf(buf, size, "multinomial_logistic_regression_l2");
+    return NESVM_OK;
+}
+
 nesvm_status nv_solver_problem(const nv_solver *s, const nesvm_params *p, char *buf, size_t size,
                                nesvm_error *err)
 {
     const int t = p->svm_type;
+    if (nv_params_joint(p)) return joint_problem(s, p, buf, size, err);
     const char *fixed = t >= 0 && t < NV_SVM_TYPES ? s->problem[t] : NULL;
     if (!fixed)
         return nv_error(err, NESVM_ERR_UNSUPPORTED, "solver %s has no %s model", s->name,
@@ -151,7 +195,8 @@ nesvm_status nv_solver_problem(const nv_solver *s, const nesvm_params *p, char *
 void nv_params_resolve(nesvm_params *p)
 {
     const nv_solver *s = nv_solver_find(p->solver);
-    if (isnan(p->bias)) p->bias = s ? s->bias : 1.0;
+    /* Crammer and Singer's SVM has no bias by default (LIBLINEAR's -s 4) */
+    if (isnan(p->bias)) p->bias = p->multiclass == NV_CS ? -1.0 : s ? s->bias : 1.0;
 }
 
 int64_t nv_params_basis(const nesvm_params *p, int64_t n)

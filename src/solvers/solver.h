@@ -151,6 +151,56 @@ typedef nesvm_status (*nv_train_columns_fn)(const struct nv_gs_problem *gp, cons
                                             const nv_progress_sink *sink, nv_binary_result *res,
                                             nesvm_error *err);
 
+/* A joint multiclass problem (multiclass cs or multinomial): every class's
+ * weight vector in one problem, not a set of binary ones.  The rows are a
+ * row subset of a dataset (linear only), each with its class index in
+ * [0, k) and its cost C_i > 0; the solution is k weight vectors w_m (row m
+ * of a k x d matrix) and k biases b_m (docs/solvers.md, "Joint multiclass
+ * problems"; the exact problems: nesvm/multi.h). */
+enum {
+    NV_MULTI_CS = 0,      /* Crammer and Singer: max_m (1 - delta_{m,y} + f_m - f_y) */
+    NV_MULTI_SOFTMAX = 1  /* multinomial logistic: log sum_m exp(f_m) - f_y */
+};
+enum {
+    NV_MULTI_BIAS_NONE = 0, /* f_m = w_m.x */
+    NV_MULTI_BIAS_FREE = 1, /* f_m = w_m.x + b_m, b free (sum_m b_m = 0: the softmax's is) */
+    NV_MULTI_BIAS_REG = 2   /* a constant feature B regularized with w: b_m^2 / (2 B^2) */
+};
+typedef struct nv_multi_problem {
+    const nesvm_dataset *X;
+    const int64_t *rows; /* NULL = rows 0..n-1 */
+    int64_t n;
+    int k;               /* classes, 2 or more */
+    const int *cls;      /* n class indices in [0, k) */
+    const double *cost;  /* n costs C_i > 0 */
+    int kind;            /* NV_MULTI_CS or NV_MULTI_SOFTMAX */
+    int bias;            /* NV_MULTI_BIAS_* */
+    double B;            /* NV_MULTI_BIAS_REG: the feature's value */
+    const double *w0;    /* k x d initial weights, or NULL for zero */
+    const double *b0;    /* k initial biases, or NULL for zero */
+    /* data-parallel: these rows are this rank's share, every sum over rows
+     * is completed over c's ranks, W and b the same on every rank */
+    const nv_comm *comm;
+} nv_multi_problem;
+
+typedef struct nv_multi_result {
+    double *w;           /* k x d, allocated by the caller */
+    double *b;           /* k, allocated by the caller */
+    nesvm_exit exit_reason;
+    int64_t iterations;
+    double seconds;
+    double primal;       /* the unsmoothed objective at (W, b) */
+    double lower_bound;  /* the best dual value of a feasible dual point */
+    double gap;          /* relative, NaN if unknown */
+    int64_t n_sv;        /* rows with non-zero dual coefficients */
+    double mu;           /* Crammer and Singer: the smoothing of the dual point that gave
+                          * lower_bound; the softmax: NaN */
+} nv_multi_result;
+
+typedef nesvm_status (*nv_train_multi_fn)(const nv_multi_problem *mp, const nesvm_params *p,
+                                          const nv_progress_sink *sink, nv_multi_result *res,
+                                          nesvm_error *err);
+
 /* A solver family's registry entry: everything the driver needs to know of
  * it (the driver never checks a solver's name). */
 typedef struct nv_solver {
@@ -193,6 +243,9 @@ typedef struct nv_solver {
      * 4: kernel.h), in words for docs and messages; NULL: it does not (the
      * linear solvers) */
     const char *precomputed;
+    /* the joint multiclass problems (multiclass cs, multinomial: linear, its
+     * problem names in nv_solver_problem), or NULL: it does not solve them */
+    nv_train_multi_fn train_multi;
 } nv_solver;
 enum {
     NV_KERNELS_NONE = 0,  /* linear models only */
@@ -216,9 +269,11 @@ int nv_solver_uses(const nv_solver *s, const char *name, const nesvm_params *p);
 const char *nv_solver_users(const char *name, char *buf, size_t size);
 /* The problem a solver solves with these parameters, as model files name it,
  * into buf: its problem for the svm_type (svm_type and loss: NESVM's
- * c_svm_LOSS_l2 for a loss other than the svm_type's); an error naming why
- * when it cannot (no such model, a loss its method is not, a loss with
- * svm_type lp or ls). */
+ * c_svm_LOSS_l2 for a loss other than the svm_type's); a joint multiclass
+ * problem's (crammer_singer_svm_hinge_l2, with _regularized_bias for a bias
+ * B > 0; multinomial_logistic_regression_l2); an error naming why when it
+ * cannot (no such model, a loss its method is not, a loss with svm_type lp
+ * or ls, a joint problem the solver or the svm_type does not have). */
 nesvm_status nv_solver_problem(const nv_solver *s, const nesvm_params *p, char *buf, size_t size,
                                nesvm_error *err);
 

@@ -251,7 +251,7 @@ expect_fail "option: cv -v 1" 2 "nesvm cv: bad value '1' for -v" "" -- \
     "$BIN" cv -v 1 "$H"
 expect_fail "option: --threads -1" 2 "invalid value '-1' for threads" "$T/o.model" -- \
     "$BIN" train --threads -1 "$H" "$T/o.model"
-expect_fail "option: --multiclass foo" 2 "invalid value 'foo' for multiclass: expected ovo or ovr" "$T/o.model" -- \
+expect_fail "option: --multiclass foo" 2 "invalid value 'foo' for multiclass: expected ovo, ovr, cs or multinomial" "$T/o.model" -- \
     "$BIN" train --multiclass foo "$H" "$T/o.model"
 expect_fail "option: -w1 0" 2 "bad weight '0' for option '-w1'" "$T/o.model" -- \
     "$BIN" train -w1 0 "$H" "$T/o.model"
@@ -2146,6 +2146,31 @@ for kl in "1 degree polynomial" "1 coef0 polynomial" "1 gamma polynomial" "3 coe
     grep -q "the header lacks '$2', which a LIBSVM $3-kernel model needs" "$T/.err" ||
         not_ok "import without $2: the message" "$(first_line "$T/.err")"
 done
+
+# the joint multiclass problems: the summary names the problem, info shows
+# one sub-model per class and one joint training, predict -b 1 the softmax
+# without -b 1 at training, the binary case as one sub-model per class
+printf '1 1:1 2:0.2\n2 1:-0.5 2:1\n3 1:-0.4 2:-1\n1 1:0.8 2:-0.1\n2 1:0.1 2:0.9\n3 1:-0.9 2:-0.7\n1 1:0.9 2:0.3\n' >"$T/j3.txt"
+run "$BIN" train --multiclass cs -e 1e-8 "$T/j3.txt" "$T/jcs.model"
+if [ "$RC" -eq 0 ] && grep -q "^classes 3, one joint problem (crammer_singer_svm_hinge_l2), iterations" "$T/.out" &&
+    grep -q "exit converged" "$T/.out"; then ok "train --multiclass cs: the summary names the joint problem"
+else not_ok "train --multiclass cs: summary" "$(first_line "$T/.out") $(first_line "$T/.err")"; fi
+run "$BIN" info "$T/jcs.model"
+if grep -q "^multiclass  cs$" "$T/.out" && grep -q "sub-models  3 (one per class, one joint training)" "$T/.out" &&
+    [ "$(grep -c "joint training: converged" "$T/.out")" -eq 1 ] && grep -q "^  \[2\] class 3:" "$T/.out" &&
+    grep -q "Crammer and Singer's multiclass SVM: L2 + multiclass hinge, no bias" "$T/.out"; then
+    ok "info: a Crammer and Singer model (one line per class, one training)"
+else not_ok "info --multiclass cs" "$(head -c 400 "$T/.out")"; fi
+run "$BIN" train -q --svm-type logistic --multiclass multinomial "$T/j3.txt" "$T/jmn.model"
+run "$BIN" predict -b 1 "$T/j3.txt" "$T/jmn.model" "$T/jmn.out"
+if [ "$RC" -eq 0 ] && [ "$(head -n 1 "$T/jmn.out")" = "labels 1 2 3" ] &&
+    "$PY" -c "import sys; rows=[list(map(float, l.split()[1:])) for l in open(sys.argv[1]).read().split(chr(10))[1:] if l]; sys.exit(0 if len(rows) == 7 and all(abs(sum(r) - 1) < 1e-12 for r in rows) else 1)" "$T/jmn.out"; then
+    ok "predict -b 1: a multinomial model's softmax (no -b 1 at training), rows summing to 1"
+else not_ok "predict -b 1 multinomial" "$(first_line "$T/.err")"; fi
+run "$BIN" train -q --multiclass cs "$H" "$T/jcs2.model"
+if [ "$RC" -eq 0 ] && grep -q "^nr_submodel 2$" "$T/jcs2.model" && grep -q "^submodel 1 pos 1 neg -1 " "$T/jcs2.model"; then
+    ok "train --multiclass cs on two classes: a sub-model per class"
+else not_ok "cs binary" "$(first_line "$T/.err")"; fi
 
 [ -z "$(tmp_leftovers)" ] && ok "no temporary files left at the end" || not_ok "no temporary files left at the end" "$(tmp_leftovers)"
 

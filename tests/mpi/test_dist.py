@@ -4,7 +4,8 @@ single-process training of the same data (the independent truth: the same
 problem solved serially).
 
 For every distributed solver configuration (NESVM's models by Newton and
-by Nesterov, the squared hinge (--loss), logistic regression, LS-SVR on real targets, SSVM and NSSVM by every Newton scheme, Hyperpass, GS-SVM, kernel
+by Nesterov, the squared hinge (--loss), logistic regression, the joint
+multiclass problems (Crammer and Singer, multinomial), LS-SVR on real targets, SSVM and NSSVM by every Newton scheme, Hyperpass, GS-SVM, kernel
 features (a reduced basis, the full kernel), probability estimates, class weights, lambda, no bias, one-vs-one and one-vs-rest on data
 whose classes first appear on different ranks, warm starts, per-rank files from
 `nesvm split`), the models must have the same labels, class order and
@@ -249,6 +250,17 @@ def main():
         # the L1 models: logistic regression (-s 6's problem, free bias) and -s 5
         same_training("breast logistic l1", ["--svm-type", "logistic", "--penalty", "l1", "-e", "1e-8"], "breast", tmp)
         same_training("blobs --liblinear 5", ["--liblinear", "5", "-e", "1e-8"], "blobs", tmp)
+        # the joint multiclass problems: every sum over rows of the joint
+        # objective, its balanced dual point and its line search over the ranks
+        same_training("blobs cs", ["--multiclass", "cs", "-e", "1e-8"], "blobs", tmp)
+        same_training("blobs cs -B 1 -w2 3", ["--multiclass", "cs", "-B", "1", "-w2", "3", "-e", "1e-8"], "blobs",
+                      tmp)
+        same_training("breast cs", ["--liblinear", "4", "-c", "4", "-e", "1e-8"], "breast", tmp)
+        same_training("blobs multinomial", ["--svm-type", "logistic", "--multiclass", "multinomial", "-e", "1e-10"],
+                      "blobs", tmp)
+        same_training("blobs multinomial -B 0 lambda",
+                      ["--svm-type", "logistic", "--multiclass", "multinomial", "-B", "0", "--lambda", "0.01",
+                       "-e", "1e-10"], "blobs", tmp)
         with open(HEART) as f, open(os.path.join(tmp, "reg"), "w") as g:
             for line in f:
                 feats = dict(t.split(":") for t in line.split()[1:])

@@ -21,7 +21,8 @@ dual methods, -s 1/3/12/13, stop at 1000 passes, short of -e):
 (z = [w, v] and x_i = [x_i, B] with -B B > 0).  For a binary model the
 objective is also recomputed from nesvm's own model file (= its reported P).
 The model says one-vs-rest for several classes.  The types
-nesvm lacks (0, 4-7, 21) and conflicting options are refused with exit 2.
+nesvm lacks (5, 6, 21) and conflicting options are refused with exit 2
+(-s 0 and 7 are oracle_logistic's, -s 4, Crammer and Singer's, oracle_joint's).
 
     test_liblinear_flag.py NESVM_BINARY
 """
@@ -215,7 +216,8 @@ def main():
                 (['train', '--liblinear', '5', '--penalty', 'l1', HEART], 'drop -s, --svm-type, --solver, --loss '
                  'and --penalty'),
                 (['train', '--liblinear', '0', '-B', '1', HEART], "not in nesvm's logistic regression yet"),
-                (['train', '--liblinear', '4', HEART], 'Crammer and Singer'),
+                (['train', '--liblinear', '5', HEART], 'L1-regularized squared hinge SVM'),
+                (['train', '--liblinear', '4', '--solver', 'hyperpass', HEART], 'drop -s, --svm-type'),
                 (['train', '--liblinear', '21', HEART], 'one-class'),
                 (['cv', '--liblinear', '9', HEART], 'LIBLINEAR has no -s 9'),
                 (['train', '--liblinear', 'x', HEART], "bad value 'x' for --liblinear"),

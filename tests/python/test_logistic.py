@@ -357,6 +357,76 @@ def test_max_iter_convergence_warning(cancer):
     assert est.fit_status_ == 0 and 1 <= est.n_iter_[0] <= 100
 
 
+# ------------------------------------------------------------ multinomial
+
+def softmax_objective(coef, intercept, X, y, classes, C=1.0, c=None):
+    """The multinomial problem's objective recomputed with numpy (coef_ one row
+    per class; two classes: scikit-learn's one row w_1 of the centred pair,
+    w_0 = -w_1)."""
+    c = np.ones(len(y)) if c is None else c
+    if len(classes) == 2:
+        coef, intercept = np.vstack([-coef[0], coef[0]]), np.array([-intercept[0], intercept[0]])
+    F = X @ coef.T + intercept
+    yi = np.searchsorted(classes, y)
+    lse = np.logaddexp.reduce(F, axis=1)
+    return 0.5 * np.sum(coef * coef) + C * np.sum(c * (lse - F[np.arange(len(y)), yi]))
+
+
+@pytest.mark.parametrize("data", ["wine", "cancer"])
+@pytest.mark.parametrize("C", [0.1, 1.0, 10.0])
+def test_multinomial_against_scikit_learn(wine, cancer, data, C):
+    """multi_class='multinomial' is scikit-learn's softmax problem: nesvm's
+    objective at or below scikit-learn's newton-cg (tol 1e-10), W within the
+    strong-convexity bound of both, coefficients, intercepts (their sum 0, as
+    scikit-learn's at its optimum) and probabilities within 1e-6, the same
+    labels; two classes as scikit-learn's one row."""
+    X, y = wine if data == "wine" else cancer
+    est = nesvm.LogisticRegression(multi_class="multinomial", C=C, tol=1e-12).fit(X, y)
+    sk = sk_fit(X, y, solver="newton-cg", multi_class="multinomial", C=C)
+    assert est.fit_status_ == 0 and est.gap_ <= 1e-12 and est.n_iter_.shape == (1,)
+    assert est.coef_.shape == sk.coef_.shape and est.intercept_.shape == sk.intercept_.shape
+    P_nv = softmax_objective(est.coef_, est.intercept_, X, y, est.classes_, C)
+    P_sk = softmax_objective(sk.coef_, sk.intercept_, X, y, sk.classes_, C)
+    assert P_nv <= P_sk * (1 + 1e-9), (P_nv, P_sk)
+    assert rel(est.coef_, sk.coef_) < 1e-5, rel(est.coef_, sk.coef_)
+    assert np.max(np.abs(est.intercept_ - sk.intercept_)) < 1e-5 * max(1.0, np.max(np.abs(sk.coef_)))
+    np.testing.assert_allclose(est.predict_proba(X), sk.predict_proba(X), rtol=0, atol=1e-6)
+    np.testing.assert_allclose(est.predict_proba(X).sum(axis=1), 1.0, rtol=0, atol=1e-12)
+    np.testing.assert_allclose(est.decision_function(X), sk.decision_function(X), rtol=0,
+                               atol=1e-5 * max(1.0, np.max(np.abs(sk.decision_function(X)))))
+    np.testing.assert_array_equal(est.predict(X), sk.predict(X))
+
+
+def test_multinomial_weights_and_no_intercept(wine):
+    """Class and sample weights multiply each row's C, fit_intercept=False drops
+    the biases: the objectives at or below scikit-learn's."""
+    X, y = wine
+    sw = np.random.default_rng(3).uniform(0.2, 3.0, len(y))
+    cw = {1: 2.0, 2: 0.5}
+    for kw, fit_kw, c in (({"class_weight": cw}, {}, np.array([cw.get(v, 1.0) for v in y])),
+                          ({}, {"sample_weight": sw}, sw),
+                          ({"fit_intercept": False}, {}, None)):
+        est = nesvm.LogisticRegression(multi_class="multinomial", tol=1e-12, **kw).fit(X, y, **fit_kw)
+        with warnings.catch_warnings():
+            warnings.simplefilter("ignore", FutureWarning)
+            sk = SkLR(solver="newton-cg", tol=1e-10, max_iter=10000, multi_class="multinomial", **kw).fit(
+                X, y, **fit_kw)
+        P_nv = softmax_objective(est.coef_, est.intercept_, X, y, est.classes_, 1.0, c)
+        P_sk = softmax_objective(sk.coef_, sk.intercept_, X, y, sk.classes_, 1.0, c)
+        assert P_nv <= P_sk * (1 + 1e-9), (kw, P_nv, P_sk)
+        assert rel(est.coef_, sk.coef_) < 1e-5, (kw, rel(est.coef_, sk.coef_))
+        if kw.get("fit_intercept") is False:
+            assert np.all(est.intercept_ == 0)
+
+
+def test_multinomial_check_estimator():
+    with warnings.catch_warnings(record=True) as caught:
+        warnings.simplefilter("always")
+        check_estimator(nesvm.LogisticRegression(multi_class="multinomial"))
+    skipped = [str(w.message) for w in caught if w.category.__name__ == "SkipTestWarning"]
+    assert not skipped, skipped
+
+
 # ------------------------------------------------------------------ bad input
 
 @pytest.mark.parametrize("kw,match", [
@@ -369,8 +439,6 @@ def test_max_iter_convergence_warning(cancer):
     ({"penalty": None}, r"penalty=None \(no regularization\) is C = inf, which nesvm does not take"),
     ({"penalty": "none"}, r"penalty='none' \(no regularization\) is C = inf"),
     ({"penalty": "l3"}, "penalty must be"),
-    ({"multi_class": "multinomial"}, "multi_class='multinomial': nesvm's multinomial \\(softmax\\) logistic "
-                                     "regression is not yet in the C library"),
     ({"multi_class": "ova"}, "multi_class must be"),
     ({"solver": "newton"}, "solver must be 'nesvm' or one of scikit-learn's"),
     ({"tol": 0.0}, r"tol must be a number in \[1e-15, 1\)"),

@@ -706,3 +706,79 @@ def test_solver_registry():
         nesvm.solver_info("svmlight")
     with pytest.raises(ValueError, match=r"^solver must be 'ssvm' or 'nssvm', got 'gs'$"):
         nesvm.NewtonSVC(solver="gs").fit(np.eye(4), [0, 1, 0, 1])
+
+
+# ----------------------------------------------------- Crammer and Singer
+
+def _cs_objective(coef, intercept, X, y, classes, C, scaling, fit_intercept):
+    """LIBLINEAR -s 4's objective with the intercept a regularized feature of
+    value `scaling` (scikit-learn's LinearSVC(multi_class='crammer_singer')),
+    from one row per class (two classes: the rows of classes_ 0 and 1 are not
+    recoverable from w_1 - w_0, so the caller passes both)."""
+    F = X @ coef.T + intercept
+    yi = np.searchsorted(classes, y)
+    k = len(classes)
+    Z = 1.0 - np.eye(k)[yi] + F - F[np.arange(len(y)), yi][:, None]
+    reg = 0.5 * np.sum(coef * coef) + (0.5 * np.sum((intercept / scaling) ** 2) if fit_intercept else 0.0)
+    return reg + C * np.sum(Z.max(axis=1))
+
+
+@pytest.mark.parametrize("C", [0.1, 1.0, 10.0])
+@pytest.mark.parametrize("fit_intercept", [True, False])
+def test_linear_svc_crammer_singer(C, fit_intercept):
+    """LinearSVC(multi_class='crammer_singer') is scikit-learn's (LIBLINEAR -s 4
+    with its intercept feature): nesvm's objective at or below scikit-learn's
+    (1 + 1e-6; nesvm's certified gap 1e-7, scikit-learn at tol 1e-8), the same
+    predictions, the decision values close; the model file's problem is Crammer
+    and Singer's."""
+    from sklearn.datasets import load_iris
+    from sklearn.svm import LinearSVC as SkLinearSVC
+    from sklearn.preprocessing import MinMaxScaler
+    X, y = load_iris(return_X_y=True)
+    X = MinMaxScaler((-1, 1)).fit_transform(X)
+    est = nesvm.LinearSVC(multi_class="crammer_singer", C=C, tol=1e-7, fit_intercept=fit_intercept,
+                          intercept_scaling=2.0, max_iter=100000).fit(X, y)
+    with warnings.catch_warnings():
+        warnings.simplefilter("ignore")
+        sk = SkLinearSVC(multi_class="crammer_singer", C=C, tol=1e-8, max_iter=1000000, fit_intercept=fit_intercept,
+                         intercept_scaling=2.0).fit(X, y)
+    assert est.fit_status_ == 0 and est.coef_.shape == sk.coef_.shape == (3, 4)
+    assert est._model.problem.startswith("crammer_singer_svm_hinge_l2")
+    P_nv = _cs_objective(est.coef_, est.intercept_, X, y, est.classes_, C, 2.0, fit_intercept)
+    sk_b = sk.intercept_ if fit_intercept else np.zeros(3)
+    P_sk = _cs_objective(sk.coef_, sk_b, X, y, sk.classes_, C, 2.0, fit_intercept)
+    assert P_nv <= P_sk * (1 + 1e-6), (P_nv, P_sk)
+    assert np.mean(est.predict(X) == sk.predict(X)) >= 0.99
+    np.testing.assert_allclose(est.decision_function(X), sk.decision_function(X), rtol=0, atol=1e-3)
+
+
+def test_linear_svc_crammer_singer_binary():
+    """Two classes: one row, w_1 - w_0, as scikit-learn's; the decision function
+    its value, predict its sign."""
+    from sklearn.svm import LinearSVC as SkLinearSVC
+    X0, y = make_classification(n_samples=300, n_features=8, random_state=2)
+    est = nesvm.LinearSVC(multi_class="crammer_singer", tol=1e-7, max_iter=100000).fit(X0, y)
+    with warnings.catch_warnings():
+        warnings.simplefilter("ignore")
+        sk = SkLinearSVC(multi_class="crammer_singer", tol=1e-8, max_iter=1000000).fit(X0, y)
+    assert est.coef_.shape == sk.coef_.shape and est.intercept_.shape == sk.intercept_.shape
+    np.testing.assert_allclose(est.coef_, sk.coef_, rtol=0, atol=1e-3 * np.max(np.abs(sk.coef_)))
+    d = est.decision_function(X0)
+    np.testing.assert_allclose(d, X0 @ est.coef_[0] + est.intercept_[0], rtol=1e-12, atol=1e-12)
+    np.testing.assert_array_equal(est.predict(X0), est.classes_[(d > 0).astype(int)])
+
+
+def test_linear_svc_crammer_singer_check_estimator():
+    # the one skip is LinearSVC's own (test_check_estimator)
+    with warnings.catch_warnings(record=True) as caught:
+        warnings.simplefilter("always")
+        check_estimator(nesvm.LinearSVC(multi_class="crammer_singer"))
+    skipped = {str(w.message) for w in caught if w.category.__name__ == "SkipTestWarning"}
+    assert all("check_sample_weights_invariance" in m for m in skipped), skipped
+
+
+def test_linear_svc_bad_multi_class():
+    X0, y = make_classification(n_samples=60, n_features=4, random_state=2)
+    with pytest.raises(ValueError, match="multi_class must be 'ovr' or 'crammer_singer'"):
+        nesvm.LinearSVC(multi_class="multinomial").fit(X0, y)
+

@@ -221,6 +221,36 @@ int main(void)
                 maxerr = fmax(maxerr, fabs(op[j] - s));
             }
             CHECK(maxerr < 1e-10);
+            /* k columns at once (nv_xw_k, nv_xta_k) against the naive loops:
+             * the row subset, a bias per column, rows of A all zero, squares */
+            {
+                enum { KC = 3 };
+                static double Wt[D * KC], A[N * KC], o1[N * KC], T[D * KC], part[3 * D * KC];
+                double bk[KC] = {0.5, -1, 0};
+                for (int j = 0; j < D * KC; j++) Wt[j] = nv_rng_uniform(&st) - 0.5;
+                for (int i = 0; i < N * KC; i++) A[i] = (i / KC) % 4 == 0 ? 0.0 : nv_rng_uniform(&st) - 0.3;
+                nv_xw_k(ds, rows, N / 2, Wt, KC, bk, o1, &ws);
+                maxerr = 0;
+                for (int i = 0; i < N / 2; i++)
+                    for (int m = 0; m < KC; m++) {
+                        double sx = bk[m];
+                        for (int j = 0; j < D; j++) sx += Xd[rows[i]][j] * Wt[j * KC + m];
+                        maxerr = fmax(maxerr, fabs(o1[i * KC + m] - sx));
+                    }
+                CHECK_MSG(maxerr < 1e-12, "xw_k kind %zu threads %d err %g", kk, threads, maxerr);
+                for (int sq = 0; sq < 2; sq++) {
+                    nv_xta_k(ds, rows, N / 2, A, KC, sq, T, threads > 1 ? part : NULL, &ws);
+                    maxerr = 0;
+                    for (int j = 0; j < D; j++)
+                        for (int m = 0; m < KC; m++) {
+                            double sx = 0;
+                            for (int i = 0; i < N / 2; i++)
+                                sx += A[i * KC + m] * (sq ? Xd[rows[i]][j] * Xd[rows[i]][j] : Xd[rows[i]][j]);
+                            maxerr = fmax(maxerr, fabs(T[j * KC + m] - sx));
+                        }
+                    CHECK_MSG(maxerr < 1e-10, "xta_k kind %zu threads %d squares %d err %g", kk, threads, sq, maxerr);
+                }
+            }
             nv_linalg_ws_free(&ws);
         }
         /* row norms */

@@ -43,6 +43,13 @@ int nv_nesvm_method(const nv_binary_problem *pb, const nesvm_params *p);
 nesvm_status nv_nesvm_linear_train(const nv_binary_problem *pb, const nesvm_params *p,
                                    const nv_progress_sink *sink, nv_binary_result *res,
                                    nesvm_error *err);
+/* The joint multiclass problems (multi.c, the registry's train_multi):
+ * Crammer and Singer's SVM and the multinomial logistic regression by
+ * truncated Newton, the former on its entropy-smoothed max with
+ * continuation; multi.h states the problems, their duals and the
+ * certificate. */
+nesvm_status nv_nesvm_multi_train(const nv_multi_problem *mp, const nesvm_params *p,
+                                  const nv_progress_sink *sink, nv_multi_result *res, nesvm_error *err);
 /* The three models on a full kernel's expansion (expansion.c): C-SVM and
  * LS-SVM by Newton or Nesterov in the K metric, LP-SVM by Newton in the
  * Euclidean metric (not Nesterov); res->w gets the n expansion
