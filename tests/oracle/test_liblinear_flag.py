@@ -216,7 +216,6 @@ def main():
                 (['train', '--liblinear', '5', '--penalty', 'l1', HEART], 'drop -s, --svm-type, --solver, --loss '
                  'and --penalty'),
                 (['train', '--liblinear', '0', '-B', '1', HEART], "not in nesvm's logistic regression yet"),
-                (['train', '--liblinear', '5', HEART], 'L1-regularized squared hinge SVM'),
                 (['train', '--liblinear', '4', '--solver', 'hyperpass', HEART], 'drop -s, --svm-type'),
                 (['train', '--liblinear', '21', HEART], 'one-class'),
                 (['cv', '--liblinear', '9', HEART], 'LIBLINEAR has no -s 9'),
