@@ -4,7 +4,11 @@ LIBLINEAR `-s 0` and scikit-learn's LogisticRegression (lbfgs, saga) on the same
 problems, one thread, at equal test log-loss, in one run.
 
     logistic_row.py [--quick] [--cases fmnist-0vr,fmnist-0vr-sweep,fmnist-10,synth-sparse]
-                    [--runs 3] [--out bench/logistic-run] [--work DIR] [--nesvm-bin build/nesvm]
+                    [--runs 3] [--out bench/logistic-run] [--work build/logistic-work] [--nesvm-bin build/nesvm]
+    logistic_row.py --report-only [--work DIR] [--out DIR]   # RESULTS.md again from WORK/raw.json and traces
+
+The full run takes about 43 minutes on 2 cores (fmnist-10's nesvm run alone 13); --quick about 10 s.
+WORK keeps every model and nesvm trace; raw.json (every measurement) is also copied next to RESULTS.md.
 
 Problems (y_i = +1 for the positive class, f(x) = w.x + b):
 
@@ -363,6 +367,18 @@ def trace_facts(path):
     return its, cg, sum(secs.values())
 
 
+def first_below(path, target):
+    """(iteration, seconds, gap) of a one-sub-model trace's first row whose best primal is <= target, or None."""
+    with open(path) as f:
+        hdr = f.readline().strip().split(',')
+        kb, ki, ks, kg = hdr.index('best_primal'), hdr.index('iteration'), hdr.index('seconds'), hdr.index('gap')
+        for line in f:
+            t = line.strip().split(',')
+            if float(t[kb]) <= target:
+                return int(t[ki]), float(t[ks]), float(t[kg])
+    return None
+
+
 def do_row(cx, row, quick):
     """One row: nesvm, then each peer's ladder, then the repeats of the short configurations."""
     a = cx.a
@@ -605,35 +621,81 @@ def miss_lines(cx, rows, probes):
         if ll_train is not None:
             s += (', %.2f s of its %.2f s after the read probe (%.2f s), %.3f s per iteration'
                   % (ll_train, r['walls'][0], probe, ll_train / max(r['newton'], 1)))
+        if not row['multiclass']:
+            # (a run matched by "obj" has an objective at or below nesvm's last: not a point its trace passes)
+            marks = [('the default run\'s', pr['runs'][0])] + ([('the matched run\'s', r)] if r is not pr['runs'][0]
+                                                                 and pr['by'] != 'obj' else [])
+            for what, other in marks:
+                hit = first_below(nes['trace'], other['obj'])
+                s += ('; nesvm\'s primal first at or below %s objective at iteration %d, %.1f s, certified gap '
+                      '%.1e then' % ((what,) + hit) if hit else
+                      '; nesvm\'s primal never at or below %s objective' % what)
         out.append(s + '.')
     return out
 
 
-def write_results(cx, rows, probes, notes, start, t0):
+def run_context(cx, rows, probes, notes, start, t0):
+    """Everything the report needs besides the rows' measurements, fixed at the end of the run."""
     a = cx.a
+    ver = lambda p: sh(['dpkg-query', '-W', '-f', '${Version}', p]) or 'not installed'  # noqa: E731
+    return {'rows': rows, 'probes': probes, 'notes': notes, 'start': start, 'end': uptime(),
+            'total_s': time.time() - t0, 'commit': sh(['git', '-C', ROOT, 'rev-parse', '--short', 'HEAD']),
+            'dirty': bool(sh(['git', '-C', ROOT, 'status', '--porcelain', '--', 'src', 'cli', 'include'])),
+            'nesvm_version': sh([cx.nesvm, '--version']), 'cores': os.cpu_count(),
+            'versions': {p: ver(p) for p in ('liblinear-tools', 'python3-sklearn', 'python3-numpy', 'python3-scipy')},
+            'cases': 'quick' if a.quick else a.cases, 'runs': a.runs, 'quick': a.quick}
+
+
+def save_raw(cx, ctx):
+    """WORK/raw.json, and a copy next to RESULTS.md for the record (full mode)."""
+    for d in [cx.a.work] + ([] if cx.a.quick else [cx.a.out]):
+        os.makedirs(d, exist_ok=True)
+        with open(os.path.join(d, 'raw.json'), 'w') as f:
+            json.dump(ctx, f, indent=1, default=lambda o: None)
+
+
+def load_raw(cx):
+    """raw.json of an earlier run in --work, the matched runs linked to their ladders again."""
+    with open(os.path.join(cx.a.work, 'raw.json')) as f:
+        ctx = json.load(f)
+    for row in ctx['rows']:
+        for pr in row['peers'].values():
+            for r in pr['runs'] + [pr['match']]:
+                if isinstance(r.get('setting'), list):
+                    r['setting'] = tuple(r['setting'])
+            pr['match'] = next(r for r in pr['runs'] if r == pr['match'])
+    return ctx
+
+
+def write_results(cx, ctx):
+    a = cx.a
+    rows, probes, notes = ctx['rows'], ctx['probes'], list(ctx['notes'])
     os.makedirs(a.out, exist_ok=True)
     path = os.path.join(a.out, 'RESULTS.md')
-    git = sh(['git', '-C', ROOT, 'rev-parse', '--short', 'HEAD'])
-    dirty = sh(['git', '-C', ROOT, 'status', '--porcelain', '--', 'src', 'cli', 'include'])
-    ver = lambda p: sh(['dpkg-query', '-W', '-f', '${Version}', p]) or 'not installed'  # noqa: E731
+    v = ctx['versions']
     tl, tally = target_lines(rows)
     text = ['# Logistic regression against LIBLINEAR -s 0 and scikit-learn', '',
             'Produced by `bench/logistic_row.py%s` (method in its docstring; do not edit by hand).' %
-            (' --quick' if a.quick else ''), '',
+            (' --quick' if ctx['quick'] else ''), '',
             '- nesvm commit %s%s, `%s`; liblinear-tools %s, python3-sklearn %s, python3-numpy %s, python3-scipy %s.'
-            % (git, ' (uncommitted changes under src/ cli/ include/)' if dirty else '', sh([cx.nesvm, '--version']),
-               ver('liblinear-tools'), ver('python3-sklearn'), ver('python3-numpy'), ver('python3-scipy')),
-            '- cases: %s; --runs %d; total run time %.1f min.' % (
-                'quick' if a.quick else a.cases, a.runs, (time.time() - t0) / 60),
+            % (ctx['commit'], ' (uncommitted changes under src/ cli/ include/)' if ctx['dirty'] else '',
+               ctx['nesvm_version'], v['liblinear-tools'], v['python3-sklearn'], v['python3-numpy'],
+               v['python3-scipy']),
+            '- cases: %s; --runs %d; total run time %.1f min.' % (ctx['cases'], ctx['runs'], ctx['total_s'] / 60)
+            + (' This file was rewritten by `--report-only` from the run\'s raw.json and traces (script at commit '
+               '%s).' % sh(['git', '-C', ROOT, 'rev-parse', '--short', 'HEAD']) if a.report_only else ''),
             '- `uptime` at the start: `%s`; at the end: `%s`. The machine has %d cores; other work may have run '
-            '(each row\'s 1-minute load at its start is in the table of runs).' % (start, uptime(), os.cpu_count()),
+            '(each row\'s 1-minute load at its start is in the table of runs).' % (ctx['start'], ctx['end'],
+                                                                                   ctx['cores']),
             '',
             'Times: nesvm and LIBLINEAR, whole `train` process wall time (reading included); scikit-learn, fit() '
             'alone (reading not included). One thread each. "(3)" = median of 3 runs (configurations under 10 s). '
-            'nesvm stops at its certified relative duality gap 1e-3; each peer\'s ladder of tolerances runs until its '
-            'test log-loss is within %g relative of nesvm\'s (matched by "LL"; "obj" = none did, the first run with '
-            'an objective at most nesvm\'s; "none" = neither, the last run). Objectives, test log-loss and accuracy '
-            'computed with numpy from each model file; ten classes: the sum of the ten one-vs-rest objectives.' % LL_TOL,
+            'nesvm stops at its certified relative duality gap 1e-3; each peer\'s ladder of settings, from its '
+            'defaults to tighter ones, stops at the first run that matches nesvm\'s model: its test log-loss within '
+            '%g relative of nesvm\'s ("LL"), or its training objective at most nesvm\'s ("obj": the same problem '
+            'solved at least as accurately); "none" = no run did, the ladder\'s last. That run\'s time is the ratio\'s. '
+            'Objectives, test log-loss and accuracy computed with numpy from each model file; ten classes: the sum '
+            'of the ten one-vs-rest objectives.' % LL_TOL,
             '', '## Targets', '', 'Met %d, missed %d.' % tuple(tally), ''] + tl + [
             '', '## Every run', ''] + run_lines(rows)
     diffs = [abs(r['nesvm']['obj'] - r['nesvm']['printed_primal']) / abs(r['nesvm']['printed_primal'])
@@ -653,13 +715,11 @@ def write_results(cx, rows, probes, notes, start, t0):
                               '`liblinear-train -s 0 -e 1e9`, median of 3: %s' % ', '.join(
                                   '%s %.2f s' % (k, v) for k, v in probes.items()) if probes else '') + ').', ''] + ml
         note = os.path.join(HERE, 'notes', 'logistic-misses.md')
-        if os.path.exists(note) and not a.quick:
+        if os.path.exists(note) and not ctx['quick']:
             text += [''] + open(note).read().rstrip().split('\n')
     with open(path + '.tmp', 'w') as f:
         f.write('\n'.join(text) + '\n')
     os.replace(path + '.tmp', path)
-    with open(os.path.join(a.work, 'raw.json'), 'w') as f:
-        json.dump(rows, f, indent=1, default=lambda o: None)
     return path
 
 
@@ -674,11 +734,17 @@ def main():
     ap.add_argument('--data-dir', default=os.path.join(HERE, 'data'))
     ap.add_argument('--nesvm-limit', type=float, help='nesvm --time-limit of every row (default: per case)')
     ap.add_argument('--peer-limit', type=float, default=PEER_LIMIT)
+    ap.add_argument('--report-only', action='store_true',
+                    help='rewrite RESULTS.md from WORK/raw.json (and the traces there) without running anything')
     a = ap.parse_args()
     if a.quick:
         a.runs = 1
         a.peer_limit = 30
     a.out = a.out or (a.work if a.quick else os.path.join(HERE, 'logistic-run'))
+    if a.report_only:
+        cx = Ctx(a, Data(a.data_dir))
+        print(open(write_results(cx, load_raw(cx))).read())
+        return
     t0 = time.time()
     start = uptime()
     os.makedirs(a.work, exist_ok=True)
@@ -701,7 +767,9 @@ def main():
             if pr and row['data'] not in probes and not row['nesvm'].get('timed_out') and \
                     row['nesvm']['time'] > TARGET['liblinear'] * pr['match']['time']:
                 probes[row['data']] = liblinear_read_probe(cx, row['data'])
-    path = write_results(cx, done, probes, notes, start, t0)
+    ctx = run_context(cx, done, probes, notes, start, t0)
+    save_raw(cx, ctx)
+    path = write_results(cx, ctx)
     print(open(path).read())
     print('total %.1f min' % ((time.time() - t0) / 60))
 
