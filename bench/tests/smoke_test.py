@@ -89,6 +89,38 @@ def hinge_obj(X, y, w, b, pos, C=1.0):
     return 0.5 * w @ w + C * np.maximum(0.0, 1.0 - s * (X @ w + b)).sum()
 
 
+def logistic_quick(nesvm, tmp):
+    """bench/logistic_row.py --quick (breast_cancer and digits, about 10 s): it runs, writes its
+    table, its probability and objective checks hold, and nesvm's breast_cancer objectives
+    recomputed here from the model files equal the primal nesvm printed."""
+    work = os.path.join(tmp, "logistic")
+    r = subprocess.run([PY, os.path.join(BENCH, "logistic_row.py"), "--quick", "--nesvm-bin", nesvm,
+                        "--work", work, "--data-dir", os.path.join(tmp, "data")],
+                       capture_output=True, text=True, timeout=120)
+    ok(r.returncode == 0, "logistic_row.py --quick exits 0")
+    if r.returncode != 0:
+        print(r.stderr[-3000:])
+        return
+    text = open(os.path.join(work, "RESULTS.md")).read()
+    targets = [ln for ln in text.splitlines() if ln.startswith("| quick-") and ("MET" in ln or "MISSED" in ln)]
+    ok(len(targets) == 5, f"logistic quick: 5 target rows ({len(targets)})")
+    diffs = [float(x) for x in re.findall(r"(?:at most|from numpy) (\S+?)(?: relative|$)", text, re.M)]
+    ok(len(diffs) == 7 and max(diffs) <= 1e-6,
+       f"logistic quick: nesvm's objectives and both predict -b 1 agree with numpy ({diffs})")
+    X, y = read_data(os.path.join(tmp, "data", "breast_cancer", "train.svm"))
+    models = sorted(glob.glob(os.path.join(work, "*-nesvm-main.model")))[:2]
+    for path in models:
+        w, b, _ = nesvm_wb(path)
+        head = open(path).read()
+        pos = float(re.search(r"^labels (.*)$", head, re.M).group(1).split()[
+            int(re.search(r"^submodel 0 pos (\d+)", head, re.M).group(1))])
+        s = np.where(y == pos, 1.0, -1.0)
+        mine = 0.5 * w @ w + np.logaddexp(0.0, -s * (X[:, :w.size] @ w + b)).sum()
+        printed = float(re.search(r" primal (\S+)", head).group(1))
+        ok(abs(mine - printed) <= 1e-9 * abs(printed),
+           f"logistic quick: {os.path.basename(path)} objective recomputed ({mine} vs printed {printed})")
+
+
 def main():
     nesvm = os.path.abspath(sys.argv[1])
     r = subprocess.run([PY, os.path.join(BENCH, "tests", "test_lib.py")], capture_output=True, text=True)
@@ -187,6 +219,7 @@ def main():
            + str([w for p in probs.values() for w in p["warnings"]]))
         ok(all(t["ok"] == t["runs"] == 1 for t in tools.values()),
            "every tool ran once and succeeded: " + ", ".join(f"{k[1]}={t['statuses']}" for k, t in tools.items()))
+        logistic_quick(nesvm, tmp)
     finally:
         shutil.rmtree(tmp, ignore_errors=True)
     print(f"{len(FAILS)} failed")
