@@ -54,4 +54,4 @@ static void eps_dir(const nv_loss *l, double r, double dr, double c, double t, d
 }
 
 const nv_loss nv_loss_epsilon_insensitive = {"epsilon_insensitive", NV_TARGET_REAL, 1, 0, 0.5, 0.0, -1.0, 1.0,
-                                             0.0, 0.0, eps_at, eps_curv, eps_dir, 1, NULL};
+                                             0.0, 0.0, eps_at, eps_curv, eps_dir, 1, NULL, 0};

@@ -47,4 +47,4 @@ static void hinge_dir(const nv_loss *l, double r, double dr, double c, double t,
 }
 
 const nv_loss nv_loss_hinge = {"hinge", NV_TARGET_SIGN, 1, 1, 0.5, 0.0, 0.0, 1.0, 0.0, 0.0,
-                               hinge_at, hinge_curv, hinge_dir, 0, NULL};
+                               hinge_at, hinge_curv, hinge_dir, 0, NULL, 0};

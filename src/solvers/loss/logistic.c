@@ -58,4 +58,4 @@ static void logistic_conj(double u, double *v, double *d1, double *d2)
 }
 
 const nv_loss nv_loss_logistic = {"logistic", NV_TARGET_SIGN, 0, 0, 0.0, 0.25, 0.0, 1.0, 0.0, 0.0,
-                                  logistic_at, logistic_curv, logistic_dir, 0, logistic_conj};
+                                  logistic_at, logistic_curv, logistic_dir, 0, logistic_conj, 1};

@@ -84,6 +84,11 @@ struct nv_loss {
      * coordinate method and the kernel expansions take only the quadratic
      * form. */
     void (*conj)(double u, double *v, double *d1, double *d2);
+    /* 1: l'' > 0 everywhere and smooth (the logistic loss): Newton's
+     * quadratic model of the objective holds far from the point, so its CG
+     * needs no budget of passes (newton.c); 0: a piecewise loss (kinks,
+     * flat parts, a smoothing zone), whose model holds only nearby */
+    int curved;
 };
 
 /* c l(r): the unsmoothed weighted loss. */

@@ -37,4 +37,4 @@ static void squared_dir(const nv_loss *l, double r, double dr, double c, double 
 }
 
 const nv_loss nv_loss_squared = {"squared", NV_TARGET_REAL, 0, 0, 0.0, 2.0, -INFINITY, INFINITY, 0.5, 0.0,
-                                 squared_at, squared_curv, squared_dir, 0, NULL};
+                                 squared_at, squared_curv, squared_dir, 0, NULL, 0};

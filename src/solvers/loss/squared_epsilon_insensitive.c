@@ -43,4 +43,4 @@ static void sqeps_dir(const nv_loss *l, double r, double dr, double c, double t,
 
 const nv_loss nv_loss_squared_epsilon_insensitive = {"squared_epsilon_insensitive", NV_TARGET_REAL, 0, 0, 0.0,
                                                      2.0, -INFINITY, INFINITY, 0.5, 0.0,
-                                                     sqeps_at, sqeps_curv, sqeps_dir, 1, NULL};
+                                                     sqeps_at, sqeps_curv, sqeps_dir, 1, NULL, 0};

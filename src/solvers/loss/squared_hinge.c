@@ -38,4 +38,4 @@ static void squared_hinge_dir(const nv_loss *l, double r, double dr, double c, d
 }
 
 const nv_loss nv_loss_squared_hinge = {"squared_hinge", NV_TARGET_SIGN, 0, 1, 0.0, 2.0, 0.0, INFINITY, 0.5, 0.0,
-                                       squared_hinge_at, squared_hinge_curv, squared_hinge_dir, 0, NULL};
+                                       squared_hinge_at, squared_hinge_curv, squared_hinge_dir, 0, NULL, 0};
