@@ -267,6 +267,18 @@ def main():
            'one-vs-one -b 1: rows sum to 1, the label their argmax')
 
     # ---------------------------------------- LIBLINEAR's model files both ways
+    def same_predictions(path, ours, theirs, logistic):
+        """nesvm predict on ours and liblinear-predict on theirs agree: the labels,
+        and with logistic models the -b 1 probabilities (to liblinear's 6 digits)."""
+        b = ['-b', '1'] if logistic else []
+        run([nesvm, 'predict'] + b + [path, ours, out])
+        run(['liblinear-predict'] + b + [path, theirs, out + '.ll'])
+        if not logistic:
+            return [ln.split()[0] for ln in open(out)] == [ln.split()[0] for ln in open(out + '.ll')]
+        Pn, ln_ = probs(out)
+        Pl, ll_ = probs(out + '.ll')
+        return np.max(np.abs(Pn - Pl)) <= 1e-5 and (ln_ == ll_).all()
+
     for path in (HEART, wine_path):
         for opts, typ in ((['--svm-type', 'logistic', '--multiclass', 'ovr'], 'L2R_LR'),
                           (['--svm-type', 'logistic', '--penalty', 'l1', '--multiclass', 'ovr'], 'L1R_LR'),
@@ -276,15 +288,7 @@ def main():
             run([nesvm, 'export', '--format', 'liblinear', model, peer])
             head = open(peer).readline().split()
             logistic = typ != 'L1R_L2LOSS_SVC'
-            b = ['-b', '1'] if logistic else []
-            run([nesvm, 'predict'] + b + [path, model, out])
-            run(['liblinear-predict'] + b + [path, peer, out + '.ll'])
-            if logistic:
-                Pn, ln_ = probs(out)
-                Pl, ll_ = probs(out + '.ll')
-                same = np.max(np.abs(Pn - Pl)) <= 1e-5 and (ln_ == ll_).all()
-            else:
-                same = [ln.split()[0] for ln in open(out)] == [ln.split()[0] for ln in open(out + '.ll')]
+            same = same_predictions(path, model, peer, logistic)
             report(head == ['solver_type', typ] and same,
                    '%s: liblinear-predict %sgives nesvm\'s labels%s' % (tag, '-b 1 ' if logistic else '',
                                                                       ' and probabilities' if logistic else ''))
@@ -298,15 +302,7 @@ def main():
                     report(False, '%s: %s' % (tag, r_.stderr.strip()))
                     continue
                 logistic = s_ != '5'
-                b = ['-b', '1'] if logistic else []
-                run([nesvm, 'predict'] + b + [path, imp, out])
-                run(['liblinear-predict'] + b + [path, peer, out + '.ll'])
-                if logistic:
-                    Pn, ln_ = probs(out)
-                    Pl, ll_ = probs(out + '.ll')
-                    same = np.max(np.abs(Pn - Pl)) <= 1e-5 and (ln_ == ll_).all()
-                else:
-                    same = [ln.split()[0] for ln in open(out)] == [ln.split()[0] for ln in open(out + '.ll')]
+                same = same_predictions(path, imp, peer, logistic)
                 report(same and ('problem %s' % ('logistic_regression_logistic_l1' if s_ == '6' else
                                                   'c_svm_squared_hinge_l1' if s_ == '5' else
                                                   'logistic_regression_logistic_l2')) in open(imp).read(),
