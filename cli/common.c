@@ -146,6 +146,7 @@ void train_opts_help(FILE *f)
      * (-w, -B, --storage, --float, --trace, -q) written here */
     static const char *const problem1[] = {"c", NULL};
     static const char *const problem2[] = {"lambda", NULL};
+    static const char *const problem2b[] = {"bias_mode", NULL};
     static const char *const problem3[] = {"eps", "solver", "svm_type", "loss", "penalty", "epsilon", "svm_nu", "mu", "nu", "continuation", "mu0", "nu0",
                                            "mu_star", "stage_eps", "eps_abs", "method", "lipschitz", "restart", "multiclass",
                                            NULL};
@@ -161,11 +162,13 @@ void train_opts_help(FILE *f)
           "                       each cost C x W must stay in [1e-100, 1e15]\n",
           f);
     help_params(f, problem2);
-    fputs("  -B B                 B > 0: a bias. nesvm: free, unregularized (default);\n"
+    fputs("  -B B                 B > 0: a bias. nesvm: free, unregularized (default;\n"
+          "                       --bias-mode regularized: LIBLINEAR's feature B);\n"
           "                       hyperpass, pegasos, ssvm, nssvm: a constant feature B,\n"
           "                       regularized (LIBLINEAR's -B; ssvm/nssvm default 1).\n"
           "                       B <= 0: no bias (hyperpass, pegasos: default)\n",
           f);
+    help_params(f, problem2b);
     help_params(f, problem3);
     fputs("Hyperpass and Pegasos (--eps-abs E: stop at gap E in the papers' units,\n"
           "(P - lower bound) / sum_i C_i):\n",
@@ -205,9 +208,10 @@ void train_opts_help(FILE *f)
           "                       convention (no bias unless -B B > 0, then a feature B\n"
           "                       regularized with w), its C and one-vs-rest: 0/7:\n"
           "                       logistic regression, 5: L1-regularized squared hinge,\n"
-          "                       6: L1-regularized logistic regression (0, 5-7: no -B\n"
-          "                       yet), 1/2: squared hinge, 11/12: squared tube (-B:\n"
-          "                       nssvm, C doubled), 3: hinge, 13: tube (-B: hyperpass),\n"
+          "                       6: L1-regularized logistic regression (0, 5-7 with -B:\n"
+          "                       --bias-mode regularized), 1/2: squared hinge, 11/12:\n"
+          "                       squared tube (-B: nssvm, C doubled), 3: hinge, 13: tube\n"
+          "                       (-B: hyperpass),\n"
           "                       4: Crammer and Singer's multiclass SVM (--multiclass cs)\n"
           "  -h 0|1               shrinking (hyperpass); -h alone is this help\n"
           "Output:\n"
@@ -434,17 +438,18 @@ int train_opts_liblinear(const char *cmd, train_opts *o)
         return cli_usage(cmd, "bad value '%d' for --liblinear (LIBLINEAR has no -s %d; nesvm trains its -s 0-7 "
                               "and 11-13)", t, t);
     /* the problem is --liblinear's: no other spelling of it beside */
-    char svm_type[16], solver[16], loss[40], bias[40], c[40], penalty[8];
+    char svm_type[16], solver[16], loss[40], bias[40], c[40], penalty[8], bmode[16];
     nesvm_params_get(o->params, "svm_type", svm_type, sizeof svm_type, NULL);
     nesvm_params_get(o->params, "solver", solver, sizeof solver, NULL);
     nesvm_params_get(o->params, "loss", loss, sizeof loss, NULL);
     nesvm_params_get(o->params, "bias", bias, sizeof bias, NULL);
     nesvm_params_get(o->params, "c", c, sizeof c, NULL);
     nesvm_params_get(o->params, "penalty", penalty, sizeof penalty, NULL);
+    nesvm_params_get(o->params, "bias_mode", bmode, sizeof bmode, NULL);
     if (strcmp(svm_type, "c") != 0 || strcmp(solver, "nesvm") != 0 || strcmp(loss, "auto") != 0 ||
-        strcmp(penalty, "l2") != 0)
+        strcmp(penalty, "l2") != 0 || strcmp(bmode, "auto") != 0)
         return cli_usage(cmd, "--liblinear %d sets the problem and the solver: drop -s, --svm-type, --solver, "
-                              "--loss and --penalty", t);
+                              "--loss, --penalty and --bias-mode", t);
     /* LIBLINEAR's bias: none unless -B B > 0, then a feature B regularized with w */
     double B = 0;
     if (strcmp(bias, "auto") != 0 && !cli_parse_double(bias, &B)) B = 0;
@@ -452,19 +457,14 @@ int train_opts_liblinear(const char *cmd, train_opts *o)
     if (t == 0 || (t >= 5 && t <= 7)) {
         /* logistic regression (-s 7: LIBLINEAR's dual method for -s 0's
          * problem), and the L1-regularized squared hinge (5) and logistic
-         * regression (6): NESVM's problems of those names with no bias */
+         * regression (6): NESVM's problems of those names, with no bias or
+         * the bias feature B (bias_mode regularized) */
         const int logistic = t != 5, l1 = t == 5 || t == 6;
-        if (reg_bias)
-            return cli_usage(cmd, "--liblinear %d -B %s: LIBLINEAR's bias regularized with w is not in nesvm's "
-                                  "%s yet; --svm-type %s%s --multiclass ovr has a free bias (scikit-learn's "
-                                  "intercept), or drop -B for no bias", t, bias,
-                             logistic ? "logistic regression" : "L1-regularized SVM", logistic ? "logistic" : "c",
-                             l1 ? (logistic ? " --penalty l1" : " --penalty l1 --loss squared_hinge") : "");
         int rc = liblinear_set(cmd, o->params, "svm_type", logistic ? "logistic" : "c");
         if (rc == CLI_OK && !logistic) rc = liblinear_set(cmd, o->params, "loss", "squared_hinge");
         if (rc == CLI_OK && l1) rc = liblinear_set(cmd, o->params, "penalty", "l1");
         if (rc == CLI_OK) rc = liblinear_set(cmd, o->params, "multiclass", "ovr");
-        if (rc == CLI_OK) rc = liblinear_set(cmd, o->params, "bias", "0");
+        if (rc == CLI_OK) rc = liblinear_set(cmd, o->params, reg_bias ? "bias_mode" : "bias", reg_bias ? "regularized" : "0");
         return rc;
     }
     if (t == 4) {

@@ -685,10 +685,10 @@ class LinearSVC(_NesvmClassifier):
 
     penalty='l1' (with loss='squared_hinge' and dual=False, as scikit-learn
     demands) is ||w||_1 + C sum max(0, 1 - y f)^2, LIBLINEAR -s 5's problem, by
-    NESVM with exact zeros in coef_; its intercept is free (unpenalized), where
-    scikit-learn's liblinear penalizes the intercept_scaling feature with ||.||_1
-    (fit_intercept=False: the same problem as scikit-learn's).  dual: no effect
-    besides that check (nesvm's solvers certify a gap whatever the shape)."""
+    NESVM with exact zeros in coef_; its intercept is scikit-learn's too, the
+    intercept_scaling feature penalized with ||.||_1 (nesvm's bias_mode
+    regularized).  dual: no effect besides that check (nesvm's solvers certify a
+    gap whatever the shape)."""
 
     def __init__(self, C=1.0, loss="squared_hinge", tol=1e-4, fit_intercept=True, intercept_scaling=1.0,
                  class_weight=None, max_iter=1000, random_state=None, n_jobs=None, verbose=0,
@@ -748,9 +748,10 @@ class LinearSVC(_NesvmClassifier):
             # the intercept a constant feature regularized with W, scikit-learn's C
             return {"c": float(self.C), "bias": bias, "multiclass": "cs"}
         if self._l1():
-            # NESVM's ||w||_1 + C sum max(0, r)^2 with a free intercept
-            return {"c": float(self.C), "penalty": "l1", "loss": "squared_hinge",
-                    "bias": 1.0 if self.fit_intercept else 0.0, "multiclass": self.multiclass}
+            # NESVM's ||w||_1 + C sum max(0, r)^2 with LIBLINEAR's intercept:
+            # the feature intercept_scaling, its weight in the L1 norm
+            return {"c": float(self.C), "penalty": "l1", "loss": "squared_hinge", "bias": bias,
+                    "bias_mode": "regularized", "multiclass": self.multiclass}
         # nssvm's C weighs 1/2 sum of squared hinges: twice scikit-learn's C
         c = float(self.C) * (2.0 if self.loss == "squared_hinge" else 1.0)
         return {"c": c, "bias": bias, "multiclass": self.multiclass}

@@ -64,7 +64,7 @@ class LogisticRegression(_NesvmClassifier):
         The regularizer: 'l2' (1/2 ||w||^2) or 'l1' (||w||_1: sparse weights,
         exact zeros; LIBLINEAR's -s 6 problem, with nesvm's unpenalized intercept,
         as scikit-learn's saga has it -- its liblinear solver penalizes the
-        intercept).  'elasticnet' raises ValueError: nesvm has no elastic-net
+        intercept; solver='liblinear' gives that).  'elasticnet' raises ValueError: nesvm has no elastic-net
         problem yet.  None and
         'none' (no regularization) raise ValueError: that is C = inf, which nesvm
         does not take (C is at most 1e100); use a large finite C.
@@ -94,9 +94,11 @@ class LogisticRegression(_NesvmClassifier):
         False: no intercept (b = 0, nesvm's bias 0).
 
     intercept_scaling : float, default=1
-        No effect: nesvm's intercept is unregularized, so no scaling of a
-        constant feature changes the problem (scikit-learn uses it for liblinear
-        only, whose intercept is a regularized feature).  Must be positive.
+        With solver='liblinear' (and fit_intercept): the value of the constant
+        feature whose weight is the intercept over intercept_scaling, regularized
+        with coef_, as scikit-learn's liblinear (nesvm's -B intercept_scaling
+        --bias-mode regularized).  No effect with the other solvers, whose
+        intercept is free.  Must be positive.
 
     class_weight : dict or 'balanced', default=None
         Multiplies the C of each class's samples: {class label: weight}, or
@@ -113,8 +115,10 @@ class LogisticRegression(_NesvmClassifier):
     solver : {'nesvm', 'lbfgs', 'liblinear', 'newton-cg', 'newton-cholesky', \
 'sag', 'saga'}, default='nesvm'
         'nesvm': nesvm's Newton method.  scikit-learn's solver names are accepted
-        and have no effect: the same Newton method solves the same problem (with
-        'liblinear' too: nesvm's intercept stays unregularized).
+        and choose the problem as in scikit-learn: 'liblinear' LIBLINEAR's, the
+        intercept a regularized feature (intercept_scaling) and no multinomial
+        (ValueError, as scikit-learn's), the others the free intercept's; nesvm's
+        Newton method solves either.
 
     max_iter : int, default=100
         The limit on Newton iterations per binary problem (nesvm's max_iter).  A
@@ -244,10 +248,18 @@ class LogisticRegression(_NesvmClassifier):
         _bool("warm_start", self.warm_start)
         fit_intercept = _bool("fit_intercept", self.fit_intercept)
         _positive("intercept_scaling", self.intercept_scaling)
+        # scikit-learn's liblinear: its intercept the feature intercept_scaling,
+        # regularized with coef_; one-vs-rest only
+        liblinear = solver == "liblinear"
+        if liblinear and mc == "multinomial":
+            raise ValueError("Solver liblinear does not support a multinomial backend.")
         out = _NesvmClassifier._common_params(self)  # solver, threads, seed, max_iter, eps
-        out.update({"svm_type": "logistic", "c": C, "bias": 1 if fit_intercept else 0,
+        out.update({"svm_type": "logistic", "c": C,
+                    "bias": (float(self.intercept_scaling) if liblinear else 1) if fit_intercept else 0,
                     "multiclass": "multinomial" if mc == "multinomial" else "ovr", "eps": float(tol),
                     "max_iter": int(mi), "penalty": self.penalty})
+        if liblinear and fit_intercept:
+            out["bias_mode"] = "regularized"
         return out
 
     def _nesvm_params(self, X):

@@ -407,6 +407,79 @@ nesvm_status nv_dataset_copy_rows(const nesvm_dataset *ds, const int64_t *rows, 
     return nv_dataset_from_csr(n, ds->d, ip, ix, vx, NESVM_DOUBLE, lb, out, err);
 }
 
+nesvm_status nv_dataset_with_const(const nesvm_dataset *ds, const int64_t *rows, int64_t n, double B,
+                                   nesvm_dataset **out, nesvm_error *err)
+{
+    *out = NULL;
+    if (ds->d >= INT32_MAX)
+        return nv_error(err, NESVM_ERR_ARG, "%d features leave no column for the bias feature", ds->d);
+    const int32_t d = ds->d, d1 = d + 1;
+    const int dense = ds->storage == NESVM_STORAGE_DENSE, flt = ds->prec == NESVM_FLOAT;
+    const size_t esz = flt ? sizeof(float) : sizeof(double);
+    int64_t nnz = 0;
+    for (int64_t i = 0; i < n && !dense; i++) {
+        const int64_t r = rows ? rows[i] : i;
+        nnz += ds->indptr[r + 1] - ds->indptr[r] + 1;
+    }
+    const size_t cells = dense ? (size_t)n * (size_t)d1 : (size_t)nnz;
+    if (dense && (size_t)n > SIZE_MAX / esz / (size_t)d1)
+        return nv_error(err, NESVM_ERR_NOMEM, "dense matrix %lld x %d is too large", (long long)n, d1);
+    nesvm_dataset *o = alloc_ds();
+    void *vals = nv_malloc_array(cells ? cells : 1, esz);
+    double *lb = nv_malloc_array((size_t)(n ? n : 1), sizeof(double));
+    int64_t *ip = dense ? NULL : nv_malloc_array((size_t)n + 1, sizeof(int64_t));
+    int32_t *ix = dense ? NULL : nv_malloc_array(cells ? cells : 1, sizeof(int32_t));
+    if (!o || !vals || !lb || (!dense && (!ip || !ix))) {
+        nv_free(o);
+        nv_free(vals);
+        nv_free(lb);
+        nv_free(ip);
+        nv_free(ix);
+        return nv_error(err, NESVM_ERR_NOMEM, "out of memory for the data with a bias feature (%lld rows)",
+                        (long long)n);
+    }
+    int64_t k = 0;
+    if (ip) ip[0] = 0;
+    for (int64_t i = 0; i < n; i++) {
+        const int64_t r = rows ? rows[i] : i;
+        lb[i] = ds->labels ? ds->labels[r] : 0.0;
+        if (dense) {
+            /* the row's values as they are stored, then B */
+            memcpy((char *)vals + (size_t)i * d1 * esz, (const char *)ds->values + (size_t)r * d * esz,
+                   (size_t)d * esz);
+            k = i * (int64_t)d1 + d;
+        } else {
+            for (int64_t p = ds->indptr[r]; p < ds->indptr[r + 1]; p++, k++) {
+                ix[k] = (int32_t)nv_idx(ds, p);
+                if (flt)
+                    ((float *)vals)[k] = ((const float *)ds->values)[p];
+                else
+                    ((double *)vals)[k] = ((const double *)ds->values)[p];
+            }
+            ix[k] = d;
+        }
+        if (flt)
+            ((float *)vals)[k] = (float)B;
+        else
+            ((double *)vals)[k] = B;
+        k++;
+        if (ip) ip[i + 1] = k;
+    }
+    o->n = n;
+    o->d = d1;
+    o->nnz = (int64_t)cells;
+    o->storage = ds->storage;
+    o->prec = ds->prec;
+    o->blas_rows = ds->blas_rows;
+    o->indptr = o->own_indptr = ip;
+    o->indices = o->own_indices = ix;
+    o->values = o->own_values = vals;
+    o->labels = o->own_labels = lb;
+    NV_ASSERT(dense || nv_csr_valid(n, d1, ip, ix, NULL));
+    *out = o;
+    return NESVM_OK;
+}
+
 /* The checkpoints' and nesvm grid's fingerprint of the data: FNV-1a of the
  * row count, the features and each row's label, non-zero entries (column and
  * value as double, so CSR and dense storage agree) and weight. */

@@ -43,6 +43,12 @@ nesvm_status nv_dataset_convert(nesvm_dataset *ds, nesvm_storage storage, nesvm_
 /* An owned CSR copy (double values) of rows[0..n) of ds, with their labels. */
 nesvm_status nv_dataset_copy_rows(const nesvm_dataset *ds, const int64_t *rows, int64_t n,
                                   nesvm_dataset **out, nesvm_error *err);
+/* An owned copy of rows[0..n) of ds (rows NULL: the first n) with one more
+ * column, d, of the constant B: LIBLINEAR's bias feature [x_i, B]
+ * (solvers/bias_feature.h).  The storage and precision are ds's, the labels
+ * copied (0 without). */
+nesvm_status nv_dataset_with_const(const nesvm_dataset *ds, const int64_t *rows, int64_t n, double B,
+                                   nesvm_dataset **out, nesvm_error *err);
 /* FNV-1a fingerprint of rows[0..n) of ds (rows NULL: the first n rows): their
  * labels, non-zero entries and weights; the same for CSR and dense storage.
  * Checkpoints and nesvm grid's CSV record it to recognise their data. */

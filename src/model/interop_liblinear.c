@@ -21,8 +21,10 @@
  * (-s 5) both ways: nesvm's logistic_regression_logistic_l2 / _l1 and
  * c_svm_squared_hinge_l1 are L2R_LR, L1R_LR and L1R_L2LOSS_SVC (L2R_LR_DUAL
  * imported as L2R_LR), the bias a free one (value 1, weight b) when the
- * model has one; imported logistic models carry their native probabilities
- * (prob -1 0: liblinear-predict -b 1's).
+ * model has one, or LIBLINEAR's feature B (weight b / B) for the problems
+ * with it (_regularized_bias, bias_mode regularized), which the import of a
+ * model with bias B > 0 gives; imported logistic models carry their native
+ * probabilities (prob -1 0: liblinear-predict -b 1's).
  *
  * Import: solver_type L2R_L2LOSS_SVC_DUAL, L2R_L2LOSS_SVC (-s 1, 2):
  * Import: solver_type MCSVM_CS (-s 4): nesvm's Crammer and Singer model
@@ -88,8 +90,14 @@ static const char *liblinear_type(const char *problem)
         {"logistic_regression_logistic_l1", "L1R_LR"},
         {"c_svm_squared_hinge_l1", "L1R_L2LOSS_SVC"},
     };
+    /* NESVM's problems with LIBLINEAR's bias feature (bias_mode regularized)
+     * are LIBLINEAR's of the same name */
+    static const char suffix[] = "_regularized_bias";
+    size_t n = strlen(problem), k = sizeof suffix - 1;
+    if (n > k && strcmp(problem + n - k, suffix) == 0 && strncmp(problem, "c_svm_squared_hinge_l2", n - k) != 0)
+        n -= k;
     for (size_t i = 0; i < sizeof map / sizeof map[0]; i++)
-        if (strcmp(problem, map[i][0]) == 0) return map[i][1];
+        if (strlen(map[i][0]) == n && strncmp(problem, map[i][0], n) == 0) return map[i][1];
     return "L2R_L1LOSS_SVC_DUAL";
 }
 
@@ -285,11 +293,16 @@ nesvm_status nv_liblinear_import(imp_reader *r, imp_text *t, nesvm_error *err)
         /* the bias feature's weight as a free bias (param bias 1) */
         nv_imp_put_header_svr(t, problem, "linear", bias >= 0 ? 1.0 : -1.0, svr, 0.1, (int32_t)d);
     } else {
-        nv_imp_put_header(t, solver, cs && bias > 0 ? "crammer_singer_svm_hinge_l2_regularized_bias" : problem,
-                          "linear", cs ? "cs" : k > 2 ? "ovr" : "ovo", k, label, (int32_t)d);
+        /* NESVM's problems (logistic regression, the L1 squared hinge) with
+         * a bias: LIBLINEAR's feature B regularized with w (bias_mode
+         * regularized), as Crammer and Singer's */
+        const int feature = bias > 0 && (cs || strcmp(solver, "nesvm") == 0);
+        char pname[64];
+        snprintf(pname, sizeof pname, "%s%s", problem, feature ? "_regularized_bias" : "");
+        nv_imp_put_header(t, solver, pname, "linear", cs ? "cs" : k > 2 ? "ovr" : "ovo", k, label, (int32_t)d);
         nv_imp_put(t, "param bias ");
         nv_imp_put_num(t, bias >= 0 ? bias : -1);
-        nv_imp_put(t, "\n%s", extra);
+        nv_imp_put(t, "\n%s%s", extra, feature && !cs ? "param bias_mode regularized\n" : "");
     }
     nv_imp_put(t, "nr_submodel %d\n", nw);
     for (int c = 0; c < nw; c++) {

@@ -126,6 +126,10 @@ nesvm_status nv_kplan_check(const nv_kplan *kp, const nesvm_params *params, nesv
                         "the L2 norm, exact (SMO): not --loss %s, not a fixed smoothing (--mu, --mu-star, "
                         "--continuation paper); use --method newton",
                         nv_params_loss(params)->name);
+    if (kp->kind == NV_KPLAN_EXPANSION && nv_params_bias_feature(params))
+        return nv_error(err, NESVM_ERR_UNSUPPORTED,
+                        "--bias-mode regularized: a full kernel's expansion has a free bias (LIBSVM's rho) or none; "
+                        "a regularized bias takes kernel features (--basis M) or a linear model");
     if (!kp->kernel || plan_psd(kp) || kp->kind == NV_KPLAN_CACHE || kp->smo) return NESVM_OK;
     if (kp->kind == NV_KPLAN_FEATURES && !features_rkhs(kp, params)) return NESVM_OK;
     /* the model named by its svm_type (and its loss when --loss chose one) */

@@ -44,6 +44,7 @@ static const char *const task_words[] = {"classification", "regression", "novelt
 static const char *const continuation_words[] = {"adaptive", "paper", NULL};
 static const char *const multiclass_words[] = {"ovo", "ovr", "cs", "multinomial", NULL};
 static const char *const penalty_words[] = {"l2", "l1", NULL};
+static const char *const bias_mode_words[] = {"auto", "free", "regularized", NULL};
 static const char *const method_words[] = {"newton", "nesterov", "dcd", "auto", NULL};
 static const char *const lipschitz_words[] = {"power", "paper", NULL};
 static const char *const kernel_words[] = {"linear", "poly", "rbf", "sigmoid", "precomputed", NULL};
@@ -177,6 +178,11 @@ static const nv_param_def table[] = {
      "penalty", "l2|l1",
      "c, logistic: the regularizer, 1/2||w||^2 (l2) or ||w||_1 (l1: sparse weights; c with the hinge is LP-SVM, "
      "--loss squared_hinge LIBLINEAR's -s 5, logistic its -s 6)"},
+    {"bias_mode", NV_PT_WORD, F(bias_mode), "auto", 0, 0, 0, 0, bias_mode_words, "auto, free or regularized",
+     NV_S_ALL, NV_W_COST, "bias_mode", "auto|free|regularized",
+     "with -B B > 0: free, an unregularized bias (scikit-learn's intercept; nesvm's default); regularized, a "
+     "constant feature B whose weight the regularizer takes with w (LIBLINEAR's -B, --liblinear N -B B; hyperpass, "
+     "pegasos, ssvm, nssvm, gs and --multiclass cs have no other); auto: the solver's"},
 };
 /* clang-format on */
 

@@ -45,6 +45,9 @@ const nv_svm_type_def *nv_svm_type(int svm_type);
 int nv_task_parse(const char *word);
 enum { NV_CONT_ADAPTIVE = 0, NV_CONT_PAPER = 1 };
 enum { NV_PENALTY_L2 = 0, NV_PENALTY_L1 = 1 };
+/* bias_mode: the solver's (auto), unregularized, or a constant feature B
+ * regularized with w (the words' order) */
+enum { NV_BIAS_AUTO = 0, NV_BIAS_FREE = 1, NV_BIAS_REG = 2 };
 
 struct nesvm_params {
     char solver[32];
@@ -103,6 +106,8 @@ struct nesvm_params {
                           * sign's sum of a is nu/2 x the total cost (expansion_wsn.c) */
     int penalty;         /* NV_PENALTY_L2 or NV_PENALTY_L1 (svm_type c and logistic; lp is
                           * always l1): nv_params_l1 */
+    int bias_mode;       /* NV_BIAS_AUTO, NV_BIAS_FREE or NV_BIAS_REG (with bias > 0):
+                          * nv_params_bias_feature */
     int n_weights;
     double *weight_label;
     double *weight;
@@ -111,6 +116,16 @@ struct nesvm_params {
 
 /* Does the model have a bias?  (p->bias resolved: see nv_params_resolve.) */
 static inline int nv_params_bias(const nesvm_params *p) { return p->bias > 0; }
+/* Does a solver whose bias is free by default (NESVM's binary problems) get
+ * it as a constant feature B regularized with w instead (bias_mode
+ * regularized: LIBLINEAR's -B; solvers/bias_feature.h)? */
+static inline int nv_params_bias_feature(const nesvm_params *p)
+{
+    /* (one-class, nu-SVC and nu-SVR: their offsets are their problems', free) */
+    /* (bias auto, NaN until nv_params_resolve: NESVM's, 1) */
+    return !(p->bias <= 0) && p->bias_mode == NV_BIAS_REG && p->svm_type != NV_SVM_ONECLASS &&
+           p->svm_type != NV_SVM_NUSVC && p->svm_type != NV_SVM_NUSVR;
+}
 static inline int nv_params_newton(const nesvm_params *p)
 {
     return p->method == NV_METHOD_NEWTON || p->method == NV_METHOD_AUTO;

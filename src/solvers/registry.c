@@ -132,10 +132,40 @@ static nesvm_status joint_problem(const nv_solver *s, const nesvm_params *p, cha
     return NESVM_OK;
 }
 
+/* bias_mode against the bias the solver's problem has (with one: B > 0):
+ * the loss-specific families' and Crammer and Singer's is a constant
+ * feature B regularized with w, and nothing else; NESVM's binary problems
+ * take either (bias_feature.h); the multinomial's is free. */
+/* The bias p->bias stands for (auto: the solver's; Crammer and Singer's SVM
+ * has none by default, LIBLINEAR's -s 4). */
+static double resolved_bias(const nv_solver *s, const nesvm_params *p)
+{
+    return !isnan(p->bias) ? p->bias : p->multiclass == NV_CS ? -1.0 : s ? s->bias : 1.0;
+}
+
+static nesvm_status bias_mode_check(const nv_solver *s, const nesvm_params *p, nesvm_error *err)
+{
+    if (!(resolved_bias(s, p) > 0) || p->bias_mode == NV_BIAS_AUTO) return NESVM_OK;
+    const int feature_only = s->loss_specific || p->multiclass == NV_CS;
+    if (p->bias_mode == NV_BIAS_FREE && feature_only)
+        return nv_error(err, NESVM_ERR_UNSUPPORTED,
+                        "--bias-mode free: %s's bias is a constant feature B regularized with w, its only one: "
+                        "a free bias takes --solver nesvm%s, or drop --bias-mode",
+                        p->multiclass == NV_CS ? "--multiclass cs" : s->name,
+                        p->multiclass == NV_CS ? " --multiclass ovr" : "");
+    if (p->bias_mode == NV_BIAS_REG && p->multiclass == NV_MULTINOMIAL)
+        return nv_error(err, NESVM_ERR_UNSUPPORTED,
+                        "--bias-mode regularized: --multiclass multinomial has free intercepts (scikit-learn's) "
+                        "or none (-B 0); --multiclass ovr takes a regularized bias");
+    return NESVM_OK;
+}
+
 nesvm_status nv_solver_problem(const nv_solver *s, const nesvm_params *p, char *buf, size_t size,
                                nesvm_error *err)
 {
     const int t = p->svm_type;
+    nesvm_status st = bias_mode_check(s, p, err);
+    if (st != NESVM_OK) return st;
     if (nv_params_joint(p)) return joint_problem(s, p, buf, size, err);
     const char *fixed = t >= 0 && t < NV_SVM_TYPES ? s->problem[t] : NULL;
     if (!fixed)
@@ -189,14 +219,17 @@ nesvm_status nv_solver_problem(const nv_solver *s, const nesvm_params *p, char *
     } else {
         snprintf(buf, size, "%s_%s_l2", svr ? "svr" : "c_svm", l->name);
     }
+    /* the bias a feature regularized with w, where the problem has one */
+    if (nv_params_bias_feature(p)) {
+        size_t k = strlen(buf);
+        snprintf(buf + k, k < size ? size - k : 0, "_regularized_bias");
+    }
     return NESVM_OK;
 }
 
 void nv_params_resolve(nesvm_params *p)
 {
-    const nv_solver *s = nv_solver_find(p->solver);
-    /* Crammer and Singer's SVM has no bias by default (LIBLINEAR's -s 4) */
-    if (isnan(p->bias)) p->bias = p->multiclass == NV_CS ? -1.0 : s ? s->bias : 1.0;
+    p->bias = resolved_bias(nv_solver_find(p->solver), p);
 }
 
 int64_t nv_params_basis(const nesvm_params *p, int64_t n)

@@ -4,15 +4,20 @@ numbering solves liblinear-train -s N's problem, its bias convention included
 (no bias unless -B B > 0, then a feature B regularized with w) and its
 one-vs-rest for several classes.
 
-For each N in 1, 2, 3 (heart_scale, and wine's 3 classes scaled to [-1, 1]) and
-11, 12, 13 (diabetes, targets / 100), without -B and with -B 1 where nesvm has
-LIBLINEAR's regularized bias (NSSVM for 1/2/11/12, Hyperpass for 3/13), both tools train at C = 0.5 to a tight tolerance;
+For each N in 0, 1, 2, 3, 5, 6, 7 (heart_scale, and wine's 3 classes scaled to
+[-1, 1]) and 11, 12, 13 (diabetes, targets / 100), without -B and with -B 1,
+LIBLINEAR's regularized bias (NSSVM for 1/2/11/12, Hyperpass for 3/13, NESVM's
+problem on the rows [x_i, B] for 0/5/6/7: --bias-mode regularized), both tools
+train at C = 0.5 to a tight tolerance;
 LIBLINEAR's objective is recomputed here with numpy from its model file (every
 class's one-vs-rest problem), and nesvm's reported optimum (every submodel's
 primal, its certified point) must be as good (within 1e-6 relative), its
 certified lower bound below it (weak duality), and both within 1e-3 (LIBLINEAR's
 dual methods, -s 1/3/12/13, stop at 1000 passes, short of -e):
 
+  -s 0/7   1/2 ||z||^2 + C sum_i log(1 + exp(-y_i z.x_i))
+  -s 5     ||z||_1 + C sum_i max(0, 1 - y_i z.x_i)^2
+  -s 6     ||z||_1 + C sum_i log(1 + exp(-y_i z.x_i))
   -s 1/2   1/2 ||z||^2 + C sum_i max(0, 1 - y_i z.x_i)^2
   -s 3     1/2 ||z||^2 + C sum_i max(0, 1 - y_i z.x_i)
   -s 11/12 1/2 ||w||^2 + C sum_i max(0, |y_i - w.x_i| - p)^2
@@ -20,9 +25,10 @@ dual methods, -s 1/3/12/13, stop at 1000 passes, short of -e):
 
 (z = [w, v] and x_i = [x_i, B] with -B B > 0).  For a binary model the
 objective is also recomputed from nesvm's own model file (= its reported P).
-The model says one-vs-rest for several classes.  The types
-nesvm lacks (5, 6, 21) and conflicting options are refused with exit 2
-(-s 0 and 7 are oracle_logistic's, -s 4, Crammer and Singer's, oracle_joint's).
+The model says one-vs-rest for several classes.  For the
+L1 norm (-s 5, 6) the non-zero weights, the bias feature's included, are
+LIBLINEAR's.  The types nesvm lacks (21) and conflicting options are refused
+with exit 2 (-s 4, Crammer and Singer's, is oracle_joint's).
 
     test_liblinear_flag.py NESVM_BINARY
 """
@@ -94,16 +100,20 @@ def close(pn, gap, pt):
     return pn <= pt * (1 + 1e-6) and pn * (1 - gap) <= pt * (1 + 1e-12) and abs(pn - pt) <= 1e-3 * pt
 
 
-def nesvm_weights(path, d):
-    """Each sub-model's positive class index and weight vector (linear models)."""
+def nesvm_weights(path, d, B=0.0):
+    """Each sub-model's positive class index and weight vector (linear models),
+    with the bias feature's weight b / B appended when B > 0."""
     lines = open(path).read().split('\n')
-    out, pos = [], None
+    out, pos, b = [], None, 0.0
     for i, ln in enumerate(lines):
         if ln.startswith('submodel '):
             t = ln.split()
             pos = int(t[t.index('pos') + 1])
+        elif ln.startswith('b '):
+            b = float(ln.split()[1])
         elif ln == 'w':
-            out.append((pos, np.array([float(v) for v in lines[i + 1:i + 1 + d]])))
+            w = np.array([float(v) for v in lines[i + 1:i + 1 + d]])
+            out.append((pos, np.append(w, b / B) if B > 0 else w))
     return out
 
 
@@ -145,10 +155,9 @@ def main():
         for t, kind in ((1, 'sq'), (2, 'sq'), (3, 'hinge')):
             cases += [(path, t, kind, bias) for bias in ((), ('-B', '1'))]
         # logistic regression, -s 7 being LIBLINEAR's dual method for -s 0's
-        # problem (LIBLINEAR's regularized bias: not in nesvm's yet, refused below)
-        cases += [(path, t, 'logistic', ()) for t in (0, 7)]
-        # the L1-regularized squared hinge and logistic regression
-        cases += [(path, 5, 'sq1', ()), (path, 6, 'logistic1', ())]
+        # problem, and the L1-regularized squared hinge and logistic regression
+        for t, kind in ((0, 'logistic'), (7, 'logistic'), (5, 'sq1'), (6, 'logistic1')):
+            cases += [(path, t, kind, bias) for bias in ((), ('-B', '1'))]
     for t, kind in ((11, 'sqtube'), (12, 'sqtube'), (13, 'tube')):
         cases += [(dia_path, t, kind, bias) for bias in ((), ('-B', '1'))]
 
@@ -181,12 +190,12 @@ def main():
             # the sparsity pattern: exact zeros where LIBLINEAR's are, per class
             # (matched by the classes' labels; two classes: the first label's model)
             nl = [float(v) for v in [ln for ln in open(model) if ln.startswith('labels ')][0].split()[1:]]
-            wn = nesvm_weights(model, d)
+            wn = nesvm_weights(model, d, B)
             for k in range(W.shape[1]):
                 col = [s for s in range(len(wn)) if nl[wn[s][0]] == labels[k]] if W.shape[1] > 1 else [0]
                 same = len(col) == 1 and ((wn[col[0]][1] != 0) == (W[:, k] != 0)).all()
                 report(same, '%s, class %g: non-zero weights %s where LIBLINEAR\'s are (%d of %d)'
-                       % (tag, labels[k], 'exactly' if same else 'NOT', (W[:, k] != 0).sum(), d))
+                       % (tag, labels[k], 'exactly' if same else 'NOT', (W[:, k] != 0).sum(), W.shape[0]))
         if len(theirs) > 1:
             head = open(model).read().split('\n')
             report('multiclass ovr' in head and all(' neg -1 ' in ln for ln in head if ln.startswith('submodel ')),
@@ -209,13 +218,10 @@ def main():
 
     # refusals: LIBLINEAR's types nesvm lacks, no such type, a second spelling
     # of the problem, -C on NSSVM's C, grid
-    refusals = [(['train', '--liblinear', '6', '-B', '1', HEART], "not in nesvm's logistic regression yet; "
-                 "--svm-type logistic --penalty l1"),
-                (['train', '--liblinear', '5', '-B', '1', HEART], "not in nesvm's L1-regularized SVM yet; "
-                 "--svm-type c --penalty l1 --loss squared_hinge"),
-                (['train', '--liblinear', '5', '--penalty', 'l1', HEART], 'drop -s, --svm-type, --solver, --loss '
-                 'and --penalty'),
-                (['train', '--liblinear', '0', '-B', '1', HEART], "not in nesvm's logistic regression yet"),
+    refusals = [(['train', '--liblinear', '5', '--penalty', 'l1', HEART], 'drop -s, --svm-type, --solver, --loss, '
+                 '--penalty and --bias-mode'),
+                (['train', '--liblinear', '0', '-B', '1', '--bias-mode', 'free', HEART], 'and --bias-mode'),
+
                 (['train', '--liblinear', '4', '--solver', 'hyperpass', HEART], 'drop -s, --svm-type'),
                 (['train', '--liblinear', '21', HEART], 'one-class'),
                 (['cv', '--liblinear', '9', HEART], 'LIBLINEAR has no -s 9'),
@@ -225,10 +231,21 @@ def main():
                 (['train', '--liblinear', '2', '-B', '1', '-C', HEART], 'twice LIBLINEAR'),
                 (['train', '--liblinear', '11', '-B', '1', '-C', dia_path], 'twice LIBLINEAR'),
                 (['grid', '--liblinear', '2', HEART], 'for nesvm train and cv')]
-    for args, want in refusals:
+    # the library's refusals of --bias-mode (exit 1: an error of the training, not of the command line)
+    lib_refusals = [(['train', '--solver', 'hyperpass', '-B', '1', '--bias-mode', 'free', HEART],
+                     "hyperpass's bias is a constant feature B regularized with w"),
+                    (['train', '--liblinear', '4', '-B', '1', '--bias-mode', 'free', HEART], 'drop -s'),
+                    (['train', '--multiclass', 'cs', '-B', '1', '--bias-mode', 'free', HEART],
+                     "--multiclass cs's bias is a constant feature B"),
+                    (['train', '--svm-type', 'logistic', '--multiclass', 'multinomial', '--bias-mode', 'regularized',
+                      HEART], 'multinomial has free intercepts'),
+                    (['train', '-t', '2', '--bias-mode', 'regularized', HEART], "a full kernel's expansion has a "
+                     "free bias")]
+    for args, want in refusals + lib_refusals:
         r = subprocess.run([nesvm, *args, os.path.join(tmp, 'never.model')] if args[0] == 'train' and '-C' not in args
                            else [nesvm, *args], capture_output=True, text=True, cwd=tmp)
-        report(r.returncode == 2 and want in r.stderr and not os.path.exists(os.path.join(tmp, 'never.model')),
+        code = 1 if (args, want) in lib_refusals and '--liblinear' not in args else 2
+        report(r.returncode == code and want in r.stderr and not os.path.exists(os.path.join(tmp, 'never.model')),
                'refused (exit %d): %s: %s' % (r.returncode, ' '.join(args[:-1]), r.stderr.strip().split('\n')[0]))
 
     print('%d passed, %d failed' % (passed, failed))

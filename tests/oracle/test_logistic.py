@@ -292,8 +292,17 @@ def main():
             report(head == ['solver_type', typ] and same,
                    '%s: liblinear-predict %sgives nesvm\'s labels%s' % (tag, '-b 1 ' if logistic else '',
                                                                       ' and probabilities' if logistic else ''))
+        # LIBLINEAR's bias feature (--liblinear N -B 2: bias_mode regularized) exported
+        for s_, typ in (('0', 'L2R_LR'), ('6', 'L1R_LR'), ('5', 'L1R_L2LOSS_SVC')):
+            tag = 'export --liblinear %s -B 2 of %s' % (s_, os.path.basename(path))
+            run([nesvm, 'train', '-q', '--liblinear', s_, '-B', '2', path, model])
+            run([nesvm, 'export', '--format', 'liblinear', model, peer])
+            head = open(peer).read().split('\n')
+            same = same_predictions(path, model, peer, s_ != '5')
+            report(head[0].split() == ['solver_type', typ] and 'bias 2' in head and same,
+                   '%s: %s, bias 2, liblinear-predict gives nesvm\'s predictions' % (tag, typ))
         for s_, typ in (('0', 'L2R_LR'), ('7', 'L2R_LR_DUAL'), ('6', 'L1R_LR'), ('5', 'L1R_L2LOSS_SVC')):
-            for B in ('-1', '1'):
+            for B in ('-1', '1', '2'):
                 tag = 'import liblinear-train -s %s -B %s of %s' % (s_, B, os.path.basename(path))
                 run(['liblinear-train', '-q', '-s', s_, '-B', B, path, peer])
                 imp = os.path.join(tmp, 'imp.model')
@@ -303,10 +312,16 @@ def main():
                     continue
                 logistic = s_ != '5'
                 same = same_predictions(path, imp, peer, logistic)
-                report(same and ('problem %s' % ('logistic_regression_logistic_l1' if s_ == '6' else
-                                                  'c_svm_squared_hinge_l1' if s_ == '5' else
-                                                  'logistic_regression_logistic_l2')) in open(imp).read(),
-                       '%s: nesvm predict%s gives liblinear-predict\'s' % (tag, ' -b 1' if logistic else ''))
+                # the problem LIBLINEAR's: with -B B > 0 its bias feature, regularized
+                want = 'problem %s%s\n' % ('logistic_regression_logistic_l1' if s_ == '6' else
+                                           'c_svm_squared_hinge_l1' if s_ == '5' else 'logistic_regression_logistic_l2',
+                                           '_regularized_bias' if B != '-1' else '')
+                # and back: the export's predictions liblinear-predict's of the original
+                back = os.path.join(tmp, 'back.model')
+                run([nesvm, 'export', '--format', 'liblinear', imp, back])
+                same_back = same_predictions(path, imp, back, logistic)
+                report(same and same_back and want in open(imp).read(),
+                       '%s: nesvm predict%s gives liblinear-predict\'s, and of its export' % (tag, ' -b 1' if logistic else ''))
 
     # ---------------------------------------- the kernel problem against scipy
     X, y = read_libsvm(HEART)

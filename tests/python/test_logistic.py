@@ -309,14 +309,50 @@ def test_no_intercept(request, data):
 
 
 def test_inert_parameters(cancer):
-    """dual, intercept_scaling, random_state and scikit-learn's solver names
-    change nothing: the same model, bit for bit."""
+    """dual, intercept_scaling, random_state and scikit-learn's solver names but
+    liblinear change nothing: the same model, bit for bit."""
     X, y = cancer
     ref = nesvm.LogisticRegression().fit(X, y)
-    for kw in ({"solver": s} for s in ("lbfgs", "liblinear", "newton-cg", "newton-cholesky", "sag", "saga")):
+    for kw in ({"solver": s} for s in ("lbfgs", "newton-cg", "newton-cholesky", "sag", "saga")):
         np.testing.assert_array_equal(nesvm.LogisticRegression(**kw).fit(X, y).coef_, ref.coef_)
     for kw in ({"dual": True}, {"intercept_scaling": 10.0}, {"random_state": 7}, {"n_jobs": 2}):
         np.testing.assert_array_equal(nesvm.LogisticRegression(**kw).fit(X, y).coef_, ref.coef_)
+
+
+@pytest.mark.parametrize("penalty", ["l2", "l1"])
+def test_liblinear_solver_regularizes_the_intercept(cancer, wine, penalty):
+    """solver='liblinear' is scikit-learn's liblinear problem: the intercept the
+    weight of a constant feature intercept_scaling, regularized with coef_
+    (LIBLINEAR -s 0 / -s 6 -B intercept_scaling).  The objective recomputed with
+    numpy at or below scikit-learn's liblinear (tol 1e-10) to nesvm's tol, the
+    coefficients and intercepts near its; for L1 its zeros, the intercept's
+    included; a multinomial refused with scikit-learn's message."""
+    for (X, y), C, scale in ((cancer, 0.3, 1.0), (cancer, 2.0, 3.0), (wine, 0.5, 2.0)):
+        est = nesvm.LogisticRegression(penalty=penalty, solver="liblinear", C=C, intercept_scaling=scale,
+                                       tol=1e-10, max_iter=1000).fit(X, y)
+        with warnings.catch_warnings():
+            warnings.simplefilter("ignore")
+            sk = SkLR(penalty=penalty, solver="liblinear", C=C, intercept_scaling=scale, tol=1e-10,
+                      max_iter=100000).fit(X, y)
+        for k in range(est.coef_.shape[0]):
+            s = np.where(y == est.classes_[k if est.coef_.shape[0] > 1 else 1], 1.0, -1.0)
+
+            def P(w, b):
+                z = np.append(w, b / scale)
+                R = np.abs(z).sum() if penalty == "l1" else 0.5 * z @ z
+                return R + C * np.logaddexp(0, -s * (X @ w + b)).sum()
+            pn, ps = P(est.coef_[k], est.intercept_[k]), P(sk.coef_[k], sk.intercept_[k])
+            assert pn <= ps * (1 + 1e-8), (k, pn, ps)
+            assert abs(pn - ps) <= 1e-5 * ps, (k, pn, ps)
+            if penalty == "l1":
+                z_n = np.append(est.coef_[k], est.intercept_[k]) != 0
+                z_s = np.abs(np.append(sk.coef_[k], sk.intercept_[k])) > 1e-8
+                assert np.array_equal(z_n, z_s), (k, est.coef_[k], sk.coef_[k])
+        assert est.fit_status_ == 0
+        free = nesvm.LogisticRegression(penalty=penalty, C=C, tol=1e-10, max_iter=1000).fit(X, y)
+        assert rel(free.intercept_, est.intercept_) > 1e-3  # another problem
+    with pytest.raises(ValueError, match="Solver liblinear does not support a multinomial backend"):
+        nesvm.LogisticRegression(solver="liblinear", multi_class="multinomial").fit(*wine)
 
 
 # ------------------------------------------------------- warm start, max_iter
@@ -541,28 +577,32 @@ def test_pickle_pipeline_gridsearch(cancer):
 
 def test_linear_svc_l1_is_liblinears_s5(cancer):
     """LinearSVC(penalty='l1', dual=False): ||w||_1 + C sum max(0, 1 - y f)^2,
-    LIBLINEAR -s 5's problem.  Without an intercept it is scikit-learn's own
-    problem (its liblinear solver, tol 1e-10): the objective recomputed with
-    numpy at or below scikit-learn's (to nesvm's tol), the zeros where its are;
-    with the (free) intercept the objective is at or below scikit-learn's at
-    its (penalized) intercept; scikit-learn's argument checks."""
+    LIBLINEAR -s 5's problem, scikit-learn's own (its liblinear solver, tol
+    1e-10) without an intercept and with one (the feature intercept_scaling in
+    the L1 norm): the objective recomputed with numpy at or below
+    scikit-learn's (to nesvm's tol), the zeros where its are, the intercept's
+    included; scikit-learn's argument checks."""
     from sklearn.svm import LinearSVC as SkSVC
     X, y = cancer
     s = np.where(y == 1, 1.0, -1.0)
-    for C in (0.02, 0.5):
+    for C, fit_intercept, scale in ((0.02, False, 1.0), (0.5, False, 1.0), (0.02, True, 1.0), (0.5, True, 2.0)):
         def P(w, b):
             r = np.maximum(0.0, 1 - s * (X @ w + b))
-            return np.abs(w).sum() + C * (r * r).sum()
-        est = nesvm.LinearSVC(penalty="l1", dual=False, C=C, tol=1e-8, fit_intercept=False).fit(X, y)
+            return np.abs(w).sum() + abs(b) / scale + C * (r * r).sum()
+        kw = dict(penalty="l1", dual=False, C=C, fit_intercept=fit_intercept, intercept_scaling=scale)
+        est = nesvm.LinearSVC(tol=1e-8, **kw).fit(X, y)
         with warnings.catch_warnings():
             warnings.simplefilter("ignore")
-            sk = SkSVC(penalty="l1", dual=False, C=C, tol=1e-10, max_iter=100000, fit_intercept=False).fit(X, y)
-        pn, ps = P(est.coef_[0], 0.0), P(sk.coef_[0], 0.0)
+            sk = SkSVC(tol=1e-10, max_iter=100000, **kw).fit(X, y)
+        b_sk = np.atleast_1d(sk.intercept_)[0]  # (scikit-learn: 0.0 without an intercept)
+        pn, ps = P(est.coef_[0], est.intercept_[0]), P(sk.coef_[0], b_sk)
         assert est.fit_status_ == 0 and pn <= ps * (1 + 1e-8), (C, pn, ps)
-        assert np.array_equal(est.coef_ == 0, np.abs(sk.coef_) <= 1e-9), (C, est.coef_, sk.coef_)
-        assert est.intercept_[0] == 0.0
-        free = nesvm.LinearSVC(penalty="l1", dual=False, C=C, tol=1e-8).fit(X, y)
-        assert free.fit_status_ == 0 and P(free.coef_[0], free.intercept_[0]) <= pn * (1 + 1e-8)
+        assert abs(pn - ps) <= 1e-5 * ps, (C, pn, ps)
+        z_n = np.append(est.coef_[0], est.intercept_[0]) != 0
+        z_s = np.abs(np.append(sk.coef_[0], b_sk)) > 1e-9
+        assert np.array_equal(z_n, z_s), (C, est.coef_, sk.coef_, est.intercept_, sk.intercept_)
+        if not fit_intercept:
+            assert est.intercept_[0] == 0.0
     with pytest.raises(ValueError, match="when dual=True"):
         nesvm.LinearSVC(penalty="l1").fit(X, y)
     with pytest.raises(ValueError, match="penalty='l1' and loss='hinge' is not supported"):

@@ -546,7 +546,7 @@ int main(void)
             {"smooth_p", "100000000"}, {"scheme", "optimal"}, {"tau", "1e-10"}, {"merit", "smooth"},
             {"cap", "0"}, {"cache_size", "100"}, {"kernel_norm", "rkhs"}, {"basis_residual", "0.15"},
             {"probability", "0"}, {"restart", "1"}, {"loss", "auto"}, {"epsilon", "0.1"}, {"svm_nu", "0.5"},
-            {"penalty", "l2"}};
+            {"penalty", "l2"}, {"bias_mode", "auto"}};
         nesvm_params_create(&p, NULL);
         int nd = (int)(sizeof defaults / sizeof defaults[0]);
         for (int i = 0; i < nd; i++) {

@@ -266,6 +266,30 @@ int main(void)
             if (inf[i] != m || fabs(sq[i] - s) > 1e-12) ok = 0;
         }
         CHECK(ok);
+        /* the rows with LIBLINEAR's bias feature (nv_dataset_with_const): the
+         * storage and precision kept, row i = [x_{rows[i]}, B], its label;
+         * B = 0.1 is not a float: the float copy stores (float)0.1 */
+        {
+            nesvm_dataset *z = NULL;
+            const double B = 0.1, Bs = kinds[kk].p == NESVM_FLOAT ? (double)(float)B : B;
+            CHECK(nv_dataset_with_const(ds, rows, N / 2, B, &z, NULL) == NESVM_OK);
+            CHECK(z && z->n == N / 2 && z->d == D + 1 && z->storage == ds->storage && z->prec == ds->prec);
+            double wz[D + 1], oz[N / 2];
+            for (int j = 0; j < D; j++) wz[j] = w[j];
+            wz[D] = 3.0;
+            nv_linalg_ws ws1;
+            CHECK(nv_linalg_ws_init(&ws1, 1, D + 1, NULL) == NESVM_OK);
+            nv_xw(z, NULL, N / 2, wz, 0.0, oz, &ws1);
+            double maxerr = 0;
+            int lab_ok = 1;
+            for (int i = 0; i < N / 2; i++) {
+                maxerr = fmax(maxerr, fabs(oz[i] - (ref_xw[rows[i]] - 0.25 + 3.0 * Bs)));
+                lab_ok &= z->labels[i] == labels[rows[i]] && nv_row_value(z, i, D) == Bs;
+            }
+            CHECK_MSG(maxerr < 1e-12 && lab_ok, "with_const kind %zu err %g labels %d", kk, maxerr, lab_ok);
+            nv_linalg_ws_free(&ws1);
+            nesvm_dataset_destroy(z);
+        }
         nesvm_dataset_destroy(ds);
     }
     CHECK_DONE();

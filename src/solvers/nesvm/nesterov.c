@@ -43,6 +43,7 @@
  */
 #include "nesvm_solver.h"
 #include "../track.h"
+#include "../bias_feature.h"
 
 #include <math.h>
 #include <string.h>
@@ -72,6 +73,8 @@ nesvm_status nv_nesvm_linear_train(const nv_binary_problem *pb, const nesvm_para
                                    const nv_progress_sink *sink, nv_binary_result *res,
                                    nesvm_error *err)
 {
+    /* LIBLINEAR's bias: this problem without one on the rows [x_i, B] */
+    if (nv_params_bias_feature(prm)) return nv_bias_feature_train(nv_nesvm_linear_train, pb, prm, sink, res, err);
     switch (nv_nesvm_method(pb, prm)) {
     case NV_METHOD_NEWTON:
         return nv_nesvm_newton_train(pb, prm, sink, res, err);
