@@ -225,6 +225,49 @@ void nv_xta(const nesvm_dataset *X, const int64_t *rows, int64_t n, const double
 #endif
 }
 
+static void xtdx_range(const nesvm_dataset *X, const int64_t *rows, int64_t lo, int64_t hi, const double *h,
+                       const double *v, double b, double *t, double *out)
+{
+    for (int64_t i = lo; i < hi; i++) {
+        int64_t r = rows ? rows[i] : i;
+        double s = row_dot(X, r, v) + b; /* the row is in cache for its axpy */
+        s *= h[i];
+        t[i] = s;
+        if (s != 0.0) row_axpy(X, r, s, out);
+    }
+}
+
+void nv_xtdx(const nesvm_dataset *X, const int64_t *rows, int64_t n, const double *h, const double *v, double b,
+             double *t, double *outp, nv_linalg_ws *ws)
+{
+    size_t d = (size_t)X->d;
+    if (!worth_threads(X, n, ws) || !ws->part) {
+        memset(outp, 0, d * sizeof *outp);
+        xtdx_range(X, rows, 0, n, h, v, b, t, outp);
+        return;
+    }
+    NV_ASSERT(ws->d >= X->d);
+#ifdef _OPENMP
+#pragma omp parallel num_threads(ws->threads)
+    {
+        int th = omp_get_thread_num();
+        int T = omp_get_num_threads();
+        double *pp = ws->part + (size_t)th * 2 * d;
+        memset(pp, 0, d * sizeof *pp);
+        int64_t lo = n * th / T, hi = n * (th + 1) / T;
+        xtdx_range(X, rows, lo, hi, h, v, b, t, pp);
+#pragma omp barrier
+        /* nv_xta's fixed-order reduction over threads */
+        int64_t jlo = (int64_t)d * th / T, jhi = (int64_t)d * (th + 1) / T;
+        for (int64_t j = jlo; j < jhi; j++) {
+            double sp = 0;
+            for (int u = 0; u < T; u++) sp += ws->part[(size_t)u * 2 * d + (size_t)j];
+            outp[j] = sp;
+        }
+    }
+#endif
+}
+
 void nv_row_norms(const nesvm_dataset *X, const int64_t *rows, int64_t n, double *inf_norm,
                   double *sq_norm)
 {

@@ -38,6 +38,15 @@ void nv_xw(const nesvm_dataset *X, const int64_t *rows, int64_t n, const double 
 void nv_xta(const nesvm_dataset *X, const int64_t *rows, int64_t n, const double *a,
             const double *split, double *outp, double *outn, nv_linalg_ws *ws);
 
+/* The weighted Gram product of a truncated Newton step in one pass over the
+ * rows: t[i] = h[i] (x_{rows[i]} . v + b) and outp = sum_i t[i] x_{rows[i]}
+ * (X->d entries; rows with t[i] == 0 skipped), each row read once for both
+ * (nv_xw then nv_xta read X twice).  Bit for bit nv_xw, the product by h
+ * and nv_xta's sum, at every thread count (the same row blocks and
+ * reduction). */
+void nv_xtdx(const nesvm_dataset *X, const int64_t *rows, int64_t n, const double *h, const double *v, double b,
+             double *t, double *outp, nv_linalg_ws *ws);
+
 /* Per-row infinity norm and squared 2-norm of x_{rows[i]} (either may be NULL). */
 void nv_row_norms(const nesvm_dataset *X, const int64_t *rows, int64_t n, double *inf_norm,
                   double *sq_norm);

@@ -221,6 +221,26 @@ int main(void)
                 maxerr = fmax(maxerr, fabs(op[j] - s));
             }
             CHECK(maxerr < 1e-10);
+            /* the fused Gram product (nv_xtdx) is nv_xw, the weights and
+             * nv_xta's sum bit for bit, and the naive loops' to rounding */
+            {
+                static double hw[N / 2], t1[N / 2], t2[N / 2];
+                double o1[D], o2[D];
+                for (int i = 0; i < N / 2; i++) hw[i] = i % 7 == 0 ? 0.0 : nv_rng_uniform(&st);
+                nv_xtdx(ds, rows, N / 2, hw, w, 0.125, t1, o1, &ws);
+                nv_xw(ds, rows, N / 2, w, 0.125, t2, &ws);
+                for (int i = 0; i < N / 2; i++) t2[i] *= hw[i];
+                nv_xta(ds, rows, N / 2, t2, NULL, o2, NULL, &ws);
+                CHECK_MSG(memcmp(t1, t2, sizeof t1) == 0 && memcmp(o1, o2, sizeof o1) == 0,
+                          "xtdx kind %zu threads %d: not nv_xw + nv_xta bit for bit", kk, threads);
+                maxerr = 0;
+                for (int j = 0; j < D; j++) {
+                    double sx = 0;
+                    for (int i = 0; i < N / 2; i++) sx += hw[i] * (ref_xw[rows[i]] - 0.25 + 0.125) * Xd[rows[i]][j];
+                    maxerr = fmax(maxerr, fabs(o1[j] - sx));
+                }
+                CHECK_MSG(maxerr < 1e-9, "xtdx kind %zu threads %d err %g", kk, threads, maxerr);
+            }
             /* k columns at once (nv_xw_k, nv_xta_k) against the naive loops:
              * the row subset, a bias per column, rows of A all zero, squares */
             {

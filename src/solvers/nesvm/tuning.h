@@ -26,6 +26,18 @@
  * data's own storage (at least DIRECT_MEM_FLOOR bytes) and DIRECT_MEM, and
  * DIRECT_RATIO times the flops of CG at CG_MAX iterations cost more. */
 #define NV_NESVM_CG_TOL 0.1
+/* A curved loss's last Newton systems (newton.c, cg_tol): CG stops once the
+ * linear model's next gradient is CG_GAP_SAFETY times what the certificate
+ * needs, at a relative residual of CG_TOL_MAX at most. */
+#define NV_NESVM_CG_GAP_SAFETY 0.5
+#define NV_NESVM_CG_TOL_MAX 0.5
+/* A curved loss's subsampled-Hessian preconditioner (newton.c, sketch_build):
+ * SKETCH_ROWS d zone rows in blocks of SKETCH_BLOCK, d at most SKETCH_DMAX,
+ * its flops at most SKETCH_RATIO CG steps'. */
+#define NV_NESVM_SKETCH_ROWS 8
+#define NV_NESVM_SKETCH_BLOCK 256
+#define NV_NESVM_SKETCH_DMAX 4096
+#define NV_NESVM_SKETCH_RATIO 50.0
 #define NV_NESVM_CG_PASSES 4.0
 #define NV_NESVM_CG_MIN 2
 #define NV_NESVM_CG_MAX 250
