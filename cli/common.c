@@ -375,15 +375,20 @@ int cli_warn_uncertified(const char *cmd, const nesvm_model *m)
                        : ex == NESVM_EXIT_STALLED ? "no decrease was left in double precision: a smaller -c "
                                                     "or -B, or scaled data"
                                                   : "see docs/solvers.md";
+    char gtxt[40]; /* a sub-model the time limit left unstarted has none */
+    if (isnan(gap))
+        snprintf(gtxt, sizeof gtxt, "unknown");
+    else
+        snprintf(gtxt, sizeof gtxt, "%.3g", gap);
     if (nsub == 1)
         fprintf(stderr, "nesvm %s: warning: the training stopped before its certificate (exit %s, relative "
-                        "gap %.3g, -e %s): the model is saved but may be far from the optimum (%s)\n",
-                cmd, nesvm_exit_str(ex), gap, eps, hint);
+                        "gap %s, -e %s): the model is saved but may be far from the optimum (%s)\n",
+                cmd, nesvm_exit_str(ex), gtxt, eps, hint);
     else
         fprintf(stderr, "nesvm %s: warning: %d of %d binary models stopped before their certificate (the "
-                        "worst, %s: exit %s, relative gap %.3g, -e %s): the model is saved but may be far "
+                        "worst, %s: exit %s, relative gap %s, -e %s): the model is saved but may be far "
                         "from the optimum (%s)\n",
-                cmd, missed, nsub, name, nesvm_exit_str(ex), gap, eps, hint);
+                cmd, missed, nsub, name, nesvm_exit_str(ex), gtxt, eps, hint);
     return missed;
 }
 

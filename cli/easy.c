@@ -23,7 +23,8 @@ static void usage(FILE *f)
           "and squared correlation coefficient. Its targets are not scaled unless -y\n"
           "says so (easy.py, for classification, has no -y); -log2p searches\n"
           "epsilon-SVR's p with C and gamma (nesvm grid).\n"
-          "The kernel is RBF unless -t says otherwise. Every option of 'nesvm grid' goes to\n"
+          "The kernel is RBF unless -t says otherwise (linear for --multiclass cs and\n"
+          "multinomial, which are linear problems). Every option of 'nesvm grid' goes to\n"
           "the search, and those of 'nesvm train' to the training as well; -b 1 also makes\n"
           "the prediction print probabilities.\n\n"
           "  -y YLOWER YUPPER     a regression: scale the targets to [YLOWER, YUPPER] too\n"
@@ -162,7 +163,15 @@ static int easy_options(int argc, char **argv, easy_opts *e, int *help)
                            type, nesvm_task_str(nesvm_params_task(o.params)));
         nesvm_params_get(o.params, "probability", probability, sizeof probability, NULL);
         e->prob = strcmp(probability, "1") == 0;
-        if (e->kernel_given) nesvm_params_get(o.params, "kernel", e->kernel, sizeof e->kernel, NULL);
+        /* the joint multiclass problems are linear: easy searches their C */
+        char mc[16];
+        nesvm_params_get(o.params, "multiclass", mc, sizeof mc, NULL);
+        if (!e->kernel_given && (strcmp(mc, "cs") == 0 || strcmp(mc, "multinomial") == 0)) {
+            e->kernel_given = 1;
+            snprintf(e->kernel, sizeof e->kernel, "linear");
+        } else if (e->kernel_given) {
+            nesvm_params_get(o.params, "kernel", e->kernel, sizeof e->kernel, NULL);
+        }
         if (rc == CLI_OK && e->kernel_given && strcmp(e->kernel, "precomputed") == 0)
             rc = cli_usage(cmd, "easy scales the data, and a precomputed kernel's rows are its matrix, not features "
                                 "to scale: run nesvm grid and nesvm train with -t precomputed");

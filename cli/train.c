@@ -542,6 +542,9 @@ static void print_summary(const run *r, const nesvm_model *m, const nesvm_stats 
                       "stationary point, no certificate (the %s kernel is not positive "
                       "semi-definite)\n",
                 st->primal, (long long)st->n_sv, nesvm_exit_str(st->exit_reason), nesvm_model_kernel(m));
+    } else if (isnan(st->primal) && st->exit_reason == NESVM_EXIT_TIME_LIMIT) { /* a sub-model never started */
+        fprintf(info, "primal objective unknown: the time limit ran out before every binary model started; "
+                      "support vectors %lld, exit %s\n", (long long)st->n_sv, nesvm_exit_str(st->exit_reason));
     } else {
         fprintf(info, "primal objective %.10g, relative gap %.3g, support vectors %lld, exit %s\n", st->primal,
                 st->gap, (long long)st->n_sv, nesvm_exit_str(st->exit_reason));

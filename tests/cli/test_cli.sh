@@ -881,6 +881,16 @@ if expect_ok_rc "train --time-limit"; then
         not_ok "train --time-limit" "$(grep '^submodel' "$T/tl.model")"
 fi
 
+# a time limit that runs out before a sub-model starts: the summary says the
+# objective is unknown (not "nan"), and the warning names the exit
+awk '{ $1 = (NR % 3) + 1; print }' "$HEART" >"$T/tl3.txt"
+"$BIN" train --svm-type logistic --multiclass ovr --time-limit 0.000001 "$T/tl3.txt" "$T/tl3.model" >"$T/tl3.out" 2>&1
+RC=$?
+[ "$RC" -eq 0 ] && grep -q "^primal objective unknown: the time limit ran out before every binary model started" "$T/tl3.out" &&
+    ! grep -q "nan" "$T/tl3.out" && grep -q "warning: .* exit time-limit" "$T/tl3.out" &&
+    ok "train --time-limit before every sub-model: the objective unknown, not nan" ||
+    not_ok "train --time-limit summary" "rc $RC $(tr '\n' '|' <"$T/tl3.out")"
+
 # SIGINT / SIGTERM: tests/cli/test_faults.sh
 
 # a training that fails writes no trace
@@ -1599,6 +1609,18 @@ acc=$(grep '^Accuracy = ' "$T/easy/easy.out")
     [ -n "$acc" ] && head -c 8 "$T/easy/tr.scale.png" | od -c | grep -q "P   N   G" &&
     ok "easy: the steps' files by hand (scale, grid, train, svm-scale -r, predict), $acc" ||
     not_ok "easy" "rc $RC $(tr '\n' '|' <"$T/easy/easy.out")"
+# the joint multiclass problems are linear: easy searches their C on the linear
+# kernel (not its RBF default, which they refuse), as grid -t linear does by hand
+mkdir -p "$T/easycs"
+head -200 "$H" >"$T/easycs/tr"
+(cd "$T/easycs" && "$BIN" easy --multiclass cs -v 3 -log2c -1,3,2 tr >easy.out 2>&1 &&
+    "$BIN" grid -q --multiclass cs -t linear -v 3 -log2c -1,3,2 --out m.csv tr.scale >m.best 2>&1)
+RC=$?
+[ "$RC" -eq 0 ] && grep -q "^problem crammer_singer_svm_hinge_l2$" "$T/easycs/tr.model" &&
+    grep -q "^kernel linear$" "$T/easycs/tr.model" &&
+    grep -q "^Best c=$(cut -d' ' -f1 "$T/easycs/m.best") CV rate=" "$T/easycs/easy.out" &&
+    ok "easy --multiclass cs: a linear Crammer and Singer model at grid -t linear's best C" ||
+    not_ok "easy --multiclass cs" "rc $RC $(tr '\n' '|' <"$T/easycs/easy.out") $(cat "$T/easycs/m.best")"
 expect_fail "easy: --out" 2 "easy names its files after TRAIN (TRAIN.scale.grid.csv, TRAIN.scale.png): '--out' is nesvm grid's" \
     "$T/o.model" -- "$BIN" easy --out x.csv "$H"
 expect_fail "easy: bad -log2g" 2 "bad value '1,2' for -log2g" "$T/o.model" -- "$BIN" easy -log2g 1,2 "$H"
