@@ -704,6 +704,27 @@ def trace_at_gap(path, gap):
     return None
 
 
+def trace_stages(path):
+    """[(mu, iterations, seconds, inner steps, best primal, gap at the end)] of a one-sub-model trace's runs
+    of equal mu (its smoothing stages)."""
+    out, t0 = [], 0.0
+    with open(path) as f:
+        hdr = f.readline().strip().split(',')
+        k = {n: hdr.index(n) for n in ('mu', 'seconds', 'inner', 'best_primal', 'gap')}
+        for line in f:
+            t = line.strip().split(',')
+            mu, sec = float(t[k['mu']]), float(t[k['seconds']])
+            if not out or out[-1][0] != mu:
+                t0 = out[-1][2] + t0 if out else 0.0
+                out.append([mu, 0, 0.0, 0, 0.0, 0.0])
+            o = out[-1]
+            o[1] += 1
+            o[2] = sec - t0
+            o[3] += int(float(t[k['inner']]))
+            o[4], o[5] = float(t[k['best_primal']]), float(t[k['gap']])
+    return [tuple(o) for o in out]
+
+
 def ext_miss_lines(rows, probes):
     """Where nesvm's time goes in the missed comparisons: its trace, LIBLINEAR's iterations."""
     out = []
@@ -728,6 +749,12 @@ def ext_miss_lines(rows, probes):
                   % (its, inner, inner / max(its, 1), direct, its - 1))
         s += (', %.1f s of solver time (trace), %.3f s per iteration, reading %.2f s, whole process %.2f s' % (
             secs, secs / max(its, 1), nes['read'] or 0, nes['walls'][0]))
+        st = trace_stages(nes['trace'])
+        if len(st) > 1 or st and st[0][0] > 0:
+            s += ('; by smoothing stage (the trace\'s `mu`%s: value, iterations, seconds, CG steps, best primal and '
+                  'certified gap at its end): %s' % (
+                      ', for the L1 models the Huber width of |w_j|' if row['kind'] == 'l1' else '',
+                      '; '.join('%.3g: %d it, %.1f s, %d CG, %.8g, %.1e' % x for x in st)))
         for g in (1e-1, 1e-2):
             hit = trace_at_gap(nes['trace'], g)
             if hit:
