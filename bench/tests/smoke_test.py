@@ -92,7 +92,9 @@ def hinge_obj(X, y, w, b, pos, C=1.0):
 def logistic_quick(nesvm, tmp):
     """bench/logistic_row.py --quick (breast_cancer and digits, about 10 s): it runs, writes its
     table, its probability and objective checks hold, and nesvm's breast_cancer objectives
-    recomputed here from the model files equal the primal nesvm printed."""
+    recomputed here from the model files equal the primal nesvm printed; issue 34's rows (L1
+    models on breast_cancer, Crammer-Singer on digits) are in it, with the L1 objectives
+    recomputed here too."""
     work = os.path.join(tmp, "logistic")
     r = subprocess.run([PY, os.path.join(BENCH, "logistic_row.py"), "--quick", "--nesvm-bin", nesvm,
                         "--work", work, "--data-dir", os.path.join(tmp, "data")],
@@ -103,10 +105,25 @@ def logistic_quick(nesvm, tmp):
         return
     text = open(os.path.join(work, "RESULTS.md")).read()
     targets = [ln for ln in text.splitlines() if ln.startswith("| quick-") and ("MET" in ln or "MISSED" in ln)]
-    ok(len(targets) == 5, f"logistic quick: 5 target rows ({len(targets)})")
+    ext = [ln for ln in targets if ln.startswith(("| quick-breast-cancer-l1 |", "| quick-digits-cs |"))]
+    ok(len(targets) - len(ext) == 5, f"logistic quick: 5 target rows ({len(targets) - len(ext)})")
+    # issue 34's rows: LIBLINEAR -s 5 and -s 6 on breast_cancer, -s 4 against nesvm's two methods on digits
+    want = [("quick-breast-cancer-l1", "L1 squared hinge", "--liblinear 5 -e 1e-3", "-s 5"),
+            ("quick-breast-cancer-l1", "L1 logistic", "--liblinear 6 -e 1e-3", "-s 6"),
+            ("quick-digits-cs", "Crammer-Singer", "--liblinear 4 -e 1e-3", "-s 4"),
+            ("quick-digits-cs", "Crammer-Singer", "--liblinear 4 --method newton -e 1e-3", "-s 4")]
+    got = [tuple(c.strip() for c in ln.split("|")[1:6]) for ln in ext]
+    ok(len(ext) == 4 and all(g[0] == w[0] and g[2].startswith(w[1]) and g[3] == w[2] and g[4].startswith(w[3] + " -e ")
+                             for g, w in zip(got, want)),
+       f"L1/Crammer-Singer quick: the 4 target rows ({got})")
+    runs = [ln for ln in text.splitlines() if ln.startswith(("| quick-breast-cancer-l1 |", "| quick-digits-cs |"))
+            and "| nesvm |" in ln]
+    ok(len(runs) == 4 and all("converged" not in ln and re.search(r"\| \d+ of \d+ \|", ln) for ln in runs),
+       f"L1/Crammer-Singer quick: 4 nesvm runs, converged, with their non-zero weights ({len(runs)})")
     diffs = [float(x) for x in re.findall(r"(?:at most|from numpy) (\S+?)(?: relative|$)", text, re.M)]
-    ok(len(diffs) == 7 and max(diffs) <= 1e-6,
-       f"logistic quick: nesvm's objectives and both predict -b 1 agree with numpy ({diffs})")
+    ok(len(diffs) == 8 and max(diffs) <= 1e-6,
+       f"logistic quick: nesvm's objectives (logistic, L1, Crammer-Singer) and both predict -b 1 agree with numpy "
+       f"({diffs})")
     X, y = read_data(os.path.join(tmp, "data", "breast_cancer", "train.svm"))
     models = sorted(glob.glob(os.path.join(work, "*-nesvm-main.model")))[:2]
     for path in models:
@@ -119,6 +136,20 @@ def logistic_quick(nesvm, tmp):
         printed = float(re.search(r" primal (\S+)", head).group(1))
         ok(abs(mine - printed) <= 1e-9 * abs(printed),
            f"logistic quick: {os.path.basename(path)} objective recomputed ({mine} vs printed {printed})")
+    # nesvm --liblinear 5 and 6 on breast_cancer (no bias): ||w||_1 + sum loss, recomputed here
+    l1 = sorted(glob.glob(os.path.join(work, "*-nesvm-main-default.model")))
+    ok(len(l1) == 2, f"L1 quick: two nesvm models ({len(l1)})")
+    for path, sq in zip(l1, (True, False)):
+        w, b, _ = nesvm_wb(path)
+        head = open(path).read()
+        pos = float(re.search(r"^labels (.*)$", head, re.M).group(1).split()[
+            int(re.search(r"^submodel 0 pos (\d+)", head, re.M).group(1))])
+        z = np.where(y == pos, 1.0, -1.0) * (X[:, :w.size] @ w)
+        mine = np.abs(w).sum() + (np.maximum(0.0, 1.0 - z) ** 2 if sq else np.logaddexp(0.0, -z)).sum()
+        printed = float(re.search(r" primal (\S+)", head).group(1))
+        ok(b == 0.0 and abs(mine - printed) <= 1e-9 * abs(printed) and
+           ("c_svm_squared_hinge_l1" if sq else "logistic_regression_logistic_l1") in head,
+           f"L1 quick: {os.path.basename(path)} objective recomputed ({mine} vs printed {printed}, b = {b})")
 
 
 def main():
