@@ -626,7 +626,7 @@ class SVC(_NesvmClassifier):
     Parameters as scikit-learn's SVC where they mean the same (C, kernel, degree,
     gamma, coef0, tol = nesvm's certified relative duality gap, class_weight,
     max_iter, decision_function_shape, break_ties, random_state, verbose), plus
-    n_jobs (threads), svm_type ('c', 'lp', 'ls'), method ('auto', 'newton', 'nesterov', 'dcd'),
+    n_jobs (threads), svm_type ('c', 'lp', 'ls'), method ('auto', 'newton', 'nesterov', 'dcd', 'cd'),
     continuation ('adaptive', 'paper'), basis (None: the full kernel, on a working
     set for C-SVM; an int: a reduced kernel of that many random rows),
     kernel_memory (MB) and multiclass ('ovo', 'ovr').

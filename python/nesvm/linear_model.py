@@ -8,7 +8,8 @@ rest), with y_i = +-1 and C_i = C x sample_weight_i x class_weight[y_i]:
 
 the intercept b free (unregularized), as scikit-learn's lbfgs, newton-cg,
 newton-cholesky, sag and saga solvers have it (fit_intercept=False: b = 0).
-The C library solves it by NESVM's Newton method to a certified relative
+The C library solves it by NESVM's Newton method (penalty='l1': its
+coordinate method, proximal Newton over the features) to a certified relative
 duality gap (tol), and its model carries the probabilities: the sigmoid of the
 decision value, normalized over the classes for one-vs-rest (scikit-learn's
 and `liblinear-predict -b 1`'s numbers).  This module maps scikit-learn's
@@ -109,8 +110,10 @@ class LogisticRegression(_NesvmClassifier):
         problem's two sides.  A dict means the same in both.
 
     random_state : int, RandomState instance or None, default=None
-        No effect on the result: the Newton method is deterministic (it is
-        nesvm's seed, which nothing in this problem draws from).
+        nesvm's seed.  With penalty='l2' nothing draws from it (the Newton
+        method is deterministic); with penalty='l1' it orders the coordinate
+        method's features (an int or None: the same model every fit; the
+        models of different seeds agree within tol).
 
     solver : {'nesvm', 'lbfgs', 'liblinear', 'newton-cg', 'newton-cholesky', \
 'sag', 'saga'}, default='nesvm'

@@ -126,6 +126,10 @@ nesvm_status nv_kplan_check(const nv_kplan *kp, const nesvm_params *params, nesv
                         "the L2 norm, exact (SMO): not --loss %s, not a fixed smoothing (--mu, --mu-star, "
                         "--continuation paper); use --method newton",
                         nv_params_loss(params)->name);
+    if (kp->kind == NV_KPLAN_EXPANSION && params->method == NV_METHOD_CD)
+        return nv_error(err, NESVM_ERR_UNSUPPORTED,
+                        "--method cd trains linear models (and kernel features, --basis M) under the L1 norm: not a "
+                        "full kernel's expansion; use --method newton");
     if (kp->kind == NV_KPLAN_EXPANSION && nv_params_bias_feature(params))
         return nv_error(err, NESVM_ERR_UNSUPPORTED,
                         "--bias-mode regularized: a full kernel's expansion has a free bias (LIBSVM's rho) or none; "

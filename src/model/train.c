@@ -114,6 +114,11 @@ static nesvm_status admit_solver(const nv_run *r)
             return nv_error(r->err, NESVM_ERR_UNSUPPORTED,
                             "--multiclass cs is trained by Newton's method or by coordinate ascent on its dual "
                             "(--method newton or dcd; auto: dcd on one process): not --method nesterov");
+        if (m == NV_METHOD_CD)
+            return nv_error(r->err, NESVM_ERR_UNSUPPORTED,
+                            "--method cd trains binary linear models under the L1 norm: --multiclass %s is trained "
+                            "by --method newton%s",
+                            word, cs ? " or dcd" : "");
         if ((m == NV_METHOD_NESTEROV || m == NV_METHOD_DCD) && !cs)
             return nv_error(r->err, NESVM_ERR_UNSUPPORTED,
                             "--multiclass multinomial is trained by Newton's method only: drop --method %s",

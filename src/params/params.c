@@ -45,7 +45,7 @@ static const char *const continuation_words[] = {"adaptive", "paper", NULL};
 static const char *const multiclass_words[] = {"ovo", "ovr", "cs", "multinomial", NULL};
 static const char *const penalty_words[] = {"l2", "l1", NULL};
 static const char *const bias_mode_words[] = {"auto", "free", "regularized", NULL};
-static const char *const method_words[] = {"newton", "nesterov", "dcd", "auto", NULL};
+static const char *const method_words[] = {"newton", "nesterov", "dcd", "auto", "cd", NULL};
 static const char *const lipschitz_words[] = {"power", "paper", NULL};
 static const char *const kernel_words[] = {"linear", "poly", "rbf", "sigmoid", "precomputed", NULL};
 static const char *const basis_select_words[] = {"random", "greedy", NULL};
@@ -105,8 +105,8 @@ static const nv_param_def table[] = {
     {"multiclass", NV_PT_WORD, F(multiclass), "ovo", 0, 0, 0, 0, multiclass_words, "ovo, ovr, cs or multinomial",
      NV_S_ALL, 0, "multiclass", "ovo|ovr|cs|multinomial",
      "one-vs-one or one-vs-rest binary problems, or one joint problem of every class's weights: cs, Crammer and Singer's multiclass SVM (--svm-type c, LIBLINEAR's -s 4, no bias; -B B > 0: a constant feature B, regularized); multinomial, softmax logistic regression (--svm-type logistic, scikit-learn's multi_class='multinomial'; a free bias, -B 0 none); linear, solver nesvm"},
-    {"method", NV_PT_WORD, F(method), "auto", 0, 0, 0, 0, method_words, "newton, nesterov, dcd or auto",
-     NV_S_SOME, 0, "method", "auto|newton|nesterov|dcd", "how NESVM minimizes: truncated Newton on the smoothed objective, the paper's Nesterov steps (33)-(35), the exact problem's dual (linear, L2 norm, one process: coordinate descent; a full kernel's C-SVM or epsilon-SVR: SMO on the working set), or auto: dcd for a full kernel's C-SVM or epsilon-SVR and where the Newton matrix does not fit, else newton"},
+    {"method", NV_PT_WORD, F(method), "auto", 0, 0, 0, 0, method_words, "newton, nesterov, dcd, cd or auto",
+     NV_S_SOME, 0, "method", "auto|newton|nesterov|dcd|cd", "how NESVM minimizes: truncated Newton on the smoothed objective, the paper's Nesterov steps (33)-(35), the exact problem's dual (linear, L2 norm, one process: coordinate descent; a full kernel's C-SVM or epsilon-SVR: SMO on the working set), cd: proximal Newton with coordinate descent over the features on the exact problem (linear, L1 norm, a differentiable loss, one process), or auto: cd where it applies, dcd for a full kernel's C-SVM or epsilon-SVR and where the Newton matrix does not fit, else newton"},
     {"lipschitz", NV_PT_WORD, F(lipschitz), "power", 0, 0, 0, 0, lipschitz_words, "power or paper",
      NV_S_SOME, 0, "lipschitz", "power|paper", "Nesterov step size from a power-iteration estimate, or eq. (48)"},
     {"progress_every", NV_PT_I64, F(progress_every), "1", 1, INFINITY, 0, 0, NULL, "an integer > 0",

@@ -11,7 +11,7 @@ enum { NV_OVO = 0, NV_OVR = 1, NV_CS = 2, NV_MULTINOMIAL = 3 };
 enum { NV_LIP_POWER = 0, NV_LIP_PAPER = 1 };
 /* NESVM's method (the words' order); auto resolves per problem
  * (nv_nesvm_linear_train; newton for kernels) */
-enum { NV_METHOD_NEWTON = 0, NV_METHOD_NESTEROV = 1, NV_METHOD_DCD = 2, NV_METHOD_AUTO = 3 };
+enum { NV_METHOD_NEWTON = 0, NV_METHOD_NESTEROV = 1, NV_METHOD_DCD = 2, NV_METHOD_AUTO = 3, NV_METHOD_CD = 4 };
 /* Does NESVM's method on a full kernel's expansion run Newton (newton, or
  * auto, which is newton there)? */
 

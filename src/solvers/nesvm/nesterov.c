@@ -55,6 +55,7 @@ int nv_nesvm_method(const nv_binary_problem *pb, const nesvm_params *prm)
      * d x d matrix fits the data's storage), else the dual, whose steps do
      * not slow down at large C when the features are many (docs/solvers.md,
      * "Choosing the method") */
+    if (nv_nesvm_cd_takes(pb, prm)) return NV_METHOD_CD;
     return nv_nesvm_dcd_takes(pb, prm) && !nv_nesvm_newton_exact(pb) ? NV_METHOD_DCD : NV_METHOD_NEWTON;
 }
 
@@ -80,6 +81,8 @@ nesvm_status nv_nesvm_linear_train(const nv_binary_problem *pb, const nesvm_para
         return nv_nesvm_newton_train(pb, prm, sink, res, err);
     case NV_METHOD_DCD:
         return nv_nesvm_dcd_train(pb, prm, sink, res, err);
+    case NV_METHOD_CD:
+        return nv_nesvm_cd_train(pb, prm, sink, res, err);
     default:
         break;
     }

@@ -37,6 +37,12 @@ int nv_nesvm_dcd_takes(const nv_binary_problem *pb, const nesvm_params *p);
 nesvm_status nv_nesvm_dcd_train(const nv_binary_problem *pb, const nesvm_params *p,
                                 const nv_progress_sink *sink, nv_binary_result *res,
                                 nesvm_error *err);
+/* The L1 norm's method (cd.c): proximal Newton with coordinate descent
+ * over the features on the exact problem, for a differentiable loss on one
+ * process with NESVM's default smoothing options (nv_nesvm_cd_takes). */
+int nv_nesvm_cd_takes(const nv_binary_problem *pb, const nesvm_params *p);
+nesvm_status nv_nesvm_cd_train(const nv_binary_problem *pb, const nesvm_params *p,
+                               const nv_progress_sink *sink, nv_binary_result *res, nesvm_error *err);
 /* The method auto chooses for a linear problem (newton.c's or dcd.c's;
  * docs/solvers.md, "Choosing the method"); other methods as asked. */
 int nv_nesvm_method(const nv_binary_problem *pb, const nesvm_params *p);

@@ -95,4 +95,16 @@
 #define NV_NESVM_WS_TUBE_GUESS 0.9
 #define NV_NESVM_WS_TUBE_PATIENCE 5
 
+/* The L1 norm's coordinate descent (cd.c): a model not solved after cycles
+ * that cost as much as its Gram matrix over the curved rows is finished on
+ * that matrix, [X_A 1]^T diag(h) [X_A 1] (BLAS: about CD_GRAM_SPEED of its
+ * flops in the time of one column entry's visit, measured on this project's
+ * machine: 43), of at most CD_GRAM_MAX features and within the memory of the
+ * Newton matrix; on it the model is solved to CD_GRAM_ETA times the outer
+ * violation in at most CD_GRAM_CYCLES cycles. */
+#define NV_CD_GRAM_SPEED 43.0
+#define NV_CD_GRAM_MAX 4096
+#define NV_CD_GRAM_ETA 1e-2
+#define NV_CD_GRAM_CYCLES 500
+
 #endif
