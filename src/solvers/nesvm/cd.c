@@ -36,7 +36,13 @@
  *      violation (summed) falls below inner_eps times the outer one, and a
  *      model solved in one cycle tightens inner_eps (LIBLINEAR's rule);
  *      within the cycles a zero coordinate well inside its kink sits out too,
- *      and is checked again before the model is called solved;
+ *      and is checked again before the model is called solved.  After a
+ *      cycle that moved no weight to or from 0, CG on that face of the L1
+ *      norm (face_cg); once the cycles and CG steps have cost as much as the
+ *      model's Gram matrix (dense data), the model is finished on it
+ *      (solve_gram).  At most NV_CD_MAX_CYCLES cycles and steps a model
+ *      (NV_CD_PIECEWISE_CYCLES for a piecewise loss's model, which holds only
+ *      near w); the trace's "inner" counts them;
  *   5. Armijo's backtracking on P along d from t = 1: P(w + t d) <= P(w) +
  *      sigma t (G.d + ||w + d||_1 - ||w||_1), each trial O(n + |A|) from
  *      the margins m + t X d; the margins follow (recomputed every
@@ -57,9 +63,12 @@
 
 #define NV_CD_SIGMA 0.01        /* Armijo's sufficient decrease */
 #define NV_CD_BACKTRACKS 30     /* halvings of the step before a stall */
-#define NV_CD_MAX_CYCLES 100    /* coordinate cycles per model */
+#define NV_CD_MAX_CYCLES 100    /* coordinate cycles and CG steps per model */
+#define NV_CD_PIECEWISE_CYCLES 30 /* the same for a piecewise loss (not curved) */
 #define NV_CD_REFRESH 10        /* outer iterations between exact margins */
 #define NV_CD_HFLOOR 1e-12      /* added to each H_jj (a column without curvature) */
+#define NV_CD_CG_STEPS 20       /* face_cg's steps at most */
+#define NV_CD_CG_TOL 0.1        /* and its relative residual */
 #define NV_CD_FLAT 10           /* full steps within P's rounding before a stall */
 
 /* The sub-problem's rows by columns: column j's entries are [ptr[j],
@@ -139,42 +148,75 @@ static nesvm_status cols_build(const nv_binary_problem *pb, cd_cols *c, nesvm_er
     return NESVM_OK;
 }
 
-/* sum over column j of a_k x_kj (and of b_k x_kj^2 into *s2 when b). */
-static double col_dot(const cd_cols *c, int32_t j, const double *a, const double *b, double *s2)
+/* The cycles' per-row pair hx[2k] = h_k (the loss's curvature) and hx[2k+1]
+ * = (X d)_k (the direction's margin): one cache line for both in a column's
+ * gathers. */
+
+/* sum over column j of g_k x_kj, and of h_k x_kj^2 into *s2. */
+static double col_dot(const cd_cols *c, int32_t j, const double *g, const double *hx, double *s2)
 {
     double s = 0, q = 0;
     const int64_t e = c->ptr[j + 1];
     if (c->fval) {
         for (int64_t p = c->ptr[j]; p < e; p++) {
             const double v = c->fval[p];
-            s += a[c->row[p]] * v;
-            if (b) q += b[c->row[p]] * v * v;
+            s += g[c->row[p]] * v;
+            q += hx[2 * (int64_t)c->row[p]] * v * v;
         }
     } else {
         for (int64_t p = c->ptr[j]; p < e; p++) {
             const double v = c->val[p];
-            s += a[c->row[p]] * v;
-            if (b) q += b[c->row[p]] * v * v;
+            s += g[c->row[p]] * v;
+            q += hx[2 * (int64_t)c->row[p]] * v * v;
         }
     }
-    if (s2) *s2 = q;
+    *s2 = q;
     return s;
 }
 
-/* sum over column j of a_k b_k x_kj. */
-static double col_wdot(const cd_cols *c, int32_t j, const double *a, const double *b)
+/* sum over column j of h_k (X d)_k x_kj. */
+static double col_wdot(const cd_cols *c, int32_t j, const double *hx)
+{
+    double s = 0;
+    const int64_t e = c->ptr[j + 1];
+    if (c->fval) {
+        for (int64_t p = c->ptr[j]; p < e; p++) {
+            const double *q = hx + 2 * (int64_t)c->row[p];
+            s += q[0] * q[1] * (double)c->fval[p];
+        }
+    } else {
+        for (int64_t p = c->ptr[j]; p < e; p++) {
+            const double *q = hx + 2 * (int64_t)c->row[p];
+            s += q[0] * q[1] * c->val[p];
+        }
+    }
+    return s;
+}
+
+/* (X d)_k += z x_kj over column j. */
+static void col_axpy(const cd_cols *c, int32_t j, double z, double *hx)
+{
+    const int64_t e = c->ptr[j + 1];
+    if (c->fval)
+        for (int64_t p = c->ptr[j]; p < e; p++) hx[2 * (int64_t)c->row[p] + 1] += z * (double)c->fval[p];
+    else
+        for (int64_t p = c->ptr[j]; p < e; p++) hx[2 * (int64_t)c->row[p] + 1] += z * c->val[p];
+}
+
+/* sum over column j of h_k u_k x_kj. */
+static double col_hdot(const cd_cols *c, int32_t j, const double *hx, const double *u)
 {
     double s = 0;
     const int64_t e = c->ptr[j + 1];
     if (c->fval)
-        for (int64_t p = c->ptr[j]; p < e; p++) s += a[c->row[p]] * b[c->row[p]] * (double)c->fval[p];
+        for (int64_t p = c->ptr[j]; p < e; p++) s += hx[2 * (int64_t)c->row[p]] * u[c->row[p]] * (double)c->fval[p];
     else
-        for (int64_t p = c->ptr[j]; p < e; p++) s += a[c->row[p]] * b[c->row[p]] * c->val[p];
+        for (int64_t p = c->ptr[j]; p < e; p++) s += hx[2 * (int64_t)c->row[p]] * u[c->row[p]] * c->val[p];
     return s;
 }
 
 /* u_k += z x_kj over column j. */
-static void col_axpy(const cd_cols *c, int32_t j, double z, double *u)
+static void col_add(const cd_cols *c, int32_t j, double z, double *u)
 {
     const int64_t e = c->ptr[j + 1];
     if (c->fval)
@@ -215,9 +257,9 @@ typedef struct cd_ws {
     int32_t d;
     int64_t n;
     int bias;
-    double *g, *h;    /* n: the loss's margin derivative and curvature */
+    double *g;        /* n: the loss's margin derivative */
+    double *hx;       /* 2n: h_k, the loss's curvature, and (X d + db)_k (above) */
     double *lv;       /* n: each sample's c_i l(r_i) */
-    double *xd;       /* n: margins of the direction, X d + db */
     double *G, *H;    /* d: gradient and Hessian diagonal of the loss part */
     double *dir;      /* d: the direction */
     int32_t *act;     /* the model's features */
@@ -229,6 +271,10 @@ typedef struct cd_ws {
     int32_t *pos;
     size_t cap;       /* entries M has room for */
     int gram;         /* 1: the last model needed it, so the next starts on it */
+    /* the face's CG (face_cg): the free features, its vectors (d + 1 each)
+     * and two of n */
+    int32_t *face;
+    double *cr, *cz, *cp, *cq, *cdel, *cu, *cxd;
     int64_t ncurved;  /* rows with h_i > 0 */
 } cd_ws;
 
@@ -243,7 +289,7 @@ static double sample_terms(cd_ws *ws)
         nv_loss_at a;
         o->loss->at(o->loss, r, pb->cost[i], 0.0, &a);
         ws->g[i] = -nv_obj_sign(o, i) * pb->cost[i] * a.u;
-        ws->h[i] = o->loss->curv(o->loss, r, pb->cost[i], 0.0);
+        ws->hx[2 * i] = o->loss->curv(o->loss, r, pb->cost[i], 0.0);
         ws->lv[i] = a.val;
         s += a.val;
     }
@@ -262,8 +308,8 @@ static double change_along(const cd_ws *ws, const double *w, int32_t na, double 
         s += fabs(w[j] + t * ws->dir[j]) - fabs(w[j]);
     }
     for (int64_t i = 0; i < ws->n; i++)
-        if (ws->xd[i] != 0)
-            s += nv_loss_value(o->loss, nv_obj_resid(o, i, o->m[i] + t * ws->xd[i]), pb->cost[i]) - ws->lv[i];
+        if (ws->hx[2 * i + 1] != 0)
+            s += nv_loss_value(o->loss, nv_obj_resid(o, i, o->m[i] + t * ws->hx[2 * i + 1]), pb->cost[i]) - ws->lv[i];
     return s;
 }
 
@@ -298,7 +344,7 @@ static void gram_build(cd_ws *ws, int32_t na)
     int first = 1;
     while (k < ws->n || filled > 0) {
         if (k < ws->n && filled < 256) {
-            const double h = ws->h[k];
+            const double h = ws->hx[2 * k];
             if (h > 0) {
                 const double sq = sqrt(h);
                 double *row = ws->blk + filled * m;
@@ -369,12 +415,109 @@ static int64_t solve_gram(cd_ws *ws, const double *w, int32_t na, double gb, dou
         }
         if (vsum <= tol) break;
     }
-    memset(ws->xd, 0, (size_t)ws->n * sizeof(double));
+    for (int64_t i = 0; i < ws->n; i++) ws->hx[2 * i + 1] = ws->bias ? dir[d] : 0.0;
     for (int32_t a = 0; a < na; a++)
-        if (dir[ws->act[a]] != 0) col_axpy(&ws->cols, ws->act[a], dir[ws->act[a]], ws->xd);
-    if (ws->bias)
-        for (int64_t i = 0; i < ws->n; i++) ws->xd[i] += dir[d];
+        if (dir[ws->act[a]] != 0) col_axpy(&ws->cols, ws->act[a], dir[ws->act[a]], ws->hx);
     return cycle;
+}
+
+/* Conjugate gradients on the model restricted to the face of the L1 norm
+ * the cycles have found: the features of inner[0..ni) with w_j + d_j != 0
+ * keep their signs, where the model is a quadratic with Hessian X_F^T
+ * diag(h) X_F (and the bias's row; Jacobi's preconditioner).  Coordinate
+ * descent is Gauss-Seidel on that system and crawls when the columns are
+ * correlated (the sparse set's heavy features: 50-80 cycles a model); CG
+ * needs about the square root of its steps.  At most NV_CD_CG_STEPS steps,
+ * to a tenth of the residual; the step is then cut where the first free
+ * weight would change its sign (that weight lands on 0), so the model's value
+ * goes down.  Returns the steps (0 when there was nothing to do or no room). */
+static int64_t face_cg(cd_ws *ws, const double *w, int32_t ni, double gb, double hb)
+{
+    const int32_t d = ws->d;
+    const int64_t n = ws->n;
+    double *hx = ws->hx, *dir = ws->dir;
+    if (!ws->face) {
+        ws->face = nv_malloc_array((size_t)d + 1, sizeof(int32_t));
+        double **v[] = {&ws->cr, &ws->cz, &ws->cp, &ws->cq, &ws->cdel};
+        for (size_t k = 0; k < sizeof v / sizeof v[0]; k++) *v[k] = nv_malloc_array((size_t)d + 1, sizeof(double));
+        ws->cu = nv_malloc_array((size_t)(n ? n : 1), sizeof(double));
+        ws->cxd = nv_malloc_array((size_t)(n ? n : 1), sizeof(double));
+    }
+    if (!ws->face || !ws->cr || !ws->cz || !ws->cp || !ws->cq || !ws->cdel || !ws->cu || !ws->cxd) return 0;
+    int32_t nf = 0;
+    for (int32_t a = 0; a < ni; a++)
+        if (w[ws->inner[a]] + dir[ws->inner[a]] != 0) ws->face[nf++] = ws->inner[a];
+    const int32_t m = nf + ws->bias;
+    if (m == 0) return 0;
+    double *r = ws->cr, *z = ws->cz, *p = ws->cp, *q = ws->cq, *del = ws->cdel, *u = ws->cu, *xdel = ws->cxd;
+    for (int32_t k = 0; k < nf; k++) {
+        const int32_t j = ws->face[k];
+        r[k] = -(ws->G[j] + col_wdot(&ws->cols, j, hx) + (w[j] + dir[j] > 0 ? 1.0 : -1.0));
+    }
+    if (ws->bias) {
+        double sb = gb;
+        for (int64_t i = 0; i < n; i++) sb += hx[2 * i] * hx[2 * i + 1];
+        r[nf] = -sb;
+    }
+    memset(del, 0, (size_t)m * sizeof *del);
+    memset(xdel, 0, (size_t)n * sizeof *xdel);
+    double rz = 0;
+    for (int32_t k = 0; k < m; k++) {
+        z[k] = r[k] / (k < nf ? ws->H[ws->face[k]] : hb);
+        p[k] = z[k];
+        rz += r[k] * z[k];
+    }
+    const double rz0 = rz;
+    int64_t it = 0;
+    while (it < NV_CD_CG_STEPS && rz > 0) {
+        it++;
+        for (int64_t i = 0; i < n; i++) u[i] = ws->bias ? p[nf] : 0.0;
+        for (int32_t k = 0; k < nf; k++)
+            if (p[k] != 0) col_add(&ws->cols, ws->face[k], p[k], u);
+        double pq = 0;
+        for (int32_t k = 0; k < nf; k++) {
+            q[k] = col_hdot(&ws->cols, ws->face[k], hx, u) + NV_CD_HFLOOR * p[k];
+            pq += p[k] * q[k];
+        }
+        if (ws->bias) {
+            double sb = NV_CD_HFLOOR * p[nf];
+            for (int64_t i = 0; i < n; i++) sb += hx[2 * i] * u[i];
+            q[nf] = sb;
+            pq += p[nf] * sb;
+        }
+        if (!(pq > 0)) break;
+        const double alpha = rz / pq;
+        double rzn = 0;
+        for (int32_t k = 0; k < m; k++) {
+            del[k] += alpha * p[k];
+            r[k] -= alpha * q[k];
+            z[k] = r[k] / (k < nf ? ws->H[ws->face[k]] : hb);
+            rzn += r[k] * z[k];
+        }
+        for (int64_t i = 0; i < n; i++) xdel[i] += alpha * u[i];
+        if (rzn <= NV_CD_CG_TOL * NV_CD_CG_TOL * rz0) break;
+        const double beta = rzn / rz;
+        for (int32_t k = 0; k < m; k++) p[k] = z[k] + beta * p[k];
+        rz = rzn;
+    }
+    /* the largest step <= 1 that keeps every free weight's sign */
+    double t = 1.0;
+    int32_t cut = -1;
+    for (int32_t k = 0; k < nf; k++) {
+        const int32_t j = ws->face[k];
+        const double v = w[j] + dir[j];
+        if (v * del[k] < 0 && -v / del[k] < t) {
+            t = -v / del[k];
+            cut = k;
+        }
+    }
+    for (int32_t k = 0; k < nf; k++) {
+        const int32_t j = ws->face[k];
+        dir[j] = k == cut ? -w[j] : dir[j] + t * del[k];
+    }
+    if (ws->bias) dir[d] += t * del[nf];
+    for (int64_t i = 0; i < n; i++) hx[2 * i + 1] += t * xdel[i];
+    return it;
 }
 
 /* Minimize the model at w over the active features act[0..na) (and the
@@ -384,13 +527,13 @@ static int64_t solve_gram(cd_ws *ws, const double *w, int32_t na, double gb, dou
  * goes to dir, its margins to xd; returns the cycles. */
 static int64_t solve_model(cd_ws *ws, const double *w, int32_t na, double gb, double tol, double gtol)
 {
-    double *xd = ws->xd, *dir = ws->dir;
-    memset(xd, 0, (size_t)ws->n * sizeof *xd);
+    double *hx = ws->hx, *dir = ws->dir;
+    for (int64_t i = 0; i < ws->n; i++) hx[2 * i + 1] = 0;
     for (int32_t a = 0; a < na; a++) dir[ws->act[a]] = 0;
     dir[ws->d] = 0;
     double hb = NV_CD_HFLOOR, nnz_a = 0;
     if (ws->bias)
-        for (int64_t i = 0; i < ws->n; i++) hb += ws->h[i];
+        for (int64_t i = 0; i < ws->n; i++) hb += hx[2 * i];
     for (int32_t a = 0; a < na; a++) nnz_a += (double)(ws->cols.ptr[ws->act[a] + 1] - ws->cols.ptr[ws->act[a]]);
     /* in visits of a column entry: a cycle's two passes, and the Gram
      * matrix's flops at BLAS's speed plus a pass to gather its rows */
@@ -405,12 +548,15 @@ static int64_t solve_model(cd_ws *ws, const double *w, int32_t na, double gb, do
     int32_t ni = na;
     memcpy(ws->inner, ws->act, (size_t)na * sizeof(int32_t));
     double mprev = INFINITY; /* the last cycle's largest violation */
-    int64_t cycle = 0;
-    while (cycle < NV_CD_MAX_CYCLES) {
-        if (can_gram && (double)cycle * cycle_cost >= gram_cost) {
+    int64_t cycle = 0, steps = 0;
+    /* a piecewise loss's model (the squared hinge's generalized Hessian)
+     * holds only near w: solving it far costs more than the next model */
+    const int64_t cap = ws->obj->loss->curved ? NV_CD_MAX_CYCLES : NV_CD_PIECEWISE_CYCLES;
+    while (cycle + steps < cap) {
+        if (can_gram && (double)(cycle + steps) * cycle_cost >= gram_cost) {
             ws->gram = 1;
             gram_build(ws, na);
-            return cycle + solve_gram(ws, w, na, gb, gtol < tol ? gtol : tol);
+            return cycle + steps + solve_gram(ws, w, na, gb, gtol < tol ? gtol : tol);
         }
         cycle++;
         for (int32_t a = ni - 1; a > 0; a--) { /* a random order */
@@ -419,9 +565,10 @@ static int64_t solve_model(cd_ws *ws, const double *w, int32_t na, double gb, do
             ws->inner[b] = t;
         }
         double vsum = 0, vmax = 0;
+        int64_t changed = 0; /* weights that left or reached 0 */
         for (int32_t a = 0; a < ni; a++) {
             const int32_t j = ws->inner[a];
-            const double gj = ws->G[j] + col_wdot(&ws->cols, j, ws->h, xd);
+            const double gj = ws->G[j] + col_wdot(&ws->cols, j, hx);
             const double v = w[j] + dir[j];
             if (v == 0 && fabs(gj) < 1.0 - mprev / (double)ws->n) { /* well inside its kink */
                 ws->inner[a--] = ws->inner[--ni];
@@ -433,18 +580,21 @@ static int64_t solve_model(cd_ws *ws, const double *w, int32_t na, double gb, do
             /* the kink's step is exactly -w_j: w_j + d_j is then exactly 0 */
             const double z = l1_step(gj, ws->H[j], v), nd = z == -v ? -w[j] : dir[j] + z, dz = nd - dir[j];
             if (dz != 0) {
+                changed += (v == 0) != (w[j] + nd == 0);
                 dir[j] = nd;
-                col_axpy(&ws->cols, j, dz, xd);
+                col_axpy(&ws->cols, j, dz, hx);
             }
         }
         if (ws->bias) {
             double s = gb;
-            for (int64_t i = 0; i < ws->n; i++) s += ws->h[i] * xd[i];
+            for (int64_t i = 0; i < ws->n; i++) s += hx[2 * i] * hx[2 * i + 1];
             const double z = -s / hb;
             vsum += fabs(s);
             dir[ws->d] += z;
-            for (int64_t i = 0; i < ws->n; i++) xd[i] += z;
+            for (int64_t i = 0; i < ws->n; i++) hx[2 * i + 1] += z;
         }
+        /* a cycle that moved no weight to or from 0 has found the face */
+        if (vsum > tol && cycle >= 2 && changed == 0) steps += face_cg(ws, w, ni, gb, hb);
         if (vsum <= tol) {
             if (ni == na) break;
             /* the sat-out coordinates are checked once more */
@@ -455,7 +605,7 @@ static int64_t solve_model(cd_ws *ws, const double *w, int32_t na, double gb, do
             mprev = vmax;
         }
     }
-    return cycle;
+    return cycle + steps;
 }
 
 nesvm_status nv_nesvm_cd_train(const nv_binary_problem *pb, const nesvm_params *prm,
@@ -492,9 +642,8 @@ nesvm_status nv_nesvm_cd_train(const nv_binary_problem *pb, const nesvm_params *
     st = cols_build(pb, &ws.cols, err);
     if (st == NESVM_OK) {
         ws.g = nv_malloc_array(nn, sizeof(double));
-        ws.h = nv_malloc_array(nn, sizeof(double));
+        ws.hx = nv_malloc_array(2 * nn, sizeof(double));
         ws.lv = nv_malloc_array(nn, sizeof(double));
-        ws.xd = nv_malloc_array(nn, sizeof(double));
         ws.G = nv_malloc_array(dd, sizeof(double));
         ws.H = nv_malloc_array(dd, sizeof(double));
         ws.dir = nv_calloc(dd, sizeof(double));
@@ -502,7 +651,7 @@ nesvm_status nv_nesvm_cd_train(const nv_binary_problem *pb, const nesvm_params *
         ws.inner = nv_malloc_array(dd, sizeof(int32_t));
         w = nv_malloc_array(dd, sizeof(double));
         wbest = nv_malloc_array(dd, sizeof(double));
-        if (!ws.g || !ws.h || !ws.lv || !ws.xd || !ws.G || !ws.H || !ws.dir || !ws.act || !ws.inner || !w || !wbest)
+        if (!ws.g || !ws.hx || !ws.lv || !ws.G || !ws.H || !ws.dir || !ws.act || !ws.inner || !w || !wbest)
             st = nv_error(err, NESVM_ERR_NOMEM, "out of memory for coordinate descent's work arrays (n=%lld, d=%d)",
                           (long long)n, d);
     }
@@ -526,11 +675,11 @@ nesvm_status nv_nesvm_cd_train(const nv_binary_problem *pb, const nesvm_params *
         /* 2. the loss's terms, G and H, the violations */
         const double lossv = sample_terms(&ws);
         ws.ncurved = 0;
-        for (int64_t i = 0; i < n; i++) ws.ncurved += ws.h[i] > 0;
+        for (int64_t i = 0; i < n; i++) ws.ncurved += ws.hx[2 * i] > 0;
         double vsum = 0, vmax = 0, l1 = 0;
         na = 0;
         for (int32_t j = 0; j < d; j++) {
-            ws.G[j] = col_dot(&ws.cols, j, ws.g, ws.h, &ws.H[j]);
+            ws.G[j] = col_dot(&ws.cols, j, ws.g, ws.hx, &ws.H[j]);
             ws.H[j] += NV_CD_HFLOOR;
             l1 += fabs(w[j]);
             const double viol = l1_violation(ws.G[j], w[j]);
@@ -592,7 +741,7 @@ nesvm_status nv_nesvm_cd_train(const nv_binary_problem *pb, const nesvm_params *
             nv_obj_margins(&obj, w, b);
             since_refresh = 0;
         } else {
-            for (int64_t i = 0; i < n; i++) obj.m[i] += t * ws.xd[i];
+            for (int64_t i = 0; i < n; i++) obj.m[i] += t * ws.hx[2 * i + 1];
         }
     }
     nv_track_result(&tr, res);
@@ -600,9 +749,8 @@ out:
     res->seconds = nv_now() - t0;
     cols_free(&ws.cols);
     nv_free(ws.g);
-    nv_free(ws.h);
+    nv_free(ws.hx);
     nv_free(ws.lv);
-    nv_free(ws.xd);
     nv_free(ws.G);
     nv_free(ws.H);
     nv_free(ws.dir);
@@ -612,6 +760,14 @@ out:
     nv_free(ws.blk);
     nv_free(ws.q);
     nv_free(ws.pos);
+    nv_free(ws.face);
+    nv_free(ws.cr);
+    nv_free(ws.cz);
+    nv_free(ws.cp);
+    nv_free(ws.cq);
+    nv_free(ws.cdel);
+    nv_free(ws.cu);
+    nv_free(ws.cxd);
     nv_free(w);
     nv_free(wbest);
     nv_obj_free(&obj);
