@@ -114,7 +114,7 @@ L1 models and Crammer-Singer (issue 34; same timing, repeats, uptime and numpy e
   are computed here from the model files.  Target: nesvm's time <= 0.5 x the matched run's.  A missed row
   gets its trace's facts (Newton iterations and CG steps, or dcd's checks and epochs, seconds per
   iteration, when the certified gap reached 0.1 and 0.01, when nesvm's primal passed LIBLINEAR's default
-  run's objective) and bench/notes/l1-cs-misses.md if it exists.
+  run's objective) and bench/notes/l1-cs-misses.md (or --notes FILE) if it exists.
 
 Targets (the issue): nesvm time <= 0.5 x LIBLINEAR -s 0's and <= 0.25 x scikit-learn's
 (lbfgs and saga), at equal test log-loss.  A missed target gets the facts of where the
@@ -444,24 +444,39 @@ def first_below(path, target):
     return None
 
 
-def do_row(cx, row, quick):
-    """One row: nesvm, then each peer's ladder, then the repeats of the short configurations."""
-    a = cx.a
+def row_start(cx, row, title):
+    """A row's start: its uptime, its data and its title line; returns (start time, Xtr, ytr, Xte, yte)."""
     t_row = time.time()
     row['uptime'] = uptime()
     Xtr, ytr = cx.data.load(row['data'], 'train')
     Xte, yte = cx.data.load(row['data'], 'test')
-    print('== %s C=%g bias %s  [%s]' % (row['case'], row['C'], row['bias'], row['uptime']), flush=True)
+    print('== %s  [%s]' % (title, row['uptime']), flush=True)
+    return t_row, Xtr, ytr, Xte, yte
 
+
+def evaluator(fill):
+    """ev(r, reader): run r's model read by reader, its figures set by fill(r, model) (nesvm's
+    model information too); a run that timed out is left as it is."""
     def ev(r, reader):
         if r.get('timed_out'):
             return r
         m = reader(r['model'])
-        r['obj'], r['ll'], r['acc'] = evaluate(m, row['C'], Xtr, ytr, Xte, yte)
-        r['lin'] = m
+        fill(r, m)
         if reader is read_nesvm:
             r.update(m.info)
         return r
+    return ev
+
+
+def do_row(cx, row, quick):
+    """One row: nesvm, then each peer's ladder, then the repeats of the short configurations."""
+    a = cx.a
+    t_row, Xtr, ytr, Xte, yte = row_start(cx, row, '%s C=%g bias %s' % (row['case'], row['C'], row['bias']))
+
+    def fill(r, m):
+        r['obj'], r['ll'], r['acc'] = evaluate(m, row['C'], Xtr, ytr, Xte, yte)
+        r['lin'] = m
+    ev = evaluator(fill)
 
     nes = ev(run_nesvm(cx, row, 'main'), read_nesvm)
     nes['walls'] = [nes['wall']]
@@ -551,21 +566,12 @@ def do_ext_row(cx, row, quick):
     """An L1 or Crammer-Singer row: each nesvm variant, then LIBLINEAR's -e ladder until every
     variant is matched, then the repeats of the short runs."""
     a = cx.a
-    t_row = time.time()
-    row['uptime'] = uptime()
-    Xtr, ytr = cx.data.load(row['data'], 'train')
-    Xte, yte = cx.data.load(row['data'], 'test')
-    print('== %s -s %d C=%g  [%s]' % (row['case'], row['ll_type'], row['C'], row['uptime']), flush=True)
+    t_row, Xtr, ytr, Xte, yte = row_start(cx, row, '%s -s %d C=%g' % (row['case'], row['ll_type'], row['C']))
 
-    def ev(r, reader):
-        if r.get('timed_out'):
-            return r
-        m = reader(r['model'])
+    def fill(r, m):
         r['obj'], r['acc'], r['nnz'] = evaluate_ext(m, row, Xtr, ytr, Xte, yte)
         r['n_weights'] = int(m.W.size)
-        if reader is read_nesvm:
-            r.update(m.info)
-        return r
+    ev = evaluator(fill)
 
     row['nesvms'] = []
     for name, extra, limit in row['variants']:
@@ -740,6 +746,10 @@ def ext_miss_lines(rows, probes):
             s += ('dual coordinate ascent (no smoothing): %d certificate checks, %d epochs over the active rows '
                   '(the trace\'s cumulative `inner`), %s active rows at the end' % (its, int(float(last['inner'])),
                                                                                     last['n_active']))
+        elif row['kind'] == 'l1' and float(last['mu']) == 0:   # --method cd (no smoothing)
+            s += ('%d proximal Newton iterations (--method cd), %d inner steps (coordinate cycles, CG steps on '
+                  'the L1 norm\'s face and Gram-matrix cycles; %.1f per iteration), %s features in the last model'
+                  % (its, inner, inner / max(its, 1), last['n_active']))
         else:
             with open(nes['trace']) as f:
                 ki = f.readline().strip().split(',').index('inner')
@@ -1107,7 +1117,7 @@ def write_results(cx, ctx):
                  'Where nesvm\'s time goes in the missed comparisons (its --trace of the first timed run, one row per '
                  'iteration; the read probe is `liblinear-train -s 0 -e 1e9`, reading and one pass, median of 3).',
                  ''] + ml
-        note = os.path.join(HERE, 'notes', 'l1-cs-misses.md')
+        note = cx.a.notes or os.path.join(HERE, 'notes', 'l1-cs-misses.md')
         if os.path.exists(note) and not ctx['quick']:
             text += [''] + open(note).read().rstrip().split('\n')
     with open(path + '.tmp', 'w') as f:
@@ -1129,6 +1139,8 @@ def main():
     ap.add_argument('--data-dir', default=os.path.join(HERE, 'data'))
     ap.add_argument('--nesvm-limit', type=float, help='nesvm --time-limit of every row (default: per case)')
     ap.add_argument('--peer-limit', type=float, default=PEER_LIMIT)
+    ap.add_argument('--notes', help='the notes appended to the L1 and Crammer-Singer misses (default '
+                    'bench/notes/l1-cs-misses.md, the run at cd7aaf1\'s; a run of other code names its own)')
     ap.add_argument('--report-only', action='store_true',
                     help='rewrite RESULTS.md from WORK/raw.json (and the traces there) without running anything')
     a = ap.parse_args()
