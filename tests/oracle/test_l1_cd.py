@@ -36,40 +36,18 @@ import tempfile
 import numpy as np
 from sklearn.linear_model import Lasso, LogisticRegression
 
+from test_liblinear_flag import read_libsvm  # this folder's oracles' helpers
+from test_regression import write_libsvm
+
 HEART = '/usr/share/doc/liblinear-tools/examples/heart_scale'
 
 
 def run(cmd, code=0):
+    """cmd's process, which must exit with code (test_regression's run takes exit 0 only)."""
     p = subprocess.run(cmd, stdout=subprocess.PIPE, stderr=subprocess.PIPE, universal_newlines=True)
     if p.returncode != code:
         sys.exit('%s: exit %d (expected %d)\n%s%s' % (' '.join(cmd), p.returncode, code, p.stdout, p.stderr))
     return p
-
-
-def read_libsvm(path):
-    rows, ys, d = [], [], 0
-    for line in open(path):
-        parts = line.split()
-        if not parts:
-            continue
-        ys.append(float(parts[0]))
-        r = {}
-        for t in parts[1:]:
-            k, v = t.split(':')
-            r[int(k) - 1] = float(v)
-            d = max(d, int(k))
-        rows.append(r)
-    X = np.zeros((len(rows), d))
-    for i, r in enumerate(rows):
-        for k, v in r.items():
-            X[i, k] = v
-    return X, np.array(ys)
-
-
-def write_libsvm(path, X, y):
-    with open(path, 'w') as f:
-        for xi, yi in zip(X, y):
-            f.write('%g %s\n' % (yi, ' '.join('%d:%.17g' % (k + 1, v) for k, v in enumerate(xi) if v != 0)))
 
 
 def nesvm_model(path, d):
