@@ -37,8 +37,8 @@
  *      model solved in one cycle tightens inner_eps (LIBLINEAR's rule);
  *      within the cycles a zero coordinate well inside its kink sits out too,
  *      and is checked again before the model is called solved.  After a
- *      cycle that moved no weight to or from 0, CG on that face of the L1
- *      norm (face_cg); once the cycles and CG steps have cost as much as the
+ *      cycle that moved no weight to or from 0 (on sparse data: few, while
+ *      CG pays), CG on that face of the L1 norm (face_cg); once the cycles and CG steps have cost as much as the
  *      model's Gram matrix (dense data), the model is finished on it
  *      (solve_gram).  At most NV_CD_MAX_CYCLES cycles and steps a model
  *      (NV_CD_PIECEWISE_CYCLES for a piecewise loss's model, which holds only
@@ -69,6 +69,7 @@
 #define NV_CD_HFLOOR 1e-12      /* added to each H_jj (a column without curvature) */
 #define NV_CD_CG_STEPS 20       /* face_cg's steps at most */
 #define NV_CD_CG_TOL 0.1        /* and its relative residual */
+#define NV_CD_CG_MOVED 100      /* CG after a cycle moving <= 1 in 100 weights to or from 0 */
 #define NV_CD_FLAT 10           /* full steps within P's rounding before a stall */
 
 /* The sub-problem's rows by columns: column j's entries are [ptr[j],
@@ -276,6 +277,7 @@ typedef struct cd_ws {
     int32_t *face;
     double *cr, *cz, *cp, *cq, *cdel, *cu, *cxd;
     int64_t ncurved;  /* rows with h_i > 0 */
+    double cg_rate;   /* the model's change per step of face_cg's last call */
 } cd_ws;
 
 /* g_i and h_i at the margins in obj.m; returns sum_i c_i l(r_i). */
@@ -421,6 +423,43 @@ static int64_t solve_gram(cd_ws *ws, const double *w, int32_t na, double gb, dou
     return cycle;
 }
 
+/* The model's change q(d + delta) - q(d) for the step delta[0..nf) over
+ * face[0..nf) (and delta[nf], the bias's) whose margins are scale * u:
+ * G.delta + (X d)^T diag(h) (X delta) + 1/2 ||X delta||_h^2 plus the L1
+ * norm's change, exactly, in O(n + nf). */
+static double face_change(const cd_ws *ws, const double *w, int32_t nf, const double *delta, const double *u,
+                          double scale, double gb)
+{
+    const double *hx = ws->hx;
+    double s = ws->bias ? gb * delta[nf] : 0.0;
+    for (int32_t k = 0; k < nf; k++) {
+        const int32_t j = ws->face[k];
+        const double v = w[j] + ws->dir[j];
+        s += ws->G[j] * delta[k] + fabs(v + delta[k]) - fabs(v);
+    }
+    for (int64_t i = 0; i < ws->n; i++) {
+        const double ui = scale * u[i];
+        s += hx[2 * i] * ui * (hx[2 * i + 1] + 0.5 * ui);
+    }
+    return s;
+}
+
+#if NV_ASSERTS_ON
+/* The model's terms that a step over face[0..nf) (and the bias) changes, at
+ * the direction in dir and margins in hx: face_change's check in debug
+ * builds (the change of this sum across the step taken is its value). */
+static double face_value(const cd_ws *ws, const double *w, int32_t nf, double gb)
+{
+    double s = ws->bias ? gb * ws->dir[ws->d] : 0.0;
+    for (int32_t k = 0; k < nf; k++) {
+        const int32_t j = ws->face[k];
+        s += ws->G[j] * ws->dir[j] + fabs(w[j] + ws->dir[j]);
+    }
+    for (int64_t i = 0; i < ws->n; i++) s += 0.5 * ws->hx[2 * i] * ws->hx[2 * i + 1] * ws->hx[2 * i + 1];
+    return s;
+}
+#endif
+
 /* Conjugate gradients on the model restricted to the face of the L1 norm
  * the cycles have found: the features of inner[0..ni) with w_j + d_j != 0
  * keep their signs, where the model is a quadratic with Hessian X_F^T
@@ -428,10 +467,15 @@ static int64_t solve_gram(cd_ws *ws, const double *w, int32_t na, double gb, dou
  * descent is Gauss-Seidel on that system and crawls when the columns are
  * correlated (the sparse set's heavy features: 50-80 cycles a model); CG
  * needs about the square root of its steps.  At most NV_CD_CG_STEPS steps,
- * to a tenth of the residual; the step is then cut where the first free
- * weight would change its sign (that weight lands on 0), so the model's value
- * goes down.  Returns the steps (0 when there was nothing to do or no room). */
-static int64_t face_cg(cd_ws *ws, const double *w, int32_t ni, double gb, double hb)
+ * to a tenth of the residual.  Two ends are then weighed by the model's exact
+ * change (face_change), and the lower taken: the step cut where the first
+ * free weight would change its sign (that weight lands on 0; the model goes
+ * down), and the whole step with every weight that would cross 0 put on it
+ * instead (a projection: the face's signs kept, the crossing weights leaving
+ * it).  The cut alone is often tiny while the cycles still move a few small
+ * weights; the projection keeps the CG's work.  Returns the steps (0 when
+ * there was nothing to do or no room) and the model's change in *dq. */
+static int64_t face_cg(cd_ws *ws, const double *w, int32_t ni, double gb, double hb, double *dq)
 {
     const int32_t d = ws->d;
     const int64_t n = ws->n;
@@ -511,12 +555,50 @@ static int64_t face_cg(cd_ws *ws, const double *w, int32_t ni, double gb, double
             cut = k;
         }
     }
+#if NV_ASSERTS_ON
+    const double q0 = face_value(ws, w, nf, gb);
+#define CD_CHECK_CHANGE() \
+    NV_ASSERT(fabs(face_value(ws, w, nf, gb) - q0 - *dq) <= 1e-7 * (fabs(q0) + fabs(*dq) + 1.0))
+#else
+#define CD_CHECK_CHANGE() ((void)0)
+#endif
+    /* z: the cut step (margins t xdel); p and u: the projected one */
+    for (int32_t k = 0; k < nf; k++) z[k] = k == cut ? -(w[ws->face[k]] + dir[ws->face[k]]) : t * del[k];
+    if (ws->bias) z[nf] = t * del[nf];
+    *dq = face_change(ws, w, nf, z, xdel, t, gb);
+    if (cut >= 0) {
+        memcpy(u, xdel, (size_t)n * sizeof *u);
+        for (int32_t k = 0; k < nf; k++) {
+            const int32_t j = ws->face[k];
+            const double v = w[j] + dir[j];
+            p[k] = del[k];
+            if (v * (v + del[k]) < 0) {
+                col_add(&ws->cols, j, -v - del[k], u);
+                p[k] = -v;
+            }
+        }
+        if (ws->bias) p[nf] = del[nf];
+        const double dqp = face_change(ws, w, nf, p, u, 1.0, gb);
+        if (dqp < *dq) {
+            *dq = dqp;
+            for (int32_t k = 0; k < nf; k++) {
+                const int32_t j = ws->face[k];
+                dir[j] = p[k] == -(w[j] + dir[j]) ? -w[j] : dir[j] + p[k];
+            }
+            if (ws->bias) dir[d] += p[nf];
+            for (int64_t i = 0; i < n; i++) hx[2 * i + 1] += u[i];
+            CD_CHECK_CHANGE();
+            return it;
+        }
+    }
     for (int32_t k = 0; k < nf; k++) {
         const int32_t j = ws->face[k];
         dir[j] = k == cut ? -w[j] : dir[j] + t * del[k];
     }
     if (ws->bias) dir[d] += t * del[nf];
     for (int64_t i = 0; i < n; i++) hx[2 * i + 1] += t * xdel[i];
+    CD_CHECK_CHANGE();
+#undef CD_CHECK_CHANGE
     return it;
 }
 
@@ -564,7 +646,7 @@ static int64_t solve_model(cd_ws *ws, const double *w, int32_t na, double gb, do
             ws->inner[a] = ws->inner[b];
             ws->inner[b] = t;
         }
-        double vsum = 0, vmax = 0;
+        double vsum = 0, vmax = 0, dq = 0; /* dq: the cycle's change of the model */
         int64_t changed = 0; /* weights that left or reached 0 */
         for (int32_t a = 0; a < ni; a++) {
             const int32_t j = ws->inner[a];
@@ -580,6 +662,7 @@ static int64_t solve_model(cd_ws *ws, const double *w, int32_t na, double gb, do
             /* the kink's step is exactly -w_j: w_j + d_j is then exactly 0 */
             const double z = l1_step(gj, ws->H[j], v), nd = z == -v ? -w[j] : dir[j] + z, dz = nd - dir[j];
             if (dz != 0) {
+                dq += gj * dz + 0.5 * ws->H[j] * dz * dz + fabs(w[j] + nd) - fabs(v);
                 changed += (v == 0) != (w[j] + nd == 0);
                 dir[j] = nd;
                 col_axpy(&ws->cols, j, dz, hx);
@@ -590,11 +673,22 @@ static int64_t solve_model(cd_ws *ws, const double *w, int32_t na, double gb, do
             for (int64_t i = 0; i < ws->n; i++) s += hx[2 * i] * hx[2 * i + 1];
             const double z = -s / hb;
             vsum += fabs(s);
+            dq += s * z + 0.5 * hb * z * z;
             dir[ws->d] += z;
             for (int64_t i = 0; i < ws->n; i++) hx[2 * i + 1] += z;
         }
-        /* a cycle that moved no weight to or from 0 has found the face */
-        if (vsum > tol && cycle >= 2 && changed == 0) steps += face_cg(ws, w, ni, gb, hb);
+        /* a cycle that moved no weight to or from 0 has found the face;
+         * without the Gram finish (sparse data) one that moved few is close
+         * enough for the projected CG step, as long as CG's last call
+         * lowered the model at least as fast as this cycle did (per step:
+         * a CG step costs about a cycle) */
+        const int64_t few = can_gram ? 0 : ni / NV_CD_CG_MOVED;
+        if (vsum > tol && cycle >= 2 && changed <= few && ws->cg_rate <= dq) {
+            double dqc = 0;
+            const int64_t k = face_cg(ws, w, ni, gb, hb, &dqc);
+            steps += k;
+            ws->cg_rate = dqc / (double)(k + 1);
+        }
         if (vsum <= tol) {
             if (ni == na) break;
             /* the sat-out coordinates are checked once more */
@@ -637,6 +731,7 @@ nesvm_status nv_nesvm_cd_train(const nv_binary_problem *pb, const nesvm_params *
     ws.n = n;
     ws.bias = bias;
     ws.rng = prm->seed ^ UINT64_C(0xCD);
+    ws.cg_rate = -INFINITY;
     double *w = NULL, *wbest = NULL;
     const size_t nn = (size_t)(n ? n : 1), dd = (size_t)d + 1;
     st = cols_build(pb, &ws.cols, err);
