@@ -107,6 +107,16 @@ def logistic_quick(nesvm, tmp):
     targets = [ln for ln in text.splitlines() if ln.startswith("| quick-") and ("MET" in ln or "MISSED" in ln)]
     ext = [ln for ln in targets if ln.startswith(("| quick-breast-cancer-l1 |", "| quick-digits-cs |"))]
     ok(len(targets) - len(ext) == 5, f"logistic quick: 5 target rows ({len(targets) - len(ext)})")
+    # scikit-learn's fit() against nesvm's estimator's fit() where the package is built beside the binary
+    sk_rows = [ln for ln in targets if "sklearn" in ln]
+    if os.path.isdir(os.path.join(os.path.dirname(nesvm), "python-lib")):
+        ok(len(sk_rows) == 3 and all("| Python fit() |" in ln and "CLI process, reading included" in ln
+                                     for ln in sk_rows),
+           f"logistic quick: the 3 scikit-learn rows time nesvm.LogisticRegression's fit() ({sk_rows})")
+        pyl = [ln for ln in text.splitlines() if "| nesvm.LogisticRegression fit() |" in ln]
+        rel = [abs(float(ln.split("|")[11])) for ln in pyl]
+        ok(len(pyl) == 2 and max(rel) <= 1e-3,
+           f"logistic quick: the estimator's models are the CLI's (objective within the gap: {rel})")
     # issue 34's rows: LIBLINEAR -s 5 and -s 6 on breast_cancer, -s 4 against nesvm's two methods on digits
     want = [("quick-breast-cancer-l1", "L1 squared hinge", "--liblinear 5 -e 1e-3", "-s 5"),
             ("quick-breast-cancer-l1", "L1 logistic", "--liblinear 6 -e 1e-3", "-s 6"),
