@@ -994,6 +994,11 @@ def target_lines(rows):
     return out, tally
 
 
+def tally_missed(rows):
+    """How many of the logistic rows' targets were missed (target_lines' count)."""
+    return target_lines(rows)[1][1]
+
+
 def run_lines(rows):
     out = ['| case | C | problem | solver | setting | time s (runs) | peak MB | iterations | gap | objective | '
            'obj. - nesvm (rel.) | test log-loss | LL - nesvm (rel.) | test acc. % | load1 at row start |',
@@ -1185,7 +1190,13 @@ def write_results(cx, ctx):
                  'printed' + ('; its training time = its first run\'s wall time minus the read probe '
                               '`liblinear-train -s 0 -e 1e9`, median of 3: %s' % ', '.join(
                                   '%s %.2f s' % (k, v) for k, v in probes.items()) if probes else '') + ').', ''] + ml
+    if lrows and tally_missed(lrows):
         note = os.path.join(HERE, 'notes', 'logistic-misses.md')
+        if not ml:
+            text += ['', '## Misses', '',
+                     'No LIBLINEAR target was missed. The notes below (bench/notes/logistic-misses.md) are the '
+                     'history of this benchmark\'s misses, run by run; the last section is about the run that '
+                     'wrote this file, or the latest run the notes know.']
         if os.path.exists(note) and not ctx['quick']:
             text += [''] + open(note).read().rstrip().split('\n')
     ml = ext_miss_lines(erows, probes)
