@@ -10,6 +10,8 @@ void nv_obj_free(nv_obj *o)
     nv_free(o->m);
     nv_free(o->a);
     nv_free(o->vp); /* vn lies in vp's buffer */
+    nv_free(o->a2);
+    nv_free(o->v2);
     nv_free(o->colsum);
     nv_linalg_ws_free(&o->lw);
     memset(o, 0, sizeof *o);
@@ -196,9 +198,52 @@ static void regularizer(const nv_obj *o, const double *w, double nu, double *R, 
     *nnz = k;
 }
 
+/* The free bias's second dual point (shifted_bound), for a curved loss that
+ * is not smoothed (the logistic) on one process: the shift db minimizing
+ * sum_i c_i l(r_i) at the margins m + db, by Newton's method on that one
+ * variable (a pass of l and l'' per step, the step halved while the sum
+ * grows).  At that shift the dual weights alpha_i = c_i l'(r_i) balance by
+ * themselves (sum s_i alpha_i = 0 is the sum's derivative), where
+ * nv_obj_balance would rescale one class's weights, which near the optimum
+ * costs the bound more than the bias is off.  Any db gives a dual point (the
+ * dual does not depend on b); 0 when nothing was gained. */
+#define NV_OBJ_BIAS_NEWTON 12 /* its passes at most */
+static double dual_bias_shift(nv_obj *o)
+{
+    const nv_binary_problem *pb = o->pb;
+    const nv_loss *l = o->loss;
+    double db = 0, best = 0, f = INFINITY, step = 0;
+    for (int it = 0; it < NV_OBJ_BIAS_NEWTON; it++) {
+        double v[4] = {0, 0, 0, 0}; /* sum c l, its derivative in db, its second, sum |alpha| */
+        for (int64_t i = 0; i < pb->n; i++) {
+            const double r = nv_obj_resid(o, i, o->m[i] + db), c = pb->cost[i];
+            nv_loss_at at;
+            l->at(l, r, c, 0.0, &at);
+            v[0] += at.val;
+            v[1] -= nv_obj_sign(o, i) * c * at.u;
+            v[2] += l->curv(l, r, c, 0.0);
+            v[3] += fabs(c * at.u);
+        }
+        if (!(v[0] <= f)) { /* not lower (or not a number): back half the step */
+            if (it == 0) return 0.0;
+            step *= 0.5;
+            db = best + step;
+            continue;
+        }
+        f = v[0];
+        best = db;
+        if (!(v[2] > 0) || fabs(v[1]) <= 1e-13 * v[3]) break;
+        step = -v[1] / v[2];
+        db = best + step;
+    }
+    return best;
+}
+
 /* The pass's sums over this rank's rows: the loss at each residual, the dual
- * weights alpha_i = c_i l_t'(r_i) with t = mu s_i, and their sums by class. */
-static void pass_local(nv_obj *o, double mu, nv_obj_sums *q)
+ * weights alpha_i = c_i l_t'(r_i) with t = mu s_i, and their sums by class;
+ * the dual weights at the margins shifted by db (dual_bias_shift; 0: at the
+ * margins themselves), the loss at the margins either way. */
+static void pass_local(nv_obj *o, double mu, double db, nv_obj_sums *q)
 {
     const nv_binary_problem *pb = o->pb;
     const nv_loss *l = o->loss;
@@ -209,6 +254,12 @@ static void pass_local(nv_obj *o, double mu, nv_obj_sums *q)
         nv_loss_at at;
         const double sg = nv_obj_sign(o, i);
         l->at(l, nv_obj_resid(o, i, o->m[i]), c, mu * s, &at);
+        if (db != 0) {
+            const double val = at.val, sval = at.sval;
+            l->at(l, nv_obj_resid(o, i, o->m[i] + db), c, mu * s, &at);
+            at.val = val;
+            at.sval = sval;
+        }
         /* loss.h: u in the conjugate's domain, 0 in zone 0, at a bound of the
          * domain in zone 2 (NaN margins of a diverging run are the tracker's error) */
         NV_ASSERT(!(at.u < l->lo || at.u > l->hi) && (at.zone != 0 || at.u == 0) &&
@@ -261,7 +312,7 @@ static void sums_unpack(const double *v, nv_obj_sums *q)
 
 void nv_obj_pass(nv_obj *o, double mu, nv_obj_sums *q)
 {
-    pass_local(o, mu, q);
+    pass_local(o, mu, 0.0, q);
     if (!nv_comm_many(o->pb->comm)) return;
     double v[NV_OBJ_NSUMS];
     sums_pack(q, v);
@@ -460,12 +511,50 @@ static void evaluate_tail(nv_obj *o, const double *w, double mu, double nu, nv_o
     nv_obj_finish(o, &q, rp, rn, t, vv, vinf, R, Rs, nnz, mu, nu, e);
 }
 
+/* A free bias's second lower bound, near the end (a relative gap <= 0.1):
+ * the dual at the alphas of the margins shifted by dual_bias_shift, in
+ * o->a2 and o->v2 (X^T(alpha' y) by sign: one more pass over X), e->D the
+ * larger of the two.  The solver's quantities (o->a, vp, vn, e->gb: the
+ * gradient) stay the unshifted point's.  One process (the shift's sums and
+ * the pass would need their own reductions); a missing buffer skips it. */
+#define NV_OBJ_SHIFT_GAP 0.1
+static void shifted_bound(nv_obj *o, const double *w, double mu, double nu, nv_obj_eval *e)
+{
+    const nv_binary_problem *pb = o->pb;
+    const int32_t d = pb->X->d;
+    if (!o->bias || o->l1 || nv_obj_shift(o) || !o->loss->curved || o->loss->smoothed ||
+        nv_comm_many(pb->comm) || !(e->P - e->D <= NV_OBJ_SHIFT_GAP * fabs(e->P)))
+        return;
+    if (!o->a2) o->a2 = nv_malloc_array((size_t)(pb->n ? pb->n : 1), sizeof(double));
+    if (!o->v2) o->v2 = nv_malloc_array(2 * (size_t)(d ? d : 1), sizeof(double));
+    if (!o->a2 || !o->v2) return;
+    const double db = dual_bias_shift(o);
+    if (db == 0) return;
+    double *a = o->a, *vp = o->vp, *vn = o->vn;
+    o->a = o->a2;
+    o->vp = o->v2;
+    o->vn = o->v2 + (d ? d : 1);
+    nv_obj_sums q;
+    nv_obj_eval e2;
+    pass_local(o, mu, db, &q);
+    xta_alpha(o);
+    evaluate_tail(o, w, mu, nu, q, &e2);
+    o->a = a;
+    o->vp = vp;
+    o->vn = vn;
+    if (e2.D > e->D) {
+        e->D = e2.D;
+        e->Dmu = e2.Dmu > e->Dmu ? e2.Dmu : e->Dmu;
+    }
+}
+
 void nv_obj_evaluate_at(nv_obj *o, const double *w, double mu, double nu, nv_obj_eval *e)
 {
     nv_obj_sums q;
-    pass_local(o, mu, &q);
+    pass_local(o, mu, 0.0, &q);
     xta_alpha(o);
     evaluate_tail(o, w, mu, nu, q, e);
+    shifted_bound(o, w, mu, nu, e);
 }
 
 /* The dual methods' pass over the margins in o->m and the dual point in

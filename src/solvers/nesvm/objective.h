@@ -49,6 +49,8 @@ typedef struct nv_obj {
                       * (one buffer: vn = vp + d, then NV_OBJ_NSUMS entries that
                       * carry the pass's sums in the same reduction over ranks) */
     double *colsum;  /* d: X^T 1 (LS-SVM with a bias: balancing alpha), else NULL */
+    double *a2, *v2; /* n and 2d: a free bias's second dual point (objective.c,
+                      * shifted_bound), allocated at its first use */
     double paper_lam;/* n max_i w_i ||[x_i 1]||^2 with w_i = c_i / s_i (hinge) or c_i (LS) */
     /* data-parallel (pb->comm of several ranks): n_all is the rows over every
      * rank (pb->n otherwise); a failed collective leaves its status in cst
