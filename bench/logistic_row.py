@@ -432,15 +432,22 @@ def run_sklearn(cx, row, solver, tol, max_iter, tag):
 def run_nesvm_py(cx, row, tag):
     """nesvm.LogisticRegression(C, tol=1e-3).fit() on the matrices scikit-learn gets (the free-bias rows'
     like-for-like time against scikit-learn's fit())."""
+    if not os.path.isdir(os.path.join(cx.pythonpath, 'nesvm')):
+        # no package there (a sanitizer build has none): the CLI's time stands in
+        return {'error': 'no nesvm package in %s' % cx.pythonpath}
     model = cx.path('nesvm-py-%s.npz' % tag)
     d = os.path.join(cx.data.dir, row['data'])
     spec = {'X': os.path.join(d, 'train.X.npz'), 'y': os.path.join(d, 'train.y.npy'), 'C': row['C'],
             'model': model, 'pythonpath': cx.pythonpath}
-    wall, mb, out, to = timed(['/usr/bin/python3', '-c', NESVM_PY_CHILD, json.dumps(spec)], row['limit'] * 1.25 + 60)
+    try:
+        wall, mb, out, to = timed(['/usr/bin/python3', '-c', NESVM_PY_CHILD, json.dumps(spec)],
+                                  row['limit'] * 1.25 + 60)
+    except RuntimeError as ex:  # the package would not import or fit: said in the verdict
+        return {'error': str(ex).strip().splitlines()[-3] if str(ex).strip() else 'failed'}
     if to:
         return {'wall': wall, 'timed_out': True}
     lines = [l for l in out.splitlines() if l.startswith('{')]
-    if not lines:      # no package there (a sanitizer build has none): the CLI's time stands in
+    if not lines:
         return {'error': out.strip().splitlines()[-1] if out.strip() else 'no output'}
     res = json.loads(lines[-1])
     return {'wall': res['fit'], 'process_wall': wall, 'mb': mb, 'model': model, 'module': res['module']}
