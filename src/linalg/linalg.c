@@ -76,6 +76,110 @@ double nv_dot(const double *a, const double *b, int64_t n)
 DEFINE_ROW_OPS(d, double)
 DEFINE_ROW_OPS(f, float)
 
+/* nv_row_dot_cols and nv_row_axpy_cols for one value type T and index type
+ * IT: v, the row's len values; ix, their columns (NULL: a dense row, entry p
+ * in column p).  Dot products two vectors at a time, entries two at a time:
+ * four independent sums. */
+#define COLS_J(p) ((size_t)(ix ? (int64_t)ix[p] : (p)))
+#define DEFINE_COLS_OPS(NAME, T, IT)                                                                         \
+    static void NAME##_dot(const T *v, const IT *ix, int64_t len, const double *W, size_t ld, const int *cl, \
+                           int na, double *out)                                                              \
+    {                                                                                                        \
+        int c = 0;                                                                                           \
+        for (; c + 1 < na; c += 2) {                                                                         \
+            const double *w0 = W + (size_t)cl[c] * ld, *w1 = W + (size_t)cl[c + 1] * ld;                     \
+            double s0 = 0, s1 = 0, t0 = 0, t1 = 0;                                                           \
+            int64_t p = 0;                                                                                   \
+            for (; p + 1 < len; p += 2) {                                                                    \
+                const double a = (double)v[p], b = (double)v[p + 1];                                         \
+                const size_t ja = COLS_J(p), jb = COLS_J(p + 1);                                             \
+                s0 += a * w0[ja];                                                                            \
+                s1 += a * w1[ja];                                                                            \
+                t0 += b * w0[jb];                                                                            \
+                t1 += b * w1[jb];                                                                            \
+            }                                                                                                \
+            if (p < len) {                                                                                   \
+                s0 += (double)v[p] * w0[COLS_J(p)];                                                          \
+                s1 += (double)v[p] * w1[COLS_J(p)];                                                          \
+            }                                                                                                \
+            out[c] = s0 + t0;                                                                                \
+            out[c + 1] = s1 + t1;                                                                            \
+        }                                                                                                    \
+        if (c < na) {                                                                                        \
+            const double *w0 = W + (size_t)cl[c] * ld;                                                       \
+            double s0 = 0, s1 = 0, s2 = 0, s3 = 0;                                                           \
+            int64_t p = 0;                                                                                   \
+            for (; p + 3 < len; p += 4) {                                                                    \
+                s0 += (double)v[p] * w0[COLS_J(p)];                                                          \
+                s1 += (double)v[p + 1] * w0[COLS_J(p + 1)];                                                  \
+                s2 += (double)v[p + 2] * w0[COLS_J(p + 2)];                                                  \
+                s3 += (double)v[p + 3] * w0[COLS_J(p + 3)];                                                  \
+            }                                                                                                \
+            for (; p < len; p++) s0 += (double)v[p] * w0[COLS_J(p)];                                         \
+            out[c] = (s0 + s1) + (s2 + s3);                                                                  \
+        }                                                                                                    \
+    }                                                                                                        \
+    static void NAME##_axpy(const T *v, const IT *ix, int64_t len, const double *W_a, const int *ch,         \
+                            int nch, double *W, size_t ld)                                                   \
+    {                                                                                                        \
+        for (int c = 0; c < nch; c++) {                                                                      \
+            const double ac = W_a[c]; /* in a register: the stores below cannot change it */                 \
+            double *w0 = W + (size_t)ch[c] * ld;                                                             \
+            for (int64_t p = 0; p < len; p++) w0[COLS_J(p)] += ac * (double)v[p];                            \
+        }                                                                                                    \
+    }
+
+DEFINE_COLS_OPS(cols_d32, double, int32_t)
+DEFINE_COLS_OPS(cols_d64, double, int64_t)
+DEFINE_COLS_OPS(cols_f32, float, int32_t)
+DEFINE_COLS_OPS(cols_f64, float, int64_t)
+#undef COLS_J
+
+/* FN(v, ix, len, ...) for row r: its values, columns (NULL: dense) and length. */
+#define ROW_COLS_DISPATCH(X, r, FN, ...)                                                                     \
+    do {                                                                                                     \
+        const int dense = (X)->storage == NESVM_STORAGE_DENSE;                                               \
+        const int64_t p0 = dense ? (r) * (int64_t)(X)->d : (X)->indptr[r];                                   \
+        const int64_t len = dense ? (int64_t)(X)->d : (X)->indptr[(r) + 1] - p0;                             \
+        if ((X)->prec == NESVM_FLOAT) {                                                                      \
+            const float *v = (const float *)(X)->values + p0;                                                \
+            if (!dense && (X)->indices64)                                                                    \
+                cols_f64##FN(v, (X)->indices64 + p0, len, __VA_ARGS__);                                      \
+            else                                                                                             \
+                cols_f32##FN(v, dense ? NULL : (X)->indices + p0, len, __VA_ARGS__);                         \
+        } else {                                                                                             \
+            const double *v = (const double *)(X)->values + p0;                                              \
+            if (!dense && (X)->indices64)                                                                    \
+                cols_d64##FN(v, (X)->indices64 + p0, len, __VA_ARGS__);                                      \
+            else                                                                                             \
+                cols_d32##FN(v, dense ? NULL : (X)->indices + p0, len, __VA_ARGS__);                         \
+        }                                                                                                    \
+    } while (0)
+
+void nv_row_dot_cols(const nesvm_dataset *X, int64_t r, const double *W, size_t ld, const int *cl, int na,
+                     double *out)
+{
+    NV_ASSERT(r >= 0 && r < X->n);
+    if (X->blas_rows) {
+        const double *x = (const double *)X->values + (size_t)r * (size_t)X->d;
+        for (int c = 0; c < na; c++) out[c] = cblas_ddot(X->d, x, 1, W + (size_t)cl[c] * ld, 1);
+        return;
+    }
+    ROW_COLS_DISPATCH(X, r, _dot, W, ld, cl, na, out);
+}
+
+void nv_row_axpy_cols(const nesvm_dataset *X, int64_t r, const double *a, const int *ch, int nch, double *W,
+                      size_t ld)
+{
+    NV_ASSERT(r >= 0 && r < X->n);
+    if (X->blas_rows) {
+        const double *x = (const double *)X->values + (size_t)r * (size_t)X->d;
+        for (int c = 0; c < nch; c++) cblas_daxpy(X->d, a[c], x, 1, W + (size_t)ch[c] * ld, 1);
+        return;
+    }
+    if (nch > 0) ROW_COLS_DISPATCH(X, r, _axpy, a, ch, nch, W, ld);
+}
+
 static inline double row_dot(const nesvm_dataset *X, int64_t r, const double *w)
 {
     NV_ASSERT(r >= 0 && r < X->n);

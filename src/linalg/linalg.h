@@ -72,6 +72,18 @@ void nv_xw_k(const nesvm_dataset *X, const int64_t *rows, int64_t n, const doubl
 void nv_xta_k(const nesvm_dataset *X, const int64_t *rows, int64_t n, const double *A, int k, int squares,
               double *out, double *part, const nv_linalg_ws *ws);
 
+/* One row r of X against na of the vectors w_m stored one after another in
+ * W (w_m's entry j at W[m ld + j], ld >= d): out[c] = x_r . w_{cl[c]}, and
+ * w_{ch[c]} += a[c] x_r for nch of them.  For the joint problems' dual
+ * coordinate steps (multi_dcd.c), which touch a few of the k vectors of one
+ * row at a time: a vector's entries lie together, so a row touches the cache
+ * lines of the vectors it uses only, and the dot products run two vectors at
+ * a time with independent sums (one sum per vector per stored entry would
+ * chain through memory). */
+void nv_row_dot_cols(const nesvm_dataset *X, int64_t r, const double *W, size_t ld, const int *cl, int na,
+                     double *out);
+void nv_row_axpy_cols(const nesvm_dataset *X, int64_t r, const double *a, const int *ch, int nch, double *W,
+                      size_t ld);
 /* One row r of X (a dataset row index): x_r . w, and out += a x_r (d entries). */
 double nv_row_dot(const nesvm_dataset *X, int64_t r, const double *w);
 void nv_row_axpy(const nesvm_dataset *X, int64_t r, double a, double *out);

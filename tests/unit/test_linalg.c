@@ -6,6 +6,7 @@
 #include <math.h>
 
 #include <stdlib.h>
+#include <string.h>
 
 #define N 3000
 #define D 37
@@ -38,6 +39,41 @@ static nesvm_dataset *make(uint64_t *st)
     nesvm_dataset *ds = NULL;
     nv_dataset_from_csr(N, D, indptr, idx, val, NESVM_DOUBLE, lab, &ds, NULL);
     return ds;
+}
+
+/* A few of k vectors at once (nv_row_dot_cols, nv_row_axpy_cols) against the
+ * naive loops on Xd: vectors ld apart (ld > D), column sets of every size
+ * from 0 to KV, odd and even (the pairs and the single vector's sums). */
+static void check_cols(const nesvm_dataset *ds, const char *what)
+{
+    enum { KV = 5, LD = D + 3 };
+    static double W[KV * LD], W2[KV * LD];
+    const int cl[KV] = {3, 0, 4, 1, 2};
+    double out[KV], a[KV];
+    uint64_t st = 5;
+    for (int j = 0; j < KV * LD; j++) W[j] = nv_rng_uniform(&st) - 0.5;
+    for (int c = 0; c < KV; c++) a[c] = nv_rng_uniform(&st) - 0.5;
+    double maxerr = 0;
+    for (int i = 0; i < N; i += 7)
+        for (int na = 0; na <= KV; na++) {
+            nv_row_dot_cols(ds, i, W, LD, cl, na, out);
+            for (int c = 0; c < na; c++) {
+                double sx = 0;
+                for (int j = 0; j < D; j++) sx += Xd[i][j] * W[cl[c] * LD + j];
+                maxerr = fmax(maxerr, fabs(out[c] - sx));
+            }
+            memcpy(W2, W, sizeof W);
+            nv_row_axpy_cols(ds, i, a, cl, na, W2, LD);
+            for (int m = 0; m < KV; m++) {
+                int c = 0;
+                while (c < na && cl[c] != m) c++;
+                for (int j = 0; j < LD; j++) {
+                    const double want = W[m * LD + j] + (c < na && j < D ? a[c] * Xd[i][j] : 0.0);
+                    maxerr = fmax(maxerr, fabs(W2[m * LD + j] - want));
+                }
+            }
+        }
+    CHECK_MSG(maxerr < 1e-13, "row_dot_cols / row_axpy_cols %s: err %g", what, maxerr);
 }
 
 /* nv_cg on a small SPD system against Gaussian elimination */
@@ -272,6 +308,24 @@ int main(void)
                 }
             }
             nv_linalg_ws_free(&ws);
+        }
+        check_cols(ds, "");
+        if (kinds[kk].s == NESVM_STORAGE_DENSE && kinds[kk].p == NESVM_DOUBLE) {
+            ds->blas_rows = 1; /* the BLAS path of internal feature matrices */
+            check_cols(ds, "blas rows");
+            ds->blas_rows = 0;
+        }
+        if (kinds[kk].s == NESVM_STORAGE_CSR) {
+            /* 64-bit column indices (nesvm_dataset_wrap_csr_ex) */
+            int64_t *i64 = malloc((size_t)ds->nnz * sizeof *i64);
+            for (int64_t p = 0; p < ds->nnz; p++) i64[p] = ds->indices[p];
+            nesvm_dataset *w64 = NULL;
+            CHECK(nesvm_dataset_wrap_csr_ex(N, D, ds->indptr, 64, i64, 64, ds->values, kinds[kk].p, labels,
+                                            &w64, NULL) == NESVM_OK);
+            CHECK(w64 && w64->indices64);
+            check_cols(w64, "64-bit indices");
+            nesvm_dataset_destroy(w64);
+            free(i64);
         }
         /* row norms */
         double inf[N], sq[N];
