@@ -29,14 +29,18 @@
  * paper's, with no margin): before its step, a class m != y_i at
  * alpha_im = 0 whose gradient lies below the level of the row's
  * coefficients under their bound leaves the row's steps (its gradient is
- * not computed, its coefficient stays 0); a row left with y_i alone
- * (alpha_i = 0, its margin holding) leaves the active set.  Each check
- * rebuilds the active set from the margins it computes anyway, every row and
- * class judged by the same rule (rebuild_active): what the steps since made
- * violate returns.  On Fashion-MNIST's ten classes at C = 0.1 an epoch then
- * visits the 21,500 rows with alpha_i != 0, 2.2 classes each, where the old
- * rule (a margin of the last epoch's largest violation) kept 59,800 rows
- * of 10 classes: 0.17 s an epoch became 0.025 s.
+ * not computed, its coefficient stays 0).  A row leaves the active set when
+ * y_i is left alone (alpha_i = 0, its margin holding), or when y_i is at its
+ * bound C_i below the level of the one class left, which then holds -C_i:
+ * a vertex of A_i that the block's solution keeps (LIBLINEAR shrinks y_i at
+ * its bound too).  Each check rebuilds the active set from the margins it
+ * computes anyway, every row and class judged by the same rules
+ * (rebuild_active): what the steps since made violate returns.  On
+ * Fashion-MNIST's ten classes at C = 0.1 (one thread, by hand) an epoch at
+ * the end visits 6,700 rows of 2.2 classes: the rule that came before (a
+ * margin of the last epoch's largest violation) kept 59,800 rows of 10
+ * classes, 0.17 s an epoch; without the vertex rule 21,500 rows stayed (73%
+ * of their steps found the block optimal), 0.025 s an epoch.
  *
  * Layout: the steps keep w_m's entries together (W, k x dd: a row touches
  * the cache lines of the classes it uses only; linalg.h's
@@ -44,18 +48,19 @@
  * dd x k, nv_xw_k's layout), and the epochs prefetch the coming rows (the
  * order is random).
  *
- * The certificate: after check_spacing's epochs' worth of work (row-class
- * products, in units of a check's n k), after NV_NESVM_DCD_CHECK_MAX epochs,
- * or early when the active set is solved (NV_MULTI_DCD_SOLVED), the margins
- * of W (one pass over X for k columns, nv_xw_k) and D(alpha) go to the
- * tracker with a primal point: the one on the segment from the last check's
- * primal point to W with the lowest P (primal_mix: P is convex on it, and
- * the margins are linear, so the search costs O(n k) a step and no pass
- * over X).  W itself jumps around the optimum (P(W) varied by 0.1% between
- * checks on Fashion-MNIST), and the running best of the segments lies
- * lower: 500 epochs to certify 1e-3 there instead of 600.  The tracker
- * stops at the certified gap; every NV_MULTI_DCD_EXACT_EVERY checks (and
- * the first) W = X~^T alpha is first recomputed exactly (nv_xta_k),
+ * The certificate: after check_spacing's work (row-class products, in
+ * units of a check's n k: where the gap's rate puts eps), after
+ * NV_MULTI_DCD_CHECK_MAX epochs, or early when the active set is solved
+ * (NV_MULTI_DCD_SOLVED), the margins of W (one pass over X for k columns,
+ * nv_xw_k) and D(alpha) go to the tracker with a primal point: the one on
+ * the segment from the last check's primal point to W with the lowest P
+ * (primal_mix: P is convex on it, and the margins are linear, so the search
+ * costs O(n k) a step and no pass over X).  W itself jumps around the
+ * optimum (P(W) varied by 0.1% between checks on Fashion-MNIST), and the
+ * running best of the segments lies lower: 500 epochs to certify 1e-3 there
+ * instead of 600.  The tracker stops at the certified gap; every
+ * NV_MULTI_DCD_EXACT_EVERY checks (and the first) W = X~^T alpha is first
+ * recomputed exactly (nv_xta_k),
  * clearing the steps' rounding.  A warm start's dual point is the smoothed
  * max's argmax distribution at the start's margins with mu =
  * NV_NESVM_DCD_WARM_MU.  One process, one thread for the steps.
@@ -72,13 +77,21 @@
 /* Every this many checks W = X~^T alpha is recomputed (the others take the
  * steps' W). */
 #define NV_MULTI_DCD_EXACT_EVERY 10
-/* A check's worth of work SPACING times between checks near eps, up to
- * SPACING_MAX far from it (check_spacing). */
+/* Checks' worth of work between checks: before the gap's rate is known,
+ * and the bounds of the predicted spacing (check_spacing). */
 #define NV_MULTI_DCD_SPACING 2.0
-#define NV_MULTI_DCD_SPACING_MAX 5.0
+#define NV_MULTI_DCD_SPACING_MIN 0.5
+#define NV_MULTI_DCD_SPACING_MAX 10.0
 /* A check comes early when the active set's largest violation in an epoch
  * falls below this fraction of the whole problem's at the last check. */
 #define NV_MULTI_DCD_SOLVED 0.1
+/* At most this many epochs between checks: each check rebuilds the active
+ * set and moves the primal point, and both go stale (Fashion-MNIST's ten
+ * classes: 444 epochs to certify 1e-3 with 30, 545 with 50, 627 with 100,
+ * 444 with 20 but more checks; one run each). */
+#define NV_MULTI_DCD_CHECK_MAX 30
+/* Bisection steps of primal_mix (theta to 2^-18). */
+#define NV_MULTI_DCD_MIX_STEPS 20
 
 typedef struct mdcd {
     const nv_multi_problem *mp;
@@ -98,6 +111,7 @@ typedef struct mdcd {
     double *theta;      /* k (d + 1): the tracked point */
     double *Wb, *Mb;    /* the primal point (Wt's layout) and its margins */
     int have_bar;
+    double last_gap; /* the certified gap at the last check (check_spacing) */
     int64_t *idx;
     nv_linalg_ws lw;
     double *part;
@@ -188,7 +202,9 @@ static int block_step(mdcd *s, int64_t i, double *viol)
             c--;
         }
     s->nact[i] = na;
-    if (na == 1) return 1;
+    /* y alone, or y at its bound below the level of the one class left,
+     * which holds -C_i: nothing in the row can move */
+    if (na == 1 || (na == 2 && al[y] == C && s->g[0] < gmin)) return 1;
     if (!(*viol > 0)) return 0;
     if (!(A > 0)) {
         /* x~_i = 0: a linear block, a_y = C and one other active class -C */
@@ -265,7 +281,7 @@ static void unshrink_classes(mdcd *s)
 static void rebuild_active(mdcd *s)
 {
     const int k = s->k;
-    int64_t active = 0;
+    int64_t active = 0, inactive = s->n;
     double vmax = 0;
     for (int64_t i = 0; i < s->n; i++) {
         const int y = s->mp->cls[i];
@@ -283,10 +299,11 @@ static void rebuild_active(mdcd *s)
         for (int m = 0; m < k; m++)
             if (m != y && !(al[m] == 0 && f[m] + 1.0 < gmin)) cl[na++] = m;
         s->nact[i] = na;
-        if (na > 1) s->idx[active++] = i;
+        if (na > 1 && !(na == 2 && al[y] == C && f[y] < gmin))
+            s->idx[active++] = i;
+        else
+            s->idx[--inactive] = i;
     }
-    for (int64_t i = 0, q = active; i < s->n; i++)
-        if (s->nact[i] == 1) s->idx[q++] = i;
     s->active = active;
     s->vmax = vmax;
 }
@@ -305,7 +322,7 @@ static double primal_mix(const mdcd *s)
         q += dj * dj;
     }
     double lo = 0, hi = 1;
-    for (int it = 0; it < 40; it++) {
+    for (int it = 0; it < NV_MULTI_DCD_MIX_STEPS; it++) {
         const double th = it == 0 ? 1.0 : it == 1 ? 0.0 : 0.5 * (lo + hi);
         double dP = a + th * q;
         for (int64_t i = 0; i < s->n; i++) {
@@ -411,19 +428,29 @@ static int mdcd_check(mdcd *s, nv_track *tr, int64_t epochs, int64_t active, int
     return nv_track_iterate(tr, &e, s->theta, 0.0, &info, st, err);
 }
 
-/* Work between checks, in units of a check's (the margins of k columns
- * over every row: n k row-class products; the steps count theirs, s->work).
- * NV_MULTI_DCD_SPACING near eps (a certificate found at most that late) and
- * one more for each decade of the certified gap above 10 eps, at most
- * NV_MULTI_DCD_SPACING_MAX.  Counted in work, not time: the same steps on
- * every machine. */
-static double check_spacing(const nv_track *tr, double eps)
+/* Work until the next check, in units of a check's (the margins of k
+ * columns over every row: n k row-class products; the steps count theirs,
+ * s->work).  A check costs about one unit and is worth making when the
+ * certificate may hold: the certified gap falls about geometrically in the
+ * work (Fashion-MNIST's ten classes: by half every 130 epochs near 1e-3),
+ * so the next check comes where the last two checks' rate of log(gap) puts
+ * eps, at least NV_MULTI_DCD_SPACING_MIN and at most NV_MULTI_DCD_SPACING_MAX
+ * units on (NV_MULTI_DCD_SPACING before a rate is known, or while the gap
+ * does not fall).  Counted in work, not time: the same steps on every
+ * machine. */
+static double check_spacing(mdcd *s, const nv_track *tr, double eps, double work)
 {
-    if (!(tr->best_p > 0) || !isfinite(tr->best_d)) return 1.0;
+    if (!(tr->best_p > 0) || !isfinite(tr->best_d)) return NV_MULTI_DCD_SPACING;
     const double gap = (tr->best_p - tr->best_d) / tr->best_p;
-    double s = NV_MULTI_DCD_SPACING;
-    if (gap > 10.0 * eps) s += floor(log10(gap / (10.0 * eps)));
-    return s < NV_MULTI_DCD_SPACING_MAX ? s : NV_MULTI_DCD_SPACING_MAX;
+    double sp = NV_MULTI_DCD_SPACING;
+    if (s->last_gap > gap && gap > eps && work > 0) {
+        const double rate = log(s->last_gap / gap) / work; /* per unit */
+        sp = log(gap / eps) / rate;
+        if (sp < NV_MULTI_DCD_SPACING_MIN) sp = NV_MULTI_DCD_SPACING_MIN;
+        if (sp > NV_MULTI_DCD_SPACING_MAX) sp = NV_MULTI_DCD_SPACING_MAX;
+    }
+    s->last_gap = gap;
+    return sp;
 }
 
 int nv_nesvm_multi_dcd_takes(const nv_multi_problem *mp, const nesvm_params *prm)
@@ -529,6 +556,7 @@ nesvm_status nv_nesvm_multi_dcd_train(const nv_multi_problem *mp, const nesvm_pa
     nv_track tr;
     nv_track_init(&tr, prm, sink, (int32_t)len, best, t0);
     int64_t epochs = 0, checks = 0, last_check = 0;
+    double spacing = NV_MULTI_DCD_SPACING;
     s.active = n;
     if (mdcd_check(&s, &tr, epochs, s.active, 1, &st, err)) goto done;
     rebuild_active(&s);
@@ -565,12 +593,14 @@ nesvm_status nv_nesvm_multi_dcd_train(const nv_multi_problem *mp, const nesvm_pa
         }
         s.active = active;
         epochs++;
-        if (s.work >= check_spacing(&tr, prm->eps) * (double)n * k || mx <= NV_MULTI_DCD_SOLVED * s.vmax ||
-            epochs - last_check >= NV_NESVM_DCD_CHECK_MAX) {
+        if (s.work >= spacing * (double)n * k || mx <= NV_MULTI_DCD_SOLVED * s.vmax ||
+            epochs - last_check >= NV_MULTI_DCD_CHECK_MAX) {
+            const double units = s.work / ((double)n * k);
             s.work = 0;
             last_check = epochs;
             if (mdcd_check(&s, &tr, epochs, active, ++checks % NV_MULTI_DCD_EXACT_EVERY == 0, &st, err))
                 break;
+            spacing = check_spacing(&s, &tr, prm->eps, units);
             rebuild_active(&s);
             if (s.vmax == 0) {
                 tr.why = NESVM_EXIT_STALLED; /* every block optimal: nothing moves */
