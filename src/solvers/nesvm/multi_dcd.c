@@ -105,7 +105,7 @@ typedef struct mdcd {
     double *An;         /* n: A_i */
     double *g, *Dv, *a; /* k scratch: the gradient, the sorted D, the new block */
     int *ch;            /* k scratch: the classes a step changed */
-    int *act;           /* n x k: each row's active classes, y first */
+    int *act;           /* n x k: each row's active classes, y first (rebuild_active) */
     int *nact;          /* n: how many */
     double *M;          /* n x k margins (the checks) */
     double *theta;      /* k (d + 1): the tracked point */
@@ -146,7 +146,7 @@ static inline int64_t row_of(const mdcd *s, int64_t i)
 static void block_grad(mdcd *s, int64_t i, const int *cl, int na)
 {
     const int y = s->mp->cls[i];
-    const int64_t r = s->mp->rows ? s->mp->rows[i] : i;
+    const int64_t r = row_of(s, i);
     const size_t dd = (size_t)s->dd;
     nv_row_dot_cols(s->mp->X, r, s->W, dd, cl, na, s->g);
     for (int c = 0; c < na; c++)
@@ -157,7 +157,7 @@ static void block_grad(mdcd *s, int64_t i, const int *cl, int na)
 /* W += dl_c x~_i for the nch classes ch whose coefficient changed. */
 static void block_update(mdcd *s, int64_t i, const int *ch, const double *dl, int nch)
 {
-    const int64_t r = s->mp->rows ? s->mp->rows[i] : i;
+    const int64_t r = row_of(s, i);
     if (nch == 0) return;
     const size_t dd = (size_t)s->dd;
     if (s->B > 0)
@@ -255,21 +255,6 @@ static void transpose_w(mdcd *s, int to_w)
             else
                 s->Wt[j * k + m] = s->W[m * dd + j];
         }
-}
-
-/* Every row's classes active again (y first). */
-static void unshrink_classes(mdcd *s)
-{
-    const int k = s->k;
-    for (int64_t i = 0; i < s->n; i++) {
-        if (s->nact[i] == k) continue;
-        int *cl = s->act + (size_t)i * (size_t)k;
-        const int y = s->mp->cls[i];
-        cl[0] = y;
-        for (int m = 0, c = 1; m < k; m++)
-            if (m != y) cl[c++] = m;
-        s->nact[i] = k;
-    }
 }
 
 /* The active set again from a check's margins s->M (at the steps' W): row i
@@ -516,12 +501,7 @@ nesvm_status nv_nesvm_multi_dcd_train(const nv_multi_problem *mp, const nesvm_pa
         goto out;
     }
     nv_row_norms(mp->X, mp->rows, n, NULL, s.An);
-    for (int64_t i = 0; i < n; i++) {
-        s.An[i] += s.B * s.B;
-        s.idx[i] = i;
-        s.nact[i] = 0;
-    }
-    unshrink_classes(&s);
+    for (int64_t i = 0; i < n; i++) s.An[i] += s.B * s.B;
     /* a warm start: the smoothed max's argmax distribution at the start's margins */
     if (mp->w0) {
         for (int m = 0; m < k; m++)
