@@ -329,47 +329,67 @@ void nv_xta(const nesvm_dataset *X, const int64_t *rows, int64_t n, const double
 #endif
 }
 
-static void xtdx_range(const nesvm_dataset *X, const int64_t *rows, int64_t lo, int64_t hi, const double *h,
-                       const double *v, double b, double *t, double *out)
+/* Rows [lo, hi) of a row sum (nv_rows_sum's range) for nv_xtdx. */
+typedef struct xtdx_ctx {
+    const nesvm_dataset *X;
+    const int64_t *rows;
+    const double *h, *v;
+    double b;
+    double *t;
+} xtdx_ctx;
+
+static void xtdx_range(const void *ctx, int64_t lo, int64_t hi, double *out)
 {
+    const xtdx_ctx *c = ctx;
     for (int64_t i = lo; i < hi; i++) {
-        int64_t r = rows ? rows[i] : i;
-        double s = row_dot(X, r, v) + b; /* the row is in cache for its axpy */
-        s *= h[i];
-        t[i] = s;
-        if (s != 0.0) row_axpy(X, r, s, out);
+        int64_t r = c->rows ? c->rows[i] : i;
+        double s = row_dot(c->X, r, c->v) + c->b; /* the row is in cache for its axpy */
+        s *= c->h[i];
+        c->t[i] = s;
+        if (s != 0.0) row_axpy(c->X, r, s, out);
     }
 }
 
-void nv_xtdx(const nesvm_dataset *X, const int64_t *rows, int64_t n, const double *h, const double *v, double b,
-             double *t, double *outp, nv_linalg_ws *ws)
+void nv_rows_sum(nv_linalg_ws *ws, int64_t n, double per_row, int32_t d,
+                 void (*range)(const void *ctx, int64_t lo, int64_t hi, double *out), const void *ctx,
+                 double *out)
 {
-    size_t d = (size_t)X->d;
-    if (!worth_threads(X, n, ws) || !ws->part) {
-        memset(outp, 0, d * sizeof *outp);
-        xtdx_range(X, rows, 0, n, h, v, b, t, outp);
+    const size_t dd = (size_t)d;
+    if (ws->threads <= 1 || !ws->part || (double)n * per_row < ws->min_work) {
+        memset(out, 0, dd * sizeof *out);
+        range(ctx, 0, n, out);
         return;
     }
-    NV_ASSERT(ws->d >= X->d);
+    NV_ASSERT(ws->d >= d);
 #ifdef _OPENMP
 #pragma omp parallel num_threads(ws->threads)
     {
         int th = omp_get_thread_num();
         int T = omp_get_num_threads();
-        double *pp = ws->part + (size_t)th * 2 * d;
-        memset(pp, 0, d * sizeof *pp);
+        double *pp = ws->part + (size_t)th * 2 * dd;
+        memset(pp, 0, dd * sizeof *pp);
         int64_t lo = n * th / T, hi = n * (th + 1) / T;
-        xtdx_range(X, rows, lo, hi, h, v, b, t, pp);
+        range(ctx, lo, hi, pp);
 #pragma omp barrier
         /* nv_xta's fixed-order reduction over threads */
         int64_t jlo = (int64_t)d * th / T, jhi = (int64_t)d * (th + 1) / T;
         for (int64_t j = jlo; j < jhi; j++) {
             double sp = 0;
-            for (int u = 0; u < T; u++) sp += ws->part[(size_t)u * 2 * d + (size_t)j];
-            outp[j] = sp;
+            for (int u = 0; u < T; u++) sp += ws->part[(size_t)u * 2 * dd + (size_t)j];
+            out[j] = sp;
         }
     }
 #endif
+}
+
+void nv_xtdx(const nesvm_dataset *X, const int64_t *rows, int64_t n, const double *h, const double *v, double b,
+             double *t, double *outp, nv_linalg_ws *ws)
+{
+    const xtdx_ctx c = {X, rows, h, v, b, t};
+    const double per_row = X->n == 0 ? 0.0
+                           : X->storage == NESVM_STORAGE_DENSE ? (double)X->d
+                                                                : (double)X->nnz / (double)X->n;
+    nv_rows_sum(ws, n, per_row, X->d, xtdx_range, &c, outp);
 }
 
 void nv_row_norms(const nesvm_dataset *X, const int64_t *rows, int64_t n, double *inf_norm,

@@ -47,6 +47,16 @@ void nv_xta(const nesvm_dataset *X, const int64_t *rows, int64_t n, const double
 void nv_xtdx(const nesvm_dataset *X, const int64_t *rows, int64_t n, const double *h, const double *v, double b,
              double *t, double *outp, nv_linalg_ws *ws);
 
+/* A sum over rows in row blocks: out (d entries) = the sum of what
+ * range(ctx, lo, hi, part) adds to a zeroed part for rows [lo, hi) of
+ * [0, n).  Threaded as nv_xta (blocks by thread, partial sums reduced in
+ * thread order: the result depends on the thread count only) when n
+ * per_row stored entries reach ws->min_work.  For products over a row set:
+ * nv_xtdx, fmat.c's. */
+void nv_rows_sum(nv_linalg_ws *ws, int64_t n, double per_row, int32_t d,
+                 void (*range)(const void *ctx, int64_t lo, int64_t hi, double *out), const void *ctx,
+                 double *out);
+
 /* Per-row infinity norm and squared 2-norm of x_{rows[i]} (either may be NULL). */
 void nv_row_norms(const nesvm_dataset *X, const int64_t *rows, int64_t n, double *inf_norm,
                   double *sq_norm);

@@ -1,6 +1,7 @@
 /* test_linalg.c - X*w and X^T*a against naive dense loops, all storages, threads. */
 #include "../../src/linalg/linalg.h"
 #include "../../src/linalg/cg.h"
+#include "../../src/linalg/fmat.h"
 #include "check.h"
 
 #include <math.h>
@@ -74,6 +75,144 @@ static void check_cols(const nesvm_dataset *ds, const char *what)
             }
         }
     CHECK_MSG(maxerr < 1e-13, "row_dot_cols / row_axpy_cols %s: err %g", what, maxerr);
+}
+
+/* The float copy (fmat.h) of the rows idx-mapped through rows: products
+ * against the naive loops on Xd (the values are exact in float), the same
+ * copy from every storage (ref: the first one built), the thread counts. */
+static void check_fmat(const nesvm_dataset *ds, size_t kind, const int64_t *rows, int64_t nr)
+{
+    static int64_t refs_ptr[2][N + 1];
+    static float refs_val[2][N * D];
+    static uint16_t refs_col[2][N * D];
+    /* kinds 0-3: the storages' copies of rows; 4-7: of all rows */
+    int64_t *ref_ptr = refs_ptr[kind / 4];
+    float *ref_val = refs_val[kind / 4];
+    uint16_t *ref_col = refs_col[kind / 4];
+    static double hw[N], t1[N], t2[N];
+    static int64_t idx[N];
+    nv_fmat F;
+    CHECK(nv_fmat_build(&F, ds, rows, nr, NULL) == NESVM_OK);
+    CHECK(F.n == nr && F.d == D && F.c16 && !F.c32);
+    const int64_t nnz = F.ptr[nr];
+    CHECK_MSG(nv_fmat_bytes(ds, rows, nr) >= (double)nnz * 6.0 + 8.0 * (double)(nr + 1),
+              "fmat_bytes below the copy's size (kind %zu)", kind);
+    if (kind % 4 == 0) {
+        memcpy(ref_ptr, F.ptr, (size_t)(nr + 1) * sizeof *ref_ptr);
+        memcpy(ref_val, F.val, (size_t)nnz * sizeof *ref_val);
+        memcpy(ref_col, F.c16, (size_t)nnz * sizeof *ref_col);
+    }
+    CHECK_MSG(memcmp(ref_ptr, F.ptr, (size_t)(nr + 1) * sizeof *ref_ptr) == 0 &&
+                  memcmp(ref_val, F.val, (size_t)nnz * sizeof *ref_val) == 0 &&
+                  memcmp(ref_col, F.c16, (size_t)nnz * sizeof *ref_col) == 0,
+              "fmat of storage kind %zu differs from kind %zu's", kind, kind / 4 * 4);
+    uint64_t st = 13;
+    double v[D], o1[D], o2[D];
+    for (int j = 0; j < D; j++) v[j] = nv_rng_uniform(&st) - 0.5;
+    const int64_t m = nr - 3; /* a permuted subset of the copy's rows */
+    for (int64_t k = 0; k < m; k++) {
+        idx[k] = (k * 7 + 2) % nr;
+        hw[k] = k % 5 == 0 ? 0.0 : nv_rng_uniform(&st);
+    }
+    double maxerr = 0;
+    for (int threads = 1; threads <= 3; threads++) {
+        nv_linalg_ws ws;
+        CHECK(nv_linalg_ws_init(&ws, threads, D, NULL) == NESVM_OK);
+        ws.min_work = 0;
+        nv_fmat_xtdx(&F, idx, m, hw, v, -0.25, t1, o1, &ws);
+        nv_fmat_xtdx(&F, idx, m, hw, v, -0.25, t2, o2, &ws);
+        CHECK_MSG(memcmp(t1, t2, (size_t)m * sizeof *t1) == 0 && memcmp(o1, o2, sizeof o1) == 0,
+                  "fmat_xtdx threads %d: two calls differ", threads);
+        for (int64_t k = 0; k < m; k++) {
+            const double *x = Xd[rows ? rows[idx[k]] : idx[k]];
+            double s = -0.25;
+            for (int j = 0; j < D; j++) s += x[j] * v[j];
+            maxerr = fmax(maxerr, fabs(t1[k] - hw[k] * s));
+        }
+        for (int j = 0; j < D; j++) {
+            double sx = 0;
+            for (int64_t k = 0; k < m; k++) sx += t1[k] * Xd[rows ? rows[idx[k]] : idx[k]][j];
+            maxerr = fmax(maxerr, fabs(o1[j] - sx));
+        }
+        nv_linalg_ws_free(&ws);
+    }
+    nv_fmat_col_sq(&F, idx, m, hw, o1);
+    for (int j = 0; j < D; j++) {
+        double sx = 0;
+        for (int64_t k = 0; k < m; k++) {
+            const double x = Xd[rows ? rows[idx[k]] : idx[k]][j];
+            sx += hw[k] * x * x;
+        }
+        maxerr = fmax(maxerr, fabs(o1[j] - sx));
+    }
+    CHECK_MSG(maxerr < 1e-9, "fmat xtdx / col_sq kind %zu err %g", kind, maxerr);
+    int row_ok = 1;
+    float a[D];
+    for (int64_t i = 0; i < nr; i += 11) {
+        nv_fmat_row(&F, i, 0.5f, a);
+        for (int j = 0; j < D; j++) row_ok &= a[j] == 0.5f * (float)Xd[rows ? rows[i] : i][j];
+    }
+    CHECK_MSG(row_ok, "fmat_row kind %zu", kind);
+    nv_fmat_free(&F);
+    CHECK(F.ptr == NULL && F.n == 0);
+}
+
+/* The float copy of a matrix wider than 16-bit columns, with an explicit
+ * zero (dropped) and an empty row: 32-bit columns, the same products. */
+static void check_fmat_wide(void)
+{
+    enum { WN = 4, WD = 70000 };
+    int64_t *ip = malloc((WN + 1) * sizeof *ip);
+    int32_t *ix = malloc(6 * sizeof *ix);
+    double *vx = malloc(6 * sizeof *vx);
+    double *lab = malloc(WN * sizeof *lab);
+    const int64_t ptr[WN + 1] = {0, 3, 3, 5, 6};
+    const int32_t col[6] = {1, 65536, 69999, 0, 70000 - 2, 65535};
+    const double val[6] = {1.5, -2.0, 0.0, 4.0, 0.25, -1.0};
+    memcpy(ip, ptr, sizeof ptr);
+    memcpy(ix, col, sizeof col);
+    memcpy(vx, val, sizeof val);
+    for (int i = 0; i < WN; i++) lab[i] = i % 2 ? 1 : -1;
+    nesvm_dataset *ds = NULL;
+    CHECK(nv_dataset_from_csr(WN, WD, ip, ix, vx, NESVM_DOUBLE, lab, &ds, NULL) == NESVM_OK);
+    nv_fmat F;
+    CHECK(nv_fmat_build(&F, ds, NULL, WN, NULL) == NESVM_OK);
+    CHECK(F.c32 && !F.c16 && F.ptr[WN] == 5); /* the explicit zero dropped */
+    double *v = calloc(WD, sizeof *v), *o = calloc(WD, sizeof *o), h[WN] = {1, 2, 0.5, 3}, t[WN];
+    for (int j = 0; j < WD; j++) v[j] = (double)(j % 13) - 6;
+    nv_linalg_ws ws;
+    CHECK(nv_linalg_ws_init(&ws, 1, WD, NULL) == NESVM_OK);
+    nv_fmat_xtdx(&F, NULL, WN, h, v, 1.0, t, o, &ws);
+    double maxerr = 0;
+    for (int i = 0; i < WN; i++) {
+        double s = 1.0;
+        for (int64_t p = ptr[i]; p < ptr[i + 1]; p++) s += val[p] * v[col[p]];
+        maxerr = fmax(maxerr, fabs(t[i] - h[i] * s));
+    }
+    double want[6] = {0};
+    for (int i = 0; i < WN; i++)
+        for (int64_t p = ptr[i]; p < ptr[i + 1]; p++) want[p] = t[i] * val[p];
+    for (int p = 0; p < 6; p++)
+        if (val[p] != 0.0) maxerr = fmax(maxerr, fabs(o[col[p]] - want[p]));
+    CHECK_MSG(maxerr < 1e-12, "fmat wide err %g", maxerr);
+    float *a = malloc(WD * sizeof *a);
+    nv_fmat_row(&F, 2, 2.0f, a);
+    CHECK(a[0] == 8.0f && a[WD - 2] == 0.5f && a[1] == 0.0f);
+    nv_fmat_row(&F, 1, 2.0f, a);
+    int zero = 1;
+    for (int j = 0; j < WD; j++) zero &= a[j] == 0.0f;
+    CHECK(zero);
+    nv_linalg_ws_free(&ws);
+    nv_fmat_free(&F);
+    /* a value beyond float's range: refused, nothing kept */
+    ((double *)ds->values)[4] = 1e39;
+    nesvm_error e;
+    CHECK(nv_fmat_build(&F, ds, NULL, WN, &e) == NESVM_ERR_NUMERIC && F.ptr == NULL && F.val == NULL &&
+          F.c32 == NULL && strstr(e.message, "row 2"));
+    free(v);
+    free(o);
+    free(a);
+    nesvm_dataset_destroy(ds);
 }
 
 /* nv_cg on a small SPD system against Gaussian elimination */
@@ -196,6 +335,7 @@ static void test_cg(void)
 int main(void)
 {
     test_cg();
+    check_fmat_wide();
     uint64_t st = 7;
     double w[D], a[N], ref_xw[N], ref_p[D], ref_n[D], ref_all[D];
     double out[N], op[D], on[D], op2[D], on2[D];
@@ -310,6 +450,8 @@ int main(void)
             nv_linalg_ws_free(&ws);
         }
         check_cols(ds, "");
+        check_fmat(ds, kk, rows, N / 2);
+        check_fmat(ds, kk + 4, NULL, N);
         if (kinds[kk].s == NESVM_STORAGE_DENSE && kinds[kk].p == NESVM_DOUBLE) {
             ds->blas_rows = 1; /* the BLAS path of internal feature matrices */
             check_cols(ds, "blas rows");

@@ -138,7 +138,14 @@ nesvm_status nv_obj_init_plain(nv_obj *o, const nv_binary_problem *pb, const nv_
 void nv_obj_margins(nv_obj *o, const double *w, double b)
 {
     const nv_binary_problem *pb = o->pb;
-    nv_xw(pb->X, pb->rows, pb->n, w, o->bias ? b : 0.0, o->m, &o->lw);
+    const double b0 = o->bias ? b : 0.0;
+    int32_t j = 0;
+    while (j < pb->X->d && w[j] == 0.0) j++;
+    if (j == pb->X->d) { /* w = 0 (a cold start): every margin is b, as nv_xw gives it, with no pass */
+        for (int64_t i = 0; i < pb->n; i++) o->m[i] = b0;
+        return;
+    }
+    nv_xw(pb->X, pb->rows, pb->n, w, b0, o->m, &o->lw);
 }
 
 void nv_obj_evaluate(nv_obj *o, const double *w, double b, double mu, double nu, nv_obj_eval *e)

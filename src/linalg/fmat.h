@@ -1,0 +1,58 @@
+/*
+ * fmat.h - a float copy of a problem's rows for the products that tolerate
+ * float rounding (not installed).
+ *
+ * Its caller: the linear truncated Newton of a curved loss (the logistic's,
+ * solvers/nesvm/newton.c), whose every row lies in the Hessian's zone.  Its
+ * CG runs one weighted Gram product X^T diag(h) X v a step, and its
+ * preconditioner samples rows of the same matrix; neither decides the model
+ * (the gradient, the margins, the line search and the certificate keep the
+ * user's values), so both may read a smaller copy:
+ *   - only the non-zero values, as float, with 16-bit columns when
+ *     d <= 65536 (32-bit otherwise): 6 bytes a value against CSR double
+ *     data's 12, so a memory-bound pass takes about half the time;
+ *   - built from CSR and dense storage alike (zeros dropped), so both give
+ *     the same copy and the same model (the CLI's `--storage` promise);
+ *   - row sums in four independent chains (the user data's loops keep one
+ *     chain, whose order CSR and dense storage share).
+ * Rows are the problem's, in its order: row i of the copy is x_{rows[i]}.
+ */
+#ifndef NESVM_FMAT_H
+#define NESVM_FMAT_H
+
+#include "linalg.h"
+
+typedef struct nv_fmat {
+    int64_t n;     /* rows */
+    int32_t d;     /* columns */
+    int64_t *ptr;  /* n + 1 row starts */
+    float *val;    /* the non-zero values */
+    uint16_t *c16; /* their columns when d <= 65536 ... */
+    int32_t *c32;  /* ... else these (exactly one is set) */
+} nv_fmat;
+
+/* Bytes nv_fmat_build would take for rows[0..n) of X (at most: a CSR
+ * matrix's explicit zeros are counted). */
+double nv_fmat_bytes(const nesvm_dataset *X, const int64_t *rows, int64_t n);
+
+/* Build the copy of rows[0..n) (rows NULL: 0..n-1); with F empty,
+ * NESVM_ERR_NOMEM when out of memory and NESVM_ERR_NUMERIC when a value
+ * is beyond float's range. */
+nesvm_status nv_fmat_build(nv_fmat *F, const nesvm_dataset *X, const int64_t *rows, int64_t n,
+                           nesvm_error *err);
+void nv_fmat_free(nv_fmat *F);
+
+/* nv_xtdx on the copy: t[k] = h[k] (f_{idx[k]} . v + b) and
+ * out = sum_k t[k] f_{idx[k]} for k < n (idx NULL: k itself), threaded as
+ * nv_xtdx (the same row blocks and reduction: the result depends on the
+ * thread count only). */
+void nv_fmat_xtdx(const nv_fmat *F, const int64_t *idx, int64_t n, const double *h, const double *v, double b,
+                  double *t, double *out, nv_linalg_ws *ws);
+
+/* out[j] = sum_k h[k] f_{idx[k], j}^2 (the diagonal of F^T diag(h) F). */
+void nv_fmat_col_sq(const nv_fmat *F, const int64_t *idx, int64_t n, const double *h, double *out);
+
+/* a[0..d) = scale f_i (row i dense, in float). */
+void nv_fmat_row(const nv_fmat *F, int64_t i, float scale, float *a);
+
+#endif
