@@ -6,8 +6,6 @@
 #include <math.h>
 #include <string.h>
 
-#define FMAT_C16_MAX 65536 /* columns that fit 16 bits */
-
 /* Row r's stored entries: [*p0, *p0 + *len) of X's values (dense: d). */
 static void row_span(const nesvm_dataset *X, int64_t r, int64_t *p0, int64_t *len)
 {
@@ -28,21 +26,21 @@ double nv_fmat_bytes(const nesvm_dataset *X, const int64_t *rows, int64_t n)
         row_span(X, rows ? rows[i] : i, &p0, &len);
         nnz += (double)len;
     }
-    return nnz * (4.0 + (X->d <= FMAT_C16_MAX ? 2.0 : 4.0)) + 8.0 * (double)(n + 1);
+    return nnz * (double)(sizeof(float) + sizeof(uint16_t)) + (double)sizeof(int64_t) * (double)(n + 1);
 }
 
 void nv_fmat_free(nv_fmat *F)
 {
     nv_free(F->ptr);
     nv_free(F->val);
-    nv_free(F->c16);
-    nv_free(F->c32);
+    nv_free(F->col);
     memset(F, 0, sizeof *F);
 }
 
 nesvm_status nv_fmat_build(nv_fmat *F, const nesvm_dataset *X, const int64_t *rows, int64_t n,
                            nesvm_error *err)
 {
+    NV_ASSERT(X->d <= NV_FMAT_D_MAX);
     memset(F, 0, sizeof *F);
     F->n = n;
     F->d = X->d;
@@ -55,11 +53,8 @@ nesvm_status nv_fmat_build(nv_fmat *F, const nesvm_dataset *X, const int64_t *ro
     const size_t c = (size_t)(cap ? cap : 1);
     F->ptr = nv_malloc_array((size_t)n + 1, sizeof *F->ptr);
     F->val = nv_malloc_array(c, sizeof *F->val);
-    if (X->d <= FMAT_C16_MAX)
-        F->c16 = nv_malloc_array(c, sizeof *F->c16);
-    else
-        F->c32 = nv_malloc_array(c, sizeof *F->c32);
-    if (!F->ptr || !F->val || (!F->c16 && !F->c32)) {
+    F->col = nv_malloc_array(c, sizeof *F->col);
+    if (!F->ptr || !F->val || !F->col) {
         nv_fmat_free(F);
         return nv_error(err, NESVM_ERR_NOMEM, "out of memory for a float copy of the data (%lld values)",
                         (long long)cap);
@@ -80,43 +75,36 @@ nesvm_status nv_fmat_build(nv_fmat *F, const nesvm_dataset *X, const int64_t *ro
             }
             const int64_t j = dense ? k : nv_idx(X, p0 + k);
             F->val[q] = (float)x;
-            if (F->c16)
-                F->c16[q] = (uint16_t)j;
-            else
-                F->c32[q] = (int32_t)j;
-            q++;
+            F->col[q++] = (uint16_t)j;
         }
         F->ptr[i + 1] = q;
     }
     return NESVM_OK;
 }
 
-/* The weighted Gram product's rows [lo, hi) for one column type. */
-#define DEFINE_FMAT_XTDX(NAME, CT, COLS)                                                                     \
-    static void NAME(const nv_fmat *F, const int64_t *idx, const double *h, const double *v, double b,       \
-                     double *t, int64_t lo, int64_t hi, double *out)                                         \
-    {                                                                                                        \
-        const CT *col = F->COLS;                                                                             \
-        for (int64_t k = lo; k < hi; k++) {                                                                  \
-            const int64_t i = idx ? idx[k] : k, e = F->ptr[i + 1];                                           \
-            int64_t p = F->ptr[i];                                                                           \
-            double s0 = 0, s1 = 0, s2 = 0, s3 = 0;                                                           \
-            for (; p + 3 < e; p += 4) {                                                                      \
-                s0 += (double)F->val[p] * v[col[p]];                                                         \
-                s1 += (double)F->val[p + 1] * v[col[p + 1]];                                                 \
-                s2 += (double)F->val[p + 2] * v[col[p + 2]];                                                 \
-                s3 += (double)F->val[p + 3] * v[col[p + 3]];                                                 \
-            }                                                                                                \
-            for (; p < e; p++) s0 += (double)F->val[p] * v[col[p]];                                          \
-            const double s = ((s0 + s1) + (s2 + s3) + b) * h[k];                                             \
-            t[k] = s;                                                                                        \
-            if (s != 0.0)                                                                                    \
-                for (p = F->ptr[i]; p < e; p++) out[col[p]] += s * (double)F->val[p];                        \
-        }                                                                                                    \
+/* The weighted Gram product's rows [lo, hi). */
+static void xtdx_rows(const nv_fmat *F, const int64_t *idx, const double *h, const double *v, double b,
+                      double *t, int64_t lo, int64_t hi, double *out)
+{
+    const uint16_t *col = F->col;
+    const float *val = F->val;
+    for (int64_t k = lo; k < hi; k++) {
+        const int64_t i = idx ? idx[k] : k, e = F->ptr[i + 1];
+        int64_t p = F->ptr[i];
+        double s0 = 0, s1 = 0, s2 = 0, s3 = 0;
+        for (; p + 3 < e; p += 4) {
+            s0 += (double)val[p] * v[col[p]];
+            s1 += (double)val[p + 1] * v[col[p + 1]];
+            s2 += (double)val[p + 2] * v[col[p + 2]];
+            s3 += (double)val[p + 3] * v[col[p + 3]];
+        }
+        for (; p < e; p++) s0 += (double)val[p] * v[col[p]];
+        const double s = ((s0 + s1) + (s2 + s3) + b) * h[k];
+        t[k] = s;
+        if (s != 0.0)
+            for (p = F->ptr[i]; p < e; p++) out[col[p]] += s * (double)val[p];
     }
-
-DEFINE_FMAT_XTDX(xtdx16, uint16_t, c16)
-DEFINE_FMAT_XTDX(xtdx32, int32_t, c32)
+}
 
 typedef struct fmat_xtdx_ctx {
     const nv_fmat *F;
@@ -129,10 +117,7 @@ typedef struct fmat_xtdx_ctx {
 static void xtdx_range(const void *ctx, int64_t lo, int64_t hi, double *out)
 {
     const fmat_xtdx_ctx *c = ctx;
-    if (c->F->c16)
-        xtdx16(c->F, c->idx, c->h, c->v, c->b, c->t, lo, hi, out);
-    else
-        xtdx32(c->F, c->idx, c->h, c->v, c->b, c->t, lo, hi, out);
+    xtdx_rows(c->F, c->idx, c->h, c->v, c->b, c->t, lo, hi, out);
 }
 
 void nv_fmat_xtdx(const nv_fmat *F, const int64_t *idx, int64_t n, const double *h, const double *v, double b,
@@ -143,11 +128,6 @@ void nv_fmat_xtdx(const nv_fmat *F, const int64_t *idx, int64_t n, const double 
     nv_rows_sum(ws, n, per_row, F->d, xtdx_range, &c, out);
 }
 
-static int64_t fmat_col(const nv_fmat *F, int64_t p)
-{
-    return F->c16 ? (int64_t)F->c16[p] : (int64_t)F->c32[p];
-}
-
 void nv_fmat_col_sq(const nv_fmat *F, const int64_t *idx, int64_t n, const double *h, double *out)
 {
     memset(out, 0, (size_t)F->d * sizeof *out);
@@ -155,7 +135,7 @@ void nv_fmat_col_sq(const nv_fmat *F, const int64_t *idx, int64_t n, const doubl
         const int64_t i = idx ? idx[k] : k;
         for (int64_t p = F->ptr[i]; p < F->ptr[i + 1]; p++) {
             const double x = F->val[p];
-            out[fmat_col(F, p)] += h[k] * x * x;
+            out[F->col[p]] += h[k] * x * x;
         }
     }
 }
@@ -163,5 +143,5 @@ void nv_fmat_col_sq(const nv_fmat *F, const int64_t *idx, int64_t n, const doubl
 void nv_fmat_row(const nv_fmat *F, int64_t i, float scale, float *a)
 {
     memset(a, 0, (size_t)F->d * sizeof *a);
-    for (int64_t p = F->ptr[i]; p < F->ptr[i + 1]; p++) a[fmat_col(F, p)] = scale * F->val[p];
+    for (int64_t p = F->ptr[i]; p < F->ptr[i + 1]; p++) a[F->col[p]] = scale * F->val[p];
 }

@@ -8,9 +8,11 @@
  * preconditioner samples rows of the same matrix; neither decides the model
  * (the gradient, the margins, the line search and the certificate keep the
  * user's values), so both may read a smaller copy:
- *   - only the non-zero values, as float, with 16-bit columns when
- *     d <= 65536 (32-bit otherwise): 6 bytes a value against CSR double
- *     data's 12, so a memory-bound pass takes about half the time;
+ *   - only the non-zero values, as float, with 16-bit columns (d at most
+ *     NV_FMAT_D_MAX): 6 bytes a value against CSR double data's 12, so a
+ *     pass bound by the rows' stream takes about half the time (past 65,536
+ *     features the product's vectors leave the cache and its gathers, not
+ *     the stream, set its pace: on 100,000 features the copy was slower);
  *   - built from CSR and dense storage alike (zeros dropped), so both give
  *     the same copy and the same model (the CLI's `--storage` promise);
  *   - row sums in four independent chains (the user data's loops keep one
@@ -22,22 +24,23 @@
 
 #include "linalg.h"
 
+#define NV_FMAT_D_MAX 65536 /* columns that fit 16 bits */
+
 typedef struct nv_fmat {
     int64_t n;     /* rows */
-    int32_t d;     /* columns */
+    int32_t d;     /* columns, at most NV_FMAT_D_MAX */
     int64_t *ptr;  /* n + 1 row starts */
     float *val;    /* the non-zero values */
-    uint16_t *c16; /* their columns when d <= 65536 ... */
-    int32_t *c32;  /* ... else these (exactly one is set) */
+    uint16_t *col; /* their columns */
 } nv_fmat;
 
 /* Bytes nv_fmat_build would take for rows[0..n) of X (at most: a CSR
- * matrix's explicit zeros are counted). */
+ * matrix's explicit zeros and a dense matrix's zeros are counted). */
 double nv_fmat_bytes(const nesvm_dataset *X, const int64_t *rows, int64_t n);
 
-/* Build the copy of rows[0..n) (rows NULL: 0..n-1); with F empty,
- * NESVM_ERR_NOMEM when out of memory and NESVM_ERR_NUMERIC when a value
- * is beyond float's range. */
+/* Build the copy of rows[0..n) (rows NULL: 0..n-1) of X, whose d is at
+ * most NV_FMAT_D_MAX; with F empty, NESVM_ERR_NOMEM when out of memory and
+ * NESVM_ERR_NUMERIC when a value is beyond float's range. */
 nesvm_status nv_fmat_build(nv_fmat *F, const nesvm_dataset *X, const int64_t *rows, int64_t n,
                            nesvm_error *err);
 void nv_fmat_free(nv_fmat *F);

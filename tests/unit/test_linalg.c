@@ -93,18 +93,18 @@ static void check_fmat(const nesvm_dataset *ds, size_t kind, const int64_t *rows
     static int64_t idx[N];
     nv_fmat F;
     CHECK(nv_fmat_build(&F, ds, rows, nr, NULL) == NESVM_OK);
-    CHECK(F.n == nr && F.d == D && F.c16 && !F.c32);
+    CHECK(F.n == nr && F.d == D && F.col);
     const int64_t nnz = F.ptr[nr];
     CHECK_MSG(nv_fmat_bytes(ds, rows, nr) >= (double)nnz * 6.0 + 8.0 * (double)(nr + 1),
               "fmat_bytes below the copy's size (kind %zu)", kind);
     if (kind % 4 == 0) {
         memcpy(ref_ptr, F.ptr, (size_t)(nr + 1) * sizeof *ref_ptr);
         memcpy(ref_val, F.val, (size_t)nnz * sizeof *ref_val);
-        memcpy(ref_col, F.c16, (size_t)nnz * sizeof *ref_col);
+        memcpy(ref_col, F.col, (size_t)nnz * sizeof *ref_col);
     }
     CHECK_MSG(memcmp(ref_ptr, F.ptr, (size_t)(nr + 1) * sizeof *ref_ptr) == 0 &&
                   memcmp(ref_val, F.val, (size_t)nnz * sizeof *ref_val) == 0 &&
-                  memcmp(ref_col, F.c16, (size_t)nnz * sizeof *ref_col) == 0,
+                  memcmp(ref_col, F.col, (size_t)nnz * sizeof *ref_col) == 0,
               "fmat of storage kind %zu differs from kind %zu's", kind, kind / 4 * 4);
     uint64_t st = 13;
     double v[D], o1[D], o2[D];
@@ -157,17 +157,17 @@ static void check_fmat(const nesvm_dataset *ds, size_t kind, const int64_t *rows
     CHECK(F.ptr == NULL && F.n == 0);
 }
 
-/* The float copy of a matrix wider than 16-bit columns, with an explicit
- * zero (dropped) and an empty row: 32-bit columns, the same products. */
+/* The float copy at its widest (NV_FMAT_D_MAX columns: the last one is
+ * 65535 in 16 bits), with an explicit zero (dropped) and an empty row. */
 static void check_fmat_wide(void)
 {
-    enum { WN = 4, WD = 70000 };
+    enum { WN = 4, WD = NV_FMAT_D_MAX };
     int64_t *ip = malloc((WN + 1) * sizeof *ip);
     int32_t *ix = malloc(6 * sizeof *ix);
     double *vx = malloc(6 * sizeof *vx);
     double *lab = malloc(WN * sizeof *lab);
     const int64_t ptr[WN + 1] = {0, 3, 3, 5, 6};
-    const int32_t col[6] = {1, 65536, 69999, 0, 70000 - 2, 65535};
+    const int32_t col[6] = {1, 40000, WD - 1, 0, WD - 2, WD - 1};
     const double val[6] = {1.5, -2.0, 0.0, 4.0, 0.25, -1.0};
     memcpy(ip, ptr, sizeof ptr);
     memcpy(ix, col, sizeof col);
@@ -177,7 +177,7 @@ static void check_fmat_wide(void)
     CHECK(nv_dataset_from_csr(WN, WD, ip, ix, vx, NESVM_DOUBLE, lab, &ds, NULL) == NESVM_OK);
     nv_fmat F;
     CHECK(nv_fmat_build(&F, ds, NULL, WN, NULL) == NESVM_OK);
-    CHECK(F.c32 && !F.c16 && F.ptr[WN] == 5); /* the explicit zero dropped */
+    CHECK(F.col && F.ptr[WN] == 5); /* the explicit zero dropped */
     double *v = calloc(WD, sizeof *v), *o = calloc(WD, sizeof *o), h[WN] = {1, 2, 0.5, 3}, t[WN];
     for (int j = 0; j < WD; j++) v[j] = (double)(j % 13) - 6;
     nv_linalg_ws ws;
@@ -208,7 +208,7 @@ static void check_fmat_wide(void)
     ((double *)ds->values)[4] = 1e39;
     nesvm_error e;
     CHECK(nv_fmat_build(&F, ds, NULL, WN, &e) == NESVM_ERR_NUMERIC && F.ptr == NULL && F.val == NULL &&
-          F.c32 == NULL && strstr(e.message, "row 2"));
+          F.col == NULL && strstr(e.message, "row 2"));
     free(v);
     free(o);
     free(a);
