@@ -74,11 +74,18 @@ mkdir -p "$artifacts" "$logs"
 # A target's dictionary of keywords, when it has one.
 dict() { [ -f "tests/fuzz/dict/$1.dict" ] && echo "-dict=tests/fuzz/dict/$1.dict" || true; }
 
-# Report the failing inputs a target left in its artifact folder.
+# Report the failing inputs a target left in its artifact folder: each
+# input's path, the log's lines that say why, and the input itself (gzip,
+# base64), so that a failure on a machine whose files are gone (CI) can be
+# replayed: base64 -d | gunzip > crash; BUILD/tests/fuzz/fuzz_T crash.
 report() {
   local t=$1 found=0
   while IFS= read -r -d '' f; do
     echo "fuzz.sh: fuzz_$t FAILED on input $f" >&2
+    grep -h -E 'FUZZ CHECK FAILED|ERROR: |runtime error|SUMMARY|OMP: |^    #[0-9] ' "$logs/$t".*.log 2>/dev/null |
+      head -n 40 | sed 's/^/  /' >&2
+    echo "  the input ($(wc -c <"$f") bytes; base64 -d | gunzip):" >&2
+    gzip -9c "$f" | base64 -w 100 | sed 's/^/  /' >&2
     found=1
   done < <(find "$artifacts/$t" -type f \( -name 'crash-*' -o -name 'leak-*' -o -name 'timeout-*' \
              -o -name 'oom-*' \) -newer "$artifacts/.start" -print0 2>/dev/null)
