@@ -459,6 +459,18 @@ def peer_run(cx, row, peer, setting, tag):
     return run_sklearn(cx, row, peer, setting[0], setting[1], tag)
 
 
+def print_medians(timed):
+    """Each run's time, the median of its repeats (the lines above print the first of them:
+    a file read cold shows there), set as r['time'] and logged where repeated."""
+    reps = []
+    for label, r in timed:
+        r['time'] = statistics.median(r['walls'])
+        if len(r['walls']) > 1:
+            reps.append('%s %.2f s (%s)' % (label, r['time'], ', '.join('%.2f' % w for w in r['walls'])))
+    if reps:
+        print('   medians: ' + '; '.join(reps), flush=True)
+
+
 def setting_str(peer, s):
     if peer == 'liblinear':
         return '-e %g' % s + (' (default)' if s == LADDERS['liblinear'][0] else '')
@@ -576,9 +588,9 @@ def do_row(cx, row, quick):
             for r in {id(x): x for x in (pr['match'], pr['runs'][0])}.values():
                 if not r.get('timed_out') and r['walls'][0] < SHORT:
                     r['walls'].append(peer_run(cx, row, peer, r['setting'], 'rep%d' % rep)['wall'])
-    for r in [nes] + ([row['nesvm_py']] if row.get('nesvm_py') else []) + \
-            [x for pr in row['peers'].values() for x in pr['runs']]:
-        r['time'] = statistics.median(r['walls'])
+    timed = [('nesvm', nes)] + ([('fit()', row['nesvm_py'])] if row.get('nesvm_py') else []) + \
+        [('%s %s' % (peer, setting_str(peer, x['setting'])), x) for peer, pr in row['peers'].items() for x in pr['runs']]
+    print_medians(timed)
     row['seconds'] = time.time() - t_row
     print('   row done in %.0f s' % row['seconds'], flush=True)
     return row
@@ -672,8 +684,8 @@ def do_ext_row(cx, row, quick):
             r = runs[i]
             if not r.get('timed_out') and r['walls'][0] < SHORT:
                 r['walls'].append(run_liblinear(cx, row, r['setting'], 'rep%d' % rep)['wall'])
-    for r in row['nesvms'] + runs:
-        r['time'] = statistics.median(r['walls'])
+    print_medians([('nesvm ' + n['name'], n) for n in row['nesvms']] +
+                  [('liblinear -s %d -e %g' % (row['ll_type'], r['setting']), r) for r in runs])
     row['seconds'] = time.time() - t_row
     print('   row done in %.0f s' % row['seconds'], flush=True)
     return row
