@@ -39,6 +39,12 @@ int cli_error(const char *cmd, const char *fmt, ...) __attribute__((format(print
 /* Report a usage error with a pointer to --help; returns CLI_USAGE. */
 int cli_usage(const char *cmd, const char *fmt, ...) __attribute__((format(printf, 2, 3)));
 
+/* OpenBLAS's threads follow --threads (0: every core), shared by the
+ * at_once trainings (folds) that run together as the library runs them:
+ * OpenBLAS's own default is every core, under a "one thread" run too.
+ * OPENBLAS_NUM_THREADS, when set, is the user's word and stays. */
+void cli_blas_threads(long long threads, int at_once);
+
 /* Argument cursor: walks argv, splitting "--name=value". */
 typedef struct cli_args {
     int argc, i;

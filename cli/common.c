@@ -1,6 +1,7 @@
 /* common.c - option parsing, progress and trace output for the CLI. */
 #include "cli.h"
 
+#include <cblas.h> /* openblas_set_num_threads */
 #include <errno.h>
 #include <math.h>
 #include <stdarg.h>
@@ -8,6 +9,15 @@
 #include <string.h>
 #include <time.h>
 #include <unistd.h>
+
+void cli_blas_threads(long long threads, int at_once)
+{
+    if (getenv("OPENBLAS_NUM_THREADS")) return;
+    long cores = sysconf(_SC_NPROCESSORS_ONLN);
+    if (threads <= 0) threads = cores > 0 ? cores : 1;
+    if (at_once > 1) threads /= at_once < threads ? at_once : threads; /* the library's share */
+    openblas_set_num_threads(threads < 1 ? 1 : threads > 4096 ? 4096 : (int)threads);
+}
 
 int cli_error(const char *cmd, const char *fmt, ...)
 {
@@ -208,11 +218,10 @@ void train_opts_help(FILE *f)
           "                       convention (no bias unless -B B > 0, then a feature B\n"
           "                       regularized with w), its C and one-vs-rest: 0/7:\n"
           "                       logistic regression, 5: L1-regularized squared hinge,\n"
-          "                       6: L1-regularized logistic regression (0, 5-7 with -B:\n"
-          "                       --bias-mode regularized), 1/2: squared hinge, 11/12:\n"
-          "                       squared tube (-B: nssvm, C doubled), 3: hinge, 13: tube\n"
-          "                       (-B: hyperpass),\n"
-          "                       4: Crammer and Singer's multiclass SVM (--multiclass cs)\n"
+          "                       6: L1-regularized logistic regression, 1/2: squared\n"
+          "                       hinge, 3: hinge, 11/12: squared tube, 13: tube (with -B:\n"
+          "                       --bias-mode regularized), 4: Crammer and Singer's\n"
+          "                       multiclass SVM (--multiclass cs)\n"
           "  -h 0|1               shrinking (hyperpass); -h alone is this help\n"
           "Output:\n"
           "  --trace FILE         write one CSV row per iteration to FILE\n"
@@ -479,22 +488,13 @@ int train_opts_liblinear(const char *cmd, train_opts *o)
         if (rc == CLI_OK && !reg_bias) rc = liblinear_set(cmd, o->params, "bias", "0");
         return rc;
     }
+    /* the squared hinge (1, 2), the hinge (3) and the tubes (11-13): NESVM's
+     * problems, with no bias or the bias feature B as for 0/5/6/7 */
     const int squared = t != 3 && t != 13, svr = t >= 11;
-    if (squared && reg_bias && o->find_c)
-        return cli_usage(cmd, "--liblinear %d -B %s -C: the search over C runs on NSSVM's C (twice "
-                              "LIBLINEAR's): use --solver nssvm -B %s -C, or no -B", t, bias, bias);
     int rc = liblinear_set(cmd, o->params, svr ? "svm_type" : "multiclass", svr ? "svr" : "ovr");
     if (rc == CLI_OK && squared)
         rc = liblinear_set(cmd, o->params, "loss", svr ? "squared_epsilon_insensitive" : "squared_hinge");
-    if (rc == CLI_OK && squared && reg_bias) {
-        /* NSSVM's problem is LIBLINEAR's -s 2 (-s 11) -B with the paper's C = 2 C */
-        char c2[40];
-        snprintf(c2, sizeof c2, "%.17g", 2 * strtod(c, NULL));
-        rc = liblinear_set(cmd, o->params, "solver", "nssvm");
-        if (rc == CLI_OK) rc = liblinear_set(cmd, o->params, "c", c2);
-    } else if (rc == CLI_OK && reg_bias) {
-        rc = liblinear_set(cmd, o->params, "solver", "hyperpass"); /* -s 3 (13) -B: Hyperpass's problem */
-    }
+    if (rc == CLI_OK && reg_bias) rc = liblinear_set(cmd, o->params, "bias_mode", "regularized");
     if (rc == CLI_OK && !reg_bias) rc = liblinear_set(cmd, o->params, "bias", "0");
     return rc;
 }

@@ -387,6 +387,7 @@ static int grid_read(grid_search *s)
     const char *cmd = s->cmd;
     s->root = cli_mpi_rank(&s->o) == 0;
     cli_warn_ignored(cmd, s->o.params);
+    cli_blas_threads(s->o.read.threads, s->folds);
     nesvm_error err = {0};
     s->o.read.precomputed = cli_read_precomputed(s->o.params);
     nesvm_status rst = nesvm_dataset_read(s->data, &s->o.read, &s->ds, &err);

@@ -84,6 +84,7 @@ int cmd_predict(int argc, char **argv)
     }
     if (npos < 2) return cli_usage(cmd, "expected DATA and MODEL");
     if (prob && want_dec) return cli_usage(cmd, "-b 1 and --decision-values do not go together");
+    cli_blas_threads(threads, 1);
     nesvm_error err = {0};
     nesvm_model *m = NULL;
     if (nesvm_model_load(pos[1], &m, &err) != NESVM_OK) return cli_error(cmd, "%s", err.message);

@@ -657,6 +657,7 @@ int run_training(const char *cmd, train_opts *o, const char *data, const char *m
             return cli_usage(cmd, "%s", perr.message);
     }
     cli_warn_ignored(cmd, o->params);
+    cli_blas_threads(o->read.threads, o->folds > 0 ? o->folds : o->find_c ? 5 : 1);
     run r;
     memset(&r, 0, sizeof r);
     r.cmd = cmd;

@@ -96,7 +96,7 @@ static const nv_param_def table[] = {
     {"time_limit", NV_PT_REAL, F(time_limit), "0", 0, INFINITY, 0, 0, NULL, "seconds >= 0 (0 = none)",
      NV_S_ALL, 0, "time_limit", "SEC", "stop the training (all its binary models; with -v, each fold's) after SEC seconds; 0 = none"},
     {"threads", NV_PT_INT, F(threads), "1", 0, 4096, 0, 0, NULL, "an integer in [0, 4096] (0 = all cores)",
-     NV_S_ALL, 0, "threads", "N", "threads for reading and training; 0 = all cores"},
+     NV_S_ALL, 0, "threads", "N", "threads for reading and training (the CLI sets OpenBLAS's to it too); 0 = all cores"},
     {"seed", NV_PT_U64, F(seed), "1", 0, INFINITY, 0, 0, NULL, "a non-negative integer", NV_S_ALL, 0, "seed",
      "S", "random seed"},
     {"bias", NV_PT_REAL, F(bias), "auto", -INFINITY, VMAX, NV_PF_AUTO, NAN, NULL,
