@@ -248,6 +248,19 @@ typedef struct nv_kwatch {
 nesvm_status nv_kmat_init(nv_kmat *km, const nv_kernel *k, const nesvm_dataset *X,
                           const int64_t *rows, int64_t n, double mem_mb, int threads, const nv_kwatch *watch,
                           nesvm_error *err);
+/* nv_kmat_init with the stored values' products u.v in single precision
+ * (sgemm on a float copy of the rows, about twice dgemm's speed; then each
+ * value from its product in double, the diagonal exact).  A value then
+ * carries the float product's error besides its rounding to float: on
+ * Fashion-MNIST with the RBF kernel at gamma 0.02 about 1e-5 relative near
+ * K = 1, against 6e-8.  So it is for solvers whose certificate reads the
+ * kernel in double precision elsewhere (the working set's K_SS:
+ * expansion_ws.c certifies from double columns), never for a certificate
+ * read off this matrix.  Rows too sparse for a dense product, more columns
+ * than rows, a precomputed kernel, or no room for the float rows (n d
+ * floats): as nv_kmat_init. */
+nesvm_status nv_kmat_init_fast(nv_kmat *km, const nv_kernel *k, const nesvm_dataset *X, const int64_t *rows,
+                               int64_t n, double mem_mb, int threads, const nv_kwatch *watch, nesvm_error *err);
 void nv_kmat_free(nv_kmat *km);
 /* nv_kmat_mul with the kernel values computed in double precision even where
  * the matrix is stored (in single precision): for certificates that must

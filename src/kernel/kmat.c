@@ -131,9 +131,87 @@ static int alloc_core(nv_kmat *km, const nv_kernel *k, const nesvm_dataset *X, i
     return km->rows && km->sq && km->xr && km->zr && km->xs && km->zs;
 }
 
-nesvm_status nv_kmat_init(nv_kmat *km, const nv_kernel *k, const nesvm_dataset *X,
-                          const int64_t *rows, int64_t n, double mem_mb, int threads, const nv_kwatch *watch,
-                          nesvm_error *err)
+/* The rows as dense floats (n x d), for the stored matrix's single-precision
+ * products; NULL where they do not pay or fit: a precomputed kernel, rows
+ * too sparse for a dense product (the double path's own rule, kernel.h),
+ * more columns than rows (the copy would outgrow the matrix), or out of
+ * memory. */
+static float *float_rows(const nv_kmat *km, const nesvm_dataset *X, int64_t n)
+{
+    const int32_t d = X->d;
+    if (km->k.type == NV_KERNEL_PRECOMPUTED || d <= 0 || (int64_t)d > n) return NULL;
+    if (X->storage != NESVM_STORAGE_DENSE && (double)X->nnz < NV_KCACHE_COPY_DENSITY * (double)X->n * (double)d)
+        return NULL;
+    float *F = nv_malloc_array((size_t)n * (size_t)d, sizeof(float));
+    for (int64_t i = 0; F && i < n; i++) {
+        float *f = F + i * d;
+        const int64_t r = km->rows[i];
+        if (X->storage == NESVM_STORAGE_DENSE) {
+            for (int32_t j = 0; j < d; j++) f[j] = (float)nv_val(X, r * (int64_t)d + j);
+        } else {
+            memset(f, 0, (size_t)d * sizeof(float));
+            for (int64_t p = X->indptr[r]; p < X->indptr[r + 1]; p++) f[nv_idx(X, p)] = (float)nv_val(X, p);
+        }
+    }
+    return F;
+}
+
+/* Row block [i0, i1) of the stored matrix, its lower triangle (columns
+ * 0..a of row a): with F, the products u.v by sgemm into fb (then each
+ * value from them in double, the diagonal's product its squared norm, as
+ * the double path's); else nv_kernel_block in double.  A value that is not
+ * finite in single precision is an error (kvalue_error). */
+static nesvm_status lower_rows(nv_kmat *km, const float *F, float *fb, int64_t i0, int64_t i1, nesvm_error *err)
+{
+    const int64_t n = km->n;
+    if (F) {
+        const int32_t d = km->X->d;
+        cblas_sgemm(CblasRowMajor, CblasNoTrans, CblasTrans, (int)(i1 - i0), (int)i1, d, 1.0f, F + i0 * d, d, F,
+                    d, 0.0f, fb, (int)i1);
+    } else {
+        for (int64_t a = i0; a < i1; a++) {
+            km->xr[a - i0] = km->rows[a];
+            km->xs[a - i0] = km->sq[a];
+        }
+        nesvm_status st = nv_kernel_block(&km->k, km->X, km->xr, i1 - i0, km->xs, km->X, km->rows, i1, km->sq,
+                                          km->blk, i1, km->threads, err);
+        if (st != NESVM_OK) return st;
+    }
+    int bad = 0;
+    int64_t bad_a = 0, bad_j = 0;
+    double bad_v = 0;
+    const int T = nv_threads(km->threads);
+    (void)T;
+#ifdef _OPENMP
+#pragma omp parallel for num_threads(T) schedule(static) if (T > 1 && F)
+#endif
+    for (int64_t a = i0; a < i1; a++) {
+        float *dst = km->K + a * n;
+        for (int64_t j = 0; j <= a; j++) {
+            double v = F ? nv_kernel_value(&km->k, j == a ? km->sq[a] : (double)fb[(a - i0) * i1 + j], km->sq[a],
+                                           km->sq[j])
+                         : km->blk[(a - i0) * i1 + j];
+            float f = (float)v;
+            if (!isfinite(f)) {
+#ifdef _OPENMP
+#pragma omp critical(nv_kmat_bad)
+#endif
+                if (!bad || a < bad_a) bad = 1, bad_a = a, bad_j = j, bad_v = v;
+                break;
+            }
+            dst[j] = f;
+        }
+    }
+    if (bad) {
+        kvalue_error(&km->k, bad_v, km->rows[bad_a], km->rows[bad_j], err);
+        return NESVM_ERR_NUMERIC;
+    }
+    return NESVM_OK;
+}
+
+static nesvm_status kmat_init(nv_kmat *km, const nv_kernel *k, const nesvm_dataset *X, const int64_t *rows,
+                              int64_t n, double mem_mb, int threads, const nv_kwatch *watch, int fast,
+                              nesvm_error *err)
 {
     size_t nn = (size_t)(n ? n : 1);
     if (!alloc_core(km, k, X, n, threads)) goto nomem;
@@ -157,42 +235,26 @@ nesvm_status nv_kmat_init(nv_kmat *km, const nv_kernel *k, const nesvm_dataset *
     if (bs > (n + 7) / 8) bs = (n + 7) / 8;
     if (bs < 16) bs = 16;
     if (bs > n) bs = n;
-    if (!grow_blk(km, (size_t)bs * nn)) goto nomem;
+    float *F = fast ? float_rows(km, X, n) : NULL, *fb = NULL;
+    if (F && !(fb = nv_malloc_array((size_t)bs * nn, sizeof(float)))) {
+        nv_free(F);
+        F = NULL; /* no room for the float path: the double one */
+    }
+    if (!F && !grow_blk(km, (size_t)bs * nn)) goto nomem;
+    nesvm_status st = NESVM_OK;
     for (int64_t i0 = 0; i0 < n; i0 += bs) {
         int64_t i1 = n - i0 < bs ? n : i0 + bs;
         if (watch && watch->deadline > 0 && nv_now() >= watch->deadline) {
-            nv_kmat_free(km);
-            return nv_error(err, NESVM_ERR_CANCELLED, "the time limit ran out while the kernel matrix was computed, before any "
-                                "training: no model (raise --time-limit)");
+            st = nv_error(err, NESVM_ERR_CANCELLED, "the time limit ran out while the kernel matrix was computed, "
+                                                    "before any training: no model (raise --time-limit)");
+            break;
         }
         if (watch && watch->tick && i0 > 0 && watch->tick(watch->ctx)) {
-            nv_kmat_free(km);
-            return nv_error(err, NESVM_ERR_CANCELLED, "training cancelled while the kernel matrix was computed");
-        }
-        for (int64_t a = i0; a < i1; a++) {
-            km->xr[a - i0] = km->rows[a];
-            km->xs[a - i0] = km->sq[a];
+            st = nv_error(err, NESVM_ERR_CANCELLED, "training cancelled while the kernel matrix was computed");
+            break;
         }
         km->evals += (i1 - i0) * i1;
-        nesvm_status st = nv_kernel_block(&km->k, X, km->xr, i1 - i0, km->xs, X, km->rows, i1, km->sq, km->blk,
-                             i1, threads, err);
-        if (st != NESVM_OK) {
-            nv_kmat_free(km);
-            return st;
-        }
-        for (int64_t a = i0; a < i1; a++) {
-            const double *src = km->blk + (a - i0) * i1;
-            float *dst = km->K + a * n;
-            for (int64_t j = 0; j <= a; j++) {
-                float v = (float)src[j];
-                if (!isfinite(v)) {
-                    kvalue_error(&km->k, src[j], km->rows[a], km->rows[j], err);
-                    nv_kmat_free(km); /* after the message: it reads km->k */
-                    return NESVM_ERR_NUMERIC;
-                }
-                dst[j] = v;
-            }
-        }
+        if ((st = lower_rows(km, F, fb, i0, i1, err)) != NESVM_OK) break;
         /* the mirror, row j's columns [i0, i1) at a time: contiguous writes
          * (column by column, each value a cache line of its own: 8 s of 20,000
          * rows' 2e8 values went to it) */
@@ -201,14 +263,29 @@ nesvm_status nv_kmat_init(nv_kmat *km, const nv_kernel *k, const nesvm_dataset *
             for (int64_t a = j > i0 ? j : i0; a < i1; a++) dst[a] = km->K[a * n + j];
         }
     }
+    nv_free(F);
+    nv_free(fb);
     nv_free(km->blk);
     km->blk = NULL;
     km->blk_cap = 0;
-    return NESVM_OK;
+    if (st != NESVM_OK) nv_kmat_free(km); /* after the message: it reads km->k */
+    return st;
 nomem:
     nv_kmat_free(km);
     return nv_error(err, NESVM_ERR_NOMEM, "out of memory for the kernel matrix (%lld rows)",
                     (long long)n);
+}
+
+nesvm_status nv_kmat_init(nv_kmat *km, const nv_kernel *k, const nesvm_dataset *X, const int64_t *rows, int64_t n,
+                          double mem_mb, int threads, const nv_kwatch *watch, nesvm_error *err)
+{
+    return kmat_init(km, k, X, rows, n, mem_mb, threads, watch, 0, err);
+}
+
+nesvm_status nv_kmat_init_fast(nv_kmat *km, const nv_kernel *k, const nesvm_dataset *X, const int64_t *rows,
+                               int64_t n, double mem_mb, int threads, const nv_kwatch *watch, nesvm_error *err)
+{
+    return kmat_init(km, k, X, rows, n, mem_mb, threads, watch, 1, err);
 }
 
 nesvm_status nv_kmat_block(nv_kmat *km, const int64_t *ri, int64_t nr, const int64_t *ci,

@@ -2,7 +2,8 @@
  * row subsets, mismatched widths) against a naive evaluation, and kernel
  * features: Phi Phi^T = K for the full kernel, the Nystrom identity on the
  * basis for a reduced one, and the expansion coefficients; the kernel
- * matrix operator, stored and on the fly. */
+ * matrix operator, stored (double or single-precision products) and on the
+ * fly. */
 #include "../../src/kernel/kernel.h"
 #include "check.h"
 
@@ -55,6 +56,104 @@ static nesvm_dataset *to_csr(const double *v, int n, int d, int64_t *ip, int32_t
     nesvm_dataset *ds;
     nesvm_dataset_wrap_csr(n, d, ip, ix, vx, LAB, &ds, NULL);
     return ds;
+}
+
+/* nv_kmat_init_fast: the stored values from single-precision products
+ * against the naive kernel, within a bound of the float product's error
+ * (Higham's gamma_{d+2} on sum |x_k z_k|, the rows rounded to float
+ * included), carried through each kernel's function, plus the value's own
+ * rounding to float; symmetric, the diagonal the double path's, and some
+ * value unlike the double products' (the fast path was taken).  Dense and
+ * CSR rows; CSR rows too sparse for a dense product keep double products
+ * (equal to nv_kmat_init's); a value beyond float is refused. */
+static void check_kmat_fast(void)
+{
+    enum { N = 160, D = 120 };
+    static double V[N * D], L[N], vx[N * D];
+    static int64_t ip[N + 1];
+    static int32_t ix[N * D];
+    uint64_t st = 99;
+    for (int i = 0; i < N * D; i++) V[i] = nv_rng_uniform(&st) < 0.4 ? 0 : nv_rng_uniform(&st);
+    for (int i = 0; i < N; i++) L[i] = i % 2 ? 1 : -1;
+    nesvm_dataset *dd, *dc;
+    nesvm_dataset_wrap_dense(N, D, V, L, &dd, NULL);
+    int64_t nnz = 0;
+    ip[0] = 0;
+    for (int i = 0; i < N; i++) {
+        for (int j = 0; j < D; j++)
+            if (V[i * D + j] != 0) ix[nnz] = j, vx[nnz++] = V[i * D + j];
+        ip[i + 1] = nnz;
+    }
+    nesvm_dataset_wrap_csr(N, D, ip, ix, vx, L, &dc, NULL);
+    const double u = ldexp(1.0, -24), gd = (D + 2) * u / (1 - (D + 2) * u);
+    const nv_kernel ks[] = {{NV_KERNEL_RBF, 0.05, 0, 3}, {NV_KERNEL_POLY, 0.02, 0.5, 3}, {NV_KERNEL_LINEAR, 1, 0, 1},
+                            {NV_KERNEL_SIGMOID, 0.01, -0.3, 3}};
+    for (int kt = 0; kt < 4; kt++)
+        for (int a = 0; a < 2; a++) {
+            const nv_kernel *k = &ks[kt];
+            nesvm_error err = {0};
+            nv_kmat kf, kd;
+            CHECK(nv_kmat_init_fast(&kf, k, a ? dc : dd, NULL, N, 64, 1, NULL, &err) == NESVM_OK && kf.K);
+            CHECK(nv_kmat_init(&kd, k, a ? dc : dd, NULL, N, 64, 1, NULL, &err) == NESVM_OK && kd.K);
+            double worst = 0;
+            int differ = 0, sym = 1, diag = 1;
+            for (int i = 0; i < N; i++)
+                for (int j = 0; j < N; j++) {
+                    const double *x = V + i * D, *z = V + j * D;
+                    double dot = 0, sabs = 0;
+                    for (int c = 0; c < D; c++) dot += x[c] * z[c], sabs += fabs(x[c] * z[c]);
+                    const double dlt = gd * sabs * (1 + 1e-12), want = naive(k, x, D, z, D);
+                    double bound; /* |K(dot + delta) - K(dot)| for |delta| <= dlt */
+                    switch (k->type) {
+                    case NV_KERNEL_RBF: bound = fabs(want) * expm1(2 * k->gamma * dlt); break;
+                    case NV_KERNEL_POLY:
+                        bound = k->degree * k->gamma * dlt *
+                                pow(fabs(k->gamma * dot + k->coef0) + k->gamma * dlt, k->degree - 1);
+                        break;
+                    case NV_KERNEL_SIGMOID: bound = k->gamma * dlt; break;
+                    default: bound = dlt;
+                    }
+                    if (i == j) bound = 0; /* the diagonal from the squared norm */
+                    const float got = kf.K[i * N + j];
+                    const double err_ = fabs(got - want) / (bound + u * fabs(want) + 1e-12 * fmax(1, fabs(want)));
+                    worst = fmax(worst, err_);
+                    differ |= got != kd.K[i * N + j];
+                    sym &= got == kf.K[j * N + i];
+                    if (i == j) diag &= got == kd.K[i * N + i];
+                }
+            CHECK_MSG(worst <= 1, "kmat fast kernel %d %s: error %g of its bound", kt, a ? "csr" : "dense", worst);
+            CHECK_MSG(differ && sym && diag, "kmat fast kernel %d %s: differs from double %d, symmetric %d, "
+                      "diagonal %d", kt, a ? "csr" : "dense", differ, sym, diag);
+            nv_kmat_free(&kf);
+            nv_kmat_free(&kd);
+        }
+    /* CSR rows too sparse for a dense product: the double path's values */
+    {
+        static double sv[N], sL[N];
+        static int64_t sp[N + 1];
+        static int32_t si[N];
+        sp[0] = 0;
+        for (int i = 0; i < N; i++) si[i] = (i * 7) % D, sv[i] = 0.5 + i * 0.01, sL[i] = L[i], sp[i + 1] = i + 1;
+        nesvm_dataset *ds;
+        nesvm_dataset_wrap_csr(N, D, sp, si, sv, sL, &ds, NULL);
+        nv_kmat kf, kd;
+        CHECK(nv_kmat_init_fast(&kf, &ks[0], ds, NULL, N, 64, 1, NULL, NULL) == NESVM_OK && kf.K);
+        CHECK(nv_kmat_init(&kd, &ks[0], ds, NULL, N, 64, 1, NULL, NULL) == NESVM_OK && kd.K);
+        CHECK(memcmp(kf.K, kd.K, sizeof(float) * N * N) == 0);
+        nv_kmat_free(&kf);
+        nv_kmat_free(&kd);
+        nesvm_dataset_destroy(ds);
+    }
+    /* a value beyond single precision: refused, nothing kept */
+    {
+        nv_kernel big = {NV_KERNEL_POLY, 1e30, 0, 2};
+        nesvm_error err = {0};
+        nv_kmat kf;
+        CHECK(nv_kmat_init_fast(&kf, &big, dd, NULL, N, 64, 1, NULL, &err) == NESVM_ERR_NUMERIC);
+        CHECK_CONTAINS(err.message, "beyond the 3.4e38 of single precision");
+    }
+    nesvm_dataset_destroy(dd);
+    nesvm_dataset_destroy(dc);
 }
 
 int main(void)
@@ -277,5 +376,6 @@ int main(void)
     nesvm_dataset_destroy(xs);
     nesvm_dataset_destroy(zs);
     nesvm_dataset_destroy(xf);
+    check_kmat_fast();
     CHECK_DONE();
 }

@@ -168,6 +168,13 @@ static void watch(void)
     nv_kwatch past = {nv_now() - 1, NULL, NULL};
     CHECK(nv_kmat_init(&km, &k, t.ds, NULL, 600, 4096, 1, &past, &err) == NESVM_ERR_CANCELLED && km.K == NULL);
     CHECK_MSG(strstr(err.message, "time limit ran out") != NULL, "%s", err.message);
+    /* the same with single-precision products (the working set's large K_SS) */
+    ticks_left = 3;
+    CHECK(nv_kmat_init_fast(&km, &k, t.ds, NULL, 600, 4096, 1, &w, &err) == NESVM_ERR_CANCELLED && km.K == NULL);
+    CHECK_MSG(ticks_left == 0 && strstr(err.message, "cancelled while the kernel matrix") != NULL, "%d %s",
+              ticks_left, err.message);
+    CHECK(nv_kmat_init_fast(&km, &k, t.ds, NULL, 600, 4096, 1, &past, &err) == NESVM_ERR_CANCELLED && km.K == NULL);
+    CHECK_MSG(strstr(err.message, "time limit ran out") != NULL, "%s", err.message);
     free_toy(&t);
 }
 
@@ -546,6 +553,89 @@ static void nu_ws(int svr, int64_t n, double nu, double C, double gamma, double 
     free_toy(&t);
 }
 
+/* The working set on rows wide enough that its last K_SS takes
+ * single-precision products (|S|^2 d >= NV_NESVM_WS_FLOAT_FLOPS: n = 2,100
+ * noisy rows of 1,000 features, every row in the last round): its
+ * certificate is still the kernel's.  P at its point by the kernel in
+ * double here equals the reported primal, and its lower bound is below the
+ * primal of the stored matrix's solution (double products) and that one's
+ * bound below its primal: each a bound on the same optimum. */
+static void wide(void)
+{
+    enum { N = 2100, D = 1000 };
+    const double C = 1, gamma = 0.002;
+    CHECK((double)N * N * D >= NV_NESVM_WS_FLOAT_FLOPS);
+    double *X = malloc(sizeof(double) * N * D), *y = malloc(sizeof(double) * N), *cost = malloc(sizeof(double) * N);
+    uint64_t st = 77;
+    for (int i = 0; i < N; i++) {
+        double s = 0;
+        for (int j = 0; j < D; j++) {
+            X[i * D + j] = nv_rng_uniform(&st) < 0.5 ? 0 : nv_rng_uniform(&st);
+            if (j < 10) s += X[i * D + j] - 0.25;
+        }
+        y[i] = (s + 0.6 * (nv_rng_uniform(&st) - 0.5) > 0) ? 1 : -1;
+        cost[i] = C;
+    }
+    nesvm_dataset *ds;
+    nesvm_dataset_wrap_dense(N, D, X, y, &ds, NULL);
+    nesvm_params *p;
+    nesvm_params_create(&p, NULL);
+    nv_params_resolve(p);
+    p->eps = 1e-3;
+    nv_kernel k = {NV_KERNEL_RBF, gamma, 0, 3};
+    nesvm_error err = {0};
+    double *ba = calloc(N, sizeof(double)), *bb = calloc(N, sizeof(double));
+    nv_binary_result ra = {.w = ba}, rb = {.w = bb};
+    nv_kmat km;
+    CHECK(nv_kmat_init(&km, &k, ds, NULL, N, 4096, 1, NULL, &err) == NESVM_OK && km.K);
+    nv_kernel_problem pa = {&km, NULL, N, y, cost, NULL, 0, NULL, NULL, 0, 0, NV_TARGET_SIGN, NULL, 0, 0, NULL, NULL};
+    CHECK_MSG(nv_nesvm_kernel_train(&pa, p, NULL, &ra, &err) == NESVM_OK, "%s", err.message);
+    nv_kcache kc;
+    CHECK(nv_kcache_init(&kc, &k, ds, NULL, N, NULL, 1, 4096, 4096, 1, &err) == NESVM_OK);
+    nv_kernel_problem pb = {NULL, NULL, N, y, cost, NULL, 0, &kc, NULL, 0, 0, NV_TARGET_SIGN, NULL, 0, 0, NULL, NULL};
+    CHECK_MSG(nv_nesvm_expansion_train(&pb, p, NULL, &rb, &err) == NESVM_OK, "%s", err.message);
+    CHECK_MSG(rb.exit_reason == NESVM_EXIT_CONVERGED && rb.gap <= 1e-3 && rb.rounds >= 1, "exit %d gap %g rounds %lld",
+              rb.exit_reason, rb.gap, (long long)rb.rounds);
+    /* P of both points by the kernel in double precision */
+    double P[2] = {0, 0};
+    double *f = calloc(2 * N, sizeof(double)), *sq = malloc(sizeof(double) * N);
+    for (int i = 0; i < N; i++) {
+        sq[i] = 0;
+        for (int c = 0; c < D; c++) sq[i] += X[i * D + c] * X[i * D + c];
+    }
+    for (int i = 0; i < N; i++)
+        for (int j = 0; j < N; j++) {
+            if (ba[j] == 0 && bb[j] == 0) continue;
+            double dot = 0;
+            for (int c = 0; c < D; c++) dot += X[i * D + c] * X[j * D + c];
+            double kv = exp(-gamma * (sq[i] + sq[j] - 2 * dot));
+            f[i] += ba[j] * kv;
+            f[N + i] += bb[j] * kv;
+        }
+    for (int s = 0; s < 2; s++) {
+        const double *be = s ? bb : ba, b = s ? rb.b : ra.b;
+        for (int i = 0; i < N; i++) {
+            double r = 1 - y[i] * (f[s * N + i] + b);
+            P[s] += 0.5 * be[i] * f[s * N + i] + (r > 0 ? C * r : 0);
+        }
+    }
+    CHECK_MSG(fabs(P[1] - rb.primal) <= 1e-9 * P[1], "P %.17g, reported %.17g", P[1], rb.primal);
+    CHECK_MSG(rb.lower_bound <= P[0] * (1 + 1e-9) && ra.lower_bound <= P[1] * (1 + 1e-6),
+              "bounds %.17g %.17g, P %.17g %.17g", rb.lower_bound, ra.lower_bound, P[1], P[0]);
+    printf("# wide: %lld rounds, P %.10g (stored matrix %.10g), gap %g\n", (long long)rb.rounds, P[1], P[0], rb.gap);
+    free(f);
+    free(sq);
+    nv_kcache_free(&kc);
+    nv_kmat_free(&km);
+    free(ba);
+    free(bb);
+    nesvm_params_destroy(p);
+    nesvm_dataset_destroy(ds);
+    free(X);
+    free(y);
+    free(cost);
+}
+
 int main(void)
 {
     watch();
@@ -570,5 +660,6 @@ int main(void)
     one(3000, 3, 0.0, 1, 20, 12, 2);
     /* noisy labels: many support vectors, the whole problem in the end */
     one(2500, 4, 0.1, 10, 40, 13, 2);
+    wide();
     CHECK_DONE();
 }

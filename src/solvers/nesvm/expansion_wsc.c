@@ -117,7 +117,10 @@ int nv_ws_sub_matrix(const nv_kernel_problem *kp, const nesvm_params *prm, const
     if (kp->kc) {
         for (int64_t k = 0; k < ns; k++) idx[k] = kp->kc->rows[idx[k]];
         nv_kwatch watch = {prm->time_limit > 0 ? t0 + prm->time_limit : 0, sink ? nv_ws_tick_fn : NULL, tick};
-        *st = nv_kmat_init(km, &kp->kc->k, kp->kc->X, idx, ns, prm->kernel_memory, prm->threads, &watch, err);
+        /* large: single-precision products (the certificate reads double columns) */
+        const int fast = (double)ns * (double)ns * (double)kp->kc->X->d >= NV_NESVM_WS_FLOAT_FLOPS;
+        *st = (fast ? nv_kmat_init_fast : nv_kmat_init)(km, &kp->kc->k, kp->kc->X, idx, ns, prm->kernel_memory,
+                                                        prm->threads, &watch, err);
         if (*st == NESVM_ERR_CANCELLED && watch.deadline > 0 && nv_now() >= watch.deadline) {
             *st = NESVM_OK; /* the time limit, inside K_SS: the last round's point */
             res->exit_reason = NESVM_EXIT_TIME_LIMIT;

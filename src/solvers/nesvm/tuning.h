@@ -86,6 +86,11 @@
 #define NV_NESVM_WS_EPS 0.5
 #define NV_NESVM_WS_DROP 0.1
 #define NV_NESVM_WS_FULL 0.5
+/* ... and its K_SS's products in single precision (nv_kmat_init_fast) from
+ * WS_FLOAT_FLOPS products' worth (|S|^2 d: there the products are most of
+ * the matrix's time; Fashion-MNIST T-shirt/Shirt, 12,000 rows: 4.2 s ->
+ * 2.5 s of 9.3 s, measured by hand); smaller ones keep double products. */
+#define NV_NESVM_WS_FLOAT_FLOPS 4e9
 /* epsilon-SVR's working set (expansion_wst.c): at most max(WS_TUBE_Q, 2
  * free rows) rows a round; the rows beyond the tube guessed at their
  * bounds after a cold start's first round when WS_TUBE_GUESS of its support
