@@ -1,5 +1,6 @@
 /* kmat.c - the kernel matrix of the training rows as an operator: stored in single precision when it fits the budget, computed blockwise on the fly otherwise. */
 #include "kernel.h"
+#include "../linalg/linalg.h"
 
 #include <math.h>
 
@@ -143,16 +144,7 @@ static float *float_rows(const nv_kmat *km, const nesvm_dataset *X, int64_t n)
     if (X->storage != NESVM_STORAGE_DENSE && (double)X->nnz < NV_KCACHE_COPY_DENSITY * (double)X->n * (double)d)
         return NULL;
     float *F = nv_malloc_array((size_t)n * (size_t)d, sizeof(float));
-    for (int64_t i = 0; F && i < n; i++) {
-        float *f = F + i * d;
-        const int64_t r = km->rows[i];
-        if (X->storage == NESVM_STORAGE_DENSE) {
-            for (int32_t j = 0; j < d; j++) f[j] = (float)nv_val(X, r * (int64_t)d + j);
-        } else {
-            memset(f, 0, (size_t)d * sizeof(float));
-            for (int64_t p = X->indptr[r]; p < X->indptr[r + 1]; p++) f[nv_idx(X, p)] = (float)nv_val(X, p);
-        }
-    }
+    for (int64_t i = 0; F && i < n; i++) nv_row_dense_float(X, km->rows[i], 1.0f, F + i * d);
     return F;
 }
 

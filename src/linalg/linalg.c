@@ -419,6 +419,18 @@ void nv_row_norms(const nesvm_dataset *X, const int64_t *rows, int64_t n, double
     }
 }
 
+void nv_row_dense_float(const nesvm_dataset *X, int64_t r, float scale, float *dst)
+{
+    const int32_t d = X->d;
+    if (X->storage == NESVM_STORAGE_DENSE) {
+        const int64_t off = r * (int64_t)d;
+        for (int32_t j = 0; j < d; j++) dst[j] = scale * (float)nv_val(X, off + j);
+        return;
+    }
+    memset(dst, 0, (size_t)d * sizeof *dst);
+    for (int64_t p = X->indptr[r]; p < X->indptr[r + 1]; p++) dst[nv_idx(X, p)] = scale * (float)nv_val(X, p);
+}
+
 void nv_col_sq(const nesvm_dataset *X, const int64_t *rows, int64_t n, const double *a,
                double *out)
 {

@@ -61,6 +61,11 @@ void nv_rows_sum(nv_linalg_ws *ws, int64_t n, double per_row, int32_t d,
 void nv_row_norms(const nesvm_dataset *X, const int64_t *rows, int64_t n, double *inf_norm,
                   double *sq_norm);
 
+/* dst[0..d) = scale x_r as dense floats (each value rounded to float, then
+ * multiplied in float); callers: the logistic Newton method's sketch rows
+ * (newton.c) and the working set's float rows for sgemm (kmat.c). */
+void nv_row_dense_float(const nesvm_dataset *X, int64_t r, float scale, float *dst);
+
 /* out[j] = sum_i a[i] x_{rows[i], j}^2 (the diagonal of X^T diag(a) X). */
 void nv_col_sq(const nesvm_dataset *X, const int64_t *rows, int64_t n, const double *a,
                double *out);

@@ -473,15 +473,7 @@ static int sketch_build(newton_ws *ws)
                 nv_fmat_row(&ws->F, ws->zidx[z], sq, a);
                 continue;
             }
-            const int64_t r = ws->zrows[z];
-            if (X->storage == NESVM_STORAGE_DENSE) {
-                const int64_t off = r * (int64_t)d;
-                for (int32_t j = 0; j < d; j++) a[j] = sq * (float)nv_val(X, off + j);
-            } else {
-                memset(a, 0, (size_t)d * sizeof *a);
-                for (int64_t p = X->indptr[r]; p < X->indptr[r + 1]; p++)
-                    a[nv_idx(X, p)] = sq * (float)nv_val(X, p);
-            }
+            nv_row_dense_float(X, ws->zrows[z], sq, a);
         }
         cblas_ssyrk(CblasRowMajor, CblasUpper, CblasTrans, d, (int)kn, 1.0f, ws->SA, d, k0 ? 1.0f : 0.0f, ws->SG,
                     d);
